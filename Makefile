@@ -1,0 +1,27 @@
+# Two entry points for a fresh machine: `make play` and `make test`.
+# Each creates the virtual environment on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test lint bench clean
+
+$(BIN)/risk: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(BIN)/risk
+
+play: $(BIN)/risk
+	$(BIN)/risk play
+
+test: $(BIN)/risk
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/pytest
+
+bench: $(BIN)/risk
+	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_odds.py
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""risk: the RISK world-conquest board game as a Python library."""
