@@ -1,0 +1,508 @@
+"""Exact battle odds for RISK.
+
+A *roll*: the attacker throws 1-3 dice, the defender 1-2. Both sides sort their dice in
+descending order and compare them pairwise, as many pairs as the side with fewer dice threw.
+The higher die wins a pair and ties go to the defender; the loser of each pair loses one army.
+
+An *invasion* is a sequence of rolls in which both sides always throw as many dice as they may,
+until the defender is wiped out or the attacker gives up. This is the absorbing Markov chain of
+Osborne (2003), "Markov Chains for the RISK Board Game Revisited", Mathematics Magazine 76(2),
+which corrects Tan (1997): the two pairwise comparisons of one roll are NOT independent.
+
+Convention: ``attackers`` always counts the *fighting* armies, i.e. the armies in the attacking
+territory minus the one that must stay behind (as in Osborne's tables). So ``invasion(3, 2)``
+describes an attack from a territory holding 4 armies; the attacker throws min(3, a) dice while
+it has ``a`` fighting armies, and the defender min(2, d) dice while it has ``d`` armies.
+
+The float engine pushes probability mass through the (a, d) state grid one anti-diagonal
+(a + d = constant) at a time with NumPy; the exact engine does the same with Python integers
+over a common denominator, so ``exact=True`` results are exact ``Fraction`` values.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, lru_cache
+from typing import Generic, Literal, TypeVar, overload
+
+import numpy as np
+
+__all__ = [
+    "MAX_ATTACKER_DICE",
+    "MAX_DEFENDER_DICE",
+    "BattleOdds",
+    "ChainOdds",
+    "chain",
+    "clear_cache",
+    "invasion",
+    "roll_outcomes",
+]
+
+MAX_ATTACKER_DICE = 3
+MAX_DEFENDER_DICE = 2
+DIE_FACES = 6
+
+Probability = TypeVar("Probability", float, Fraction)
+
+# Every roll removes at least one army and every single-roll probability has a denominator
+# dividing 6**4 per army removed (36, 216, 1296 for one army; 1296, 7776 for two). Scaling the
+# mass on anti-diagonal a + d = s by SCALE ** (top - s) therefore keeps the exact engine in
+# integers: no Fraction arithmetic (and no gcd) in the hot loop.
+_SCALE = DIE_FACES**4
+
+
+# ---------------------------------------------------------------------------------------------
+# Single roll
+# ---------------------------------------------------------------------------------------------
+
+
+@cache
+def _roll_outcome_table(
+    attacker_dice: int, defender_dice: int
+) -> tuple[tuple[tuple[int, int], Fraction], ...]:
+    """Enumerate all 6**(a+d) throws once; immutable so the cache cannot be corrupted."""
+    faces = range(1, DIE_FACES + 1)
+    defender_throws = [
+        sorted(throw, reverse=True) for throw in itertools.product(faces, repeat=defender_dice)
+    ]
+    counts: Counter[tuple[int, int]] = Counter()
+    for attacker_throw in itertools.product(faces, repeat=attacker_dice):
+        attacker_sorted = sorted(attacker_throw, reverse=True)
+        for defender_sorted in defender_throws:
+            attacker_losses = defender_losses = 0
+            # zip stops at the shorter throw: min(a, d) comparisons.
+            for attacker_die, defender_die in zip(attacker_sorted, defender_sorted, strict=False):
+                if attacker_die > defender_die:
+                    defender_losses += 1
+                else:  # ties go to the defender
+                    attacker_losses += 1
+            counts[attacker_losses, defender_losses] += 1
+    total = DIE_FACES ** (attacker_dice + defender_dice)
+    return tuple((losses, Fraction(count, total)) for losses, count in sorted(counts.items()))
+
+
+def roll_outcomes(attacker_dice: int, defender_dice: int) -> dict[tuple[int, int], Fraction]:
+    """Exact distribution of one roll.
+
+    Returns a new dict mapping ``(attacker_losses, defender_losses)`` to its probability,
+    computed by enumerating every throw of the dice. Raises ``ValueError`` unless
+    ``1 <= attacker_dice <= 3`` and ``1 <= defender_dice <= 2``.
+
+    >>> roll_outcomes(1, 1)[0, 1]
+    Fraction(5, 12)
+    """
+    _require_int("attacker_dice", attacker_dice, minimum=1, maximum=MAX_ATTACKER_DICE)
+    _require_int("defender_dice", defender_dice, minimum=1, maximum=MAX_DEFENDER_DICE)
+    return dict(_roll_outcome_table(attacker_dice, defender_dice))
+
+
+def _require_int(name: str, value: object, *, minimum: int, maximum: int | None = None) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        allowed = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
+        raise ValueError(f"{name} must be {allowed}, got {value}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Result types
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleOdds(Generic[Probability]):
+    """Outcome distribution of one invasion.
+
+    All distributions are *joint* (unconditional) probabilities, so
+    ``sum(attacker_survivors.values()) == attacker_wins`` and
+    ``sum(defender_survivors.values()) == 1 - attacker_wins``. Zero-probability entries are
+    omitted.
+
+    Attributes:
+        attackers: fighting armies at the start (excluding the one left behind).
+        defenders: defending armies at the start.
+        stop_at: the attacker calls the invasion off once it has this many fighting armies or fewer.
+        attacker_wins: probability that the defender is wiped out.
+        attacker_survivors: ``s -> P(attacker conquers with s fighting armies left)``.
+        defender_survivors: ``t -> P(invasion fails with t defenders left)``.
+        outcomes: ``(attacker_left, defender_left) -> probability`` over all end states; when
+            ``stop_at > 0`` this also tells how many fighting armies a failed attacker kept.
+        expected_attacker_losses: expected number of attacking armies lost.
+        expected_defender_losses: expected number of defending armies lost.
+    """
+
+    attackers: int
+    defenders: int
+    stop_at: int
+    attacker_wins: Probability
+    attacker_survivors: dict[int, Probability]
+    defender_survivors: dict[int, Probability]
+    outcomes: dict[tuple[int, int], Probability]
+    expected_attacker_losses: Probability
+    expected_defender_losses: Probability
+
+    @property
+    def defender_wins(self) -> Probability:
+        """Probability that the territory holds (``1 - attacker_wins``)."""
+        return 1 - self.attacker_wins
+
+
+@dataclass(frozen=True)
+class ChainOdds(Generic[Probability]):
+    """Outcome distribution of one stack attacking a path of territories in turn.
+
+    Attributes:
+        attackers: fighting armies at the start (excluding the one left in the origin).
+        defenders_path: defenders in each territory of the path, in attack order.
+        takes_all: probability of conquering every territory of the path.
+        at_least: ``at_least[k]`` = P(at least k territories conquered), for k = 0..len(path);
+            ``at_least[0] == 1`` and ``at_least[-1] == takes_all``.
+        arrived: ``s -> P(every territory taken and s armies end up in the last one)``; sums
+            to ``takes_all``.
+        expected_conquered: expected number of territories conquered.
+    """
+
+    attackers: int
+    defenders_path: tuple[int, ...]
+    takes_all: Probability
+    at_least: tuple[Probability, ...]
+    arrived: dict[int, Probability]
+    expected_conquered: Probability
+
+    def exactly(self, conquered: int) -> Probability:
+        """Probability that exactly ``conquered`` territories are taken."""
+        if not 0 <= conquered < len(self.at_least):
+            raise ValueError(f"conquered must be between 0 and {len(self.at_least) - 1}, got {conquered}")
+        if conquered == len(self.at_least) - 1:
+            return self.at_least[conquered]
+        return self.at_least[conquered] - self.at_least[conquered + 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Engines
+#
+# State (a, d): a fighting attackers, d defenders. Rolls with a >= 2 and d >= 2 remove exactly
+# two armies, rolls with a == 1 or d == 1 exactly one, so processing anti-diagonals s = a + d in
+# decreasing order visits every state after all of its predecessors. Mass reaching d == 0 is a
+# conquest; mass reaching a <= stop_at is a failed invasion.
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Absorbed(Generic[Probability]):
+    """Raw engine output: where the probability mass ended up."""
+
+    conquered: tuple[Probability, ...]  # conquered[a] = P(end at (a, 0))
+    failed: dict[tuple[int, int], Probability]  # (a, d) with d >= 1 -> P(end there)
+
+
+def _float_transitions() -> dict[tuple[int, int], dict[tuple[int, int], float]]:
+    return {
+        (attacker_dice, defender_dice): {
+            losses: float(p) for losses, p in _roll_outcome_table(attacker_dice, defender_dice)
+        }
+        for attacker_dice in range(1, MAX_ATTACKER_DICE + 1)
+        for defender_dice in range(1, MAX_DEFENDER_DICE + 1)
+    }
+
+
+def _scaled_transitions() -> dict[tuple[int, int], dict[tuple[int, int], int]]:
+    """Single-roll probabilities times _SCALE per army removed: always integers."""
+    table: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+    for attacker_dice in range(1, MAX_ATTACKER_DICE + 1):
+        for defender_dice in range(1, MAX_DEFENDER_DICE + 1):
+            weights: dict[tuple[int, int], int] = {}
+            for (attacker_losses, defender_losses), p in _roll_outcome_table(attacker_dice, defender_dice):
+                scaled = p * _SCALE ** (attacker_losses + defender_losses)
+                assert scaled.denominator == 1, "a roll probability does not fit the common denominator"
+                weights[attacker_losses, defender_losses] = scaled.numerator
+            table[attacker_dice, defender_dice] = weights
+    return table
+
+
+_FLOAT_ROLLS = _float_transitions()
+_SCALED_ROLLS = _scaled_transitions()
+
+
+def _propagate_float(initial: Sequence[float], defenders: int, stop_at: int) -> _Absorbed[float]:
+    """Float engine: ``initial[a]`` is the starting mass at state (a, defenders)."""
+    max_attackers = len(initial) - 1
+    top = max_attackers + defenders
+    first_live = stop_at + 1  # smallest fighting force that keeps attacking
+    failed_columns = min(stop_at, max_attackers) + 1
+    # rows[s % 3][a] holds the mass at (a, s - a); only diagonals s, s-1, s-2 are ever needed.
+    rows = [np.zeros(max_attackers + 1) for _ in range(3)]
+    conquered = np.zeros(max_attackers + 1)
+    failed_by_diagonal = np.zeros((top + 1, failed_columns))
+
+    single_win = [0.0] + [_FLOAT_ROLLS[min(a, MAX_ATTACKER_DICE), 1][0, 1] for a in range(1, 4)]
+    one_vs_two = _FLOAT_ROLLS[1, 2]
+    two_vs_two = _FLOAT_ROLLS[2, 2]
+    three_vs_two = _FLOAT_ROLLS[3, 2]
+    bulk_defender_loses_two = three_vs_two[0, 2]
+    bulk_each_lose_one = three_vs_two[1, 1]
+    bulk_attacker_loses_two = three_vs_two[2, 0]
+
+    for s in range(top, 0, -1):
+        row = rows[s % 3]
+        next_row = rows[(s - 1) % 3]
+        row_after_next = rows[(s - 2) % 3]
+        start = s - defenders
+        if 0 <= start <= max_attackers:
+            row[start] += initial[start]
+        if s <= max_attackers:
+            conquered[s] = row[s]
+        failed_by_diagonal[s] = row[:failed_columns]
+
+        # d == 1: the attacker's a dice against one defender die.
+        a = s - 1
+        if first_live <= a <= max_attackers and row[a]:
+            p_win = single_win[min(a, MAX_ATTACKER_DICE)]
+            next_row[a] += row[a] * p_win
+            next_row[a - 1] += row[a] * (1.0 - p_win)
+        # a == 1, d >= 2
+        if first_live <= 1 <= max_attackers and s >= 3 and row[1]:
+            next_row[1] += row[1] * one_vs_two[0, 1]
+            next_row[0] += row[1] * one_vs_two[1, 0]
+        # a == 2, d >= 2
+        if first_live <= 2 <= max_attackers and s >= 4 and row[2]:
+            row_after_next[2] += row[2] * two_vs_two[0, 2]
+            row_after_next[1] += row[2] * two_vs_two[1, 1]
+            row_after_next[0] += row[2] * two_vs_two[2, 0]
+        # a >= 3, d >= 2: the bulk of the grid, 3 dice against 2, vectorised along the diagonal.
+        low = max(3, first_live, start)
+        high = min(max_attackers, s - 2)
+        if low <= high:
+            segment = row[low : high + 1]
+            row_after_next[low : high + 1] += bulk_defender_loses_two * segment
+            row_after_next[low - 1 : high] += bulk_each_lose_one * segment
+            row_after_next[low - 2 : high - 1] += bulk_attacker_loses_two * segment
+        row.fill(0.0)  # becomes diagonal s - 3
+
+    failed: dict[tuple[int, int], float] = {}
+    for s, a in zip(*np.nonzero(failed_by_diagonal), strict=True):
+        failed[int(a), int(s - a)] = float(failed_by_diagonal[s, a])
+    return _Absorbed(conquered=tuple(float(p) for p in conquered), failed=failed)
+
+
+def _propagate_exact(initial: Sequence[Fraction], defenders: int, stop_at: int) -> _Absorbed[Fraction]:
+    """Exact engine, same sweep as ``_propagate_float`` with integer numerators.
+
+    The mass on diagonal s is ``numerator / (common * _SCALE ** (top - s))``.
+    """
+    max_attackers = len(initial) - 1
+    top = max_attackers + defenders
+    first_live = stop_at + 1
+    common = math.lcm(*(p.denominator for p in initial))
+    rows = [[0] * (max_attackers + 1) for _ in range(3)]
+    conquered_numerators = [0] * (max_attackers + 1)
+    failed_numerators: dict[tuple[int, int], int] = {}
+
+    single = {a: _SCALED_ROLLS[min(a, MAX_ATTACKER_DICE), 1] for a in range(1, 4)}
+    one_vs_two = _SCALED_ROLLS[1, 2]
+    two_vs_two = _SCALED_ROLLS[2, 2]
+    three_vs_two = _SCALED_ROLLS[3, 2]
+    bulk_defender_loses_two = three_vs_two[0, 2]
+    bulk_each_lose_one = three_vs_two[1, 1]
+    bulk_attacker_loses_two = three_vs_two[2, 0]
+
+    for s in range(top, 0, -1):
+        row = rows[s % 3]
+        next_row = rows[(s - 1) % 3]
+        row_after_next = rows[(s - 2) % 3]
+        start = s - defenders
+        if 0 <= start <= max_attackers and initial[start]:
+            p = initial[start]
+            row[start] += p.numerator * (common // p.denominator) * _SCALE ** (top - s)
+        if s <= max_attackers:
+            conquered_numerators[s] = row[s]
+        for a in range(max(0, start), min(stop_at, max_attackers, s - 1) + 1):
+            if row[a]:
+                failed_numerators[a, s - a] = row[a]
+
+        a = s - 1
+        if first_live <= a <= max_attackers and row[a]:
+            weights = single[min(a, MAX_ATTACKER_DICE)]
+            next_row[a] += row[a] * weights[0, 1]
+            next_row[a - 1] += row[a] * weights[1, 0]
+        if first_live <= 1 <= max_attackers and s >= 3 and row[1]:
+            next_row[1] += row[1] * one_vs_two[0, 1]
+            next_row[0] += row[1] * one_vs_two[1, 0]
+        if first_live <= 2 <= max_attackers and s >= 4 and row[2]:
+            row_after_next[2] += row[2] * two_vs_two[0, 2]
+            row_after_next[1] += row[2] * two_vs_two[1, 1]
+            row_after_next[0] += row[2] * two_vs_two[2, 0]
+        for a in range(max(3, first_live, start), min(max_attackers, s - 2) + 1):
+            mass = row[a]
+            if mass:
+                row_after_next[a] += mass * bulk_defender_loses_two
+                row_after_next[a - 1] += mass * bulk_each_lose_one
+                row_after_next[a - 2] += mass * bulk_attacker_loses_two
+        rows[s % 3] = [0] * (max_attackers + 1)
+
+    def to_fraction(numerator: int, s: int) -> Fraction:
+        return Fraction(numerator, common * _SCALE ** (top - s)) if numerator else Fraction(0)
+
+    return _Absorbed(
+        conquered=tuple(to_fraction(n, a) for a, n in enumerate(conquered_numerators)),
+        failed={(a, d): to_fraction(n, a + d) for (a, d), n in failed_numerators.items()},
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------
+
+
+def clear_cache() -> None:
+    """Forget cached invasion results (for benchmarks and memory-conscious callers)."""
+    _cached_invasion.cache_clear()
+
+
+@overload
+def invasion(
+    attackers: int, defenders: int, *, stop_at: int = 0, exact: Literal[False] = False
+) -> BattleOdds[float]: ...
+@overload
+def invasion(
+    attackers: int, defenders: int, *, stop_at: int = 0, exact: Literal[True]
+) -> BattleOdds[Fraction]: ...
+@overload
+def invasion(
+    attackers: int, defenders: int, *, stop_at: int = 0, exact: bool
+) -> BattleOdds[float] | BattleOdds[Fraction]: ...
+def invasion(
+    attackers: int, defenders: int, *, stop_at: int = 0, exact: bool = False
+) -> BattleOdds[float] | BattleOdds[Fraction]:
+    """Odds of ``attackers`` fighting armies invading a territory held by ``defenders``.
+
+    Both sides always throw the most dice they may: min(3, a) against min(2, d). The attacker
+    fights until the defender is wiped out or until its fighting armies are down to ``stop_at``
+    or fewer (``stop_at=0``: to the last army). ``attackers`` excludes the army that must stay
+    in the attacking territory.
+
+    ``exact=True`` returns ``Fraction`` values; the default returns floats. Results are cached.
+    Raises ``ValueError`` for ``attackers < 0``, ``defenders < 1`` or ``stop_at < 0``.
+
+    >>> round(invasion(3, 2).attacker_wins, 3)
+    0.656
+    """
+    _require_int("attackers", attackers, minimum=0)
+    _require_int("defenders", defenders, minimum=1)
+    _require_int("stop_at", stop_at, minimum=0)
+    # Callers get fresh dicts, so mutating a result cannot corrupt the cache.
+    cached = _cached_invasion(attackers, defenders, stop_at, exact)
+    return BattleOdds(
+        attackers=cached.attackers,
+        defenders=cached.defenders,
+        stop_at=cached.stop_at,
+        attacker_wins=cached.attacker_wins,
+        attacker_survivors=dict(cached.attacker_survivors),
+        defender_survivors=dict(cached.defender_survivors),
+        outcomes=dict(cached.outcomes),
+        expected_attacker_losses=cached.expected_attacker_losses,
+        expected_defender_losses=cached.expected_defender_losses,
+    )
+
+
+@lru_cache(maxsize=256)
+def _cached_invasion(
+    attackers: int, defenders: int, stop_at: int, exact: bool
+) -> BattleOdds[float] | BattleOdds[Fraction]:
+    if exact:
+        initial_exact = [Fraction(0)] * attackers + [Fraction(1)]
+        absorbed_exact = _propagate_exact(initial_exact, defenders, stop_at)
+        return _battle_odds(attackers, defenders, stop_at, absorbed_exact, Fraction(0))
+    initial = [0.0] * attackers + [1.0]
+    return _battle_odds(attackers, defenders, stop_at, _propagate_float(initial, defenders, stop_at), 0.0)
+
+
+def _battle_odds(
+    attackers: int, defenders: int, stop_at: int, absorbed: _Absorbed[Probability], zero: Probability
+) -> BattleOdds[Probability]:
+    attacker_survivors = {a: p for a, p in enumerate(absorbed.conquered) if p}
+    outcomes = {(a, 0): p for a, p in attacker_survivors.items()}
+    outcomes.update(sorted(absorbed.failed.items()))
+    defender_survivors: dict[int, Probability] = {}
+    for (_, d), p in sorted(absorbed.failed.items(), key=lambda item: item[0][1]):
+        defender_survivors[d] = defender_survivors.get(d, zero) + p
+    attacker_wins = sum(attacker_survivors.values(), zero)
+    expected_attacker_left = sum((a * p for (a, _), p in outcomes.items()), zero)
+    expected_defender_left = sum((d * p for (_, d), p in outcomes.items()), zero)
+    return BattleOdds(
+        attackers=attackers,
+        defenders=defenders,
+        stop_at=stop_at,
+        attacker_wins=attacker_wins,
+        attacker_survivors=attacker_survivors,
+        defender_survivors=defender_survivors,
+        outcomes=outcomes,
+        expected_attacker_losses=attackers - expected_attacker_left,
+        expected_defender_losses=defenders - expected_defender_left,
+    )
+
+
+@overload
+def chain(
+    attackers: int, defenders_path: Sequence[int], *, exact: Literal[False] = False
+) -> ChainOdds[float]: ...
+@overload
+def chain(attackers: int, defenders_path: Sequence[int], *, exact: Literal[True]) -> ChainOdds[Fraction]: ...
+@overload
+def chain(
+    attackers: int, defenders_path: Sequence[int], *, exact: bool
+) -> ChainOdds[float] | ChainOdds[Fraction]: ...
+def chain(
+    attackers: int, defenders_path: Sequence[int], *, exact: bool = False
+) -> ChainOdds[float] | ChainOdds[Fraction]:
+    """Odds of one stack conquering a path of territories, one after the other.
+
+    ``attackers`` fighting armies (excluding the one left in the origin) attack the first
+    territory, fighting to the end. After conquering territory i with ``s`` survivors, the whole
+    stack moves in, one army stays there and the other ``s - 1`` fight on against territory i+1;
+    if ``s - 1 == 0`` the chain stops with i territories taken. After the last conquest all ``s``
+    survivors stay in the last territory (``arrived``).
+
+    Raises ``ValueError`` for ``attackers < 0``, an empty path, or a territory with fewer than
+    one defender.
+    """
+    _require_int("attackers", attackers, minimum=0)
+    path = tuple(defenders_path)
+    if not path:
+        raise ValueError("defenders_path must name at least one territory")
+    for index, defenders in enumerate(path):
+        _require_int(f"defenders_path[{index}]", defenders, minimum=1)
+    if exact:
+        return _chain(attackers, path, Fraction(1), _propagate_exact)
+    return _chain(attackers, path, 1.0, _propagate_float)
+
+
+def _chain(
+    attackers: int,
+    path: tuple[int, ...],
+    one: Probability,
+    propagate: Callable[[Sequence[Probability], int, int], _Absorbed[Probability]],
+) -> ChainOdds[Probability]:
+    zero = one - one
+    force = [zero] * attackers + [one]  # force[a] = P(a fighting armies face the next territory)
+    at_least = [one]
+    conquered: Sequence[Probability] = ()
+    for index, defenders in enumerate(path):
+        conquered = propagate(force, defenders, 0).conquered
+        at_least.append(sum(conquered, zero))
+        if index < len(path) - 1:
+            # One survivor stays behind; a lone survivor cannot go on (force[0] stays zero).
+            force = [zero, *conquered[2:]] if len(conquered) > 2 else [zero]
+    return ChainOdds(
+        attackers=attackers,
+        defenders_path=path,
+        takes_all=at_least[-1],
+        at_least=tuple(at_least),
+        arrived={s: p for s, p in enumerate(conquered) if p},
+        expected_conquered=sum(at_least[1:], zero),
+    )
