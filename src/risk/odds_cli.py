@@ -277,6 +277,4 @@ def _print_chain(odds: ChainOdds[float]) -> None:
         highlight=False,
     )
     if odds.arrived:
-        console.print(
-            _distribution_table("Armies in the last territory when all are taken", "Armies", odds.arrived)
-        )
+        _print_distribution(console, "Armies in the last territory when all are taken", odds.arrived)
