@@ -1,0 +1,211 @@
+"""Actions and their text notation.
+
+Every action a player can take has one line of text, printed and parsed exactly (docs/notation.md):
+
+    claim alaska                      claim an empty territory (setup)
+    place alaska 3                    place armies (setup: always 1; the count may be left out)
+    trade alaska kamchatka wild1      trade a set of three cards
+    attack kamchatka alaska 3         attack with 1-3 dice
+    defend 2                          the defender's choice of 1 or 2 dice
+    move 5                            armies moved into a conquered territory
+    endattack                         stop attacking
+    fortify siberia ural 4            the free move
+    endturn                           end the turn (without fortifying, or after)
+
+Territories are printed as lower-case hyphenated names; the parser also takes any spelling the
+board accepts (``"Western United States"``, ``Quebec`` or ``Eastern Canada``), with spaces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from risk.errors import NotationError
+
+if TYPE_CHECKING:
+    from risk.maps import Board
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    territory: int
+
+    def text(self, board: Board) -> str:
+        return f"claim {board.slug_of(self.territory)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    territory: int
+    armies: int = 1
+
+    def text(self, board: Board) -> str:
+        return f"place {board.slug_of(self.territory)} {self.armies}"
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Three cards. Where the territory bonus applies, it goes to the first held territory listed."""
+
+    cards: tuple[int, int, int]
+
+    def text(self, board: Board) -> str:
+        return "trade " + " ".join(board.card_name(c) for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    source: int
+    target: int
+    dice: int
+
+    def text(self, board: Board) -> str:
+        return f"attack {board.slug_of(self.source)} {board.slug_of(self.target)} {self.dice}"
+
+
+@dataclass(frozen=True, slots=True)
+class Defend:
+    dice: int
+
+    def text(self, board: Board) -> str:
+        return f"defend {self.dice}"
+
+
+@dataclass(frozen=True, slots=True)
+class Occupy:
+    armies: int
+
+    def text(self, board: Board) -> str:
+        return f"move {self.armies}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndAttack:
+    def text(self, board: Board) -> str:
+        return "endattack"
+
+
+@dataclass(frozen=True, slots=True)
+class Fortify:
+    source: int
+    target: int
+    armies: int
+
+    def text(self, board: Board) -> str:
+        return f"fortify {board.slug_of(self.source)} {board.slug_of(self.target)} {self.armies}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    def text(self, board: Board) -> str:
+        return "endturn"
+
+
+Action = Claim | Place | Trade | Attack | Defend | Occupy | EndAttack | Fortify | EndTurn
+
+END_ATTACK = EndAttack()
+END_TURN = EndTurn()
+
+VERBS = ("claim", "place", "trade", "attack", "defend", "move", "endattack", "fortify", "endturn")
+
+
+def _number(token: str, what: str, text: str) -> int:
+    if not token.isdigit():
+        raise NotationError(f"{text!r}: expected {what} (a whole number), got {token!r}")
+    return int(token)
+
+
+def _territories(tokens: list[str], count: int, board: Board, text: str) -> tuple[list[int], list[str]]:
+    """Read ``count`` territory names from the front of ``tokens``; names may span several tokens.
+
+    The longest run of tokens that names a territory wins, so ``western united states alberta``
+    reads as two territories.
+    """
+    found: list[int] = []
+    rest = tokens
+    for _ in range(count):
+        for length in range(len(rest), 0, -1):
+            index = board.find_territory(" ".join(rest[:length]))
+            if index is not None:
+                found.append(index)
+                rest = rest[length:]
+                break
+        else:
+            shown = " ".join(rest) if rest else "nothing"
+            raise NotationError(f"{text!r}: expected a territory name, got {shown!r}")
+    return found, rest
+
+
+def _cards(tokens: list[str], board: Board, text: str) -> tuple[int, int, int]:
+    cards: list[int] = []
+    rest = tokens
+    while rest:
+        for length in range(len(rest), 0, -1):
+            phrase = " ".join(rest[:length])
+            try:
+                cards.append(board.card(phrase))
+            except ValueError:
+                continue
+            rest = rest[length:]
+            break
+        else:
+            raise NotationError(f"{text!r}: no card called {' '.join(rest)!r}")
+    if len(cards) != 3:
+        raise NotationError(f"{text!r}: a trade names exactly three cards, not {len(cards)}")
+    return cards[0], cards[1], cards[2]
+
+
+def parse_action(text: str, board: Board) -> Action:
+    """Parse one line of action notation. Raises :class:`NotationError` with what was wrong."""
+    tokens = text.strip().lower().replace(",", " ").split()
+    if not tokens:
+        raise NotationError("empty action: expected one of " + ", ".join(VERBS))
+    verb, args = tokens[0], tokens[1:]
+    if verb == "end" and args in (["attack"], ["turn"]):
+        verb, args = "end" + args[0], []
+
+    def no_more(rest: list[str]) -> None:
+        if rest:
+            raise NotationError(f"{text!r}: unexpected {' '.join(rest)!r} at the end")
+
+    if verb == "claim":
+        (territory,), rest = _territories(args, 1, board, text)
+        no_more(rest)
+        return Claim(territory)
+    if verb == "place":
+        (territory,), rest = _territories(args, 1, board, text)
+        armies = _number(rest[0], "a number of armies", text) if rest else 1
+        no_more(rest[1:])
+        return Place(territory, armies)
+    if verb == "trade":
+        return Trade(_cards(args, board, text))
+    if verb == "attack":
+        (source, target), rest = _territories(args, 2, board, text)
+        if not rest:
+            raise NotationError(f"{text!r}: an attack ends with the number of dice (1-3)")
+        dice = _number(rest[0], "a number of dice", text)
+        no_more(rest[1:])
+        return Attack(source, target, dice)
+    if verb == "defend":
+        if len(args) != 1:
+            raise NotationError(f"{text!r}: expected 'defend 1' or 'defend 2'")
+        return Defend(_number(args[0], "a number of dice", text))
+    if verb in ("move", "occupy"):
+        if len(args) != 1:
+            raise NotationError(f"{text!r}: expected 'move N'")
+        return Occupy(_number(args[0], "a number of armies", text))
+    if verb == "endattack":
+        no_more(args)
+        return END_ATTACK
+    if verb == "fortify":
+        (source, target), rest = _territories(args, 2, board, text)
+        if not rest:
+            raise NotationError(f"{text!r}: a fortification ends with the number of armies")
+        armies = _number(rest[0], "a number of armies", text)
+        no_more(rest[1:])
+        return Fortify(source, target, armies)
+    if verb == "endturn":
+        no_more(args)
+        return END_TURN
+    raise NotationError(f"{text!r}: unknown action {verb!r}; expected one of {', '.join(VERBS)}")

@@ -1,0 +1,896 @@
+"""The world-domination game: state, legal actions and their effects. Pure: no I/O, no clock.
+
+One seeded generator, owned by the game, rolls every die and makes every shuffle. Every chance
+outcome is written to the history next to the actions, so a record replays without a generator.
+
+The turn is data: the game is always in one :class:`Phase`, and each phase accepts only its own
+actions. ``game.to_act`` is the player who must act now (the defender while it chooses its dice).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import combinations
+from typing import Any
+
+from risk.errors import GameOverError, IllegalActionError, RulesError
+from risk.maps import WILD, Board, load_map
+from risk.rules.actions import (
+    END_ATTACK,
+    END_TURN,
+    Action,
+    Attack,
+    Claim,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    Trade,
+    parse_action,
+)
+from risk.rules.options import Rules
+
+
+class Phase(IntEnum):
+    CLAIM = 0  # setup: claim an empty territory
+    SETUP_PLACE = 1  # setup: place one of the starting armies
+    REINFORCE = 2  # trade sets (before the first placement) and place the new armies
+    ATTACK = 3
+    DEFEND = 4  # the defender chooses 1 or 2 dice
+    OCCUPY = 5  # move armies into the conquered territory
+    ELIMINATION_TRADE = 6  # after taking a player's cards: trade down to 4, then place the armies
+    FORTIFY = 7
+    GAME_OVER = 8
+
+
+PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
+
+ESCALATING_VALUES = (4, 6, 8, 10, 12, 15)
+# Fixed set values (2003 Mission and Team RISK): by the symbol of a three-of-a-kind, or one of each.
+FIXED_VALUES = (4, 6, 8)
+FIXED_ONE_OF_EACH = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the winner (a player index), or ``None`` when it was stopped unfinished."""
+
+    winner: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    """One roll of the dice: what was rolled and what it cost each side."""
+
+    source: int
+    target: int
+    attacker_dice: tuple[int, ...]
+    defender_dice: tuple[int, ...]
+    attacker_losses: int
+    defender_losses: int
+    conquered: bool
+
+
+def battle_losses(attack: tuple[int, ...], defence: tuple[int, ...]) -> tuple[int, int]:
+    """Losses (attacker, defender) of one roll; both tuples sorted high to low. Ties go to the defender."""
+    attacker_losses = defender_losses = 0
+    for a, d in zip(attack, defence, strict=False):
+        if a > d:
+            defender_losses += 1
+        else:
+            attacker_losses += 1
+    return attacker_losses, defender_losses
+
+
+def is_set(symbols: tuple[int, ...] | list[int]) -> bool:
+    """Three card symbols form a set: three alike, one of each, or any two plus a wild."""
+    if WILD in symbols:
+        return True
+    a, b, c = symbols
+    return (a == b == c) or (a != b and b != c and a != c)
+
+
+def fixed_set_value(symbols: tuple[int, ...] | list[int]) -> int:
+    """The best value of a set under the fixed chart; a wild stands for whatever is worth most."""
+    plain = [s for s in symbols if s != WILD]
+    if len(set(plain)) > 1 or len(plain) < 2:
+        return FIXED_ONE_OF_EACH  # two different symbols (+ wild) or two wilds: one of each
+    return max(FIXED_VALUES[plain[0]], FIXED_ONE_OF_EACH if len(plain) == 2 else 0)
+
+
+class Game:
+    """A game of world domination.
+
+    >>> game = Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=1)
+    >>> game.phase.name
+    'CLAIM'
+    >>> len(game.legal_actions())
+    42
+    """
+
+    __slots__ = (
+        "_attack",
+        "_occupy",
+        "_rng",
+        "_script",
+        "alive",
+        "armies",
+        "board",
+        "conquered_this_turn",
+        "current",
+        "deck",
+        "discard",
+        "first_player",
+        "hands",
+        "history",
+        "last_battle",
+        "owner",
+        "pending",
+        "phase",
+        "placed_this_turn",
+        "players",
+        "rules",
+        "seed",
+        "sets_traded",
+        "setup_armies",
+        "territory_bonus_used",
+        "territory_count",
+        "turn",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        rules: Rules | str,
+        players: list[str] | int,
+        seed: int | None = None,
+        board: Board | str = "classic",
+        *,
+        _script: deque[tuple[str, Any]] | None = None,
+    ) -> None:
+        self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
+        self.board = load_map(board) if isinstance(board, str) else board
+        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        if len(set(names)) != len(names):
+            raise RulesError(f"player names must be different: {names}")
+        if any(not name.strip() or any(ch in name for ch in ',\n"') for name in names):
+            raise RulesError(f"player names must be non-empty without commas or quotes: {names}")
+        self.rules.check_player_count(len(names))
+        self.players: tuple[str, ...] = tuple(names)
+        self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        self._rng = random.Random(self.seed)
+        self._script = _script
+        n, t = len(names), len(self.board)
+        self.owner: list[int] = [-1] * t
+        self.armies: list[int] = [0] * t
+        self.territory_count: list[int] = [0] * n
+        self.alive: list[bool] = [True] * n
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.sets_traded = 0
+        self.setup_armies: list[int] = [self.rules.starting_armies_for(n)] * n
+        self.pending = 0
+        self.turn = 0
+        self.winner: int | None = None
+        self.conquered_this_turn = False
+        self.placed_this_turn = False
+        self.territory_bonus_used = False
+        self.last_battle: Battle | None = None
+        self._attack: tuple[int, int, int] | None = None  # source, target, dice awaiting the defence
+        # source, target, minimum to move in, whether the conquest eliminated the defender
+        self._occupy: tuple[int, int, int, bool] | None = None
+        # History: ("action", player, Action) and ("chance", kind, value) entries, in order.
+        self.history: list[tuple[str, Any, Any]] = []
+
+        self.first_player = self._chance_player("first", list(range(n)))
+        self.current = self.first_player
+        if self.rules.setup == "deal":
+            self._deal_territories()
+            self.phase = Phase.SETUP_PLACE
+            self._next_setup_placer(self.first_player)
+        else:
+            self.phase = Phase.CLAIM
+
+    # ------------------------------------------------------------------------------------------
+    # chance: every outcome comes from the generator, or from a record's script when replaying
+    # ------------------------------------------------------------------------------------------
+    def _scripted(self, kind: str) -> Any:
+        if not self._script:
+            raise IllegalActionError(f"the record has no {kind!r} outcome where the game needs one")
+        got_kind, value = self._script.popleft()
+        if got_kind != kind:
+            raise IllegalActionError(f"the record gives a {got_kind!r} outcome where the game needs {kind!r}")
+        return value
+
+    def _chance_player(self, kind: str, candidates: list[int]) -> int:
+        """A die roll-off among ``candidates``: the winner is uniformly any of them."""
+        chosen = candidates[int(self._rng.random() * len(candidates))]
+        if self._script is not None:
+            chosen = self._scripted(kind)
+            if chosen not in candidates:
+                raise IllegalActionError(
+                    f"the record names player {chosen} for {kind!r}, who cannot be chosen"
+                )
+        self.history.append(("chance", kind, chosen))
+        return chosen
+
+    def _roll(self, attacker_dice: int, defender_dice: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        r = self._rng.random
+        attack = tuple(sorted((int(r() * 6) + 1 for _ in range(attacker_dice)), reverse=True))
+        defence = tuple(sorted((int(r() * 6) + 1 for _ in range(defender_dice)), reverse=True))
+        if self._script is not None:
+            attack, defence = self._scripted("dice")
+            if len(attack) != attacker_dice or len(defence) != defender_dice:
+                raise IllegalActionError(
+                    f"the record rolls {len(attack)} and {len(defence)} dice where the battle has "
+                    f"{attacker_dice} and {defender_dice}"
+                )
+        self.history.append(("chance", "dice", (attack, defence)))
+        return attack, defence
+
+    def _draw_card(self, player: int) -> None:
+        if not self.deck:
+            if not self.discard:
+                return  # every card is in someone's hand: nothing to draw
+            self.deck, self.discard = self.discard, []
+            self._rng.shuffle(self.deck)
+        card = self.deck.pop()
+        if self._script is not None:
+            wanted = self._scripted("draw")
+            if wanted != card:
+                if wanted not in self.deck:
+                    raise IllegalActionError(
+                        f"the record draws card {self.board.card_name(wanted)}, which is not in the draw pile"
+                    )
+                self.deck.remove(wanted)
+                self.deck.append(card)
+                card = wanted
+        self.hands[player].append(card)
+        self.history.append(("chance", "draw", card))
+
+    def _deal_territories(self) -> None:
+        order = list(range(len(self.board)))
+        self._rng.shuffle(order)
+        if self._script is not None:
+            order = list(self._scripted("deal"))
+            if sorted(order) != list(range(len(self.board))):
+                raise IllegalActionError("the record's deal does not list every territory once")
+        self.history.append(("chance", "deal", tuple(order)))
+        n = len(self.players)
+        for i, territory in enumerate(order):
+            player = (self.first_player + i) % n
+            self._take(territory, player, 1)
+            self.setup_armies[player] -= 1
+
+    def _shuffle_deck(self) -> None:
+        self.deck = list(range(self.board.card_count))
+        self._rng.shuffle(self.deck)
+
+    # ------------------------------------------------------------------------------------------
+    # queries
+    # ------------------------------------------------------------------------------------------
+    @property
+    def to_act(self) -> int:
+        """The player who must act now (``-1`` once the game is over)."""
+        if self.phase == Phase.DEFEND:
+            assert self._attack is not None
+            return self.owner[self._attack[1]]
+        if self.phase == Phase.GAME_OVER:
+            return -1
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    def outcome(self) -> Outcome | None:
+        if self.winner is None:
+            return None
+        return Outcome(self.winner, "world domination: the last player standing")
+
+    @property
+    def pending_attack(self) -> tuple[int, int, int] | None:
+        """(source, target, attacker dice) of the attack awaiting the defender's dice."""
+        return self._attack
+
+    @property
+    def pending_occupation(self) -> tuple[int, int, int] | None:
+        """(source, target, minimum armies) of the conquest awaiting the move-in."""
+        return None if self._occupy is None else self._occupy[:3]
+
+    def territories_of(self, player: int) -> list[int]:
+        return [t for t, o in enumerate(self.owner) if o == player]
+
+    def continents_of(self, player: int) -> list[int]:
+        owner = self.owner
+        return [c.index for c in self.board.continents if all(owner[t] == player for t in c.territories)]
+
+    def reinforcement_for(self, player: int) -> int:
+        """Armies for territories (at least 3) and whole continents, before any card trade."""
+        bonus = sum(self.board.continents[c].bonus for c in self.continents_of(player))
+        return max(3, self.territory_count[player] // 3) + bonus
+
+    def set_value(self, cards: tuple[int, ...] | list[int], sets_traded: int | None = None) -> int:
+        """The armies a set is worth now (or after ``sets_traded`` sets) under these rules."""
+        k = self.sets_traded if sets_traded is None else sets_traded
+        mode = self.rules.card_values
+        if mode == "fixed":
+            return fixed_set_value([self.board.card_symbols[c] for c in cards])
+        if mode == "plus-one":
+            return 4 + k
+        if k < len(ESCALATING_VALUES):
+            return ESCALATING_VALUES[k]
+        return ESCALATING_VALUES[-1] + 5 * (k - len(ESCALATING_VALUES) + 1)
+
+    def next_set_value(self) -> int | None:
+        """The value of the next set under escalating rules (``None`` for the fixed chart)."""
+        return None if self.rules.card_values == "fixed" else self.set_value(())
+
+    def must_trade(self, player: int | None = None) -> bool:
+        """Whether the player to act must trade a set before doing anything else."""
+        p = self.current if player is None else player
+        if self.phase == Phase.REINFORCE:
+            return len(self.hands[p]) >= self.rules.forced_trade_at
+        if self.phase == Phase.ELIMINATION_TRADE:
+            return len(self.hands[p]) > 4
+        return False
+
+    def occupy_range(self) -> tuple[int, int]:
+        assert self._occupy is not None
+        source, _, minimum, _ = self._occupy
+        return minimum, self.armies[source] - 1
+
+    def fortify_targets(self, source: int) -> list[int]:
+        """Own territories the armies in ``source`` may move to under the fortify rule."""
+        player = self.owner[source]
+        owner = self.owner
+        if self.rules.fortify == "adjacent":
+            return [n for n in self.board.neighbours[source] if owner[n] == player]
+        seen = {source}
+        stack = [source]
+        neighbours = self.board.neighbours
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if n not in seen and owner[n] == player:
+                    seen.add(n)
+                    stack.append(n)
+        seen.discard(source)
+        return sorted(seen)
+
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of the player to act: a lazy collection (iterate, ``len``, ``in``)."""
+        return LegalActions(self)
+
+    def parse(self, text: str) -> Action:
+        return parse_action(text, self.board)
+
+    def action_text(self, action: Action) -> str:
+        return action.text(self.board)
+
+    # ------------------------------------------------------------------------------------------
+    # applying actions
+    # ------------------------------------------------------------------------------------------
+    def apply(self, action: Action | str) -> None:
+        """Check and apply an action of the player to act (an :data:`Action` or its text).
+
+        Raises :class:`NotationError` for text that is not an action, :class:`IllegalActionError`
+        for an action the rules refuse now; in both cases the game is unchanged.
+        """
+        if isinstance(action, str):
+            action = parse_action(action, self.board)
+        self.check(action)
+        self._apply(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply an action known to be legal (from :meth:`legal_actions`): the fast path for search."""
+        self._apply(action)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is not legal now; else return."""
+        phase = self.phase
+        if phase == Phase.GAME_OVER:
+            raise GameOverError(f"{self._describe(action)}: the game is over")
+        name = self.players[self.to_act]
+        fail = self._refusal(action, name)
+        if fail:
+            raise IllegalActionError(
+                f"{self._describe(action)}: {fail} ({name} to act, phase {PHASE_NAMES[phase]})"
+            )
+
+    def _describe(self, action: Action) -> str:
+        try:
+            return repr(action.text(self.board))
+        except (IndexError, AttributeError, TypeError, ValueError):
+            return repr(action)
+
+    def _territory_ok(self, *territories: Any) -> str:
+        for t in territories:
+            if not isinstance(t, int) or not 0 <= t < len(self.board):
+                return f"{t!r} is not a territory of the {self.board.name} board"
+        return ""
+
+    def _refusal(self, action: Action, name: str) -> str:
+        """The reason ``action`` is refused, or ``""`` when it is legal."""
+        phase = self.phase
+        player = self.to_act
+        owner, armies, board = self.owner, self.armies, self.board
+
+        if isinstance(action, Claim):
+            if phase != Phase.CLAIM:
+                return "claiming is only during setup, while territories are empty"
+            if bad := self._territory_ok(action.territory):
+                return bad
+            if owner[action.territory] != -1:
+                return f"{board.name_of(action.territory)} is already claimed"
+            return ""
+
+        if isinstance(action, Place):
+            if bad := self._territory_ok(action.territory):
+                return bad
+            where = board.name_of(action.territory)
+            if phase == Phase.SETUP_PLACE:
+                if action.armies != 1:
+                    return "setup armies are placed one at a time"
+            elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+                if self.must_trade(player):
+                    return f"{name} holds {len(self.hands[player])} cards and must trade a set first"
+                if not 1 <= action.armies <= self.pending:
+                    return f"{name} has {self.pending} armies to place, not {action.armies}"
+            else:
+                return "there are no armies to place now"
+            if owner[action.territory] != player:
+                return f"{where} is not held by {name}"
+            return ""
+
+        if isinstance(action, Trade):
+            return self._trade_refusal(action, player, name)
+
+        if isinstance(action, Attack):
+            if phase != Phase.ATTACK:
+                return "attacks are only made in the attack phase"
+            if bad := self._territory_ok(action.source, action.target):
+                return bad
+            source, target = board.name_of(action.source), board.name_of(action.target)
+            if owner[action.source] != player:
+                return f"{source} is not held by {name}"
+            if owner[action.target] == player:
+                return f"{target} is held by {name}: attack an enemy territory"
+            if action.target not in board.adjacent[action.source]:
+                return f"{target} is not adjacent to {source}"
+            if armies[action.source] < 2:
+                return f"{source} has only 1 army: it takes at least 2 to attack"
+            most = min(3, armies[action.source] - 1)
+            if not 1 <= action.dice <= most:
+                return f"{source} has {armies[action.source]} armies, so it may roll 1 to {most} dice"
+            return ""
+
+        if isinstance(action, Defend):
+            if phase != Phase.DEFEND:
+                return "there is no attack to defend against"
+            assert self._attack is not None
+            target = self._attack[1]
+            most = min(2, armies[target])
+            if not 1 <= action.dice <= most:
+                return f"{board.name_of(target)} has {armies[target]} armies, so it may roll 1 to {most} dice"
+            return ""
+
+        if isinstance(action, Occupy):
+            if phase != Phase.OCCUPY:
+                return "there is no conquered territory to move into"
+            low, high = self.occupy_range()
+            if not low <= action.armies <= high:
+                return f"move in {low} to {high} armies, not {action.armies}"
+            return ""
+
+        if isinstance(action, EndAttack):
+            return "" if phase == Phase.ATTACK else "the attack phase is not under way"
+
+        if isinstance(action, Fortify):
+            if phase != Phase.FORTIFY:
+                return (
+                    "fortifying is only after attacking"
+                    if phase == Phase.ATTACK
+                    else "fortifying is only at the end of the turn, after attacking"
+                )
+            if bad := self._territory_ok(action.source, action.target):
+                return bad
+            source, target = board.name_of(action.source), board.name_of(action.target)
+            if owner[action.source] != player:
+                return f"{source} is not held by {name}"
+            if owner[action.target] != player:
+                return f"{target} is not held by {name}"
+            if action.source == action.target:
+                return "the armies must move to another territory"
+            if not 1 <= action.armies <= armies[action.source] - 1:
+                return f"{source} can move 1 to {armies[action.source] - 1} armies (one stays behind)"
+            if action.target not in self.fortify_targets(action.source):
+                if self.rules.fortify == "adjacent":
+                    return f"{target} is not adjacent to {source} (fortify=adjacent)"
+                return f"{target} is not connected to {source} through territories held by {name}"
+            return ""
+
+        if isinstance(action, EndTurn):
+            if phase == Phase.FORTIFY:
+                return ""
+            return (
+                "the turn ends after attacking: 'endattack' first"
+                if phase == Phase.ATTACK
+                else "the turn cannot end in this phase"
+            )
+        return f"{action!r} is not an action"
+
+    def _trade_refusal(self, action: Trade, player: int, name: str) -> str:
+        phase = self.phase
+        if phase == Phase.REINFORCE:
+            if self.placed_this_turn:
+                return "sets are traded at the start of the turn, before placing armies"
+        elif phase == Phase.ELIMINATION_TRADE:
+            if len(self.hands[player]) <= 4:
+                return f"{name} holds 4 or fewer cards: no more trades until the next turn"
+        else:
+            return "sets are traded at the start of the turn"
+        cards = action.cards
+        if not isinstance(cards, tuple) or len(cards) != 3:
+            return "a trade is exactly three cards"
+        hand = self.hands[player]
+        if len(set(cards)) != 3:
+            return "a trade is three different cards"
+        for c in cards:
+            if not isinstance(c, int) or c not in hand:
+                return f"{name} does not hold the card {self._card_label(c)}"
+        if not is_set([self.board.card_symbols[c] for c in cards]):
+            return "those cards are not a set (three alike, one of each, or two and a wild)"
+        return ""
+
+    def _card_label(self, card: Any) -> str:
+        if isinstance(card, int) and 0 <= card < self.board.card_count:
+            return self.board.card_name(card)
+        return repr(card)
+
+    # -- effects -------------------------------------------------------------------------------
+    def _take(self, territory: int, player: int, count: int) -> None:
+        previous = self.owner[territory]
+        if previous >= 0:
+            self.territory_count[previous] -= 1
+        self.owner[territory] = player
+        self.territory_count[player] += 1
+        self.armies[territory] = count
+
+    def _apply(self, action: Action) -> None:
+        self.history.append(("action", self.to_act, action))
+        kind = type(action)
+        if kind is Attack:
+            self._do_attack(action)  # type: ignore[arg-type]
+        elif kind is Defend:
+            self._resolve_battle(action.dice)  # type: ignore[union-attr]
+        elif kind is Place:
+            self._do_place(action)  # type: ignore[arg-type]
+        elif kind is Occupy:
+            self._do_occupy(action.armies)  # type: ignore[union-attr]
+        elif kind is EndAttack:
+            self._end_attack()
+        elif kind is Fortify:
+            self.armies[action.source] -= action.armies  # type: ignore[union-attr]
+            self.armies[action.target] += action.armies  # type: ignore[union-attr]
+            self._end_turn()
+        elif kind is EndTurn:
+            self._end_turn()
+        elif kind is Trade:
+            self._do_trade(action)  # type: ignore[arg-type]
+        elif kind is Claim:
+            self._do_claim(action.territory)  # type: ignore[union-attr]
+        else:
+            raise IllegalActionError(f"{action!r} is not an action")
+
+    def _do_claim(self, territory: int) -> None:
+        player = self.current
+        self._take(territory, player, 1)
+        self.setup_armies[player] -= 1
+        if sum(self.territory_count) == len(self.board):
+            self.phase = Phase.SETUP_PLACE
+        self._next_setup_placer(player + 1)
+
+    def _next_setup_placer(self, start: int) -> None:
+        """Pass the setup turn to the next player, from ``start``, who still has armies to place."""
+        n = len(self.players)
+        for i in range(n):
+            p = (start + i) % n
+            if self.setup_armies[p] > 0:
+                self.current = p
+                return
+        self._finish_setup()
+
+    def _finish_setup(self) -> None:
+        self._shuffle_deck()
+        if self.rules.first_turn == "roll":
+            first = self._chance_player("first-turn", list(range(len(self.players))))
+        else:
+            first = self.first_player
+        self._start_turn(first)
+
+    def _do_place(self, action: Place) -> None:
+        self.armies[action.territory] += action.armies
+        if self.phase == Phase.SETUP_PLACE:
+            self.setup_armies[self.current] -= 1
+            self._next_setup_placer(self.current + 1)
+            return
+        self.placed_this_turn = True
+        self.pending -= action.armies
+        if self.pending == 0:
+            self.phase = Phase.ATTACK
+
+    def _do_trade(self, action: Trade) -> None:
+        player = self.current
+        hand = self.hands[player]
+        value = self.set_value(action.cards)
+        for c in action.cards:
+            hand.remove(c)
+        self.discard.extend(action.cards)
+        self.sets_traded += 1
+        self.pending += value
+        bonus_rule = self.rules.territory_card_bonus
+        if bonus_rule != "none" and not (bonus_rule == "once-per-turn" and self.territory_bonus_used):
+            for c in action.cards:
+                if c < len(self.board) and self.owner[c] == player:
+                    self.armies[c] += 2
+                    self.territory_bonus_used = True
+                    break
+
+    def _start_turn(self, player: int) -> None:
+        self.current = player
+        self.turn += 1
+        self.conquered_this_turn = False
+        self.placed_this_turn = False
+        self.territory_bonus_used = False
+        self.pending = self.reinforcement_for(player)
+        self.phase = Phase.REINFORCE
+
+    def _do_attack(self, action: Attack) -> None:
+        self._attack = (action.source, action.target, action.dice)
+        if self.armies[action.target] >= 2:
+            self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
+        else:
+            self._resolve_battle(1)
+
+    def _resolve_battle(self, defender_dice: int) -> None:
+        assert self._attack is not None
+        source, target, attacker_dice = self._attack
+        self._attack = None
+        attack, defence = self._roll(attacker_dice, defender_dice)
+        attacker_losses, defender_losses = battle_losses(attack, defence)
+        armies = self.armies
+        armies[source] -= attacker_losses
+        armies[target] -= defender_losses
+        conquered = armies[target] == 0
+        self.last_battle = Battle(
+            source, target, attack, defence, attacker_losses, defender_losses, conquered
+        )
+        if not conquered:
+            self.phase = Phase.ATTACK
+            return
+        # Conquest: the territory changes hands; the defender may be eliminated.
+        defender = self.owner[target]
+        player = self.current
+        self.conquered_this_turn = True
+        # A conquering roll never costs the attacker an army, so "at least as many armies as dice
+        # rolled" (1993) and "the units used to win the battle" (2003, 2008) are the same minimum.
+        minimum = attacker_dice
+        # The armies that fought are in the target now; the rest of the move-in comes later.
+        self._take(target, player, 0)
+        eliminated = self.territory_count[defender] == 0
+        if eliminated:
+            self.alive[defender] = False
+            self.hands[player].extend(self.hands[defender])
+            self.hands[defender] = []
+        self._occupy = (source, target, minimum, eliminated)
+        self.phase = Phase.OCCUPY
+        if eliminated and sum(self.alive) == 1:
+            self._do_occupy(minimum)
+            self.winner = player
+            self.phase = Phase.GAME_OVER
+            return
+        if armies[source] - 1 == minimum:
+            self._do_occupy(minimum)  # only one choice: move it without asking
+
+    def _do_occupy(self, count: int) -> None:
+        assert self._occupy is not None
+        source, target, _, eliminated = self._occupy
+        self._occupy = None
+        self.armies[source] -= count
+        self.armies[target] += count
+        if self.phase == Phase.GAME_OVER:
+            return
+        player = self.current
+        if eliminated and len(self.hands[player]) >= self.rules.elimination_trade_at:
+            self.phase = Phase.ELIMINATION_TRADE
+            self.pending = 0
+        else:
+            self.phase = Phase.ATTACK
+
+    def _end_attack(self) -> None:
+        if self.rules.card_draw == "before-fortify" and self.conquered_this_turn:
+            self._draw_card(self.current)
+            self.conquered_this_turn = False  # the card for this turn has been drawn
+        self.phase = Phase.FORTIFY
+
+    def _end_turn(self) -> None:
+        player = self.current
+        if self.conquered_this_turn:
+            self._draw_card(player)
+        n = len(self.players)
+        for i in range(1, n + 1):
+            p = (player + i) % n
+            if self.alive[p]:
+                self._start_turn(p)
+                return
+
+    # ------------------------------------------------------------------------------------------
+    # copying and serialising
+    # ------------------------------------------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent copy, generator state included: cheap enough for search."""
+        other = Game.__new__(Game)
+        other.rules, other.board, other.players, other.seed = self.rules, self.board, self.players, self.seed
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other._script = None
+        other.owner, other.armies = self.owner[:], self.armies[:]
+        other.territory_count, other.alive = self.territory_count[:], self.alive[:]
+        other.hands = [h[:] for h in self.hands]
+        other.deck, other.discard = self.deck[:], self.discard[:]
+        other.setup_armies = self.setup_armies[:]
+        other.history = self.history[:]
+        for name in (
+            "sets_traded",
+            "pending",
+            "turn",
+            "winner",
+            "conquered_this_turn",
+            "placed_this_turn",
+            "territory_bonus_used",
+            "last_battle",
+            "_attack",
+            "_occupy",
+            "phase",
+            "current",
+            "first_player",
+        ):
+            setattr(other, name, getattr(self, name))
+        return other
+
+
+class LegalActions:
+    """The legal actions of a position, generated lazily (like python-chess's ``legal_moves``)."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Action]:
+        return generate_actions(self._game)
+
+    def __len__(self) -> int:
+        return count_actions(self._game)
+
+    def count(self) -> int:
+        return count_actions(self._game)
+
+    def __contains__(self, action: object) -> bool:
+        try:
+            return self._game.is_legal(action)  # type: ignore[arg-type]
+        except (TypeError, AttributeError):
+            return False
+
+    def __bool__(self) -> bool:
+        return self._game.phase != Phase.GAME_OVER
+
+    def __repr__(self) -> str:
+        return f"<LegalActions: {len(self)} actions>"
+
+
+def trade_options(game: Game, player: int) -> list[Trade]:
+    """Every set the player may trade, one action per distinct bonus territory it could earn."""
+    hand = sorted(game.hands[player])
+    symbols = game.board.card_symbols
+    owner = game.owner
+    bonus_possible = game.rules.territory_card_bonus != "none" and not (
+        game.rules.territory_card_bonus == "once-per-turn" and game.territory_bonus_used
+    )
+    options: list[Trade] = []
+    for combo in combinations(hand, 3):
+        if not is_set([symbols[c] for c in combo]):
+            continue
+        held = [c for c in combo if c < len(game.board) and owner[c] == player] if bonus_possible else []
+        if len(held) <= 1:
+            options.append(Trade(combo))
+        else:
+            for first in held:  # the bonus goes to the first held territory listed
+                rest = tuple(c for c in combo if c != first)
+                options.append(Trade((first, *rest)))
+    return options
+
+
+def generate_actions(game: Game) -> Iterator[Action]:
+    phase = game.phase
+    player = game.to_act
+    owner, armies = game.owner, game.armies
+    if phase == Phase.CLAIM:
+        yield from (Claim(t) for t in range(len(owner)) if owner[t] == -1)
+    elif phase == Phase.SETUP_PLACE:
+        yield from (Place(t, 1) for t in range(len(owner)) if owner[t] == player)
+    elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+        can_trade = (phase == Phase.REINFORCE and not game.placed_this_turn) or (
+            phase == Phase.ELIMINATION_TRADE and len(game.hands[player]) > 4
+        )
+        if can_trade:
+            yield from trade_options(game, player)
+        if not game.must_trade(player):
+            for t in range(len(owner)):
+                if owner[t] == player:
+                    for n in range(1, game.pending + 1):
+                        yield Place(t, n)
+    elif phase == Phase.ATTACK:
+        adjacent = game.board.neighbours
+        for s in range(len(owner)):
+            if owner[s] == player and armies[s] >= 2:
+                most = min(3, armies[s] - 1)
+                for t in adjacent[s]:
+                    if owner[t] != player:
+                        for d in range(1, most + 1):
+                            yield Attack(s, t, d)
+        yield END_ATTACK
+    elif phase == Phase.DEFEND:
+        assert game.pending_attack is not None
+        for d in range(1, min(2, armies[game.pending_attack[1]]) + 1):
+            yield Defend(d)
+    elif phase == Phase.OCCUPY:
+        low, high = game.occupy_range()
+        yield from (Occupy(n) for n in range(low, high + 1))
+    elif phase == Phase.FORTIFY:
+        for s in range(len(owner)):
+            if owner[s] == player and armies[s] >= 2:
+                for t in game.fortify_targets(s):
+                    for n in range(1, armies[s]):
+                        yield Fortify(s, t, n)
+        yield END_TURN
+
+
+def count_actions(game: Game) -> int:
+    """The number of legal actions, counted without building them where that is easy."""
+    phase = game.phase
+    player = game.to_act
+    owner, armies = game.owner, game.armies
+    if phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
+        total = 0
+        if (phase == Phase.REINFORCE and not game.placed_this_turn) or (
+            phase == Phase.ELIMINATION_TRADE and len(game.hands[player]) > 4
+        ):
+            total += len(trade_options(game, player))
+        if not game.must_trade(player):
+            total += game.territory_count[player] * game.pending
+        return total
+    if phase == Phase.FORTIFY:
+        return 1 + sum(
+            len(game.fortify_targets(s)) * (armies[s] - 1)
+            for s in range(len(owner))
+            if owner[s] == player and armies[s] >= 2
+        )
+    if phase == Phase.GAME_OVER:
+        return 0
+    return sum(1 for _ in generate_actions(game))

@@ -1,0 +1,248 @@
+"""Rulesets: every difference between the editions is a named option; editions are presets.
+
+Each option cites the rulebook lines it comes from (``../shared/rules/rulebooks``). A ruleset is an
+immutable value; ``Rules.preset("2008").with_options(fortify="adjacent")`` overrides one option.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from risk.errors import RulesError
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    name: str
+    choices: tuple[Any, ...] | None  # None: any integer in ``bounds``
+    description: str
+    source: str
+    bounds: tuple[int, int] = (0, 1000)
+
+
+OPTIONS: dict[str, OptionInfo] = {
+    info.name: info
+    for info in [
+        OptionInfo(
+            "players", None,
+            "the player counts of the world-domination game, as 'min-max'",
+            "1993 and 2003: 3 to 6; 2008 Classic RISK: 3-5 players",
+        ),
+        OptionInfo(
+            "starting_armies", None,
+            "starting armies by player count, as '3:35,4:30,...'",
+            "all editions: 3:35, 4:30, 5:25, 6:20",
+        ),
+        OptionInfo(
+            "setup", ("claim", "deal"),
+            "claim: players claim empty territories one at a time in turn; "
+            "deal: the territory cards are dealt out and each player holds the territories dealt",
+            "1993 and 2003: claimed in turn; 2008 Secret Mission: 'deals out all the territory cards'",
+        ),
+        OptionInfo(
+            "first_turn", ("first-placer", "roll"),
+            "who takes the first turn: whoever placed the first army, or a new die roll",
+            "1993: 'Whoever placed the first army takes the first turn'; "
+            "2003: 'Each player rolls one die again to see who starts the game'",
+        ),
+        OptionInfo(
+            "card_values", ("escalating", "plus-one", "fixed"),
+            "escalating: 4, 6, 8, 10, 12, 15, then +5 per set traded by anyone; plus-one: 4, 5, 6, 7...; "
+            "fixed: 3 infantry 4, 3 cavalry 6, 3 artillery 8, one of each 10",
+            "1993 set values table; 1993 experts 'increase by only 1 per set'; 2003 Mission/Team RISK chart",
+        ),
+        OptionInfo(
+            "forced_trade_at", None,
+            "a player who starts a turn with this many cards or more must trade until below it",
+            "1993: 'You MUST trade if you have 5 or 6 cards'; 2003: 'When you have 5 or more cards, you "
+            "must turn in a set'; 2008: 'If you have five or six cards ... you must trade'",
+            (3, 100),
+        ),
+        OptionInfo(
+            "territory_card_bonus", ("none", "once-per-turn", "once-per-trade"),
+            "+2 armies on a held territory shown on a traded card",
+            "1993: 'Max 2 extra armies per turn from this bonus'; 2003: no such bonus; "
+            "2008: 'If any of the three cards you trade in shows ... you receive two extra troops'",
+        ),
+        OptionInfo(
+            "elimination_trade_at", None,
+            "after taking an eliminated player's cards, holding this many or more forces trades "
+            "at once until 4 or fewer are left",
+            "1993: 'If this gives you 6+ cards, you must immediately trade'; 2003: 'now 5 or more'; "
+            "2008: 'six or more cards ... reduce your hand to four or fewer'",
+            (5, 100),
+        ),
+        OptionInfo(
+            "fortify", ("adjacent", "chain"),
+            "the free move: into one adjacent territory, or along a chain of your own territories",
+            "1993: 'from ONE territory to ONE adjacent territory'; 2003 and 2008: 'Territories are "
+            "connected if all the territories in between are also controlled by you'",
+        ),
+        OptionInfo(
+            "card_draw", ("after-fortify", "before-fortify"),
+            "when the card for a conquest is drawn: at the end of the turn, or when attacking ends",
+            "1993: 'At the end of any turn'; 2003: step 4 after fortifying; 2008: 'When you are finished "
+            "attacking ... take the top territory card. Next, you can maneuver'",
+        ),
+    ]
+}
+
+
+def _parse_range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    return int(low), int(high or low)
+
+
+def _parse_armies(text: str) -> tuple[tuple[int, int], ...]:
+    pairs = []
+    for part in text.split(","):
+        count, _, armies = part.partition(":")
+        pairs.append((int(count), int(armies)))
+    return tuple(sorted(pairs))
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete ruleset. Field names are the option names (with ``_`` for ``-``)."""
+
+    name: str = "custom"
+    players: tuple[int, int] = (3, 6)
+    starting_armies: tuple[tuple[int, int], ...] = ((3, 35), (4, 30), (5, 25), (6, 20))
+    setup: str = "claim"
+    first_turn: str = "first-placer"
+    card_values: str = "escalating"
+    forced_trade_at: int = 5
+    territory_card_bonus: str = "once-per-turn"
+    elimination_trade_at: int = 6
+    fortify: str = "adjacent"
+    card_draw: str = "after-fortify"
+    overrides: tuple[str, ...] = field(default=(), compare=False)
+
+    # -- construction --------------------------------------------------------------------------
+    @staticmethod
+    def preset(name: str) -> Rules:
+        key = name.strip().lower()
+        key = PRESET_ALIASES.get(key, key)
+        if key not in PRESETS:
+            known = ", ".join(f"{p} ({', '.join(a for a, t in PRESET_ALIASES.items() if t == p)})"
+                              for p in PRESETS)
+            raise RulesError(f"no preset called {name!r}; presets: {known}")
+        return PRESETS[key]
+
+    def with_options(self, **values: Any) -> Rules:
+        """A copy with options changed; values may be given as text (``fortify="chain"``)."""
+        changes: dict[str, Any] = {}
+        for raw_name, raw_value in values.items():
+            name = raw_name.replace("-", "_")
+            if name not in OPTIONS:
+                raise RulesError(f"no rule option called {raw_name!r}; options: {', '.join(OPTIONS)}")
+            changes[name] = _coerce(OPTIONS[name], raw_value)
+        merged = dataclasses.replace(self, **changes)
+        overrides = tuple(dict.fromkeys((*self.overrides, *changes)))
+        return dataclasses.replace(merged, overrides=overrides)
+
+    def with_option_text(self, assignments: list[str]) -> Rules:
+        """Apply ``name=value`` strings, as given on the command line."""
+        values: dict[str, str] = {}
+        for text in assignments:
+            name, sep, value = text.partition("=")
+            if not sep or not name.strip():
+                raise RulesError(f"option {text!r} is not of the form name=value")
+            values[name.strip()] = value.strip()
+        return self.with_options(**values)
+
+    # -- queries -------------------------------------------------------------------------------
+    def starting_armies_for(self, player_count: int) -> int:
+        for count, armies in self.starting_armies:
+            if count == player_count:
+                return armies
+        raise RulesError(f"the {self.name} rules give no starting armies for {player_count} players")
+
+    def check_player_count(self, player_count: int) -> None:
+        low, high = self.players
+        if not low <= player_count <= high:
+            raise RulesError(
+                f"the {self.name} rules are for {low} to {high} players, not {player_count}"
+            )
+        self.starting_armies_for(player_count)
+
+    def option_values(self) -> dict[str, str]:
+        """Every option with its value, as text (the form ``with_options`` accepts)."""
+        return {name.replace("_", "-"): format_option(name, getattr(self, name)) for name in OPTIONS}
+
+    def describe(self) -> str:
+        """The one-line form used in record headers: the preset and the overridden options."""
+        base = self.name
+        extra = [f"{n.replace('_', '-')}={format_option(n, getattr(self, n))}" for n in self.overrides]
+        return " ".join([base, *extra])
+
+    @staticmethod
+    def from_description(text: str) -> Rules:
+        parts = text.split()
+        if not parts:
+            raise RulesError("empty ruleset description")
+        return Rules.preset(parts[0]).with_option_text(parts[1:])
+
+
+def format_option(name: str, value: Any) -> str:
+    if name == "players":
+        return f"{value[0]}-{value[1]}"
+    if name == "starting_armies":
+        return ",".join(f"{c}:{a}" for c, a in value)
+    return str(value)
+
+
+def _coerce(info: OptionInfo, value: Any) -> Any:
+    try:
+        if info.name == "players":
+            parsed = _parse_range(value) if isinstance(value, str) else tuple(value)
+            if not 2 <= parsed[0] <= parsed[1] <= 8:
+                raise ValueError
+            return parsed
+        if info.name == "starting_armies":
+            parsed = _parse_armies(value) if isinstance(value, str) else tuple(sorted(value))
+            if any(c < 2 or a < 1 for c, a in parsed):
+                raise ValueError
+            return parsed
+        if info.choices is not None:
+            text = str(value).strip().lower()
+            if text not in info.choices:
+                raise ValueError
+            return text
+        number = int(value)
+        if not info.bounds[0] <= number <= info.bounds[1]:
+            raise ValueError
+        return number
+    except (ValueError, TypeError, IndexError):
+        allowed = " | ".join(map(str, info.choices)) if info.choices else "see `risk rules`"
+        raise RulesError(f"bad value {value!r} for option {info.name!r} (allowed: {allowed})") from None
+
+
+PRESETS: dict[str, Rules] = {
+    "1993": Rules(name="1993"),
+    "2003": Rules(
+        name="2003",
+        first_turn="roll",
+        territory_card_bonus="none",
+        elimination_trade_at=5,
+        fortify="chain",
+        card_draw="after-fortify",
+    ),
+    "2008": Rules(
+        name="2008",
+        players=(3, 5),
+        starting_armies=((3, 35), (4, 30), (5, 25)),
+        territory_card_bonus="once-per-trade",
+        elimination_trade_at=6,
+        fortify="chain",
+        card_draw="before-fortify",
+    ),
+}
+
+PRESET_ALIASES: dict[str, str] = {
+    "parker": "1993", "parker-brothers": "1993", "classic-1993": "1993", "1993-parker-brothers": "1993",
+    "global": "2003", "global-domination": "2003", "40th": "2003", "40th-anniversary": "2003",
+    "classic": "2008", "hasbro-2008": "2008", "2008-classic": "2008",
+}
