@@ -1,0 +1,21 @@
+"""Bots, by name. ``make_bot("quick", seed=1)`` makes one."""
+
+from __future__ import annotations
+
+from risk.bots.base import Bot
+from risk.bots.quick import QuickBot
+from risk.bots.random_bot import RandomBot
+
+# Weakest first.
+BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, QuickBot)}
+DEFAULT_BOT = "quick"
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    key = name.strip().lower()
+    if key not in BOTS:
+        raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOTS)}")
+    return BOTS[key](seed)
+
+
+__all__ = ["BOTS", "DEFAULT_BOT", "Bot", "make_bot"]

@@ -1,0 +1,117 @@
+"""The quick bot: a simple, fast, aggressive player that finishes games (the default bot).
+
+It concentrates its armies on its strongest border territory, attacks whenever its stack
+outnumbers the defender, trades sets as soon as it may, always defends with the most dice and
+moves idle armies from the interior to the front.
+"""
+
+from __future__ import annotations
+
+from risk.bots.base import Bot
+from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Claim, Defend, Fortify, Occupy, Place
+from risk.rules.game import Game, Phase, trade_options
+from risk.view import View
+
+
+class QuickBot(Bot):
+    name = "quick"
+    description = "aggressive and fast: attacks whenever it outnumbers the defender; finishes games quickly"
+
+    def choose(self, view: View) -> Action:
+        # The view wraps the live game; reading through it costs nothing on the hot path.
+        game: Game = view._game
+        me = view.player
+        phase = game.phase
+        if phase == Phase.ATTACK:
+            return self._attack(game, me)
+        if phase == Phase.DEFEND:
+            assert game.pending_attack is not None
+            return Defend(min(2, game.armies[game.pending_attack[1]]))
+        if phase == Phase.OCCUPY:
+            return self._occupy(game, me)
+        if phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
+            if game.must_trade(me) or (phase == Phase.REINFORCE and not game.placed_this_turn):
+                trades = trade_options(game, me)
+                if trades:
+                    return trades[0]
+            return Place(self._front(game, me), game.pending)
+        if phase == Phase.FORTIFY:
+            return self._fortify(game, me)
+        if phase == Phase.SETUP_PLACE:
+            return Place(self._front(game, me), 1)
+        if phase == Phase.CLAIM:
+            return self._claim(game, me)
+        raise ValueError(f"the quick bot cannot act in phase {phase.name}")
+
+    def _claim(self, game: Game, me: int) -> Claim:
+        owner = game.owner
+        board = game.board
+        best, best_score = -1, -1.0
+        for continent in board.continents:
+            size = len(continent.territories)
+            mine = sum(1 for t in continent.territories if owner[t] == me)
+            theirs = sum(1 for t in continent.territories if owner[t] not in (me, -1))
+            score = (mine + 1) / size - theirs / size + self.rng.random() * 0.05
+            if score > best_score:
+                free = [t for t in continent.territories if owner[t] == -1]
+                if free:
+                    best, best_score = self.rng.choice(free), score
+        return Claim(best)
+
+    def _front(self, game: Game, me: int) -> int:
+        """The own territory with an enemy neighbour and the most armies: where armies go."""
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        best, best_armies = -1, -1
+        fallback = -1
+        for t in range(len(owner)):
+            if owner[t] != me:
+                continue
+            fallback = t
+            if armies[t] > best_armies:
+                for n in neighbours[t]:
+                    if owner[n] != me:
+                        best, best_armies = t, armies[t]
+                        break
+        return best if best >= 0 else fallback
+
+    def _attack(self, game: Game, me: int) -> Action:
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        best: tuple[int, int] | None = None
+        best_margin = 0
+        for s in range(len(owner)):
+            if owner[s] != me or armies[s] < 3:
+                continue
+            a = armies[s]
+            for t in neighbours[s]:
+                if owner[t] != me:
+                    margin = a - armies[t]
+                    if margin > best_margin:
+                        best, best_margin = (s, t), margin
+        if best is None or best_margin < 2:
+            return END_ATTACK
+        s, t = best
+        return Attack(s, t, min(3, armies[s] - 1))
+
+    def _occupy(self, game: Game, me: int) -> Occupy:
+        low, high = game.occupy_range()
+        assert game.pending_occupation is not None
+        source = game.pending_occupation[0]
+        owner = game.owner
+        if any(owner[n] != me for n in game.board.neighbours[source]):
+            return Occupy(max(low, (low + high) // 2))
+        return Occupy(high)
+
+    def _fortify(self, game: Game, me: int) -> Action:
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        best_source, best_armies = -1, 1
+        for t in range(len(owner)):
+            if owner[t] == me and armies[t] > best_armies and all(owner[n] == me for n in neighbours[t]):
+                best_source, best_armies = t, armies[t]
+        if best_source < 0:
+            return END_TURN
+        targets = game.fortify_targets(best_source)
+        front = [t for t in targets if any(owner[n] != me for n in neighbours[t])]
+        target = front[0] if front else (targets[0] if targets else -1)
+        if target < 0:
+            return END_TURN
+        return Fortify(best_source, target, armies[best_source] - 1)

@@ -1,0 +1,74 @@
+"""Bot-only games: play one game to its end (or to a turn cap) and report it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from risk.bots import make_bot
+from risk.rules.game import Game
+from risk.rules.options import Rules
+from risk.view import View
+
+DEFAULT_MAX_TURNS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class GameReport:
+    seed: int
+    winner: int | None  # player index, None when the turn cap stopped the game
+    winner_name: str | None
+    winner_bot: str | None
+    turns: int
+    actions: int
+    players: tuple[str, ...]
+    bots: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seed": self.seed,
+            "winner": self.winner_name,
+            "winner_index": self.winner,
+            "winner_bot": self.winner_bot,
+            "turns": self.turns,
+            "actions": self.actions,
+            "players": list(self.players),
+            "bots": list(self.bots),
+        }
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """Each bot's own seed, derived from the game's so that a game replays exactly."""
+    return (game_seed * 1_000_003 + seat * 7919 + 1) % (2**63)
+
+
+def play_game(
+    rules: Rules,
+    bot_names: Sequence[str],
+    seed: int,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    board: str = "classic",
+) -> tuple[Game, GameReport]:
+    """Play bots against each other; seat ``i`` is ``bot_names[i]``."""
+    players = [f"{name}-{i + 1}" for i, name in enumerate(bot_names)]
+    game = Game(rules, players, seed=seed, board=board)
+    bots = [make_bot(name, bot_seed(seed, i)) for i, name in enumerate(bot_names)]
+    views = [View(game, i) for i in range(len(bots))]
+    actions = 0
+    while not game.is_over and game.turn <= max_turns:
+        actor = game.to_act
+        action = bots[actor].choose(views[actor])
+        game.apply(action)
+        actions += 1
+    winner = game.winner
+    report = GameReport(
+        seed=seed,
+        winner=winner,
+        winner_name=None if winner is None else players[winner],
+        winner_bot=None if winner is None else bot_names[winner],
+        turns=game.turn,
+        actions=actions,
+        players=tuple(players),
+        bots=tuple(bot_names),
+    )
+    return game, report

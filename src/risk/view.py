@@ -1,0 +1,235 @@
+"""What one player may know: the single secrecy boundary.
+
+A :class:`View` reads the live game but shows only what its player may see: the board, every
+player's army counts and number of cards, the traded (face-up) cards, and its own hand. It never
+shows other hands, the order of the draw pile or the generator. Bots, the terminal game, the bot
+protocol and the records given to players all go through it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from risk.maps import SYMBOLS, WILD
+from risk.rules.actions import Action
+from risk.rules.game import PHASE_NAMES, Battle, Game, Phase
+
+if TYPE_CHECKING:
+    from risk.maps import Board
+    from risk.rules.options import Rules
+
+SPECTATOR = -1
+
+
+class View:
+    """Player ``player``'s view of ``game`` (``SPECTATOR`` sees no hand at all)."""
+
+    __slots__ = ("_game", "player")
+
+    def __init__(self, game: Game, player: int) -> None:
+        if not (player == SPECTATOR or 0 <= player < len(game.players)):
+            raise ValueError(f"no player number {player} in a game of {len(game.players)}")
+        self._game = game
+        self.player = player
+
+    # -- public facts ----------------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return self._game.board
+
+    @property
+    def rules(self) -> Rules:
+        return self._game.rules
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._game.players
+
+    @property
+    def phase(self) -> Phase:
+        return self._game.phase
+
+    @property
+    def current(self) -> int:
+        return self._game.current
+
+    @property
+    def to_act(self) -> int:
+        return self._game.to_act
+
+    @property
+    def turn(self) -> int:
+        return self._game.turn
+
+    @property
+    def owner(self) -> tuple[int, ...]:
+        return tuple(self._game.owner)
+
+    @property
+    def armies(self) -> tuple[int, ...]:
+        return tuple(self._game.armies)
+
+    @property
+    def alive(self) -> tuple[bool, ...]:
+        return tuple(self._game.alive)
+
+    @property
+    def territory_count(self) -> tuple[int, ...]:
+        return tuple(self._game.territory_count)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self._game.hands)
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._game.deck)
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        """Traded cards lie face up: everyone may see them."""
+        return tuple(self._game.discard)
+
+    @property
+    def sets_traded(self) -> int:
+        return self._game.sets_traded
+
+    @property
+    def pending(self) -> int:
+        return self._game.pending
+
+    @property
+    def setup_armies(self) -> tuple[int, ...]:
+        return tuple(self._game.setup_armies)
+
+    @property
+    def winner(self) -> int | None:
+        return self._game.winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def last_battle(self) -> Battle | None:
+        return self._game.last_battle
+
+    @property
+    def pending_attack(self) -> tuple[int, int, int] | None:
+        return self._game.pending_attack
+
+    @property
+    def pending_occupation(self) -> tuple[int, int, int] | None:
+        return self._game.pending_occupation
+
+    @property
+    def conquered_this_turn(self) -> bool:
+        return self._game.conquered_this_turn
+
+    def next_set_value(self) -> int | None:
+        return self._game.next_set_value()
+
+    def set_value(self, cards: tuple[int, ...]) -> int:
+        return self._game.set_value(cards)
+
+    def reinforcement_for(self, player: int) -> int:
+        return self._game.reinforcement_for(player)
+
+    def fortify_targets(self, source: int) -> list[int]:
+        return self._game.fortify_targets(source)
+
+    def occupy_range(self) -> tuple[int, int]:
+        return self._game.occupy_range()
+
+    def must_trade(self) -> bool:
+        return self._game.must_trade()
+
+    # -- this player's secrets ----------------------------------------------------------------
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """This player's cards (empty for a spectator)."""
+        if self.player == SPECTATOR:
+            return ()
+        return tuple(self._game.hands[self.player])
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, when this player is the one to act; otherwise none."""
+        if self.player != self._game.to_act:
+            return []
+        return list(self._game.legal_actions())
+
+    def is_legal(self, action: Action) -> bool:
+        return self.player == self._game.to_act and self._game.is_legal(action)
+
+    def parse(self, text: str) -> Action:
+        return self._game.parse(text)
+
+    def action_text(self, action: Action) -> str:
+        return action.text(self._game.board)
+
+    # -- transport -----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data (for the bot protocol, the web app and saved views)."""
+        game, board = self._game, self._game.board
+        battle = game.last_battle
+        data: dict[str, Any] = {
+            "player": self.player,
+            "players": [
+                {"name": name, "alive": game.alive[i], "territories": game.territory_count[i],
+                 "cards": len(game.hands[i])}
+                for i, name in enumerate(game.players)
+            ],
+            "rules": game.rules.describe(),
+            "board": board.name,
+            "phase": PHASE_NAMES[game.phase],
+            "turn": game.turn,
+            "current": game.current,
+            "to_act": game.to_act,
+            "territories": [
+                {"name": board.name_of(t), "owner": game.owner[t], "armies": game.armies[t]}
+                for t in range(len(board))
+            ],
+            "pending": game.pending,
+            "setup_armies": list(game.setup_armies),
+            "sets_traded": game.sets_traded,
+            "next_set_value": game.next_set_value(),
+            "deck_size": len(game.deck),
+            "discard": [board.card_name(c) for c in game.discard],
+            "winner": game.winner,
+            "last_battle": None if battle is None else {
+                "from": board.name_of(battle.source), "to": board.name_of(battle.target),
+                "attacker_dice": list(battle.attacker_dice), "defender_dice": list(battle.defender_dice),
+                "attacker_losses": battle.attacker_losses, "defender_losses": battle.defender_losses,
+                "conquered": battle.conquered,
+            },
+        }
+        if self.player != SPECTATOR:
+            data["hand"] = [
+                {"card": board.card_name(c),
+                 "symbol": "wild" if board.card_symbols[c] == WILD else SYMBOLS[board.card_symbols[c]]}
+                for c in game.hands[self.player]
+            ]
+        if game.phase == Phase.DEFEND and game.pending_attack is not None:
+            source, target, dice = game.pending_attack
+            data["attack"] = {"from": board.name_of(source), "to": board.name_of(target), "dice": dice}
+        if game.phase == Phase.OCCUPY and game.pending_occupation is not None:
+            low, high = game.occupy_range()
+            data["occupy"] = {"from": board.name_of(game.pending_occupation[0]),
+                              "to": board.name_of(game.pending_occupation[1]), "min": low, "max": high}
+        return data
+
+
+def public_history(game: Game, player: int) -> list[tuple[str, Any, Any]]:
+    """The game's history as ``player`` may see it: other players' card draws are hidden (``None``)."""
+    hidden: list[tuple[str, Any, Any]] = []
+    drawer = -1
+    for entry in game.history:
+        kind, who, _ = entry
+        if kind == "action":
+            drawer = who if who >= 0 else drawer
+            hidden.append(entry)
+        elif who == "draw" and drawer != player:
+            hidden.append((kind, who, None))
+        else:
+            hidden.append(entry)
+    return hidden
