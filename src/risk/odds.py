@@ -25,7 +25,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Generic, Literal, TypeVar, overload
@@ -219,7 +219,8 @@ def _scaled_transitions() -> dict[tuple[int, int], dict[tuple[int, int], int]]:
             weights: dict[tuple[int, int], int] = {}
             for (attacker_losses, defender_losses), p in _roll_outcome_table(attacker_dice, defender_dice):
                 scaled = p * _SCALE ** (attacker_losses + defender_losses)
-                assert scaled.denominator == 1, "a roll probability does not fit the common denominator"
+                if scaled.denominator != 1:  # would mean _SCALE is wrong for these dice
+                    raise ArithmeticError(f"{p} does not fit the common denominator {_SCALE}")
                 weights[attacker_losses, defender_losses] = scaled.numerator
             table[attacker_dice, defender_dice] = weights
     return table
@@ -361,7 +362,8 @@ def _propagate_exact(initial: Sequence[Fraction], defenders: int, stop_at: int) 
 
 def clear_cache() -> None:
     """Forget cached invasion results (for benchmarks and memory-conscious callers)."""
-    _cached_invasion.cache_clear()
+    _cached_float_invasion.cache_clear()
+    _cached_exact_invasion.cache_clear()
 
 
 @overload
@@ -396,30 +398,31 @@ def invasion(
     _require_int("defenders", defenders, minimum=1)
     _require_int("stop_at", stop_at, minimum=0)
     # Callers get fresh dicts, so mutating a result cannot corrupt the cache.
-    cached = _cached_invasion(attackers, defenders, stop_at, exact)
-    return BattleOdds(
-        attackers=cached.attackers,
-        defenders=cached.defenders,
-        stop_at=cached.stop_at,
-        attacker_wins=cached.attacker_wins,
+    cached: BattleOdds[float] | BattleOdds[Fraction] = (
+        _cached_exact_invasion(attackers, defenders, stop_at)
+        if exact
+        else _cached_float_invasion(attackers, defenders, stop_at)
+    )
+    return replace(
+        cached,
         attacker_survivors=dict(cached.attacker_survivors),
         defender_survivors=dict(cached.defender_survivors),
         outcomes=dict(cached.outcomes),
-        expected_attacker_losses=cached.expected_attacker_losses,
-        expected_defender_losses=cached.expected_defender_losses,
     )
 
 
-@lru_cache(maxsize=256)
-def _cached_invasion(
-    attackers: int, defenders: int, stop_at: int, exact: bool
-) -> BattleOdds[float] | BattleOdds[Fraction]:
-    if exact:
-        initial_exact = [Fraction(0)] * attackers + [Fraction(1)]
-        absorbed_exact = _propagate_exact(initial_exact, defenders, stop_at)
-        return _battle_odds(attackers, defenders, stop_at, absorbed_exact, Fraction(0))
+# Float results are small; exact ones of big battles hold thousands of huge fractions.
+@lru_cache(maxsize=128)
+def _cached_float_invasion(attackers: int, defenders: int, stop_at: int) -> BattleOdds[float]:
     initial = [0.0] * attackers + [1.0]
     return _battle_odds(attackers, defenders, stop_at, _propagate_float(initial, defenders, stop_at), 0.0)
+
+
+@lru_cache(maxsize=16)
+def _cached_exact_invasion(attackers: int, defenders: int, stop_at: int) -> BattleOdds[Fraction]:
+    initial = [Fraction(0)] * attackers + [Fraction(1)]
+    absorbed = _propagate_exact(initial, defenders, stop_at)
+    return _battle_odds(attackers, defenders, stop_at, absorbed, Fraction(0))
 
 
 def _battle_odds(
