@@ -14,8 +14,8 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import combinations
-from typing import Any
+from itertools import combinations, product
+from typing import Any, NamedTuple
 
 from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import WILD, Board, load_map
@@ -65,8 +65,7 @@ class Outcome:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Battle:
+class Battle(NamedTuple):
     """One roll of the dice: what was rolled and what it cost each side."""
 
     source: int
@@ -76,6 +75,15 @@ class Battle:
     attacker_losses: int
     defender_losses: int
     conquered: bool
+
+
+def _sorted_rolls(dice: int) -> tuple[tuple[int, ...], ...]:
+    """Every ordered outcome of ``dice`` dice (6**dice of them, equally likely), each sorted high to low."""
+    return tuple(tuple(sorted(faces, reverse=True)) for faces in product(range(1, 7), repeat=dice))
+
+
+# ROLLS[n][i]: the i-th of the 6**n equally likely rolls of n dice: one random number picks a roll.
+ROLLS: tuple[tuple[tuple[int, ...], ...], ...] = ((), _sorted_rolls(1), _sorted_rolls(2), _sorted_rolls(3))
 
 
 def battle_losses(attack: tuple[int, ...], defence: tuple[int, ...]) -> tuple[int, int]:
@@ -142,6 +150,7 @@ class Game:
         "setup_armies",
         "territory_bonus_used",
         "territory_count",
+        "to_act",
         "turn",
         "winner",
     )
@@ -192,6 +201,9 @@ class Game:
 
         self.first_player = self._chance_player("first", list(range(n)))
         self.current = self.first_player
+        # The player who must act now: the current player, or the defender choosing its dice
+        # (-1 once the game is over). Kept as a field because every action reads it.
+        self.to_act = self.first_player
         if self.rules.setup == "deal":
             self._deal_territories()
             self.phase = Phase.SETUP_PLACE
@@ -224,8 +236,9 @@ class Game:
 
     def _roll(self, attacker_dice: int, defender_dice: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         r = self._rng.random
-        attack = tuple(sorted((int(r() * 6) + 1 for _ in range(attacker_dice)), reverse=True))
-        defence = tuple(sorted((int(r() * 6) + 1 for _ in range(defender_dice)), reverse=True))
+        attack_rolls, defence_rolls = ROLLS[attacker_dice], ROLLS[defender_dice]
+        attack = attack_rolls[int(r() * len(attack_rolls))]
+        defence = defence_rolls[int(r() * len(defence_rolls))]
         if self._script is not None:
             attack, defence = self._scripted("dice")
             if len(attack) != attacker_dice or len(defence) != defender_dice:
@@ -277,16 +290,6 @@ class Game:
     # ------------------------------------------------------------------------------------------
     # queries
     # ------------------------------------------------------------------------------------------
-    @property
-    def to_act(self) -> int:
-        """The player who must act now (``-1`` once the game is over)."""
-        if self.phase == Phase.DEFEND:
-            assert self._attack is not None
-            return self.owner[self._attack[1]]
-        if self.phase == Phase.GAME_OVER:
-            return -1
-        return self.current
-
     @property
     def is_over(self) -> bool:
         return self.phase == Phase.GAME_OVER
@@ -430,37 +433,8 @@ class Game:
         player = self.to_act
         owner, armies, board = self.owner, self.armies, self.board
 
-        if isinstance(action, Claim):
-            if phase != Phase.CLAIM:
-                return "claiming is only during setup, while territories are empty"
-            if bad := self._territory_ok(action.territory):
-                return bad
-            if owner[action.territory] != -1:
-                return f"{board.name_of(action.territory)} is already claimed"
-            return ""
-
-        if isinstance(action, Place):
-            if bad := self._territory_ok(action.territory):
-                return bad
-            where = board.name_of(action.territory)
-            if phase == Phase.SETUP_PLACE:
-                if action.armies != 1:
-                    return "setup armies are placed one at a time"
-            elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
-                if self.must_trade(player):
-                    return f"{name} holds {len(self.hands[player])} cards and must trade a set first"
-                if not 1 <= action.armies <= self.pending:
-                    return f"{name} has {self.pending} armies to place, not {action.armies}"
-            else:
-                return "there are no armies to place now"
-            if owner[action.territory] != player:
-                return f"{where} is not held by {name}"
-            return ""
-
-        if isinstance(action, Trade):
-            return self._trade_refusal(action, player, name)
-
-        if isinstance(action, Attack):
+        kind = type(action)
+        if kind is Attack:
             if phase != Phase.ATTACK:
                 return "attacks are only made in the attack phase"
             if bad := self._territory_ok(action.source, action.target):
@@ -479,7 +453,7 @@ class Game:
                 return f"{source} has {armies[action.source]} armies, so it may roll 1 to {most} dice"
             return ""
 
-        if isinstance(action, Defend):
+        if kind is Defend:
             if phase != Phase.DEFEND:
                 return "there is no attack to defend against"
             assert self._attack is not None
@@ -489,7 +463,7 @@ class Game:
                 return f"{board.name_of(target)} has {armies[target]} armies, so it may roll 1 to {most} dice"
             return ""
 
-        if isinstance(action, Occupy):
+        if kind is Occupy:
             if phase != Phase.OCCUPY:
                 return "there is no conquered territory to move into"
             low, high = self.occupy_range()
@@ -497,10 +471,28 @@ class Game:
                 return f"move in {low} to {high} armies, not {action.armies}"
             return ""
 
-        if isinstance(action, EndAttack):
+        if kind is Place:
+            if bad := self._territory_ok(action.territory):
+                return bad
+            where = board.name_of(action.territory)
+            if phase == Phase.SETUP_PLACE:
+                if action.armies != 1:
+                    return "setup armies are placed one at a time"
+            elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+                if self.must_trade(player):
+                    return f"{name} holds {len(self.hands[player])} cards and must trade a set first"
+                if not 1 <= action.armies <= self.pending:
+                    return f"{name} has {self.pending} armies to place, not {action.armies}"
+            else:
+                return "there are no armies to place now"
+            if owner[action.territory] != player:
+                return f"{where} is not held by {name}"
+            return ""
+
+        if kind is EndAttack:
             return "" if phase == Phase.ATTACK else "the attack phase is not under way"
 
-        if isinstance(action, Fortify):
+        if kind is Fortify:
             if phase != Phase.FORTIFY:
                 return (
                     "fortifying is only after attacking"
@@ -524,7 +516,7 @@ class Game:
                 return f"{target} is not connected to {source} through territories held by {name}"
             return ""
 
-        if isinstance(action, EndTurn):
+        if kind is EndTurn:
             if phase == Phase.FORTIFY:
                 return ""
             return (
@@ -532,6 +524,18 @@ class Game:
                 if phase == Phase.ATTACK
                 else "the turn cannot end in this phase"
             )
+        if kind is Trade:
+            return self._trade_refusal(action, player, name)
+
+        if kind is Claim:
+            if phase != Phase.CLAIM:
+                return "claiming is only during setup, while territories are empty"
+            if bad := self._territory_ok(action.territory):
+                return bad
+            if owner[action.territory] != -1:
+                return f"{board.name_of(action.territory)} is already claimed"
+            return ""
+
         return f"{action!r} is not an action"
 
     def _trade_refusal(self, action: Trade, player: int, name: str) -> str:
@@ -611,7 +615,7 @@ class Game:
         for i in range(n):
             p = (start + i) % n
             if self.setup_armies[p] > 0:
-                self.current = p
+                self.current = self.to_act = p
                 return
         self._finish_setup()
 
@@ -652,7 +656,7 @@ class Game:
                     break
 
     def _start_turn(self, player: int) -> None:
-        self.current = player
+        self.current = self.to_act = player
         self.turn += 1
         self.conquered_this_turn = False
         self.placed_this_turn = False
@@ -664,6 +668,7 @@ class Game:
         self._attack = (action.source, action.target, action.dice)
         if self.armies[action.target] >= 2:
             self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
+            self.to_act = self.owner[action.target]
         else:
             self._resolve_battle(1)
 
@@ -671,6 +676,7 @@ class Game:
         assert self._attack is not None
         source, target, attacker_dice = self._attack
         self._attack = None
+        self.to_act = self.current
         attack, defence = self._roll(attacker_dice, defender_dice)
         attacker_losses, defender_losses = battle_losses(attack, defence)
         armies = self.armies
@@ -703,6 +709,7 @@ class Game:
             self._do_occupy(minimum)
             self.winner = player
             self.phase = Phase.GAME_OVER
+            self.to_act = -1
             return
         if armies[source] - 1 == minimum:
             self._do_occupy(minimum)  # only one choice: move it without asking
@@ -769,6 +776,7 @@ class Game:
             "phase",
             "current",
             "first_player",
+            "to_act",
         ):
             setattr(other, name, getattr(self, name))
         return other
