@@ -1,0 +1,219 @@
+"""Game records: a text file, a header then one action per line, with every chance outcome.
+
+    risk-record 1
+    rules: 2008
+    board: classic
+    players: Ann, Bob, Cy
+    seed: 42
+    result: Ann
+    ---
+    ~ first 1
+    claim alaska
+    ...
+    attack kamchatka alaska 3
+    defend 2
+    ~ dice 6,4,4 5,5
+    ...
+
+Action lines use the action notation (``risk.rules.actions``). Lines starting with ``~`` are chance
+outcomes: ``first P`` / ``first-turn P`` (a roll-off won by player number P), ``deal T,T,...`` (the
+territories in dealing order), ``dice A,A,A D,D`` (a battle, each side sorted high to low) and
+``draw CARD``. Replay takes the outcomes from the record, so it needs no generator; a record that
+does not follow the rules is refused with its line number and the reason. ``#`` starts a comment.
+
+A record written for one player (``viewer=``) hides the other players' card draws (``~ draw ?``)
+and the seed: such a record can be read but not replayed past a hidden draw.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from risk.errors import RecordError, RiskError
+from risk.rules.actions import Action
+from risk.rules.game import Game
+from risk.rules.options import Rules
+
+MAGIC = "risk-record 1"
+SEPARATOR = "---"
+
+
+def _format_chance(game: Game, kind: str, value: Any) -> str:
+    board = game.board
+    if kind in ("first", "first-turn"):
+        return f"~ {kind} {value}"
+    if kind == "dice":
+        attack, defence = value
+        return f"~ dice {','.join(map(str, attack))} {','.join(map(str, defence))}"
+    if kind == "draw":
+        return "~ draw ?" if value is None else f"~ draw {board.card_name(value)}"
+    if kind == "deal":
+        return "~ deal " + ",".join(board.slug_of(t) for t in value)
+    raise ValueError(f"unknown chance outcome {kind!r}")
+
+
+def write_record(game: Game, viewer: int | None = None, result: str | None = None) -> str:
+    """The record of ``game`` so far. With ``viewer``, what that player may see (no seed, no other draws)."""
+    if result is None:
+        result = game.players[game.winner] if game.winner is not None else "unfinished"
+    lines = [
+        MAGIC,
+        f"rules: {game.rules.describe()}",
+        f"board: {game.board.name}",
+        f"players: {', '.join(game.players)}",
+    ]
+    if viewer is None:
+        lines.append(f"seed: {game.seed}")
+    lines += [f"result: {result}", SEPARATOR]
+    drawer = -1
+    for kind, who, value in game.history:
+        if kind == "action":
+            drawer = who
+            lines.append(value.text(game.board))
+        else:
+            hidden = viewer is not None and who == "draw" and drawer != viewer
+            lines.append(_format_chance(game, who, None if hidden else value))
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class RecordHeader:
+    rules: Rules
+    board: str
+    players: list[str]
+    seed: int | None
+    result: str | None
+
+
+def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
+    if not lines or lines[0][1] != MAGIC:
+        raise RecordError(f"a record starts with {MAGIC!r}", lines[0][0] if lines else 1)
+    fields: dict[str, tuple[int, str]] = {}
+    index = 1
+    while index < len(lines) and lines[index][1] != SEPARATOR:
+        number, text = lines[index]
+        key, sep, value = text.partition(":")
+        if not sep:
+            raise RecordError(f"header line {text!r} is not 'key: value'", number)
+        fields[key.strip().lower()] = (number, value.strip())
+        index += 1
+    if index == len(lines):
+        raise RecordError(f"the header does not end with a {SEPARATOR!r} line", lines[-1][0])
+    for required in ("rules", "players"):
+        if required not in fields:
+            raise RecordError(f"the header has no {required!r} line", lines[index][0])
+    try:
+        rules = Rules.from_description(fields["rules"][1])
+    except RiskError as error:
+        raise RecordError(str(error), fields["rules"][0]) from None
+    seed: int | None = None
+    if "seed" in fields:
+        number, text = fields["seed"]
+        if not text.lstrip("-").isdigit():
+            raise RecordError(f"the seed {text!r} is not a whole number", number)
+        seed = int(text)
+    players = [p.strip() for p in fields["players"][1].split(",") if p.strip()]
+    header = RecordHeader(
+        rules=rules,
+        board=fields.get("board", (0, "classic"))[1],
+        players=players,
+        seed=seed,
+        result=fields.get("result", (0, ""))[1] or None,
+    )
+    return header, index + 1
+
+
+def _parse_chance(text: str, game_board: Any, number: int) -> tuple[str, Any]:
+    parts = text[1:].split()
+    if not parts:
+        raise RecordError("an empty chance line", number)
+    kind, args = parts[0], parts[1:]
+    try:
+        if kind in ("first", "first-turn") and len(args) == 1 and args[0].isdigit():
+            return kind, int(args[0])
+        if kind == "dice" and len(args) == 2:
+            attack = tuple(int(x) for x in args[0].split(","))
+            defence = tuple(int(x) for x in args[1].split(","))
+            if not all(1 <= x <= 6 for x in attack + defence):
+                raise RecordError("dice show 1 to 6", number)
+            if list(attack) != sorted(attack, reverse=True) or list(defence) != sorted(defence, reverse=True):
+                raise RecordError("dice are written sorted from high to low", number)
+            return kind, (attack, defence)
+        if kind == "draw" and len(args) == 1:
+            if args[0] == "?":
+                raise RecordError("this record hides a card draw: it was written for one player", number)
+            return kind, game_board.card(args[0])
+        if kind == "deal" and len(args) == 1:
+            return kind, tuple(game_board.territory(t) for t in args[0].split(","))
+    except RecordError:
+        raise
+    except ValueError as error:
+        raise RecordError(f"bad chance outcome {text!r}: {error}", number) from None
+    raise RecordError(f"bad chance outcome {text!r}", number)
+
+
+def read_record(text: str) -> Game:
+    """Replay a record and return the game it reaches. Raises :class:`RecordError` with the line."""
+    lines = [
+        (number, line.split("#", 1)[0].strip())
+        for number, line in enumerate(text.splitlines(), start=1)
+    ]
+    lines = [(number, line) for number, line in lines if line]
+    header, start = _parse_header(lines)
+
+    # Group the body: the chance outcomes before the first action, then each action with the
+    # outcomes that follow it. Each group's outcomes must be exactly the ones its action needs.
+    from risk.maps import load_map
+
+    try:
+        board = load_map(header.board)
+    except RiskError as error:
+        raise RecordError(str(error), 1) from None
+    opening: deque[tuple[str, Any]] = deque()
+    groups: list[tuple[int, str, deque[tuple[str, Any]]]] = []
+    for number, line in lines[start:]:
+        if line.startswith("~"):
+            outcome = _parse_chance(line, board, number)
+            (groups[-1][2] if groups else opening).append(outcome)
+        else:
+            groups.append((number, line, deque()))
+
+    first_line = lines[start][0] if start < len(lines) else lines[-1][0]
+    try:
+        game = Game(header.rules, header.players, seed=header.seed or 0, board=board, _script=opening)
+    except RiskError as error:
+        raise RecordError(str(error), first_line) from None
+    if opening:
+        raise RecordError("the record has chance outcomes before the first action that the game did not use",
+                          first_line)
+    for number, line, outcomes in groups:
+        try:
+            action: Action = game.parse(line)
+            game._script = outcomes
+            game.apply(action)
+        except RiskError as error:
+            raise RecordError(str(error), number) from None
+        if outcomes:
+            raise RecordError(f"{line!r} does not lead to the chance outcome that follows it", number)
+    game._script = None
+    if header.result and header.result != "unfinished":
+        winner = game.players[game.winner] if game.winner is not None else "unfinished"
+        if header.result != winner:
+            raise RecordError(f"the header says the result is {header.result!r}, the replay gives {winner!r}",
+                              lines[-1][0])
+    return game
+
+
+def read_record_file(path: str | Path) -> Game:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    return read_record(text)
+
+
+def save_record(game: Game, path: str | Path) -> None:
+    Path(path).write_text(write_record(game), encoding="utf-8")
