@@ -1,10 +1,267 @@
-"""The `risk` command."""
+"""The `risk` command: the board, the rules, bot-only games, replays and odds.
+
+Every command that prints data takes ``--json``; wrong arguments give a one-line error on stderr
+and exit code 2, never a traceback.
+"""
 
 from __future__ import annotations
 
-import typer
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="RISK: the world-conquest game.")
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from risk.bots import BOTS, DEFAULT_BOT
+from risk.errors import RiskError
+from risk.maps import available_maps, load_map
+from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
+from risk.odds_cli import odds_command
+from risk.rules.options import OPTIONS, PRESET_ALIASES, PRESETS, Rules
+from risk.simulate import DEFAULT_MAX_TURNS
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help="RISK, the world-conquest game: exact rules of the 1993, 2003 and 2008 editions.",
+)
+console = Console()
+app.command(
+    "odds",
+    context_settings=ODDS_CONTEXT,
+    help="Exact battle odds: risk odds A D, or risk odds A --chain D1,D2",
+)(odds_command)
+
+
+def fail(message: str) -> NoReturn:
+    """A one-line error on stderr and exit code 2."""
+    typer.echo(f"risk: error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def make_rules(preset: str, options: list[str] | None) -> Rules:
+    try:
+        return Rules.preset(preset).with_option_text(options or [])
+    except RiskError as error:
+        fail(str(error))
+
+
+def print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+@app.command("map")
+def map_command(
+    name: Annotated[str, typer.Argument(help="a shipped map name or a .json map file")] = "classic",
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """The board: territories by continent, with their neighbours."""
+    try:
+        board = load_map(name)
+    except RiskError as error:
+        fail(str(error))
+    if as_json:
+        print_json(board.to_json())
+        return
+    for continent in board.continents:
+        table = Table(title=f"{continent.name} (bonus {continent.bonus})", title_justify="left")
+        table.add_column("territory")
+        table.add_column("card")
+        table.add_column("neighbours")
+        for t in continent.territories:
+            territory = board.territories[t]
+            sea = " (island)" if t in board.islands else ""
+            table.add_row(
+                territory.name + sea,
+                ("infantry", "cavalry", "artillery")[territory.card_symbol],
+                ", ".join(board.name_of(n) for n in board.neighbours[t]),
+            )
+        console.print(table)
+    console.print(
+        f"{len(board)} territories, {len(board.continents)} continents; maps: {', '.join(available_maps())}"
+    )
+
+
+@app.command("rules")
+def rules_command(
+    preset: Annotated[str | None, typer.Argument(help="a preset: 1993, 2003 or 2008 (or an alias)")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="override: name=value")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """The presets and every rule option with its value."""
+    presets = (
+        [make_rules(preset, option)]
+        if preset
+        else [p.with_option_text(option or []) for p in PRESETS.values()]
+    )
+    if as_json:
+        print_json(
+            {
+                "presets": {r.name: r.option_values() for r in presets},
+                "aliases": PRESET_ALIASES,
+                "options": {
+                    name.replace("_", "-"): {
+                        "choices": list(info.choices) if info.choices else None,
+                        "description": info.description,
+                        "source": info.source,
+                    }
+                    for name, info in OPTIONS.items()
+                },
+            }
+        )
+        return
+    table = Table(title="Rule options by preset", title_justify="left", show_lines=True)
+    table.add_column("option")
+    for rules in presets:
+        table.add_column(rules.describe())
+    table.add_column("what it means (rulebook)")
+    for name, info in OPTIONS.items():
+        values = [r.option_values()[name.replace("_", "-")] for r in presets]
+        choices = f" [{' | '.join(info.choices)}]" if info.choices else ""
+        table.add_row(
+            name.replace("_", "-"), *values, f"{info.description}{choices}\n[dim]{info.source}[/dim]"
+        )
+    console.print(table)
+    aliases = ", ".join(f"{a}={t}" for a, t in PRESET_ALIASES.items())
+    console.print(f"Aliases: {aliases}. Override any option with --option name=value.")
+
+
+@app.command("simulate")
+def simulate_command(
+    rules: Annotated[str, typer.Option("--rules", "-r", help="preset: 1993, 2003, 2008")] = "2008",
+    players: Annotated[int | None, typer.Option("--players", "-p", help="number of players")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option("--bots", "-b", help=f"bots by seat, comma-separated (default {DEFAULT_BOT})"),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the first game; game k uses seed+k")] = 1,
+    max_turns: Annotated[
+        int, typer.Option("--max-turns", help="stop a game unfinished after this many turns")
+    ] = DEFAULT_MAX_TURNS,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="write each game's record into this folder")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")
+    ] = None,
+    board: Annotated[str, typer.Option("--map", help="map name or .json file")] = "classic",
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Bot-only games, played to a winner or to the turn cap. Same arguments, same output."""
+    from rich.progress import Progress
+
+    from risk.record import save_record
+    from risk.simulate import play_game
+
+    ruleset = make_rules(rules, option)
+    bot_names = [b.strip().lower() for b in bots.split(",")] if bots else []
+    if any(not b for b in bot_names):
+        fail(f"--bots {bots!r} has an empty name")
+    for name in bot_names:
+        if name not in BOTS:
+            fail(f"no bot called {name!r}; bots: {', '.join(BOTS)}")
+    count = players if players is not None else (len(bot_names) if len(bot_names) > 1 else 3)
+    try:
+        ruleset.check_player_count(count)
+    except RiskError as error:
+        fail(str(error))
+    if len(bot_names) <= 1:
+        bot_names = (bot_names or [DEFAULT_BOT]) * count
+    elif len(bot_names) != count:
+        fail(f"--bots names {len(bot_names)} bots for {count} players")
+    if games < 1:
+        fail("--games must be at least 1")
+    if max_turns < 1:
+        fail("--max-turns must be at least 1")
+    try:
+        load_map(board)
+    except RiskError as error:
+        fail(str(error))
+    if record is not None:
+        try:
+            record.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            fail(f"cannot create {record}: {error.strerror}")
+
+    reports = []
+    with Progress(console=Console(stderr=True), transient=True, disable=games < 20) as progress:
+        task = progress.add_task("playing", total=games)
+        for k in range(games):
+            game, report = play_game(ruleset, bot_names, seed + k, max_turns=max_turns, board=board)
+            reports.append(report)
+            if record is not None:
+                save_record(game, record / f"game-{seed + k}.risk")
+            progress.advance(task)
+
+    wins: dict[str, int] = {}
+    for report in reports:
+        if report.winner_name is not None:
+            wins[report.winner_name] = wins.get(report.winner_name, 0) + 1
+    unfinished = sum(r.winner is None for r in reports)
+    if as_json:
+        print_json(
+            {
+                "rules": ruleset.describe(),
+                "players": count,
+                "bots": bot_names,
+                "max_turns": max_turns,
+                "games": [r.to_json() for r in reports],
+                "wins": wins,
+                "unfinished": unfinished,
+            }
+        )
+        return
+    table = Table(
+        title=f"{games} game(s), rules {ruleset.describe()}, bots {', '.join(bot_names)}",
+        title_justify="left",
+    )
+    for column in ("seed", "winner", "turns", "actions"):
+        table.add_column(column)
+    for r in reports[:50]:
+        table.add_row(str(r.seed), r.winner_name or "unfinished", str(r.turns), str(r.actions))
+    console.print(table)
+    if games > 50:
+        console.print(f"... {games - 50} more games")
+    summary = ", ".join(f"{name} {n}" for name, n in sorted(wins.items(), key=lambda kv: -kv[1]))
+    console.print(f"Wins: {summary or 'none'}; unfinished: {unfinished}")
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="a game record")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Replay a game record and check every action against the rules."""
+    from risk.record import read_record_file
+
+    try:
+        game = read_record_file(file)
+    except RiskError as error:
+        fail(f"{file}: {error}")
+    winner = game.players[game.winner] if game.winner is not None else None
+    actions = sum(1 for kind, _, _ in game.history if kind == "action")
+    if as_json:
+        print_json(
+            {
+                "file": str(file),
+                "valid": True,
+                "rules": game.rules.describe(),
+                "players": list(game.players),
+                "winner": winner,
+                "turns": game.turn,
+                "actions": actions,
+            }
+        )
+        return
+    console.print(
+        f"{file}: valid record of {actions} actions, {game.turn} turns; "
+        f"rules {game.rules.describe()}; winner: {winner or 'none (unfinished)'}"
+    )
 
 
 def main() -> None:
