@@ -349,7 +349,8 @@ class Game:
     def occupy_range(self) -> tuple[int, int]:
         assert self._occupy is not None
         source, _, minimum, _ = self._occupy
-        return minimum, self.armies[source] - 1
+        # The minimum has already moved in; the source must keep one army.
+        return minimum, minimum + self.armies[source] - 1
 
     def fortify_targets(self, source: int) -> list[int]:
         """Own territories the armies in ``source`` may move to under the fortify rule."""
@@ -696,8 +697,10 @@ class Game:
         # A conquering roll never costs the attacker an army, so "at least as many armies as dice
         # rolled" (1993) and "the units used to win the battle" (2003, 2008) are the same minimum.
         minimum = attacker_dice
-        # The armies that fought are in the target now; the rest of the move-in comes later.
-        self._take(target, player, 0)
+        # The armies that fought move in at once (2003: "Take the units used to win the battle and
+        # move them"), so no territory is ever empty; the OCCUPY choice adds more from the source.
+        self._take(target, player, minimum)
+        armies[source] -= minimum
         eliminated = self.territory_count[defender] == 0
         if eliminated:
             self.alive[defender] = False
@@ -711,15 +714,15 @@ class Game:
             self.phase = Phase.GAME_OVER
             self.to_act = -1
             return
-        if armies[source] - 1 == minimum:
-            self._do_occupy(minimum)  # only one choice: move it without asking
+        if armies[source] == 1:
+            self._do_occupy(minimum)  # nothing more can move: no question to ask
 
     def _do_occupy(self, count: int) -> None:
         assert self._occupy is not None
-        source, target, _, eliminated = self._occupy
+        source, target, minimum, eliminated = self._occupy
         self._occupy = None
-        self.armies[source] -= count
-        self.armies[target] += count
+        self.armies[source] -= count - minimum
+        self.armies[target] += count - minimum
         if self.phase == Phase.GAME_OVER:
             return
         player = self.current
@@ -780,6 +783,101 @@ class Game:
         ):
             setattr(other, name, getattr(self, name))
         return other
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data, secrets and generator included: for saving, not players."""
+        board = self.board
+        history: list[Any] = []
+        for kind, who, value in self.history:
+            if kind == "action":
+                history.append(["action", who, value.text(board)])
+            else:
+                history.append(["chance", who, value])
+        version, internal, gauss = self._rng.getstate()
+        return {
+            "format": "risk-state 1",
+            "rules": self.rules.describe(),
+            "board": board.name,
+            "players": list(self.players),
+            "seed": self.seed,
+            "rng": [version, list(internal), gauss],
+            "phase": PHASE_NAMES[self.phase],
+            **{name: getattr(self, name) for name in _PLAIN_FIELDS},
+            "hands": [h[:] for h in self.hands],
+            "last_battle": None if self.last_battle is None else list(self.last_battle),
+            "attack": None if self._attack is None else list(self._attack),
+            "occupy": None if self._occupy is None else list(self._occupy),
+            "history": history,
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Game:
+        """Restore a game saved with :meth:`to_dict`."""
+        try:
+            if data.get("format") != "risk-state 1":
+                raise RulesError("not a risk-state 1 snapshot")
+            game = Game.__new__(Game)
+            game.rules = Rules.from_description(data["rules"])
+            game.board = load_map(data["board"])
+            game.players = tuple(data["players"])
+            game.seed = data["seed"]
+            version, internal, gauss = data["rng"]
+            game._rng = random.Random()
+            game._rng.setstate((version, tuple(internal), gauss))
+            game._script = None
+            game.phase = Phase[data["phase"].upper().replace("-", "_")]
+            for name in _PLAIN_FIELDS:
+                value = data[name]
+                setattr(game, name, value[:] if isinstance(value, list) else value)
+            game.hands = [list(h) for h in data["hands"]]
+            battle = data["last_battle"]
+            game.last_battle = (
+                None
+                if battle is None
+                else Battle(battle[0], battle[1], tuple(battle[2]), tuple(battle[3]), *battle[4:])
+            )
+            game._attack = None if data["attack"] is None else tuple(data["attack"])  # type: ignore[assignment]
+            game._occupy = None if data["occupy"] is None else tuple(data["occupy"])  # type: ignore[assignment]
+            game.history = []
+            for kind, who, value in data["history"]:
+                if kind == "action":
+                    game.history.append(("action", who, parse_action(value, game.board)))
+                else:
+                    game.history.append(("chance", who, _chance_from_json(who, value)))
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            if isinstance(error, RulesError):
+                raise
+            raise RulesError(f"malformed game snapshot: {error!r}") from None
+        return game
+
+
+_PLAIN_FIELDS = (
+    "owner",
+    "armies",
+    "territory_count",
+    "alive",
+    "deck",
+    "discard",
+    "setup_armies",
+    "sets_traded",
+    "pending",
+    "turn",
+    "winner",
+    "conquered_this_turn",
+    "placed_this_turn",
+    "territory_bonus_used",
+    "current",
+    "first_player",
+    "to_act",
+)
+
+
+def _chance_from_json(kind: str, value: Any) -> Any:
+    if kind == "dice":
+        return tuple(value[0]), tuple(value[1])
+    if kind == "deal":
+        return tuple(value)
+    return value
 
 
 class LegalActions:
