@@ -15,12 +15,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from risk.errors import RiskError
+
 SYMBOLS = ("infantry", "cavalry", "artillery")
 INFANTRY, CAVALRY, ARTILLERY = 0, 1, 2
 WILD = 3  # the symbol of a wild card: counts as any of the three
 
 
-class MapError(ValueError):
+class MapError(RiskError):
     """A board file that is malformed, or a lookup of a name that is on no board."""
 
 

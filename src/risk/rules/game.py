@@ -393,6 +393,36 @@ class Game:
         self.check(action)
         self._apply(action)
 
+    def apply_with_dice(
+        self, action: Action | str, attacker_dice: tuple[int, ...], defender_dice: tuple[int, ...]
+    ) -> None:
+        """Apply the action that rolls a battle (``attack`` or ``defend``) with the dice given.
+
+        Chance as an explicit step, for search and for the rulebook examples; the generator is
+        still advanced as if it had rolled, so a game stays in step with its seed's other events.
+        """
+        if isinstance(action, str):
+            action = parse_action(action, self.board)
+        self.check(action)
+        outcome = (tuple(sorted(attacker_dice, reverse=True)), tuple(sorted(defender_dice, reverse=True)))
+        if not all(1 <= d <= 6 for d in outcome[0] + outcome[1]):
+            raise IllegalActionError(f"dice show 1 to 6, not {attacker_dice} and {defender_dice}")
+        saved, self._script = self._script, deque([("dice", outcome)])
+        try:
+            before = len(self.history)
+            snapshot = self.copy()
+            try:
+                self._apply(action)
+            except IllegalActionError:
+                _restore(self, snapshot)
+                raise
+            if self._script:
+                _restore(self, snapshot)
+                raise IllegalActionError(f"{self._describe(action)} does not roll the dice now")
+            assert len(self.history) > before
+        finally:
+            self._script = saved
+
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action known to be legal (from :meth:`legal_actions`): the fast path for search."""
         self._apply(action)
@@ -849,6 +879,13 @@ class Game:
                 raise
             raise RulesError(f"malformed game snapshot: {error!r}") from None
         return game
+
+
+def _restore(game: Game, snapshot: Game) -> None:
+    """Put ``game`` back to ``snapshot`` (a copy taken before a refused step)."""
+    for name in Game.__slots__:
+        if name != "_script":
+            setattr(game, name, getattr(snapshot, name))
 
 
 _PLAIN_FIELDS = (
