@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from risk.bots.base import Bot
+from risk.bots.heuristic import ContinentalBot, FortressBot
 from risk.bots.quick import QuickBot
 from risk.bots.random_bot import RandomBot
 
-# Weakest first.
-BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, QuickBot)}
+# Weakest first (the order measured by benchmarks/bench_strength.py).
+BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, QuickBot, FortressBot, ContinentalBot)}
 DEFAULT_BOT = "quick"
 
 

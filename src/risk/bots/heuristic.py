@@ -1,0 +1,352 @@
+"""Heuristic bots: rule-based players that use the exact battle odds to decide when to attack and stop.
+
+One engine, :class:`HeuristicBot`, parameterised by a :class:`Style`; the ladder has two styles:
+
+* ``continental``: picks the continent it can take most cheaply, masses its armies on the way in,
+  takes it and then holds its borders;
+* ``fortress``: keeps every border at least as strong as the enemy stacks next to it, attacks only
+  at long odds, but always tries to take one territory a turn for the card.
+
+Both read the live game through the view (``view._game``) for speed, but only public facts and
+their own hand: the board, army counts, card counts, the face-up discard pile.
+
+Phases they do not know (rulebook variants added later) are played by :func:`fallback_action`, a
+safe choice among the legal actions, so the bots play any game the engine offers.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from risk.bots.base import Bot
+from risk.odds import invasion
+from risk.rules.actions import (
+    END_ATTACK,
+    END_TURN,
+    Action,
+    Attack,
+    Claim,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    Trade,
+)
+from risk.rules.game import Game, Phase, trade_options
+from risk.view import View
+
+# Beyond this size, odds barely change and the odds tables grow: clamp before asking.
+_ODDS_CAP = 60
+
+
+# Bounded: both counts are clamped to _ODDS_CAP.
+@cache
+def win_probability(attackers: int, defenders: int) -> float:
+    """P(``attackers`` fighting armies conquer a territory held by ``defenders``), from :mod:`risk.odds`."""
+    if attackers <= 0:
+        return 0.0
+    if defenders <= 0:
+        return 1.0
+    if attackers > _ODDS_CAP or defenders > _ODDS_CAP:
+        scale = _ODDS_CAP / max(attackers, defenders)
+        attackers, defenders = max(1, round(attackers * scale)), max(1, round(defenders * scale))
+    return invasion(attackers, defenders).attacker_wins
+
+
+def fallback_action(view: View, rng: random.Random) -> Action:
+    """A safe legal action for a phase a bot does not know: end the phase if it can, else pick one."""
+    actions = view.legal_actions()
+    if not actions:
+        raise ValueError(f"{view.players[view.player]} has no legal action (phase {view.phase.name})")
+    for action in actions:
+        if isinstance(action, EndAttack | EndTurn):
+            return action
+    # Prefer placing everything at once over one-army steps; otherwise any action.
+    places = [a for a in actions if isinstance(a, Place)]
+    if places:
+        return max(places, key=lambda a: (a.armies, -a.territory))
+    return actions[int(rng.random() * len(actions))]
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The knobs that make a heuristic bot's character."""
+
+    # Least win probability to start an invasion of a territory of the target continent / elsewhere.
+    attack_odds_target: float
+    attack_odds_other: float
+    # Least win probability for the one conquest a turn that earns a card.
+    card_odds: float
+    # Share of the reinforcements spent on threatened borders before the attack front.
+    defence_share: float
+    # Armies a border should keep, as a multiple of the largest enemy stack next to it.
+    border_ratio: float
+    # Weight of the target continent when scoring attacks.
+    continent_focus: float
+
+
+class HeuristicBot(Bot):
+    """Rule-based play tuned by a :class:`Style`. Subclasses set ``name``, ``description`` and ``style``."""
+
+    style: Style = Style(0.6, 0.75, 0.5, 0.3, 1.0, 2.0)
+
+    def choose(self, view: View) -> Action:
+        game: Game = view._game
+        me = view.player
+        phase = game.phase
+        if phase == Phase.ATTACK:
+            return self.attack(game, me)
+        if phase == Phase.DEFEND:
+            assert game.pending_attack is not None
+            return Defend(min(2, game.armies[game.pending_attack[1]]))
+        if phase == Phase.OCCUPY:
+            return self.occupy(game, me)
+        if phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
+            trade = self.trade(game, me)
+            if trade is not None:
+                return trade
+            return self.place(game, me)
+        if phase == Phase.FORTIFY:
+            return self.fortify(game, me)
+        if phase == Phase.SETUP_PLACE:
+            return Place(self.setup_target(game, me), 1)
+        if phase == Phase.CLAIM:
+            return self.claim(game, me)
+        return fallback_action(view, self.rng)
+
+    # -- shared assessments ----------------------------------------------------------------------
+    @staticmethod
+    def enemy_neighbours(game: Game, me: int, territory: int) -> list[int]:
+        owner = game.owner
+        return [n for n in game.board.neighbours[territory] if owner[n] != me]
+
+    @staticmethod
+    def threat(game: Game, me: int, territory: int) -> int:
+        """The largest enemy stack that could attack ``territory`` (its fighting armies)."""
+        owner, armies = game.owner, game.armies
+        worst = 0
+        for n in game.board.neighbours[territory]:
+            if owner[n] != me and armies[n] - 1 > worst:
+                worst = armies[n] - 1
+        return worst
+
+    def target_continent(self, game: Game, me: int) -> int:
+        """The continent that is cheapest to complete for its bonus (held ones score for keeping)."""
+        owner, armies = game.owner, game.armies
+        best, best_score = -1, -1.0
+        for continent in game.board.continents:
+            members = continent.territories
+            mine = sum(1 for t in members if owner[t] == me)
+            # Only continents we stand in or border are reachable.
+            if mine == 0 and not any(owner[n] == me for t in members for n in game.board.neighbours[t]):
+                continue
+            enemy_armies = sum(armies[t] for t in members if owner[t] != me)
+            score = (continent.bonus + 1.0) * (1.0 + mine / len(members)) / (1.0 + enemy_armies)
+            if mine == len(members):
+                score = 0.0  # already held: defended by the border logic, not a target
+            if score > best_score:
+                best, best_score = continent.index, score
+        return best
+
+    def conquest_value(self, game: Game, me: int, target: int, focus: int) -> float:
+        """How much taking ``target`` is worth to ``me``: the territory, continents made or broken,
+        a card for the first conquest, a player eliminated (and their cards)."""
+        board, owner = game.board, game.owner
+        value = 1.0
+        continent = board.continent_of[target]
+        members = board.continents[continent].territories
+        defender = owner[target]
+        missing = sum(1 for t in members if owner[t] != me)
+        if missing == 1:
+            value += 2.0 * board.continents[continent].bonus
+        elif continent == focus:
+            value += self.style.continent_focus
+        if all(owner[t] == defender for t in members):
+            value += 1.5 * board.continents[continent].bonus  # breaks the defender's bonus
+        if not game.conquered_this_turn:
+            value += 3.0  # the card
+        if game.territory_count[defender] == 1:
+            value += 5.0 + 3.0 * len(game.hands[defender])
+        return value
+
+    # -- the turn ------------------------------------------------------------------------------
+    def trade(self, game: Game, me: int) -> Trade | None:
+        phase = game.phase
+        may_trade = (phase == Phase.REINFORCE and not game.placed_this_turn) or (
+            phase == Phase.ELIMINATION_TRADE and len(game.hands[me]) > 4
+        )
+        if not may_trade:
+            return None
+        options = trade_options(game, me)
+        if not options:
+            return None
+        # Best: a set whose bonus territory (listed first) is held and on a border.
+        owner = game.owner
+        size = len(game.board)
+
+        def bonus_rank(trade: Trade) -> int:
+            first = trade.cards[0]
+            if first < size and owner[first] == me:
+                return 2 if self.enemy_neighbours(game, me, first) else 1
+            return 0
+
+        return max(options, key=bonus_rank)
+
+    def place(self, game: Game, me: int) -> Place:
+        pending = game.pending
+        focus = self.target_continent(game, me)
+        # First the weakest held-continent border, up to the defence share.
+        weakest, deficit = self.weakest_border(game, me)
+        defence_budget = max(1, round(pending * self.style.defence_share)) if deficit > 0 else 0
+        if weakest >= 0 and defence_budget > 0 and pending > 1:
+            return Place(weakest, min(pending, defence_budget, deficit))
+        source = self.attack_source(game, me, focus)
+        return Place(source, pending)
+
+    def weakest_border(self, game: Game, me: int) -> tuple[int, int]:
+        """The border territory short of the most armies against its threat (continent borders count
+        double), and that shortfall; (-1, 0) when every border is safe."""
+        owner, armies, board = game.owner, game.armies, game.board
+        held = {c for c in range(len(board.continents))
+                if all(owner[t] == me for t in board.continents[c].territories)}
+        best, best_deficit = -1, 0
+        for t in range(len(owner)):
+            if owner[t] != me:
+                continue
+            threat = self.threat(game, me, t)
+            if threat == 0:
+                continue
+            weight = 2.0 if board.continent_of[t] in held else 1.0
+            deficit = round(weight * (self.style.border_ratio * threat + 1) - armies[t])
+            if deficit > best_deficit:
+                best, best_deficit = t, deficit
+        return best, best_deficit
+
+    def attack_source(self, game: Game, me: int, focus: int) -> int:
+        """Where new armies make the best attack: next to the most valuable, weakest enemy territory."""
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        best, best_score = -1, -1e9
+        fallback = -1
+        for s in range(len(owner)):
+            if owner[s] != me:
+                continue
+            fallback = s
+            for t in neighbours[s]:
+                if owner[t] == me:
+                    continue
+                value = self.conquest_value(game, me, t, focus)
+                score = value * (armies[s] + 1.0) / (armies[t] + 1.0)
+                if score > best_score:
+                    best, best_score = s, score
+        return best if best >= 0 else fallback
+
+    def attack_options(self, game: Game, me: int) -> list[tuple[float, float, Attack]]:
+        """Every (score, win probability, attack with the most dice) open now, best first."""
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        focus = self.target_continent(game, me)
+        options: list[tuple[float, float, Attack]] = []
+        for s in range(len(owner)):
+            if owner[s] != me or armies[s] < 2:
+                continue
+            fighting = armies[s] - 1
+            for t in neighbours[s]:
+                if owner[t] == me:
+                    continue
+                p = win_probability(fighting, armies[t])
+                value = self.conquest_value(game, me, t, focus)
+                # An attack out of a territory that borders other enemies leaves it exposed.
+                exposure = 0.3 * sum(1 for n in neighbours[s] if owner[n] != me and n != t)
+                options.append((p * value - (1 - p) * (1.0 + exposure), p, Attack(s, t, min(3, fighting))))
+        options.sort(key=lambda option: option[0], reverse=True)
+        return options
+
+    def attack(self, game: Game, me: int) -> Action:
+        focus = self.target_continent(game, me)
+        board = game.board
+        for score, p, action in self.attack_options(game, me):
+            if score <= 0:
+                break
+            in_focus = board.continent_of[action.target] == focus
+            needed = self.style.attack_odds_target if in_focus else self.style.attack_odds_other
+            if not game.conquered_this_turn:
+                needed = min(needed, self.style.card_odds)
+            if p >= needed:
+                return action
+        return END_ATTACK
+
+    def occupy(self, game: Game, me: int) -> Occupy:
+        low, high = game.occupy_range()
+        assert game.pending_occupation is not None
+        source, target, _ = game.pending_occupation
+        source_threat = self.threat(game, me, source)
+        if source_threat == 0:
+            return Occupy(high)
+        target_threat = self.threat(game, me, target)
+        if target_threat == 0:
+            return Occupy(low)
+        # Keep enough behind to hold the source; push the rest forward.
+        keep = round(self.style.border_ratio * source_threat * 0.5)
+        return Occupy(max(low, min(high, high - keep)))
+
+    def fortify(self, game: Game, me: int) -> Action:
+        owner, armies = game.owner, game.armies
+        best_source, best_armies = -1, 1
+        for t in range(len(owner)):
+            if owner[t] == me and armies[t] > best_armies and not self.enemy_neighbours(game, me, t):
+                best_source, best_armies = t, armies[t]
+        if best_source < 0:
+            return END_TURN
+        targets = [t for t in game.fortify_targets(best_source) if self.enemy_neighbours(game, me, t)]
+        if not targets:
+            return END_TURN
+        target = max(targets, key=lambda t: (self.threat(game, me, t) - armies[t], -t))
+        return Fortify(best_source, target, armies[best_source] - 1)
+
+    # -- setup -----------------------------------------------------------------------------------
+    def claim(self, game: Game, me: int) -> Claim:
+        owner, board = game.owner, game.board
+        best, best_score = -1, -1e9
+        for t in range(len(owner)):
+            if owner[t] != -1:
+                continue
+            continent = board.continents[board.continent_of[t]]
+            members = continent.territories
+            mine = sum(1 for u in members if owner[u] == me)
+            theirs = sum(1 for u in members if owner[u] not in (me, -1))
+            # Small continents fill up first; friends nearby help.
+            score = (mine + 1.0) / len(members) - 0.8 * theirs / len(members) + continent.bonus / 20.0
+            score += 0.1 * sum(1 for n in board.neighbours[t] if owner[n] == me)
+            score += 0.02 * self.rng.random()
+            if score > best_score:
+                best, best_score = t, score
+        return Claim(best)
+
+    def setup_target(self, game: Game, me: int) -> int:
+        weakest, deficit = self.weakest_border(game, me)
+        if weakest >= 0 and deficit > 0 and self.rng.random() < self.style.defence_share:
+            return weakest
+        return self.attack_source(game, me, self.target_continent(game, me))
+
+
+class ContinentalBot(HeuristicBot):
+    name = "continental"
+    description = (
+        "continent-focused: masses armies on the cheapest continent to take, attacks at good exact odds"
+    )
+    style = Style(
+        attack_odds_target=0.55, attack_odds_other=0.8, card_odds=0.6,
+        defence_share=0.3, border_ratio=0.8, continent_focus=3.0,
+    )
+
+
+class FortressBot(HeuristicBot):
+    name = "fortress"
+    description = "border-defending: keeps its borders as strong as the threats, attacks only at long odds"
+    style = Style(
+        attack_odds_target=0.75, attack_odds_other=0.85, card_odds=0.65,
+        defence_share=0.7, border_ratio=1.2, continent_focus=1.5,
+    )
