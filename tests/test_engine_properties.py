@@ -1,0 +1,187 @@
+"""Random games checked after every action: the invariants of the rules (hypothesis drives the seeds)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from risk.bots import make_bot
+from risk.errors import IllegalActionError, NotationError
+from risk.rules.actions import Attack, Claim, Defend, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
+from risk.rules.game import Game, Phase
+from risk.view import View
+
+PRESETS = {"1993": (3, 6), "2003": (3, 6), "2008": (3, 5)}
+
+# Phase changes the rules allow (setup, then the turn: reinforce, attack and its sub-steps, fortify).
+ALLOWED = {
+    Phase.CLAIM: {Phase.CLAIM, Phase.SETUP_PLACE},
+    Phase.SETUP_PLACE: {Phase.SETUP_PLACE, Phase.REINFORCE},
+    Phase.REINFORCE: {Phase.REINFORCE, Phase.ATTACK},
+    Phase.ATTACK: {
+        Phase.ATTACK,
+        Phase.DEFEND,
+        Phase.OCCUPY,
+        Phase.ELIMINATION_TRADE,
+        Phase.FORTIFY,
+        Phase.GAME_OVER,
+    },
+    Phase.DEFEND: {Phase.ATTACK, Phase.OCCUPY, Phase.ELIMINATION_TRADE, Phase.GAME_OVER},
+    Phase.OCCUPY: {Phase.ATTACK, Phase.ELIMINATION_TRADE},
+    Phase.ELIMINATION_TRADE: {Phase.ELIMINATION_TRADE, Phase.ATTACK},
+    Phase.FORTIFY: {Phase.REINFORCE},
+}
+
+
+def snapshot(game: Game) -> tuple:
+    return (
+        game.owner[:],
+        game.armies[:],
+        [h[:] for h in game.hands],
+        game.deck[:],
+        game.discard[:],
+        game.phase,
+        game.current,
+        game.to_act,
+        game.pending,
+        game.sets_traded,
+        len(game.history),
+        game._rng.getstate(),
+    )
+
+
+def junk_actions(game: Game, rng: random.Random) -> list:
+    """Actions of every kind with random arguments: most are illegal now."""
+    t = lambda: rng.randrange(-1, 43)  # noqa: E731 - includes out-of-range territories
+    n = lambda: rng.randrange(-1, 8)  # noqa: E731
+    cards = tuple(rng.sample(range(44), 3))
+    return [
+        Claim(t()),
+        Place(t(), n()),
+        Trade(cards),
+        Attack(t(), t(), n()),
+        Defend(n()),
+        Occupy(n()),
+        EndAttack(),
+        Fortify(t(), t(), n()),
+        EndTurn(),
+    ]
+
+
+def check_invariants(game: Game, before_phase: Phase, total_cards: int) -> None:
+    setup_done = game.phase not in (Phase.CLAIM,)
+    if setup_done:
+        assert all(o >= 0 for o in game.owner), "a territory is unclaimed after setup"
+    # No territory is ever empty once claimed.
+    assert all(a >= 1 for a, o in zip(game.armies, game.owner, strict=True) if o >= 0)
+    # Cards are conserved: hands, draw pile and discard hold each card exactly once.
+    cards = [c for h in game.hands for c in h] + game.deck + game.discard
+    if game.deck or game.discard or any(game.hands):
+        assert sorted(cards) == list(range(total_cards))
+    assert game.territory_count == [game.owner.count(p) for p in range(len(game.players))]
+    assert game.phase in ALLOWED[before_phase] or before_phase == Phase.GAME_OVER
+    for p, alive in enumerate(game.alive):
+        assert alive == (game.territory_count[p] > 0) or game.phase in (Phase.CLAIM, Phase.SETUP_PLACE)
+
+
+def play_checked(preset: str, players: int, seed: int, bot_mix: list[str], max_turns: int = 300) -> Game:
+    game = Game(preset, players, seed=seed)
+    rng = random.Random(seed)
+    bots = [make_bot(bot_mix[i % len(bot_mix)], seed + i) for i in range(players)]
+    total_cards = game.board.card_count
+    while not game.is_over and game.turn <= max_turns:
+        before = snapshot(game)
+        # An illegal action is refused and changes nothing.
+        if rng.random() < 0.05:
+            for junk in junk_actions(game, rng):
+                if not game.is_legal(junk):
+                    try:
+                        game.apply(junk)
+                    except (IllegalActionError, NotationError):
+                        pass
+                    else:
+                        raise AssertionError(f"{junk} was accepted though is_legal said no")
+                    assert snapshot(game) == before
+        actor = game.to_act
+        action = bots[actor].choose(View(game, actor))
+        assert game.is_legal(action)
+        phase = game.phase
+        armies_before = sum(game.armies)
+        game.apply(action)
+        check_invariants(game, phase, total_cards)
+        # Armies are conserved: they change only by placements, the trade bonus and battle losses.
+        delta = sum(game.armies) - armies_before
+        if isinstance(action, Place):
+            assert delta == action.armies
+        elif isinstance(action, Trade):
+            assert delta in (0, 2)
+        elif (
+            isinstance(action, (Attack, Defend))
+            and game.last_battle is not None
+            and game.history[-1][1] == "dice"
+        ):
+            assert delta == -(game.last_battle.attacker_losses + game.last_battle.defender_losses)
+        elif isinstance(action, (Occupy, Fortify, EndAttack, EndTurn, Claim)):
+            assert delta == (1 if isinstance(action, Claim) else 0)
+    return game
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    players=st.integers(3, 6),
+    seed=st.integers(0, 2**32),
+    mix=st.sampled_from([["quick"], ["random"], ["quick", "random"]]),
+)
+def test_random_games_keep_the_invariants(preset: str, players: int, seed: int, mix: list[str]) -> None:
+    players = min(players, PRESETS[preset][1])
+    game = play_checked(preset, players, seed, mix)
+    if game.is_over:
+        assert game.winner is not None and game.territory_count[game.winner] == 42
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), preset=st.sampled_from(sorted(PRESETS)))
+def test_legal_actions_are_legal_and_counted(seed: int, preset: str) -> None:
+    game = Game(preset, 3, seed=seed)
+    bots = [make_bot("quick", seed + i) for i in range(3)]
+    rng = random.Random(seed)
+    for _ in range(600):
+        if game.is_over:
+            break
+        actions = list(game.legal_actions())
+        assert len(actions) == game.legal_actions().count() == len(set(actions)) or game.phase in (
+            Phase.REINFORCE,
+            Phase.ELIMINATION_TRADE,
+        )
+        assert len(actions) == len(game.legal_actions())
+        for action in rng.sample(actions, min(5, len(actions))):
+            assert action in game.legal_actions()
+            # Notation round trip: the printed text parses back to the same action.
+            assert game.parse(action.text(game.board)) == action
+        game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+
+
+def test_a_thousand_quick_games_end_with_a_winner() -> None:
+    """Every edition for every player count: the default bot plays to a winner within the cap."""
+    from risk.rules.options import Rules
+    from risk.simulate import play_game
+
+    played = 0
+    for preset, (low, high) in PRESETS.items():
+        for players in range(low, high + 1):
+            for seed in range(91):
+                game, report = play_game(Rules.preset(preset), ["quick"] * players, seed)
+                assert report.winner is not None and game.is_over
+                played += 1
+    assert played == 91 * (4 + 4 + 3)  # 1001 games
+
+
+def test_same_seed_same_game() -> None:
+    a = play_checked("2008", 4, 99, ["quick", "random"])
+    b = play_checked("2008", 4, 99, ["quick", "random"])
+    assert a.history == b.history and a.owner == b.owner
+    c = play_checked("2008", 4, 100, ["quick", "random"])
+    assert c.history != a.history
