@@ -1,0 +1,90 @@
+"""The `risk` command: JSON contracts, determinism, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from risk.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_map_json_contract() -> None:
+    code, out, _ = run("map", "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data["territories"]) == 42
+    assert {"name", "continent", "neighbors"} <= set(data["territories"][0])
+    assert {k: data["continents"][5][k] for k in ("name", "bonus")} == {"name": "Australia", "bonus": 2}
+    code, out, _ = run("map")
+    assert code == 0 and "Kamchatka" in out
+
+
+def test_rules_lists_presets_and_options() -> None:
+    code, out, _ = run("rules", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data["presets"]) == {"1993", "2003", "2008"}
+    assert data["presets"]["1993"]["fortify"] == "adjacent" and data["presets"]["2008"]["fortify"] == "chain"
+    code, out, _ = run("rules", "global", "--option", "fortify=adjacent", "--json")
+    assert json.loads(out)["presets"]["2003"]["fortify"] == "adjacent"
+
+
+def test_simulate_is_deterministic_and_finishes() -> None:
+    args = ("simulate", "--rules", "1993", "--players", "4", "--games", "3", "--seed", "5", "--json")
+    first = run(*args)
+    second = run(*args)
+    assert first == second and first[0] == 0
+    data = json.loads(first[1])
+    assert [g["seed"] for g in data["games"]] == [5, 6, 7]
+    assert all(g["winner"] is not None and g["turns"] > 0 for g in data["games"])
+
+
+def test_simulate_turn_cap_reports_unfinished() -> None:
+    code, out, _ = run("simulate", "--max-turns", "2", "--json")
+    game = json.loads(out)["games"][0]
+    assert code == 0 and game["winner"] is None
+
+
+def test_simulate_records_replay(tmp_path) -> None:
+    code, _, _ = run("simulate", "--games", "2", "--bots", "quick,random,quick", "--record", str(tmp_path))
+    assert code == 0
+    files = sorted(tmp_path.glob("*.risk"))
+    assert len(files) == 2
+    code, out, _ = run("replay", str(files[0]), "--json")
+    assert code == 0 and json.loads(out)["valid"] is True
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "--players", "7"),
+        ("simulate", "--rules", "1850"),
+        ("simulate", "--bots", "deep-blue"),
+        ("simulate", "--bots", "quick,quick", "--players", "3"),
+        ("simulate", "--games", "0"),
+        ("simulate", "--option", "fortify=teleport"),
+        ("map", "atlantis"),
+        ("rules", "1850"),
+        ("replay", "/no/such/file.risk"),
+    ],
+)
+def test_bad_arguments_give_one_line_and_exit_2(args: tuple[str, ...]) -> None:
+    code, out, err = run(*args)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("risk: error: ")
+    assert "Traceback" not in out + err
+
+
+def test_replay_refuses_a_bad_record(tmp_path) -> None:
+    path = tmp_path / "bad.risk"
+    path.write_text("risk-record 1\nrules: 2008\nplayers: a, b, c\n---\n~ first 0\nclaim atlantis\n")
+    code, _, err = run("replay", str(path))
+    assert code == 2 and "line 6" in err and "atlantis" in err
