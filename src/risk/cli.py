@@ -13,6 +13,7 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from risk.bots import BOTS, DEFAULT_BOT
@@ -114,18 +115,18 @@ def rules_command(
             }
         )
         return
-    table = Table(title="Rule options by preset", title_justify="left", show_lines=True)
+    table = Table(title="Rule options by preset", title_justify="left")
     table.add_column("option")
     for rules in presets:
         table.add_column(rules.describe())
-    table.add_column("what it means (rulebook)")
-    for name, info in OPTIONS.items():
-        values = [r.option_values()[name.replace("_", "-")] for r in presets]
-        choices = f" [{' | '.join(info.choices)}]" if info.choices else ""
-        table.add_row(
-            name.replace("_", "-"), *values, f"{info.description}{choices}\n[dim]{info.source}[/dim]"
-        )
+    for name in OPTIONS:
+        key = name.replace("_", "-")
+        table.add_row(key, *(r.option_values()[key] for r in presets))
     console.print(table)
+    for name, info in OPTIONS.items():
+        choices = f" ({' | '.join(info.choices)})" if info.choices else ""
+        console.print(f"[bold]{name.replace('_', '-')}[/bold]{choices}: {escape(info.description)}.")
+        console.print(f"  [dim]{escape(info.source)}[/dim]", highlight=False)
     aliases = ", ".join(f"{a}={t}" for a, t in PRESET_ALIASES.items())
     console.print(f"Aliases: {aliases}. Override any option with --option name=value.")
 

@@ -66,7 +66,7 @@ def play_game(
         winner=winner,
         winner_name=None if winner is None else players[winner],
         winner_bot=None if winner is None else bot_names[winner],
-        turns=game.turn,
+        turns=game.turn if game.is_over else min(game.turn, max_turns),
         actions=actions,
         players=tuple(players),
         bots=tuple(bot_names),
