@@ -1,0 +1,235 @@
+"""`risk play`: the terminal game. ``register(app)`` adds the command to a typer app.
+
+This module only reads lines and prints; the game logic is in :mod:`risk.tui.session`. On a
+terminal, input goes through ``readline`` (history, Tab completion of verbs and names); from a
+pipe, lines are read one by one and echoed after the prompt so that a transcript reads well.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, NoReturn, TextIO
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from risk.bots import BOTS, DEFAULT_BOT
+from risk.errors import RiskError
+from risk.record import read_record
+from risk.rules.game import Game
+from risk.rules.options import Rules
+from risk.tui.session import DEFAULT_NAMES, HUMAN, PlaySession, make_seats, seat_kinds_in_record
+
+GAMES = ("world",)
+GAME_ALIASES = {"world": "world", "world-domination": "world", "domination": "world", "classic": "world"}
+
+LineReader = Callable[[str], str]
+
+
+def fail(message: str) -> NoReturn:
+    """A one-line error on stderr and exit code 2 (as the rest of the `risk` command does)."""
+    typer.echo(f"risk: error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``play`` command to ``app``."""
+    app.command("play", help="Play RISK in the terminal against bots, or with friends at one keyboard.")(
+        play_command
+    )
+
+
+def parse_seat_list(text: str, what: str) -> list[int]:
+    """'1,3' -> [0, 2] (seats are numbered from 1 on the command line)."""
+    if text.strip().lower() in ("none", "0", ""):
+        return []
+    seats: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or int(part) < 1:
+            fail(f"{what} {text!r}: seats are numbers from 1, separated by commas")
+        seats.append(int(part) - 1)
+    if len(set(seats)) != len(seats):
+        fail(f"{what} {text!r} names a seat twice")
+    return sorted(seats)
+
+
+def seat_kinds(count: int, humans: list[int], bots: list[str]) -> list[str]:
+    """Each seat's kind: "human" for the human seats, the bots in order for the others."""
+    if any(seat >= count for seat in humans):
+        fail(f"there are only {count} seats, numbered 1 to {count}")
+    bot_seats = [seat for seat in range(count) if seat not in humans]
+    if len(bots) > 1 and len(bots) != len(bot_seats):
+        fail(f"--bots names {len(bots)} bots for {len(bot_seats)} bot seats")
+    kinds = [HUMAN] * count
+    for index, seat in enumerate(bot_seats):
+        kinds[seat] = bots[index] if len(bots) > 1 else bots[0]
+    return kinds
+
+
+def play_command(
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="preset: 1993, 2003, 2008 (or an alias)")
+    ] = "2008",
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="number of players (default 3)")
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            "-b",
+            help=f"bot(s) for the other seats, comma-separated "
+            f"(one name: every bot seat; default {DEFAULT_BOT}; bots: {', '.join(BOTS)})",
+        ),
+    ] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="your seat, from 1 (default 1)")] = None,
+    humans: Annotated[
+        str | None, typer.Option("--humans", help="human seats for hot-seat play, e.g. 1,3 (none: bots only)")
+    ] = None,
+    hotseat: Annotated[
+        bool, typer.Option("--hotseat", help="every seat is a human at this keyboard")
+    ] = False,
+    names: Annotated[
+        str | None, typer.Option("--names", help="player names by seat, comma-separated")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the dice and cards")] = None,
+    load: Annotated[Path | None, typer.Option("--load", help="resume a saved game (a record file)")] = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="save here on save, quit, end of input and at the end")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")
+    ] = None,
+    game_name: Annotated[str, typer.Option("--game", help="which game: world (world domination)")] = "world",
+    auto_defend: Annotated[
+        bool, typer.Option("--auto-defend", help="always defend with the most dice, without asking")
+    ] = False,
+) -> None:
+    """Play RISK in the terminal."""
+    if GAME_ALIASES.get(game_name.strip().lower()) not in GAMES:
+        fail(
+            f"no game called {game_name!r} yet: only 'world' (world domination) can be played; "
+            "the other games of the rulebooks come later"
+        )
+    if sum(x is not None for x in (seat, humans)) + hotseat > 1:
+        fail("give only one of --seat, --humans and --hotseat")
+    bot_names = [b.strip().lower() for b in bots.split(",")] if bots else [DEFAULT_BOT]
+    for name in bot_names:
+        if name not in BOTS:
+            fail(f"no bot called {name!r}; bots: {', '.join(BOTS)}")
+    human_seats: list[int] | None = None
+    if seat is not None:
+        if seat < 1:
+            fail("--seat counts from 1")
+        human_seats = [seat - 1]
+    elif humans is not None:
+        human_seats = parse_seat_list(humans, "--humans")
+
+    if load is not None:
+        game, kinds = load_game(load, players, seed, option, names, rules)
+        if human_seats is not None or hotseat or bots is not None:
+            count = len(game.players)
+            chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
+            kinds = seat_kinds(count, chosen, bot_names)
+    else:
+        if players is not None:
+            count = players
+        elif len(bot_names) > 1:
+            count = len(bot_names) + len(human_seats if human_seats is not None else [0])
+        else:
+            count = max(3, 1 + max(human_seats or [0]))
+        chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
+        kinds = seat_kinds(count, chosen, bot_names)
+        try:
+            ruleset = Rules.preset(rules).with_option_text(option or [])
+            ruleset.check_player_count(count)
+        except RiskError as error:
+            fail(str(error))
+        player_names = [n.strip() for n in names.split(",")] if names else list(DEFAULT_NAMES[:count])
+        if len(player_names) != count:
+            fail(f"--names gives {len(player_names)} names for {count} players")
+        try:
+            game = Game(ruleset, player_names, seed=seed)
+        except RiskError as error:
+            fail(str(error))
+
+    session = PlaySession(game, make_seats(kinds, game.seed), save_path=save, auto_defend=auto_defend)
+    console = Console(highlight=False)
+    reader = terminal_reader(session) if sys.stdin.isatty() else stream_reader(sys.stdin, console)
+    run_session(session, console, reader)
+
+
+def load_game(
+    path: Path, players: int | None, seed: int | None, option: list[str] | None, names: str | None, rules: str
+) -> tuple[Game, list[str]]:
+    """The saved game, and the seat kinds it names (or one human in seat 1 and the default bot)."""
+    if players is not None or seed is not None or option or names or rules != "2008":
+        fail("--load resumes a saved game: --rules, --players, --seed, --option and --names do not apply")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot read {path}: {error.strerror or error}")
+    try:
+        game = read_record(text)
+    except RiskError as error:
+        fail(f"{path}: {error}")
+    kinds = seat_kinds_in_record(text)
+    if kinds is None or len(kinds) != len(game.players) or any(k != HUMAN and k not in BOTS for k in kinds):
+        kinds = [HUMAN] + [DEFAULT_BOT] * (len(game.players) - 1)
+    return game, kinds
+
+
+def run_session(session: PlaySession, console: Console, read_line: LineReader) -> None:
+    """Show, read a line, hand it to the session, show, ... until the session is finished."""
+    for renderable in session.start():
+        console.print(renderable)
+    while not session.finished:
+        try:
+            line = read_line(session.prompt)
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            output = session.end_of_input()
+        else:
+            output = session.handle(line)
+        for renderable in output:
+            console.print(renderable)
+
+
+def stream_reader(stream: TextIO, console: Console) -> LineReader:
+    """Lines from a pipe or file; each is echoed after its prompt, as a terminal would show it."""
+
+    def read_line(prompt: str) -> str:
+        line = stream.readline()
+        if not line:
+            raise EOFError
+        console.print(Text(prompt, style="bold") + Text(line.rstrip("\n")))
+        return line
+
+    return read_line
+
+
+def terminal_reader(session: PlaySession) -> LineReader:
+    """``input`` with readline's history and Tab completion from the session, where available."""
+    try:
+        import readline
+    except ImportError:  # e.g. Windows without pyreadline: plain input still works
+        return input
+    matches: list[str] = []
+
+    def complete(text: str, state: int) -> str | None:
+        if state == 0:
+            line = readline.get_line_buffer()[: readline.get_endidx()]
+            matches[:] = session.completions(line)
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" \t\n")
+    if "libedit" in (readline.__doc__ or ""):
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+    return input

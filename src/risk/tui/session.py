@@ -1,0 +1,867 @@
+"""The terminal game's logic, without a terminal: a :class:`PlaySession` takes one line of input
+and returns what to show (rich renderables). The command layer (``risk.tui.command``) only reads
+lines and prints; tests drive a session directly.
+
+A session holds the game and its seats (humans at the keyboard, or bots). After every input it
+plays the bots, any blitz under way, queued setup placements and automatic defences, until a
+human must answer or the game is over. What it shows a human goes through that human's
+:class:`~risk.view.View`; bots' turns are summarised in one line each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from risk.bots import DEFAULT_BOT, Bot, make_bot
+from risk.errors import IllegalActionError, NotationError, RiskError
+from risk.odds import invasion
+from risk.record import write_record
+from risk.rules.actions import Action, Attack, Defend, EndTurn, Fortify, Occupy, Place
+from risk.rules.game import Game, Phase, trade_options
+from risk.simulate import bot_seed
+from risk.tui.render import (
+    MapView,
+    Palette,
+    card_label,
+    hand_text,
+    hint,
+    menu_renderable,
+    players_table,
+    status_line,
+)
+from risk.tui.shortforms import (
+    META_COMMANDS,
+    QUIT_WORDS,
+    BlitzOrder,
+    Choice,
+    ChoiceNeeded,
+    SetupOrder,
+    choices,
+    completions,
+    interpret,
+    most_attack_dice,
+    most_defence_dice,
+)
+from risk.tui.summary import Effect, SetupLog, TurnLog, apply_and_measure, battle_line
+from risk.view import SPECTATOR, View
+
+DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+HUMAN = "human"
+# A saved game is a plain record plus this comment (records ignore comments), so that
+# `--load` knows which seats were people and which bots.
+SEATS_COMMENT = "# risk play seats:"
+DEFAULT_MAX_TURNS = 1000
+SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE)
+
+
+@dataclass
+class Seat:
+    """Who plays a seat: a human at the keyboard (``bot is None``) or a bot."""
+
+    kind: str  # "human" or a bot's name
+    bot: Bot | None = None
+
+    @classmethod
+    def human(cls) -> Seat:
+        return cls(HUMAN)
+
+    @classmethod
+    def computer(cls, bot_name: str, seed: int) -> Seat:
+        bot = make_bot(bot_name, seed)
+        return cls(bot.name, bot)
+
+    @property
+    def is_human(self) -> bool:
+        return self.bot is None
+
+
+def make_seats(kinds: Sequence[str], game_seed: int) -> list[Seat]:
+    """Seats from their kinds ("human" or a bot name); bots get the seeds bot-only games use."""
+    return [
+        Seat.human() if kind == HUMAN else Seat.computer(kind, bot_seed(game_seed, i))
+        for i, kind in enumerate(kinds)
+    ]
+
+
+def record_text(game: Game, seats: Sequence[Seat]) -> str:
+    """The game's full record, with a comment naming each seat's kind (for ``--load``)."""
+    return write_record(game) + f"{SEATS_COMMENT} {','.join(seat.kind for seat in seats)}\n"
+
+
+def seat_kinds_in_record(text: str) -> list[str] | None:
+    """The seat kinds a saved game names in its comment, if it has one."""
+    for line in text.splitlines():
+        if line.startswith(SEATS_COMMENT):
+            kinds = [kind.strip() for kind in line[len(SEATS_COMMENT) :].split(",")]
+            return kinds if all(kinds) else None
+    return None
+
+
+@dataclass
+class Blitz:
+    """An attack repeated with the most dice until the target falls or the source is down to 1."""
+
+    source: int
+    target: int
+    attacker: int
+    defender: int
+    rolls: int = 0
+    lost: int = 0
+    killed: int = 0
+    conquered: bool = False
+
+
+class PlaySession:
+    """One game at the terminal: ``start()``, then ``handle(line)`` until ``finished``.
+
+    ``save_path``: where ``save`` (with no file), the end of the game, ``quit`` and the end of
+    input write the record. Without it, only the end of the game writes one, to
+    ``directory / risk-game-<seed>.risk``. ``auto_defend``: humans always defend with the most dice.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        *,
+        save_path: Path | None = None,
+        auto_defend: bool = False,
+        directory: Path | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+    ) -> None:
+        if len(seats) != len(game.players):
+            raise ValueError(f"{len(seats)} seats for {len(game.players)} players")
+        self.game = game
+        self.seats = list(seats)
+        self.save_path = save_path
+        self.auto_defend = auto_defend
+        self.directory = directory or Path.cwd()
+        self.max_turns = max_turns
+        self.humans = [i for i, seat in enumerate(self.seats) if seat.is_human]
+        labels = [
+            ("you" if len(self.humans) == 1 else HUMAN) if seat.is_human else f"bot: {seat.kind}"
+            for seat in self.seats
+        ]
+        self.palette = Palette.for_players(game.players, labels)
+        self.viewer = self.humans[0] if self.humans else SPECTATOR
+        self.finished = False
+        self.record_path: Path | None = None  # where the finished game's record went
+        self.journal: list[Text] = []  # every turn's summary line, for `log`
+        self._output: list[RenderableType] = []
+        self._log: TurnLog | SetupLog | None = None
+        self._log_shown = False  # whether the open log holds moves the human did not make by hand
+        self._blitz: Blitz | None = None
+        self._setup_queue: dict[int, list[int]] = {}
+        self._autopilot: dict[int, int | None] = {}  # player -> turn it plays (None: the setup)
+        self._helpers: dict[int, Bot] = {}
+        self._asked: set[tuple[int, ...]] = set()  # the questions put to humans this turn
+        self._asked_turn = -1
+        self._turn_shown: tuple[int, int] | None = None  # (player, turn) whose opening screen was shown
+        self._forced_menu: list[tuple[str, str]] | None = None  # a menu of a few actions, e.g. sets
+        self._menu_key: tuple[int, int] | None = None  # (history length, player) of the menu shown
+        self._saved_at = len(game.history)
+        self._quiet = False  # no human left: the bots play on without a running commentary
+
+    # ------------------------------------------------------------------------------------------
+    # the public surface: start, handle a line, end of input, the prompt, completions
+    # ------------------------------------------------------------------------------------------
+    def start(self) -> list[RenderableType]:
+        game = self.game
+        title = Text("RISK", style="bold")
+        title.append(f" · world domination · rules {game.rules.describe()} · seed {game.seed}")
+        self._say(Rule(title))
+        seats = Text("Players: ")
+        for p in range(len(game.players)):
+            if p:
+                seats.append(", ")
+            seats.append_text(self.palette.name(p))
+            seats.append(f" ({self.palette.labels[p]})")
+        self._say(seats)
+        if self.humans:
+            self._say(
+                Text(
+                    "Type help for commands and your choices; Tab completes names; quit leaves.", style="dim"
+                )
+            )
+        if game.is_over:
+            self._finish(write=False)
+        else:
+            self._advance()
+        return self._take_output()
+
+    def handle(self, line: str) -> list[RenderableType]:
+        """Act on one line of input and play on until a human must answer again."""
+        text = line.strip()
+        words = text.lower().split()
+        if self.finished:
+            self._say("The game is over." if self.game.is_over else "The session has ended.")
+            return self._take_output()
+        if not words:
+            self._answer_default()
+        elif words[0] in META_COMMANDS or words[0] == "?":
+            self._meta(words[0], words[1:], text)
+        elif len(words) == 1 and words[0].isdigit() and self.game.phase not in (Phase.DEFEND, Phase.OCCUPY):
+            self._pick(int(words[0]))
+        else:
+            self._act(text)
+        return self._take_output()
+
+    def end_of_input(self) -> list[RenderableType]:
+        """Input ended (Ctrl-D): leave cleanly, saving only when a save file was given."""
+        if not self.finished:
+            self._leave("Input ended.")
+        return self._take_output()
+
+    @property
+    def prompt(self) -> str:
+        game = self.game
+        if self.finished or game.is_over:
+            return "> "
+        player = game.to_act
+        name = game.players[player]
+        phase = game.phase
+        if phase == Phase.CLAIM:
+            return f"{name} claim> "
+        if phase == Phase.SETUP_PLACE:
+            return f"{name} place ({game.setup_armies[player]} left)> "
+        if phase == Phase.REINFORCE:
+            if game.must_trade(player):
+                return f"{name} trade ({len(game.hands[player])} cards)> "
+            return f"{name} reinforce ({game.pending} to place)> "
+        if phase == Phase.ELIMINATION_TRADE:
+            if game.must_trade(player):
+                return f"{name} trade ({len(game.hands[player])} cards)> "
+            return f"{name} place ({game.pending} to place)> "
+        if phase == Phase.DEFEND:
+            most = most_defence_dice(self.game)
+            return f"{name} defend 1-{most} [{most}]> " if most > 1 else f"{name} defend [1]> "
+        if phase == Phase.OCCUPY:
+            low, high = game.occupy_range()
+            return f"{name} move {low}-{high} [{high}]> "
+        if phase == Phase.ATTACK:
+            return f"{name} attack> "
+        return f"{name} fortify> "
+
+    def completions(self, line: str) -> list[str]:
+        """Words that could complete the last word of ``line`` (for readline's Tab)."""
+        return completions(self.game, line, self.viewer)
+
+    # ------------------------------------------------------------------------------------------
+    # output
+    # ------------------------------------------------------------------------------------------
+    def _say(self, renderable: RenderableType) -> None:
+        if not self._quiet:
+            self._output.append(renderable)
+
+    def _warn(self, message: str) -> None:
+        self._say(Text(message, style="red"))
+
+    def _take_output(self) -> list[RenderableType]:
+        output, self._output = self._output, []
+        return output
+
+    def _view(self) -> View:
+        return View(self.game, self.viewer)
+
+    # ------------------------------------------------------------------------------------------
+    # input: meta commands, numbered choices, actions and their short forms
+    # ------------------------------------------------------------------------------------------
+    def _meta(self, word: str, args: list[str], text: str) -> None:
+        view = self._view()
+        if word in ("help", "?"):
+            self._say(help_table())
+            self._show_menu()
+        elif word == "moves":
+            self._show_menu()
+        elif word == "map":
+            self._say(MapView(view, self.palette))
+            self._say(status_line(view, self.palette))
+        elif word in ("hand", "cards"):
+            self._say(hand_text(view, self.palette, self._trade_commands()))
+        elif word in ("players", "status"):
+            self._say(players_table(view, self.palette))
+            self._say(status_line(view, self.palette))
+        elif word == "odds":
+            self._odds(args, text)
+        elif word == "save":
+            raw = text.split(None, 1)
+            self._save(Path(raw[1]) if len(raw) > 1 else None)
+        elif word == "log":
+            count = int(args[0]) if args and args[0].isdigit() else 10
+            lines = self.journal[-count:] or [Text("Nothing has happened yet.")]
+            self._say(Group(*lines))
+        elif word == "auto":
+            self._start_autopilot()
+        elif word in QUIT_WORDS:
+            self._leave("Quitting.")
+
+    def _answer_default(self) -> None:
+        """Enter alone: the default answer where the prompt shows one, else a reminder."""
+        game = self.game
+        if game.phase == Phase.DEFEND:
+            self._act(f"defend {most_defence_dice(self.game)}")
+        elif game.phase == Phase.OCCUPY:
+            self._act(f"move {game.occupy_range()[1]}")
+        else:
+            self._asked = set()
+            self._ask()
+
+    def _pick(self, number: int) -> None:
+        entries = self._menu_entries()
+        if self._menu_key != self._menu_state() or not 1 <= number <= len(entries):
+            reason = (
+                f"There is no choice {number}."
+                if self._menu_key == self._menu_state()
+                else "Pick from the current choices:"
+            )
+            self._warn(reason)
+            self._show_menu()
+            return
+        command = entries[number - 1][0]
+        self._say(Text(f"> {command}", style="dim"))
+        self._act(command)
+
+    def _act(self, text: str) -> None:
+        game = self.game
+        player = game.to_act
+        try:
+            order = interpret(self.game, text)
+            if isinstance(order, BlitzOrder):
+                game.check(Attack(order.source, order.target, most_attack_dice(game, order.source)))
+                self._blitz = Blitz(order.source, order.target, player, game.owner[order.target])
+            elif isinstance(order, SetupOrder):
+                game.check(Place(order.territory, 1))
+                count = min(order.armies, game.setup_armies[player])
+                self._setup_queue[player] = [order.territory] * count
+                self._say(f"Your next {count} setup armies go to {game.board.name_of(order.territory)}.")
+            else:
+                self._record(apply_and_measure(game, order), typed=True)
+        except ChoiceNeeded as choice:
+            self._show_menu(choice.title, choice.entries)
+            return
+        except NotationError as error:
+            self._warn(f"Not understood: {error}. Type help for commands.")
+            return
+        except IllegalActionError as error:
+            self._warn(f"Not allowed: {error}")
+            return
+        self._advance()
+
+    def _trade_commands(self) -> list[str]:
+        game = self.game
+        if self.viewer < 0 or game.is_over:
+            return []
+        return [t.text(game.board) for t in trade_options(game, self.viewer)]
+
+    def _odds(self, args: list[str], text: str) -> None:
+        game, board = self.game, self.game.board
+        try:
+            if len(args) == 2 and all(a.isdigit() for a in args):
+                attackers, defenders = int(args[0]), int(args[1])
+                where = f"{attackers} attacking armies (not counting the one that stays) against {defenders}"
+            else:
+                attack = game.parse("attack " + " ".join(text.split()[1:]) + " 1")
+                assert isinstance(attack, Attack)
+                attackers, defenders = game.armies[attack.source] - 1, game.armies[attack.target]
+                where = (
+                    f"{board.name_of(attack.source)} ({attackers + 1}) -> "
+                    f"{board.name_of(attack.target)} ({defenders})"
+                )
+            if defenders < 1:
+                raise ValueError("the defender needs at least 1 army")
+            odds = invasion(attackers, defenders)
+        except (RiskError, ValueError) as error:
+            self._warn(
+                f"odds A D (A attacking armies, not counting the one that stays; D defenders), "
+                f"or odds FROM TO: {error}"
+            )
+            return
+        win = odds.attacker_wins
+        survivors = sum(s * p for s, p in odds.attacker_survivors.items()) / win if win > 0 else 0.0
+        self._say(
+            Text.assemble(
+                f"{where}: the attack takes it ",
+                (f"{win:.1%}", "bold"),
+                " of the time, fighting to the last army. "
+                f"Expected losses: attacker {odds.expected_attacker_losses:.1f}, defender "
+                f"{odds.expected_defender_losses:.1f}"
+                + (f"; after a win {survivors:.1f} armies left to move in." if win > 0 else "."),
+            )
+        )
+
+    # ------------------------------------------------------------------------------------------
+    # numbered choices
+    # ------------------------------------------------------------------------------------------
+    def _menu_state(self) -> tuple[int, int]:
+        return len(self.game.history), self.game.to_act
+
+    def _menu_entries(self) -> list[Choice]:
+        """The numbered choices on screen: a short list just shown (e.g. sets), or every action."""
+        if self._forced_menu is not None and self._menu_key == self._menu_state():
+            return self._forced_menu
+        self._forced_menu = None
+        return choices(self.game)
+
+    def _show_menu(self, title: str | None = None, entries: list[tuple[str, str]] | None = None) -> None:
+        game = self.game
+        if self.finished or game.is_over or not self.seats[game.to_act].is_human:
+            return
+        if entries is None:
+            self._forced_menu = None
+            entries = self._menu_entries()
+        else:
+            self._forced_menu = entries
+        self._menu_key = self._menu_state()
+        self._say(menu_renderable(entries, title or f"Your choices ({len(entries)}); type a number:"))
+
+    # ------------------------------------------------------------------------------------------
+    # playing on: bots, blitzes, queued setup placements, automatic defence
+    # ------------------------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Play every move no human has to type, then ask the human who must act."""
+        game = self.game
+        while not game.is_over:
+            if self.humans and not any(game.alive[p] for p in self.humans) and not self._quiet:
+                self._flush_log()
+                self._say(Text("No human player is left: the bots play on to the end.", style="bold"))
+                self._quiet = True
+            if game.turn > self.max_turns:
+                self._stop_unfinished()
+                return
+            actor = game.to_act
+            seat = self.seats[actor]
+            if self._blitz is not None and self._blitz_step():
+                continue
+            if game.phase == Phase.DEFEND and (not seat.is_human or self.auto_defend):
+                chosen = (
+                    seat.bot.choose(View(game, actor)) if seat.bot else Defend(most_defence_dice(self.game))
+                )
+                self._apply_automatic(chosen)
+                continue
+            if seat.bot is not None:
+                self._apply_automatic(seat.bot.choose(View(game, actor)))
+                continue
+            if self._autopilot_active(actor):
+                helper = self._helpers.setdefault(
+                    actor, make_bot(DEFAULT_BOT, bot_seed(game.seed, actor) + 1)
+                )
+                self._apply_automatic(helper.choose(View(game, actor)))
+                continue
+            queue = self._setup_queue.get(actor)
+            if game.phase == Phase.SETUP_PLACE and queue:
+                self._apply_automatic(Place(queue.pop(), 1))
+                continue
+            break
+        if self._blitz is not None:
+            self._end_blitz()
+        if game.is_over:
+            self._finish()
+        else:
+            self._ask()
+
+    def _apply_automatic(self, action: Action) -> None:
+        """Apply a move no one typed (a bot's, a blitz roll, a queued placement)."""
+        try:
+            effect = apply_and_measure(self.game, action)
+        except IllegalActionError as error:
+            # A bot that breaks the rules must not end a human's game: note it, play a legal move.
+            self._warn(f"(a bot chose an illegal move and was overruled: {error})")
+            effect = apply_and_measure(self.game, next(iter(self.game.legal_actions())))
+        self._record(effect, typed=False)
+
+    def _blitz_step(self) -> bool:
+        """Roll the blitz once more, if it goes on; False when it is over or waits for a defender."""
+        game, blitz = self.game, self._blitz
+        assert blitz is not None
+        if game.phase == Phase.DEFEND:
+            return False
+        if (
+            game.phase != Phase.ATTACK
+            or game.current != blitz.attacker
+            or game.owner[blitz.target] == blitz.attacker
+            or game.owner[blitz.source] != blitz.attacker
+            or game.armies[blitz.source] < 2
+        ):
+            self._end_blitz()
+            return False
+        self._apply_automatic(Attack(blitz.source, blitz.target, most_attack_dice(game, blitz.source)))
+        return True
+
+    def _end_blitz(self) -> None:
+        blitz, board = self._blitz, self.game.board
+        assert blitz is not None
+        self._blitz = None
+        line = Text.assemble(
+            ("Blitz ", "bold"),
+            f"{board.name_of(blitz.source)} -> {board.name_of(blitz.target)}: "
+            f"{blitz.rolls} roll{'s' if blitz.rolls != 1 else ''}; ",
+            self.palette.name(blitz.attacker),
+            f" lost {blitz.lost}, ",
+            self.palette.name(blitz.defender),
+            f" lost {blitz.killed}. ",
+        )
+        if blitz.conquered:
+            line.append(f"{board.name_of(blitz.target)} is conquered!", style="bold")
+        else:
+            line.append(
+                f"{board.name_of(blitz.source)} is down to {self.game.armies[blitz.source]}; "
+                f"{board.name_of(blitz.target)} holds with {self.game.armies[blitz.target]}."
+            )
+        self._say(line)
+
+    def _autopilot_active(self, player: int) -> bool:
+        if player not in self._autopilot:
+            return False
+        game, turn = self.game, self._autopilot[player]
+        active = (
+            (game.phase in SETUP_PHASES) if turn is None else (game.turn == turn and game.current == player)
+        )
+        if not active:
+            del self._autopilot[player]
+        return active
+
+    def _start_autopilot(self) -> None:
+        game = self.game
+        player = game.to_act
+        if game.is_over or not self.seats[player].is_human:
+            return
+        if game.phase == Phase.DEFEND:
+            self._warn("auto plays your setup or your own turn; choose your defence dice now.")
+            return
+        setup = game.phase in SETUP_PHASES
+        self._autopilot[player] = None if setup else game.turn
+        self._say(
+            f"The computer ({DEFAULT_BOT} bot) plays {'the rest of your setup' if setup else 'this turn'}"
+            " for you."
+        )
+        self._advance()
+
+    # ------------------------------------------------------------------------------------------
+    # reporting what happened
+    # ------------------------------------------------------------------------------------------
+    def _record(self, effect: Effect, typed: bool) -> None:
+        """Log an applied action; show its result now when a human is following it move by move."""
+        game, board, palette = self.game, self.game.board, self.palette
+        if not (typed and effect.turn == 0):  # a claim or placement the human just typed needs no echo
+            self._log_for(effect.current, effect.turn).add(effect)
+        hand_turn = self._human_turn(effect.current)
+        if not typed and not hand_turn:
+            self._log_shown = True  # a bot's (or the autopilot's) turn: summarised when it ends
+        battle, blitz = effect.battle, self._blitz
+        if battle is not None and blitz is not None and effect.current == blitz.attacker:
+            blitz.rolls += 1
+            blitz.lost += battle.attacker_losses
+            blitz.killed += battle.defender_losses
+            blitz.conquered = battle.conquered
+            if typed:
+                self._say(battle_line(game, palette, effect))  # a human defender sees each roll
+        elif battle is not None and (typed or hand_turn):
+            self._say(battle_line(game, palette, effect))
+        elif typed:
+            self._describe_own(effect)
+        for player in effect.eliminated:
+            self._say(
+                Text.assemble(
+                    palette.name(player),
+                    " is eliminated by ",
+                    palette.name(effect.current),
+                    f", who takes {palette.names[player]}'s cards.",
+                    style="bold",
+                )
+            )
+        if effect.drawn and hand_turn:
+            drawn = Text.assemble(palette.name(effect.current), " draws a card: ")
+            drawn.append_text(Text(", ").join(card_label(board, c) for c in effect.drawn))
+            self._say(drawn.append("."))
+
+    def _human_turn(self, player: int) -> bool:
+        return self.seats[player].is_human and player not in self._autopilot
+
+    def _describe_own(self, effect: Effect) -> None:
+        game, board = self.game, self.game.board
+        action = effect.action
+        if isinstance(action, Place) and effect.phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+            left = f"{game.pending} left to place" if game.pending else "all placed"
+            self._say(
+                f"Placed {action.armies} on {board.name_of(action.territory)} "
+                f"(now {game.armies[action.territory]}); {left}."
+            )
+        elif isinstance(action, Occupy):
+            assert game.last_battle is not None
+            source, target = game.last_battle.source, game.last_battle.target
+            self._say(
+                f"Moved {action.armies} into {board.name_of(target)}: {board.name_of(target)} "
+                f"{game.armies[target]}, {board.name_of(source)} {game.armies[source]}."
+            )
+        elif isinstance(action, Fortify):
+            self._say(
+                f"Moved {action.armies} from {board.name_of(action.source)} to "
+                f"{board.name_of(action.target)}. Turn over."
+            )
+        elif isinstance(effect.action, EndTurn):
+            self._say("Turn over.")
+        elif effect.gained:
+            bonus = effect.bonus_territory
+            extra = f" and +2 on {board.name_of(bonus)}" if bonus is not None else ""
+            self._say(f"Traded a set for {effect.gained} armies{extra}.")
+
+    def _log_for(self, player: int, turn: int) -> TurnLog | SetupLog:
+        """The open summary for ``player``'s turn (one shared summary during the setup)."""
+        if turn == 0:
+            if not isinstance(self._log, SetupLog):
+                self._flush_log()
+                self._log = SetupLog()
+        elif self._log is None or self._log.player != player or self._log.turn != turn:
+            self._flush_log()
+            self._log = TurnLog(player, turn)
+        return self._log
+
+    def _flush_log(self) -> None:
+        log, self._log = self._log, None
+        if log is None or log.empty:
+            return
+        line = log.describe(self.game, self.palette)
+        self.journal.append(line)
+        if self._log_shown:
+            self._say(line)
+        self._log_shown = False
+
+    # ------------------------------------------------------------------------------------------
+    # asking the human who must act
+    # ------------------------------------------------------------------------------------------
+    def _ask(self) -> None:
+        game, palette = self.game, self.palette
+        player, phase = game.to_act, game.phase
+        # A bot's turn so far, before its attack is put to the defender; its next attacks on the
+        # same human are only shown roll by roll, and summed up when its turn ends.
+        log = self._log
+        if (
+            log is not None
+            and (log.player != player or self._log_shown)
+            and (phase != Phase.DEFEND or log.has_news)
+        ):
+            self._flush_log()
+        question: tuple[int, ...] = (player, int(phase), game.turn)
+        if phase in (Phase.DEFEND, Phase.OCCUPY):
+            question += (len(game.history),)
+        if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+            question += (len(game.hands[player]), game.must_trade(player))
+        if self._asked_turn != game.turn:
+            self._asked_turn, self._asked = game.turn, set()
+        if question in self._asked:
+            return
+        self._asked.add(question)
+        if player != self.viewer:
+            self.viewer = player
+            if len(self.humans) > 1:
+                self._say(Rule(Text.assemble(palette.name(player), "'s move: pass the keyboard")))
+        view = self._view()
+        board = game.board
+        name = palette.name(player)
+        if phase == Phase.CLAIM:
+            if game.territory_count[player] == 0:
+                self._say(MapView(view, palette))
+            self._say(
+                hint(
+                    ", claim a territory: `claim NAME` (Tab completes names), a number from `help`, "
+                    "or `auto` to let the computer do your setup.",
+                    name,
+                )
+            )
+        elif phase == Phase.SETUP_PLACE:
+            self._say(MapView(view, palette))
+            self._say(
+                hint(
+                    f", place your {game.setup_armies[player]} setup armies one at a time: `place NAME` "
+                    "(`place NAME N` sends your next N there), or `auto`.",
+                    name,
+                )
+            )
+        elif phase == Phase.REINFORCE:
+            if self._turn_shown != (player, game.turn):
+                self._turn_shown = (player, game.turn)
+                self._say(Rule(Text.assemble(f"Turn {game.turn} · ", name)))
+                self._say(MapView(view, palette))
+                self._say(players_table(view, palette))
+                if game.hands[player]:
+                    self._say(hand_text(view, palette))
+                self._say(
+                    hint(f"You receive `{game.pending} armies` ({reinforcement_breakdown(game, player)}).")
+                )
+            trades = self._trade_commands()
+            if game.must_trade(player):
+                self._show_menu(
+                    f"You hold {len(game.hands[player])} cards: trade a set first (type its number):",
+                    [(t, "") for t in trades],
+                )
+            else:
+                if trades and not game.placed_this_turn:
+                    self._say(hint("You may trade a set first: `trade` (or see `hand`)."))
+                self._say(
+                    hint(f"Place your {game.pending} armies: `place NAME [N]` (all of them without N).")
+                )
+        elif phase == Phase.ELIMINATION_TRADE:
+            if game.must_trade(player):
+                self._show_menu(
+                    f"You hold {len(game.hands[player])} cards: trade sets until you hold 4 or fewer "
+                    "(type a number):",
+                    [(t, "") for t in self._trade_commands()],
+                )
+            else:
+                self._say(hint(f"Place the {game.pending} armies from your trades: `place NAME [N]`."))
+        elif phase == Phase.ATTACK:
+            self._say(
+                hint(
+                    "Attack: `attack FROM TO [DICE]` (most dice without DICE), `blitz FROM TO`, "
+                    "`odds FROM TO`, or `end`. `help` lists your attacks."
+                )
+            )
+        elif phase == Phase.OCCUPY:
+            assert game.pending_occupation is not None
+            source, target, _ = game.pending_occupation
+            low, high = game.occupy_range()
+            self._say(
+                hint(
+                    f"Move into {board.name_of(target)} from {board.name_of(source)}: `move N` "
+                    f"({low}-{high}; Enter = {high}, `move min` = {low})."
+                )
+            )
+        elif phase == Phase.FORTIFY:
+            self._say(
+                hint("Fortify once: `fortify FROM TO [N]` (all but one without N), or `end` to end the turn.")
+            )
+        elif phase == Phase.DEFEND:
+            assert game.pending_attack is not None
+            source, target, dice = game.pending_attack
+            most = most_defence_dice(self.game)
+            choice = (
+                f"`Defend with 1 or 2 dice` (Enter = {most})." if most > 1 else "`Defend with 1 die` (Enter)."
+            )
+            self._say(
+                hint(
+                    f" attacks your {board.name_of(target)} ({game.armies[target]}) from "
+                    f"{board.name_of(source)} ({game.armies[source]}) with {dice} dice. {choice}",
+                    palette.name(game.current),
+                )
+            )
+
+    # ------------------------------------------------------------------------------------------
+    # saving, leaving, the end of the game
+    # ------------------------------------------------------------------------------------------
+    def default_record_path(self) -> Path:
+        return self.directory / f"risk-game-{self.game.seed}.risk"
+
+    def _write(self, path: Path) -> bool:
+        try:
+            path.write_text(record_text(self.game, self.seats), encoding="utf-8")
+        except OSError as error:
+            self._warn(f"Could not write {path}: {error.strerror or error}")
+            return False
+        self._saved_at = len(self.game.history)
+        return True
+
+    def _save(self, path: Path | None) -> None:
+        target = path or self.save_path or self.default_record_path()
+        if self._write(target):
+            self._say(
+                Text.assemble("Saved to ", (str(target), "bold"), f". Resume with: risk play --load {target}")
+            )
+
+    def _leave(self, reason: str) -> None:
+        self._flush_log()
+        self.finished = True
+        if self.save_path is not None and self._write(self.save_path):
+            self._say(f"{reason} Saved to {self.save_path}; resume with: risk play --load {self.save_path}")
+            return
+        unsaved = len(self.game.history) != self._saved_at
+        self._say(
+            f"{reason} "
+            + (
+                "Not saved (use save FILE to keep a game, or --save FILE)."
+                if unsaved
+                else "Nothing new to save."
+            )
+        )
+
+    def _stop_unfinished(self) -> None:
+        self._quiet = False
+        self._flush_log()
+        self._say(f"Stopped after {self.max_turns} turns with no winner.")
+        self._finish()
+
+    def _finish(self, write: bool = True) -> None:
+        game, palette = self.game, self.palette
+        self._quiet = False
+        self._flush_log()
+        self.finished = True
+        view = View(game, self.viewer)
+        self._say(Rule("Game over"))
+        self._say(MapView(view, palette))
+        self._say(players_table(view, palette))
+        if game.winner is not None:
+            self._say(
+                Text.assemble(
+                    palette.name(game.winner), f" wins the world on turn {game.turn}!", style="bold"
+                )
+            )
+        if not write:
+            return
+        path = self.save_path or self.default_record_path()
+        if self._write(path):
+            self.record_path = path
+            self._say(
+                Text.assemble(
+                    "The game record is in ", (str(path), "bold"), f" (check it with: risk replay {path})."
+                )
+            )
+
+
+def reinforcement_breakdown(game: Game, player: int) -> str:
+    """Where a turn's armies come from: '4 for 13 territories, +5 North America'."""
+    count = game.territory_count[player]
+    parts = [f"{max(3, count // 3)} for {count} territories"]
+    parts += [
+        f"+{game.board.continents[c].bonus} {game.board.continents[c].name}"
+        for c in game.continents_of(player)
+    ]
+    bonus = game.pending - game.reinforcement_for(player)
+    if bonus > 0:
+        parts.append(f"+{bonus} from cards")
+    return ", ".join(parts)
+
+
+def help_table() -> Table:
+    """The commands, the short forms and the screens."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    rows = [
+        ("claim T", "claim an empty territory (setup)"),
+        ("place T [N]", "place armies; without N: all of them (setup: one; place T N queues N)"),
+        ("trade [C C C]", "trade a set of cards (without cards: your set, or a choice)"),
+        ("attack FROM TO [D]", "attack once with D dice (most if left out)"),
+        (
+            "blitz FROM TO",
+            "attack with the most dice until it falls or you are down to 1 (= attack FROM TO all)",
+        ),
+        ("defend N / Enter", "defend with N dice (Enter: the most)"),
+        ("move N / Enter", "armies into a conquered territory (Enter: all but one; move min: the fewest)"),
+        ("fortify FROM TO [N]", "the free move at the end of the turn (without N: all but one)"),
+        ("end", "stop attacking (endattack), then end the turn (endturn)"),
+        ("a number", "one of the numbered choices listed by help"),
+        ("map · hand · players", "the board, your cards, the players"),
+        ("odds A D / odds FROM TO", "exact odds of an attack fought to the end"),
+        ("log [N]", "the last N turns in one line each"),
+        ("auto", "let the computer play your setup, or your current turn"),
+        ("save [FILE] · quit", "save the game (resume: risk play --load FILE); leave"),
+    ]
+    for command, meaning in rows:
+        table.add_row(command, meaning)
+    return table

@@ -1,0 +1,247 @@
+"""What a typed line means: the action notation plus the terminal's short forms, the numbered
+choices, and Tab completion. Pure functions of the game: no I/O, nothing changed.
+
+Short forms (each becomes an ordinary action, or an order the session carries out):
+
+    place T             all the armies left to place (setup: one; place T N queues N)
+    attack FROM TO      one roll with the most dice
+    blitz FROM TO       (or attack FROM TO all) roll with the most dice until it falls or one army is left
+    fortify FROM TO     all armies but one
+    move / move min     all armies that may move in / the fewest
+    defend              the most dice
+    trade               the set held (or a choice when there are several)
+    end                 endattack in the attack phase, endturn in the fortify phase
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from risk.errors import IllegalActionError
+from risk.odds import invasion
+from risk.rules.actions import END_ATTACK, END_TURN, VERBS, Action, Attack, Defend, Fortify, Occupy, Place
+from risk.rules.game import Game, Phase, trade_options
+
+END_WORDS = ("end", "done", "pass", "e")
+ALL_WORDS = ("all", "max")
+QUIT_WORDS = ("quit", "exit", "q")
+META_COMMANDS = (
+    "help",
+    "moves",
+    "map",
+    "hand",
+    "cards",
+    "players",
+    "status",
+    "odds",
+    "save",
+    "log",
+    "auto",
+    *QUIT_WORDS,
+)
+SHORT_VERBS = ("blitz", "end")
+# Chain fortification can offer hundreds of moves: the menu lists the likeliest ones.
+MAX_FORTIFY_CHOICES = 30
+
+Choice = tuple[str, str]  # (command, note)
+
+
+@dataclass(frozen=True, slots=True)
+class BlitzOrder:
+    source: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetupOrder:
+    """``place T N`` during the setup: the player's next N one-army placements go to T."""
+
+    territory: int
+    armies: int
+
+
+class ChoiceNeeded(Exception):
+    """Input that could mean several actions: the player picks one from a numbered list."""
+
+    def __init__(self, title: str, entries: list[Choice]) -> None:
+        super().__init__(title)
+        self.title = title
+        self.entries = entries
+
+
+def most_defence_dice(game: Game) -> int:
+    attack = game.pending_attack
+    return 1 if attack is None else min(2, game.armies[attack[1]])
+
+
+def most_attack_dice(game: Game, source: int) -> int:
+    return max(1, min(3, game.armies[source] - 1))
+
+
+def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
+    """An action from its notation or a short form.
+
+    Raises ``NotationError`` for text that means nothing, ``IllegalActionError`` for a short form
+    that does not apply now, and :class:`ChoiceNeeded` when the player must pick among several.
+    Legality of the action itself is left to ``game.apply``.
+    """
+    words = text.lower().replace(",", " ").split()
+    verb, args = words[0], words[1:]
+    phase = game.phase
+    if verb in END_WORDS and not args:
+        if phase == Phase.ATTACK:
+            return END_ATTACK
+        if phase == Phase.FORTIFY:
+            return END_TURN
+        raise IllegalActionError(f"'{verb}': there is nothing to end now (phase {phase.name.lower()})")
+    if verb == "blitz" or (verb == "attack" and args and args[-1] in ("all", "blitz")):
+        attack = _two_territories(game, "attack", args if verb == "blitz" else args[:-1])
+        return BlitzOrder(attack.source, attack.target)
+    if verb == "attack" and args and not args[-1].isdigit():
+        attack = _two_territories(game, "attack", args)
+        return Attack(attack.source, attack.target, most_attack_dice(game, attack.source))
+    if verb == "place" and args:
+        return _place(game, args)
+    if verb == "fortify" and args and not args[-1].isdigit():
+        fortify = _two_territories(game, "fortify", args[:-1] if args[-1] in ALL_WORDS else args)
+        return Fortify(fortify.source, fortify.target, max(1, game.armies[fortify.source] - 1))
+    if verb in ("move", "occupy") and len(args) <= 1 and (not args or args[0] in (*ALL_WORDS, "min")):
+        if phase != Phase.OCCUPY:
+            raise IllegalActionError(f"{text!r}: there is no conquered territory to move into")
+        low, high = game.occupy_range()
+        return Occupy(low if args == ["min"] else high)
+    if verb == "defend" and not args:
+        if phase != Phase.DEFEND:
+            raise IllegalActionError(f"{text!r}: there is no attack to defend against")
+        return Defend(most_defence_dice(game))
+    if verb == "trade" and not args:
+        options = [t.text(game.board) for t in trade_options(game, game.to_act)]
+        if not options:
+            raise IllegalActionError("'trade': there is no set in your hand to trade")
+        if len(options) == 1:
+            return game.parse(options[0])
+        raise ChoiceNeeded("Which set?", [(option, "") for option in options])
+    return game.parse(text)
+
+
+def _two_territories(game: Game, verb: str, names: list[str]) -> Attack | Fortify:
+    """The source and target named in ``names``, read by the notation parser (count set to 1)."""
+    action = game.parse(" ".join([verb, *names, "1"]))
+    assert isinstance(action, (Attack, Fortify))
+    return action
+
+
+def _place(game: Game, args: list[str]) -> Place | SetupOrder:
+    phase = game.phase
+    everything = args[-1] in ALL_WORDS
+    names = args[:-1] if everything else args
+    place = game.parse(" ".join(["place", *names]))
+    assert isinstance(place, Place)
+    if names and names[-1].isdigit():
+        if phase == Phase.SETUP_PLACE and place.armies > 1:
+            return SetupOrder(place.territory, place.armies)
+        return place
+    if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE) and game.pending:
+        return Place(place.territory, game.pending)
+    if phase == Phase.SETUP_PLACE and everything:
+        return SetupOrder(place.territory, game.setup_armies[game.to_act])
+    return place
+
+
+def choices(game: Game) -> list[Choice]:
+    """The legal actions in short form, as the numbered list a player picks from."""
+    board = game.board
+    player, phase = game.to_act, game.phase
+    owner, armies = game.owner, game.armies
+    own = [t for t in range(len(board)) if owner[t] == player]
+
+    def front(t: int) -> bool:
+        return any(owner[n] != player for n in board.neighbours[t])
+
+    def placement(t: int) -> Choice:
+        return f"place {board.slug_of(t)}", f"{armies[t]}" + (" front" if front(t) else "")
+
+    if phase == Phase.CLAIM:
+        return [(f"claim {board.slug_of(t)}", "") for t in range(len(board)) if owner[t] == -1]
+    if phase == Phase.SETUP_PLACE:
+        return [placement(t) for t in own]
+    if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+        entries = [
+            (trade.text(board), f"+{game.set_value(trade.cards)}") for trade in trade_options(game, player)
+        ]
+        if not game.must_trade(player):
+            entries += [placement(t) for t in sorted(own, key=lambda t: (not front(t), -armies[t]))]
+        return entries
+    if phase == Phase.ATTACK:
+        attacks = []
+        for s in own:
+            if armies[s] < 2:
+                continue
+            for t in board.neighbours[s]:
+                if owner[t] != player:
+                    win = invasion(armies[s] - 1, armies[t]).attacker_wins
+                    note = f"{armies[s]} v {armies[t]}, blitz wins {win:.0%}"
+                    attacks.append((-win, f"attack {board.slug_of(s)} {board.slug_of(t)}", note))
+        return [(command, note) for _, command, note in sorted(attacks)] + [("endattack", "stop attacking")]
+    if phase == Phase.DEFEND:
+        return [(f"defend {d}", "") for d in range(most_defence_dice(game), 0, -1)]
+    if phase == Phase.OCCUPY:
+        low, high = game.occupy_range()
+        return [(f"move {n}", "") for n in sorted({high, low}, reverse=True)]
+    if phase == Phase.FORTIFY:
+        moves = []
+        for s in own:
+            if armies[s] < 2:
+                continue
+            for t in game.fortify_targets(s):
+                # Interior armies towards the front first.
+                rank = (front(s), not front(t), -armies[s])
+                moves.append(
+                    (rank, f"fortify {board.slug_of(s)} {board.slug_of(t)}", f"up to {armies[s] - 1}")
+                )
+        entries = [(command, note) for _, command, note in sorted(moves)[:MAX_FORTIFY_CHOICES]]
+        return [*entries, ("endturn", "no move")]
+    return []
+
+
+def completions(game: Game, line: str, viewer: int) -> list[str]:
+    """Words that could complete the last (partial) word of ``line``: verbs, commands, names."""
+    board = game.board
+    words = line.lower().split()
+    # The word under the cursor is the one to complete; after a space, a new one starts.
+    prefix = words.pop() if line and not line[-1].isspace() and words else ""
+    if not words:
+        return [c for c in sorted({*VERBS, *META_COMMANDS, *SHORT_VERBS}) if c.startswith(prefix)]
+    verb, args = words[0], words[1:]
+    player = viewer if game.is_over else game.to_act
+    owner, armies = game.owner, game.armies
+    own = [t for t in range(len(board)) if owner[t] == player]
+    territories: list[int] = []
+    if verb == "claim":
+        territories = [t for t in range(len(board)) if owner[t] == -1]
+    elif verb == "place":
+        territories = own
+    elif verb in ("attack", "blitz"):
+        if not args:
+            territories = [
+                t for t in own if armies[t] >= 2 and any(owner[n] != player for n in board.neighbours[t])
+            ]
+        elif len(args) == 1 and (source := board.find_territory(args[0])) is not None:
+            territories = [n for n in board.neighbours[source] if owner[n] != player]
+        elif verb == "attack" and len(args) == 2:
+            return [w for w in ("1", "2", "3", "all") if w.startswith(prefix)]
+    elif verb == "fortify":
+        if not args:
+            territories = [t for t in own if armies[t] >= 2]
+        elif len(args) == 1 and (source := board.find_territory(args[0])) is not None:
+            territories = game.fortify_targets(source) if owner[source] == player else []
+    elif verb == "odds" and len(args) < 2:
+        territories = list(range(len(board)))
+    elif verb == "trade" and 0 <= viewer < len(game.players):
+        names = [board.card_name(c) for c in game.hands[viewer]]
+        return sorted(n for n in names if n.startswith(prefix) and n not in args)
+    elif verb == "defend":
+        return [w for w in ("1", "2") if w.startswith(prefix)]
+    elif verb in ("move", "occupy"):
+        return [w for w in ("all", "min") if w.startswith(prefix)]
+    return sorted(s for s in (board.slug_of(t) for t in territories) if s.startswith(prefix))

@@ -1,0 +1,245 @@
+"""What an action did, and one-line summaries of whole turns (for bots' turns and the setup).
+
+``Effect`` is measured around one ``game.apply``: the dice, a conquest, eliminations, cards drawn.
+A ``TurnLog`` gathers the effects of one player's turn into a line such as
+"Bob: +7 (Ukraine +7); 4 attacks (lost 3, killed 6), conquered Egypt (Ann); fortified Ural -> Siberia 3".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from risk.rules.actions import Action, Attack, Claim, Defend, EndTurn, Fortify, Place, Trade
+from risk.rules.game import Battle, Game, Phase
+from risk.tui.render import Palette
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One applied action and what came of it."""
+
+    action: Action
+    actor: int  # who sent the action (the defender, for ``defend``)
+    current: int  # whose turn it was
+    turn: int
+    phase: Phase  # the phase the action was sent in
+    battle: Battle | None  # the roll, when the action made one
+    defender: int  # the owner of the attacked territory before the roll (-1: no battle)
+    eliminated: tuple[int, ...]
+    drawn: tuple[int, ...]  # cards the current player drew
+    gained: int  # armies a trade added to those to place
+    bonus_territory: int | None  # where a trade's +2 went
+
+
+def apply_and_measure(game: Game, action: Action) -> Effect:
+    """Apply ``action`` (raising, and changing nothing, when it is illegal) and say what it did."""
+    actor, current, phase, turn = game.to_act, game.current, game.phase, game.turn
+    defender = -1
+    if isinstance(action, Attack) and 0 <= action.target < len(game.board):
+        defender = game.owner[action.target]
+    elif isinstance(action, Defend) and game.pending_attack is not None:
+        defender = game.owner[game.pending_attack[1]]
+    alive_before = list(game.alive)
+    pending_before = game.pending
+    armies_before = list(game.armies)
+    history_length = len(game.history)
+    game.apply(action)
+    new_entries = game.history[history_length:]
+    rolled = any(kind == "chance" and what == "dice" for kind, what, _ in new_entries)
+    drawn = tuple(card for kind, what, card in new_entries if kind == "chance" and what == "draw")
+    eliminated = tuple(p for p, was in enumerate(alive_before) if was and not game.alive[p])
+    gained, bonus = 0, None
+    if isinstance(action, Trade):
+        gained = game.pending - pending_before
+        held = [c for c in action.cards if c < len(game.board) and game.armies[c] != armies_before[c]]
+        bonus = held[0] if held else None
+    return Effect(
+        action=action,
+        actor=actor,
+        current=current,
+        turn=turn,
+        phase=phase,
+        battle=game.last_battle if rolled else None,
+        defender=defender if rolled else -1,
+        eliminated=eliminated,
+        drawn=drawn,
+        gained=gained,
+        bonus_territory=bonus,
+    )
+
+
+@dataclass
+class TurnLog:
+    """The effects of one player's turn (or of a stretch of the setup), summarised on one line."""
+
+    player: int
+    turn: int
+    claims: list[int] = field(default_factory=list)
+    setup_places: dict[int, int] = field(default_factory=dict)
+    trades: list[tuple[int, int | None]] = field(default_factory=list)  # armies gained, bonus territory
+    placements: dict[int, int] = field(default_factory=dict)
+    attacks: int = 0
+    armies_lost: int = 0
+    armies_killed: int = 0
+    conquered: list[tuple[int, int]] = field(default_factory=list)  # territory, previous owner
+    eliminated: list[int] = field(default_factory=list)
+    fortified: tuple[int, int, int] | None = None
+    cards_drawn: int = 0
+    ended: bool = False
+
+    def add(self, effect: Effect) -> None:
+        action = effect.action
+        if isinstance(action, Claim):
+            self.claims.append(action.territory)
+        elif isinstance(action, Place):
+            target = self.setup_places if effect.phase == Phase.SETUP_PLACE else self.placements
+            target[action.territory] = target.get(action.territory, 0) + action.armies
+        elif isinstance(action, Trade):
+            self.trades.append((effect.gained, effect.bonus_territory))
+        elif isinstance(action, Fortify):
+            self.fortified = (action.source, action.target, action.armies)
+        if isinstance(action, (Fortify, EndTurn)):
+            self.ended = True
+        battle = effect.battle
+        if battle is not None:
+            self.attacks += 1
+            self.armies_lost += battle.attacker_losses
+            self.armies_killed += battle.defender_losses
+            if battle.conquered:
+                self.conquered.append((battle.target, effect.defender))
+        self.eliminated.extend(effect.eliminated)
+        self.cards_drawn += len(effect.drawn)
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.claims
+            or self.setup_places
+            or self.trades
+            or self.placements
+            or self.attacks
+            or self.fortified
+            or self.ended
+            or self.cards_drawn
+        )
+
+    @property
+    def has_news(self) -> bool:
+        """Whether it holds more than attacks (which a defending human has watched roll by roll)."""
+        return bool(
+            self.claims
+            or self.setup_places
+            or self.trades
+            or self.placements
+            or self.conquered
+            or self.eliminated
+            or self.fortified
+            or self.ended
+            or self.cards_drawn
+        )
+
+    def describe(self, game: Game, palette: Palette) -> Text:
+        board = game.board
+        parts: list[str | Text] = []
+        if self.claims:
+            parts.append("claimed " + ", ".join(board.name_of(t) for t in self.claims))
+        if self.setup_places:
+            parts.append(
+                "placed " + ", ".join(f"{board.name_of(t)} +{n}" for t, n in self.setup_places.items())
+            )
+        for gained, bonus in self.trades:
+            extra = f" and +2 on {board.name_of(bonus)}" if bonus is not None else ""
+            parts.append(f"traded a set for {gained}{extra}")
+        if self.placements:
+            total = sum(self.placements.values())
+            where = ", ".join(f"{board.name_of(t)} +{n}" for t, n in self.placements.items())
+            parts.append(f"reinforced +{total} ({where})")
+        if self.attacks:
+            attacks = f"attacked {self.attacks} time{'s' if self.attacks != 1 else ''}"
+            attacks += f" (lost {self.armies_lost}, killed {self.armies_killed})"
+            if self.conquered:
+                taken = Text(", conquered ")
+                for index, (territory, previous) in enumerate(self.conquered):
+                    if index:
+                        taken.append(", ")
+                    taken.append(board.name_of(territory), style="bold")
+                    if previous >= 0:
+                        taken.append(" (")
+                        taken.append_text(palette.name(previous))
+                        taken.append(")")
+                parts.append(Text(attacks).append_text(taken))
+            else:
+                parts.append(attacks)
+        elif self.placements and not self.fortified and self.ended:
+            parts.append("did not attack")
+        for player in self.eliminated:
+            parts.append(Text.assemble("eliminated ", palette.name(player), "!"))
+        if self.fortified is not None:
+            source, target, armies = self.fortified
+            parts.append(f"fortified {board.name_of(source)} -> {board.name_of(target)} {armies}")
+        if self.cards_drawn:
+            parts.append(f"drew {'a card' if self.cards_drawn == 1 else f'{self.cards_drawn} cards'}")
+        if not parts and self.ended:
+            parts.append("ended the turn")
+        line = Text.assemble(palette.name(self.player), ": ")
+        line.append_text(Text("; ").join(Text(p) if isinstance(p, str) else p for p in parts))
+        return line
+
+
+def battle_line(game: Game, palette: Palette, effect: Effect) -> Text:
+    """One roll: 'Ann attacks Egypt from Middle East: 6 5 2 against 6 1; Ann loses 1, Bob loses 1 ...'."""
+    battle = effect.battle
+    assert battle is not None
+    board = game.board
+    attacker, defender = effect.current, effect.defender
+    line = Text.assemble(
+        palette.name(attacker),
+        f" attacks {board.name_of(battle.target)} from {board.name_of(battle.source)}: ",
+        (" ".join(map(str, battle.attacker_dice)), "bold"),
+        " against ",
+        (" ".join(map(str, battle.defender_dice)), "bold"),
+        "; ",
+    )
+    losses: list[Text] = []
+    if battle.attacker_losses:
+        losses.append(Text.assemble(palette.name(attacker), f" loses {battle.attacker_losses}"))
+    if battle.defender_losses:
+        losses.append(Text.assemble(palette.name(defender), f" loses {battle.defender_losses}"))
+    line.append_text(Text(", ").join(losses))
+    source_left = game.armies[battle.source]
+    if battle.conquered:
+        line.append(f". {board.name_of(battle.target)} is conquered!", style="bold")
+    else:
+        line.append(
+            f" (left: {board.name_of(battle.source)} {source_left}, "
+            f"{board.name_of(battle.target)} {game.armies[battle.target]})"
+        )
+    return line
+
+
+@dataclass
+class SetupLog:
+    """The setup moves of every player since a human was last asked: one line per player."""
+
+    turn: int = 0
+    player: int = -1  # several players
+    logs: dict[int, TurnLog] = field(default_factory=dict)
+
+    def add(self, effect: Effect) -> None:
+        self.logs.setdefault(effect.current, TurnLog(effect.current, effect.turn)).add(effect)
+
+    @property
+    def empty(self) -> bool:
+        return all(log.empty for log in self.logs.values())
+
+    @property
+    def has_news(self) -> bool:
+        return not self.empty
+
+    def describe(self, game: Game, palette: Palette) -> Text:
+        lines = [log.describe(game, palette) for log in self.logs.values() if not log.empty]
+        # A round of single claims or placements reads best on one line.
+        one_line = Text(" · ").join(lines)
+        return one_line if one_line.cell_len <= 80 else Text("\n").join(lines)
