@@ -224,6 +224,23 @@ def players_table(view: View, palette: Palette) -> Table:
     return table
 
 
+def players_line(view: View, palette: Palette) -> Text:
+    """Every player on one line: territories/armies/cards (the full table is `players`)."""
+    armies_of = [0] * len(view.players)
+    for t, who in enumerate(view.owner):
+        if who >= 0:
+            armies_of[who] += view.armies[t]
+    parts = []
+    for p, name in enumerate(view.players):
+        if not view.alive[p]:
+            parts.append(Text(name, style="dim strike"))
+            continue
+        part = palette.name(p)
+        part.append(f" {view.territory_count[p]}/{armies_of[p]}/{view.hand_sizes[p]}")
+        parts.append(part)
+    return Text("Territories/armies/cards: ", style="dim").append_text(Text(" · ").join(parts))
+
+
 def status_line(view: View, palette: Palette) -> Text:
     """Turn, whose move, the phase, armies to place and the next set's value, on one line."""
     parts: list[Text] = []

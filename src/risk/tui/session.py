@@ -33,6 +33,7 @@ from risk.tui.render import (
     hand_text,
     hint,
     menu_renderable,
+    players_line,
     players_table,
     status_line,
 )
@@ -48,6 +49,7 @@ from risk.tui.shortforms import (
     interpret,
     most_attack_dice,
     most_defence_dice,
+    two_territories,
 )
 from risk.tui.summary import Effect, SetupLog, TurnLog, apply_and_measure, battle_line
 from risk.view import SPECTATOR, View
@@ -59,6 +61,7 @@ HUMAN = "human"
 SEATS_COMMENT = "# risk play seats:"
 DEFAULT_MAX_TURNS = 1000
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE)
+MAX_ODDS_ARMIES = 1000  # keeps `odds A D` instant
 
 
 @dataclass
@@ -365,10 +368,11 @@ class PlaySession:
         try:
             if len(args) == 2 and all(a.isdigit() for a in args):
                 attackers, defenders = int(args[0]), int(args[1])
+                if max(attackers, defenders) > MAX_ODDS_ARMIES:
+                    raise ValueError(f"at most {MAX_ODDS_ARMIES} armies a side here (risk odds takes more)")
                 where = f"{attackers} attacking armies (not counting the one that stays) against {defenders}"
             else:
-                attack = game.parse("attack " + " ".join(text.split()[1:]) + " 1")
-                assert isinstance(attack, Attack)
+                attack = two_territories(game, "attack", args, typed_verb="odds")
                 attackers, defenders = game.armies[attack.source] - 1, game.armies[attack.target]
                 where = (
                     f"{board.name_of(attack.source)} ({attackers + 1}) -> "
@@ -379,8 +383,8 @@ class PlaySession:
             odds = invasion(attackers, defenders)
         except (RiskError, ValueError) as error:
             self._warn(
-                f"odds A D (A attacking armies, not counting the one that stays; D defenders), "
-                f"or odds FROM TO: {error}"
+                f"{error}. Use odds A D (A attackers not counting the one that stays, D defenders) "
+                "or odds FROM TO."
             )
             return
         win = odds.attacker_wins
@@ -660,7 +664,8 @@ class PlaySession:
         self._asked.add(question)
         if player != self.viewer:
             self.viewer = player
-            if len(self.humans) > 1:
+            opens_turn = phase == Phase.REINFORCE and self._turn_shown != (player, game.turn)
+            if len(self.humans) > 1 and not opens_turn:  # a new turn has its own banner
                 self._say(Rule(Text.assemble(palette.name(player), "'s move: pass the keyboard")))
         view = self._view()
         board = game.board
@@ -685,28 +690,29 @@ class PlaySession:
                 )
             )
         elif phase == Phase.REINFORCE:
-            if self._turn_shown != (player, game.turn):
+            # The opening screen of a turn fits an 80 x 24 terminal: the map, one line of players.
+            opening = self._turn_shown != (player, game.turn)
+            receive = ""
+            if opening:
                 self._turn_shown = (player, game.turn)
-                self._say(Rule(Text.assemble(f"Turn {game.turn} · ", name)))
+                handover = " · pass the keyboard" if len(self.humans) > 1 else ""
+                self._say(Rule(Text.assemble(f"Turn {game.turn} · ", name, handover)))
                 self._say(MapView(view, palette))
-                self._say(players_table(view, palette))
+                self._say(players_line(view, palette))
                 if game.hands[player]:
                     self._say(hand_text(view, palette))
-                self._say(
-                    hint(f"You receive `{game.pending} armies` ({reinforcement_breakdown(game, player)}).")
-                )
+                receive = f"You receive `{game.pending} armies` ({reinforcement_breakdown(game, player)}). "
             trades = self._trade_commands()
             if game.must_trade(player):
-                self._show_menu(
-                    f"You hold {len(game.hands[player])} cards: trade a set first (type its number):",
-                    [(t, "") for t in trades],
-                )
+                if receive:
+                    self._say(hint(receive))
+                title = f"You hold {len(game.hands[player])} cards: trade a set first (type its number):"
+                self._show_menu(title, [(t, "") for t in trades])
             else:
                 if trades and not game.placed_this_turn:
                     self._say(hint("You may trade a set first: `trade` (or see `hand`)."))
-                self._say(
-                    hint(f"Place your {game.pending} armies: `place NAME [N]` (all of them without N).")
-                )
+                place = "Place them" if receive else f"Place your {game.pending} armies"
+                self._say(hint(f"{receive}{place}: `place NAME [N]` (all of them without N)."))
         elif phase == Phase.ELIMINATION_TRADE:
             if game.must_trade(player):
                 self._show_menu(

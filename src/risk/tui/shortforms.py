@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from risk.errors import IllegalActionError
+from risk.errors import IllegalActionError, NotationError
 from risk.odds import invasion
 from risk.rules.actions import END_ATTACK, END_TURN, VERBS, Action, Attack, Defend, Fortify, Occupy, Place
 from risk.rules.game import Game, Phase, trade_options
@@ -95,15 +95,15 @@ def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
             return END_TURN
         raise IllegalActionError(f"'{verb}': there is nothing to end now (phase {phase.name.lower()})")
     if verb == "blitz" or (verb == "attack" and args and args[-1] in ("all", "blitz")):
-        attack = _two_territories(game, "attack", args if verb == "blitz" else args[:-1])
+        attack = two_territories(game, "attack", args if verb == "blitz" else args[:-1])
         return BlitzOrder(attack.source, attack.target)
     if verb == "attack" and args and not args[-1].isdigit():
-        attack = _two_territories(game, "attack", args)
+        attack = two_territories(game, "attack", args)
         return Attack(attack.source, attack.target, most_attack_dice(game, attack.source))
     if verb == "place" and args:
         return _place(game, args)
     if verb == "fortify" and args and not args[-1].isdigit():
-        fortify = _two_territories(game, "fortify", args[:-1] if args[-1] in ALL_WORDS else args)
+        fortify = two_territories(game, "fortify", args[:-1] if args[-1] in ALL_WORDS else args)
         return Fortify(fortify.source, fortify.target, max(1, game.armies[fortify.source] - 1))
     if verb in ("move", "occupy") and len(args) <= 1 and (not args or args[0] in (*ALL_WORDS, "min")):
         if phase != Phase.OCCUPY:
@@ -124,11 +124,32 @@ def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
     return game.parse(text)
 
 
-def _two_territories(game: Game, verb: str, names: list[str]) -> Attack | Fortify:
-    """The source and target named in ``names``, read by the notation parser (count set to 1)."""
-    action = game.parse(" ".join([verb, *names, "1"]))
+def two_territories(game: Game, verb: str, names: list[str], typed_verb: str = "") -> Attack | Fortify:
+    """The source and target named in ``names`` (names may be several words each), as an attack or
+    fortification of 1; errors quote ``typed_verb`` (default ``verb``) as the player typed it."""
+    try:
+        action = game.parse(" ".join([verb, *names, "1"]))
+    except NotationError:
+        verb = typed_verb or verb
+        typed = " ".join([verb, *names])
+        raise NotationError(
+            f"{typed!r}: expected {verb} FROM TO, two territory names ({_unknown_name(game, names)})"
+        ) from None
     assert isinstance(action, (Attack, Fortify))
     return action
+
+
+def _unknown_name(game: Game, words: list[str]) -> str:
+    """What is wrong with a list of territory names: the first word that starts no name."""
+    rest = words
+    while rest:
+        for length in range(len(rest), 0, -1):
+            if game.board.find_territory(" ".join(rest[:length])) is not None:
+                rest = rest[length:]
+                break
+        else:
+            return f"no territory is called {rest[0]!r}; Tab completes names"
+    return "two names are needed" if len(words) < 2 else "too many names"
 
 
 def _place(game: Game, args: list[str]) -> Place | SetupOrder:
@@ -217,9 +238,9 @@ def completions(game: Game, line: str, viewer: int) -> list[str]:
     owner, armies = game.owner, game.armies
     own = [t for t in range(len(board)) if owner[t] == player]
     territories: list[int] = []
-    if verb == "claim":
+    if verb == "claim" and not args:
         territories = [t for t in range(len(board)) if owner[t] == -1]
-    elif verb == "place":
+    elif verb == "place" and not args:
         territories = own
     elif verb in ("attack", "blitz"):
         if not args:
