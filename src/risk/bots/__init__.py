@@ -6,9 +6,11 @@ from risk.bots.base import Bot
 from risk.bots.heuristic import ContinentalBot, FortressBot
 from risk.bots.quick import QuickBot
 from risk.bots.random_bot import RandomBot
+from risk.bots.search import SearchBot
 
 # Weakest first (the order measured by benchmarks/bench_strength.py).
-BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, QuickBot, FortressBot, ContinentalBot)}
+LADDER: tuple[type[Bot], ...] = (RandomBot, QuickBot, FortressBot, ContinentalBot, SearchBot)
+BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in LADDER}
 DEFAULT_BOT = "quick"
 
 

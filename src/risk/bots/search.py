@@ -1,0 +1,197 @@
+"""The search bot: Monte Carlo search over determinised games, with a heuristic bot as default policy.
+
+At each decision that matters (placing reinforcements, attacking, moving in after a conquest,
+fortifying) the bot takes a short list of candidate actions from the heuristic (its own choice and
+its next best ideas, ending the phase included) and spends its budget on them with UCB1: each
+iteration samples the hidden cards and the dice afresh (:func:`determinise`), plays the candidate,
+then lets the heuristic play every seat until the bot's next turn begins, and scores the position
+(armies, income, cards; 1 for a win, 0 once eliminated). The candidate with the best mean wins.
+
+Decisions with one sensible answer (setup, defence dice, card trades, a single legal action) are
+left to the heuristic: searching them buys nothing. The budget is a number of iterations per
+decision, so a seeded game replays exactly; ``max_seconds`` is a safety cap on top.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from risk.bots.base import Bot
+from risk.bots.determinise import determinise
+from risk.bots.heuristic import ContinentalBot, HeuristicBot
+from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Fortify, Occupy, Place
+from risk.rules.game import Game, Phase
+from risk.view import View
+
+DEFAULT_ITERATIONS = 48
+DEFAULT_MAX_SECONDS = 0.8
+EXPLORATION = 0.35
+# A rollout that somehow never reaches the bot's next turn stops here.
+ROLLOUT_ACTION_CAP = 3000
+
+SEARCHED_PHASES = frozenset(
+    {Phase.REINFORCE, Phase.ELIMINATION_TRADE, Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY}
+)
+
+
+def evaluate(game: Game, me: int) -> float:
+    """How good ``game`` is for ``me``, in [0, 1]: a won game 1, eliminated 0, otherwise my share of
+    the alive players' strength (armies on the board, income per turn, cards in hand)."""
+    if game.winner is not None:
+        return 1.0 if game.winner == me else 0.0
+    if not game.alive[me]:
+        return 0.0
+    armies = [0] * len(game.players)
+    for territory, owner in enumerate(game.owner):
+        armies[owner] += game.armies[territory]
+    total = mine = 0.0
+    for player, alive in enumerate(game.alive):
+        if not alive:
+            continue
+        strength = armies[player] + 3.0 * game.reinforcement_for(player) + 1.5 * len(game.hands[player])
+        total += strength
+        if player == me:
+            mine = strength
+    return mine / total if total else 0.0
+
+
+class SearchBot(Bot):
+    name = "search"
+    description = (
+        "Monte Carlo search (UCB1) over determinised hidden cards and dice, continental bot as rollout policy"
+    )
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = DEFAULT_ITERATIONS,
+        max_seconds: float = DEFAULT_MAX_SECONDS,
+        candidates: int = 5,
+    ) -> None:
+        super().__init__(seed)
+        self.iterations = iterations
+        self.max_seconds = max_seconds
+        self.candidate_count = candidates
+        self.policy: HeuristicBot = ContinentalBot(seed)
+        # Rollout policies play every seat; seeded from our own generator, so games replay.
+        self._rollout_policy: HeuristicBot = ContinentalBot(self.rng.getrandbits(32))
+
+    def choose(self, view: View) -> Action:
+        game: Game = view._game
+        default = self.policy.choose(view)
+        if game.phase not in SEARCHED_PHASES or game.to_act != view.player:
+            return default
+        if self.continues_battle(game, default):
+            return default
+        candidates = self.candidates(game, view.player, default)
+        if len(candidates) <= 1:
+            return default
+        return self.search(view, candidates)
+
+    @staticmethod
+    def continues_battle(game: Game, action: Action) -> bool:
+        """Whether ``action`` rolls again in the battle the last roll left undecided: the heuristic
+        chose to press on at good odds, and searching every roll would spend the budget on dice."""
+        battle = game.last_battle
+        return (
+            isinstance(action, Attack)
+            and battle is not None
+            and not battle.conquered
+            and battle.source == action.source
+            and battle.target == action.target
+            and game.owner[battle.source] == game.current
+        )
+
+    # -- candidates ------------------------------------------------------------------------------
+    def candidates(self, game: Game, me: int, default: Action) -> list[Action]:
+        """The heuristic's choice first, then its runners-up for this phase, without repeats."""
+        phase = game.phase
+        policy = self.policy
+        options: list[Action] = [default]
+        if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+            if not isinstance(default, Place):
+                return [default]  # a card trade: the heuristic trades when it may
+            pending = game.pending
+            weakest, _ = policy.weakest_border(game, me)
+            if weakest >= 0:
+                options.append(Place(weakest, pending))
+            for _, _, attack in policy.attack_options(game, me):
+                options.append(Place(attack.source, pending))
+        elif phase == Phase.ATTACK:
+            options.append(END_ATTACK)
+            options.extend(attack for score, _, attack in policy.attack_options(game, me) if score > -1.0)
+        elif phase == Phase.OCCUPY:
+            low, high = game.occupy_range()
+            options.extend((Occupy(high), Occupy(low), Occupy((low + high + 1) // 2)))
+        elif phase == Phase.FORTIFY:
+            options.append(END_TURN)
+            options.extend(self.fortify_options(game, me))
+        unique: list[Action] = []
+        for action in options:
+            if action not in unique:
+                unique.append(action)
+            if len(unique) == self.candidate_count:
+                break
+        return unique
+
+    def fortify_options(self, game: Game, me: int) -> list[Action]:
+        """Whole stacks moved to the borders facing the largest threats."""
+        owner, armies = game.owner, game.armies
+        policy = self.policy
+        moves: list[tuple[int, Action]] = []
+        for source in range(len(owner)):
+            if owner[source] != me or armies[source] < 2:
+                continue
+            exposed = bool(policy.enemy_neighbours(game, me, source))
+            movable = armies[source] - 1 if not exposed else (armies[source] - 1) // 2
+            if movable < 1:
+                continue
+            for target in game.fortify_targets(source):
+                threat = policy.threat(game, me, target)
+                if threat > 0:
+                    moves.append((threat - armies[target], Fortify(source, target, movable)))
+        moves.sort(key=lambda move: move[0], reverse=True)
+        return [move for _, move in moves[:3]]
+
+    # -- search ----------------------------------------------------------------------------------
+    def search(self, view: View, candidates: list[Action]) -> Action:
+        me = view.player
+        visits = [0] * len(candidates)
+        totals = [0.0] * len(candidates)
+        deadline = time.perf_counter() + self.max_seconds
+        for iteration in range(self.iterations):
+            if iteration < len(candidates):
+                arm = iteration
+            else:
+                log_n = math.log(iteration)
+                arm = max(
+                    range(len(candidates)),
+                    key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]),
+                )
+            game = determinise(view, self.rng)
+            game.apply_unchecked(candidates[arm])
+            totals[arm] += self.rollout(game, me)
+            visits[arm] += 1
+            if time.perf_counter() > deadline:
+                break
+        best = max(
+            range(len(candidates)),
+            key=lambda i: (totals[i] / visits[i] if visits[i] else -1.0, -i),
+        )
+        return candidates[best]
+
+    def rollout(self, game: Game, me: int) -> float:
+        """Play every seat with the heuristic until ``me``'s next turn begins, then evaluate."""
+        policy = self._rollout_policy
+        start_turn = game.turn
+        views = [View(game, player) for player in range(len(game.players))]
+        for _ in range(ROLLOUT_ACTION_CAP):
+            if game.is_over or (game.turn != start_turn and game.current == me):
+                break
+            actor = game.to_act
+            game.apply_unchecked(policy.choose(views[actor]))
+        return evaluate(game, me)
+
+
+__all__ = ["SearchBot", "evaluate"]
