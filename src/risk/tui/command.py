@@ -157,8 +157,13 @@ def play_command(
         except RiskError as error:
             fail(str(error))
 
-    session = PlaySession(game, make_seats(kinds, game.seed), save_path=save, auto_defend=auto_defend)
+    session = PlaySession(
+        game, make_seats(kinds, game.seed), save_path=save, auto_defend=auto_defend, loaded_from=load
+    )
     console = Console(highlight=False)
+    if load is not None:
+        actions = sum(1 for kind, _, _ in game.history if kind == "action")
+        console.print(f"Resumed {load}: {actions} actions, turn {game.turn}.")
     reader = terminal_reader(session) if sys.stdin.isatty() else stream_reader(sys.stdin, console)
     run_session(session, console, reader)
 

@@ -138,6 +138,7 @@ class PlaySession:
         auto_defend: bool = False,
         directory: Path | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
+        loaded_from: Path | None = None,
     ) -> None:
         if len(seats) != len(game.players):
             raise ValueError(f"{len(seats)} seats for {len(game.players)} players")
@@ -147,6 +148,7 @@ class PlaySession:
         self.auto_defend = auto_defend
         self.directory = directory or Path.cwd()
         self.max_turns = max_turns
+        self.loaded_from = loaded_from  # where a resumed game came from: `save` alone writes it back
         self.humans = [i for i, seat in enumerate(self.seats) if seat.is_human]
         labels = [
             ("you" if len(self.humans) == 1 else HUMAN) if seat.is_human else f"bot: {seat.kind}"
@@ -210,8 +212,14 @@ class PlaySession:
             self._answer_default()
         elif words[0] in META_COMMANDS or words[0] == "?":
             self._meta(words[0], words[1:], text)
-        elif len(words) == 1 and words[0].isdigit() and self.game.phase not in (Phase.DEFEND, Phase.OCCUPY):
-            self._pick(int(words[0]))
+        elif len(words) == 1 and words[0].isdigit():
+            # A bare number is a count where the question is "how many", else a numbered choice.
+            if self.game.phase == Phase.DEFEND:
+                self._act(f"defend {words[0]}")
+            elif self.game.phase == Phase.OCCUPY:
+                self._act(f"move {words[0]}")
+            else:
+                self._pick(int(words[0]))
         else:
             self._act(text)
         return self._take_output()
@@ -774,7 +782,7 @@ class PlaySession:
         return True
 
     def _save(self, path: Path | None) -> None:
-        target = path or self.save_path or self.default_record_path()
+        target = path or self.save_path or self.loaded_from or self.default_record_path()
         if self._write(target):
             self._say(
                 Text.assemble("Saved to ", (str(target), "bold"), f". Resume with: risk play --load {target}")

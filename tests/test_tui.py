@@ -1,0 +1,453 @@
+"""The terminal game: a PlaySession driven line by line, the `play` command, and a real terminal."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from positions import make_position
+from risk.bots import make_bot
+from risk.record import read_record, read_record_file
+from risk.rules.actions import Fortify
+from risk.rules.game import Game, Phase
+from risk.rules.options import Rules
+from risk.tui.command import register
+from risk.tui.render import MapView, Palette, render_text
+from risk.tui.session import PlaySession, make_seats
+from risk.view import View
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+def new_session(seed: int, tmp_path: Path, kinds: tuple[str, ...] = ("human", "quick", "quick"),
+                **options: object) -> PlaySession:
+    game = Game(Rules.preset("2008"), PLAYERS[: len(kinds)], seed=seed)
+    return PlaySession(game, make_seats(kinds, seed), directory=tmp_path, **options)  # type: ignore[arg-type]
+
+
+def say(session: PlaySession, line: str, width: int = 80) -> str:
+    """Send one line and return the screen text it produced (rendered, so rendering is tested too)."""
+    return render_text(session.handle(line), width)
+
+
+def helper_line(session: PlaySession, helper_seed: int = 99) -> str:
+    """What a quick bot would type for the human who must act, in the action notation."""
+    game = session.game
+    bot = make_bot("quick", helper_seed)
+    return bot.choose(View(game, game.to_act)).text(game.board)
+
+
+def play_on(session: PlaySession, until: object = None, limit: int = 20_000) -> None:
+    """Answer every question with the helper bot's move, until ``until(session)`` or the end."""
+    for _ in range(limit):
+        if session.finished or (callable(until) and until(session)):
+            return
+        say(session, helper_line(session))
+    raise AssertionError("the game did not finish")
+
+
+# -----------------------------------------------------------------------------------------------
+# whole games
+# -----------------------------------------------------------------------------------------------
+def test_a_whole_game_through_the_interface_with_noise(tmp_path: Path) -> None:
+    """Every human decision typed as text, with illegal lines, screens and a save along the way."""
+    session = new_session(3, tmp_path)
+    opening = render_text(session.start())
+    assert "claim NAME" in opening and "Ann claim> " == session.prompt
+    game = session.game
+    noise = ["attack alaska kamchatka 3", "fly to the moon", "place atlantis 3", "help", "map", "hand",
+             "players", "odds 3 2", "log", "12345"]
+    refusals = 0
+    steps = 0
+    while not session.finished:
+        if steps % 4 == 0:
+            line = noise[(steps // 4) % len(noise)]
+            before = game.to_dict()
+            screen = say(session, line)
+            assert game.to_dict() == before, f"{line!r} changed the game"
+            assert screen.strip(), f"{line!r} printed nothing"
+            refusals += "Not allowed" in screen or "Not understood" in screen
+        if steps == 100:
+            assert "Saved to" in say(session, f"save {tmp_path / 'middle.risk'}")
+        if not session.finished:
+            say(session, helper_line(session))
+        steps += 1
+        assert steps < 20_000
+    assert game.winner is not None
+    assert refusals >= 5
+    record_path = tmp_path / f"risk-game-{game.seed}.risk"
+    assert session.record_path == record_path
+    replayed = read_record(record_path.read_text(encoding="utf-8"))
+    assert replayed.winner == game.winner and replayed.history == game.history
+    middle = read_record_file(tmp_path / "middle.risk")
+    assert middle.history == game.history[: len(middle.history)]
+
+
+def test_bots_turns_are_summarised_in_one_line_each(tmp_path: Path) -> None:
+    session = new_session(5, tmp_path, auto_defend=True)
+    session.start()
+    say(session, "auto")  # the computer plays Ann's setup
+    screens = []
+    play_on(session, until=lambda s: s.game.turn > 6 and s.game.current == 0)
+    screens.append(say(session, "log 20"))
+    text = "".join(screens)
+    assert re.search(r"Bob: (traded a set for \d+; )?reinforced \+\d+ \(", text)
+    assert re.search(r"Cy: .*reinforced \+\d+", text)
+    # One line per turn in the journal: no per-roll dice in bots' summaries.
+    assert all(" against " not in line.plain for line in session.journal)
+
+
+def test_when_every_human_is_out_the_bots_finish_quietly(tmp_path: Path) -> None:
+    session = new_session(3, tmp_path, auto_defend=True)
+    session.start()
+    say(session, "auto")
+    screens = []
+    while not session.finished:
+        # A passive human: places everything on one territory and never attacks.
+        game = session.game
+        if game.phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE) and not game.must_trade():
+            line = f"place {game.board.slug_of(game.territories_of(game.to_act)[0])}"
+        elif game.phase == Phase.ATTACK or game.phase == Phase.FORTIFY:
+            line = "end"
+        else:
+            line = helper_line(session)
+        screens.append(say(session, line))
+    text = "".join(screens)
+    assert "Ann is eliminated" in text
+    assert "No human player is left" in text
+    assert session.game.winner in (1, 2)
+    assert "wins the world" in text
+
+
+# -----------------------------------------------------------------------------------------------
+# short forms, numbered choices, defaults
+# -----------------------------------------------------------------------------------------------
+def attack_position(owners_extra: dict[str, tuple[int, int]] | None = None) -> PlaySession:
+    """Ann to reinforce with 5 armies; Alaska (Ann, 10) borders Kamchatka (Bob, 2)."""
+    owners = {"alaska": (0, 10), "northwest territory": (0, 1), "alberta": (0, 1), "kamchatka": (1, 2),
+              "greenland": (2, 1), **(owners_extra or {})}
+    game = make_position(owners=owners, phase=Phase.REINFORCE, pending=5, current=0)
+    return PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+
+
+def test_place_without_a_count_places_everything() -> None:
+    session = attack_position()
+    session.start()
+    screen = say(session, "place Alaska")
+    assert session.game.armies[session.game.board.territory("alaska")] == 15
+    assert "all placed" in screen and session.game.phase == Phase.ATTACK
+
+
+def test_blitz_attacks_until_conquered_then_enter_moves_everything_in() -> None:
+    session = attack_position()
+    session.start()
+    say(session, "place alaska 5")
+    game, board = session.game, session.game.board
+    kamchatka, alaska = board.territory("kamchatka"), board.territory("alaska")
+    screen = say(session, "blitz alaska kamchatka", width=200)
+    assert "Blitz Alaska -> Kamchatka" in screen and "Kamchatka is conquered!" in screen
+    assert game.owner[kamchatka] == 0 and game.phase == Phase.OCCUPY
+    low, high = game.occupy_range()
+    assert f"Player 1 move {low}-{high} [{high}]> " == session.prompt
+    say(session, "")  # Enter: the default, everything that may move
+    assert game.armies[alaska] == 1 and game.phase == Phase.ATTACK
+
+
+def test_attack_without_dice_rolls_the_most_and_attack_all_is_a_blitz() -> None:
+    session = attack_position(owners_extra={"kamchatka": (1, 8)})
+    session.start()
+    say(session, "place alaska")
+    game, board = session.game, session.game.board
+    say(session, "attack alaska kamchatka")
+    assert game.last_battle is not None and len(game.last_battle.attacker_dice) == 3
+    rolls_before = sum(1 for kind, what, _ in game.history if what == "dice")
+    screen = say(session, "attack alaska kamchatka all", width=200)
+    rolls = sum(1 for kind, what, _ in game.history if what == "dice") - rolls_before
+    assert "Blitz Alaska -> Kamchatka" in screen and f"{rolls} rolls" in screen and rolls > 1
+    # A blitz stops at a conquest or when the attacker is down to one army.
+    assert game.owner[board.territory("kamchatka")] == 0 or game.armies[board.territory("alaska")] == 1
+
+
+def test_end_ends_the_attack_then_fortify_moves_all_but_one_and_ends_the_turn() -> None:
+    session = attack_position()
+    session.start()
+    say(session, "place alaska")
+    say(session, "end")
+    game, board = session.game, session.game.board
+    assert game.phase == Phase.FORTIFY
+    screen = say(session, "fortify alaska alberta", width=200)
+    assert "Moved 14 from Alaska to Alberta. Turn over." in screen
+    annes = [action for kind, who, action in game.history if kind == "action" and who == 0]
+    assert annes[-1] == Fortify(board.territory("alaska"), board.territory("alberta"), 14)
+    assert game.current != 0 or game.turn > 1
+
+
+def test_numbered_choices_pick_an_action_and_stale_numbers_are_refused() -> None:
+    session = attack_position()
+    session.start()
+    screen = say(session, "help")
+    assert "1) place alaska" in screen
+    before = session.game.to_dict()
+    assert "There is no choice 99." in say(session, "99")
+    assert session.game.to_dict() == before
+    say(session, "1")
+    assert session.game.phase == Phase.ATTACK
+    # The menu on screen was for placing: once the game moved on, a number shows the new menu.
+    stale = say(session, "1")
+    assert "Pick from the current choices" in stale and "1) attack alaska kamchatka" in stale
+    say(session, "1")
+    assert session.game.last_battle is not None
+
+
+def test_defence_dice_are_asked_and_enter_takes_the_most() -> None:
+    game = make_position(owners={"kamchatka": (1, 10), "alaska": (0, 5), "northwest territory": (0, 1)},
+                         phase=Phase.FORTIFY, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1))
+    session.start()
+    screen = say(session, "end", width=200)  # Ann's turn ends; Bob masses on Kamchatka and attacks Alaska
+    assert game.phase == Phase.DEFEND and game.to_act == 0
+    assert "attacks your Alaska (5) from Kamchatka" in screen and "Defend with 1 or 2 dice (Enter = 2)" in screen
+    assert session.prompt == "Player 1 defend 1-2 [2]> "
+    screen = say(session, "", width=200)
+    battle = game.last_battle
+    assert battle is not None and battle.target == game.board.territory("alaska")
+    assert len(battle.defender_dice) == 2
+    assert "Player 2 attacks Alaska from Kamchatka" in screen
+
+
+# -----------------------------------------------------------------------------------------------
+# illegal input, saving and resuming
+# -----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("attack alaska kamchatka 3", "attacks are only made in the attack phase"),
+        ("place kamchatka 2", "Kamchatka is not held by Player 1"),
+        ("place alaska 9", "has 5 armies to place, not 9"),
+        ("endturn", "cannot end in this phase"),
+        ("conquer the world", "unknown action 'conquer'"),
+        ("blitz alaska atlantis", "no territory is called 'atlantis'"),
+        ("move", "there is no conquered territory"),
+        ("end", "nothing to end now"),
+    ],
+)
+def test_illegal_input_changes_nothing_and_says_why(line: str, reason: str) -> None:
+    session = attack_position()
+    session.start()
+    before = session.game.to_dict()
+    screen = say(session, line, width=200)
+    assert reason in screen
+    assert session.game.to_dict() == before
+    assert not session.finished
+
+
+def test_save_then_resume_gives_the_same_game(tmp_path: Path) -> None:
+    session = new_session(11, tmp_path)
+    session.start()
+    play_on(session, until=lambda s: s.game.turn >= 9)
+    path = tmp_path / "saved.risk"
+    assert "Saved to" in say(session, f"save {path}")
+    resumed = read_record_file(path)
+    assert resumed.to_dict() == session.game.to_dict()
+    # The resumed game goes on exactly as the original: same dice, same cards.
+    for game in (session.game, resumed):
+        for _ in range(200):
+            if game.is_over:
+                break
+            game.apply(make_bot("quick", 1).choose(View(game, game.to_act)))
+    assert resumed.to_dict() == session.game.to_dict()
+
+
+# -----------------------------------------------------------------------------------------------
+# the play command (typer), with piped input
+# -----------------------------------------------------------------------------------------------
+@pytest.fixture
+def app() -> typer.Typer:
+    application = typer.Typer(add_completion=False)
+    register(application)
+
+    @application.callback()
+    def main() -> None:
+        """A two-level app like `risk`, so that `play` is a subcommand."""
+
+    return application
+
+
+def test_play_command_resumes_a_saved_game_with_its_seats(app: typer.Typer, tmp_path: Path) -> None:
+    runner = CliRunner()
+    save = tmp_path / "game.risk"
+    first = runner.invoke(app, ["play", "--seed", "4", "--bots", "random", "--save", str(save)],
+                          input="auto\nplace alaska\n")
+    assert first.exit_code == 0, first.output
+    assert "Input ended. Saved to" in first.output and save.exists()
+    assert save.read_text().rstrip().endswith("# risk play seats: human,random,random")
+    saved = read_record_file(save)
+    second = runner.invoke(app, ["play", "--load", str(save)], input="players\nquit\n")
+    assert second.exit_code == 0, second.output
+    assert "Resumed" in second.output and "bot: random" in second.output
+    assert "Quitting. Nothing new to save." in second.output
+    assert read_record_file(save).to_dict() == saved.to_dict()
+
+
+def test_play_command_end_of_input_without_save_file_saves_nothing(
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["play", "--seed", "2"], input="claim peru\n")
+    assert result.exit_code == 0
+    assert "Input ended. Not saved" in result.output
+    assert "Ann claim> claim peru" in result.output  # piped input is echoed after its prompt
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_finished_game_writes_its_record_where_it_says(
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["play", "--seed", "6", "--humans", "none"])
+    assert result.exit_code == 0, result.output
+    assert "The game record is in" in result.output
+    assert read_record_file(tmp_path / "risk-game-6.risk").winner is not None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--game", "secret-mission"], "only 'world'"),
+        (["--players", "9"], "3 to 5 players"),
+        (["--bots", "deep-blue"], "no bot called 'deep-blue'"),
+        (["--players", "3", "--humans", "1,7"], "only 3 seats"),
+        (["--humans", "1,7"], "3 to 5 players, not 7"),
+        (["--seat", "2", "--hotseat"], "only one of"),
+        (["--load", "missing.risk"], "cannot read missing.risk"),
+        (["--option", "fortify=teleport"], "bad value 'teleport'"),
+    ],
+)
+def test_play_command_refuses_bad_arguments_in_one_line(app: typer.Typer, arguments: list[str],
+                                                        message: str) -> None:
+    result = CliRunner().invoke(app, ["play", *arguments])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_hotseat_hands_the_keyboard_over(app: typer.Typer) -> None:
+    result = CliRunner().invoke(app, ["play", "--seed", "7", "--humans", "1,2"], input="auto\nauto\nquit\n")
+    assert result.exit_code == 0
+    assert "Bob's move: pass the keyboard" in result.output
+    assert "Bob (human)" in result.output and "Cy (bot: quick)" in result.output
+
+
+# -----------------------------------------------------------------------------------------------
+# screens and completion
+# -----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_map_shows_every_territory_within_the_width(width: int) -> None:
+    game = Game(Rules.preset("2008"), PLAYERS, seed=1)
+    while game.phase == Phase.CLAIM:
+        game.apply(next(iter(game.legal_actions())))
+    text = render_text([MapView(View(game, 0), Palette.for_players(game.players))], width)
+    lines = text.splitlines()
+    assert all(len(line) <= width for line in lines)
+    assert len(lines) == 18  # three columns: Asia and Australia are the tallest
+    for territory in game.board.territories:
+        shown = territory.name if width >= 120 or len(territory.name) <= 19 else territory.name.split()[-1]
+        assert shown in text
+    assert text.count(" Ann ") + text.count(" A ") >= 14
+
+
+def test_tab_completion_offers_verbs_and_the_right_territories() -> None:
+    session = attack_position()
+    session.start()
+    assert session.completions("pl") == ["place", "players"]
+    assert session.completions("place al") == ["alaska", "alberta"]
+    say(session, "place alaska")
+    assert session.completions("attack ") == ["alaska"]
+    assert session.completions("attack alaska ") == ["kamchatka"]
+    assert session.completions("blitz alaska k") == ["kamchatka"]
+    assert session.completions("attack alaska kamchatka ") == ["1", "2", "3", "all"]
+
+
+# -----------------------------------------------------------------------------------------------
+# a real terminal
+# -----------------------------------------------------------------------------------------------
+ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>])")
+
+
+class Terminal:
+    """A child process on a pseudo-terminal of 80 x 24, read with a deadline so a test cannot hang."""
+
+    def __init__(self, arguments: list[str], cwd: Path) -> None:
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        environment = {**os.environ, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
+        environment.pop("NO_COLOR", None)
+        self.process = subprocess.Popen(arguments, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
+                                        env=environment, close_fds=True)
+        os.close(slave)
+        self.screen = ""
+
+    def expect(self, pattern: str, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.screen):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"no {pattern!r} within {timeout}s; the screen:\n{self.screen[-2000:]}")
+            ready, _, _ = select.select([self.master], [], [], remaining)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"the program ended before {pattern!r}:\n{self.screen[-2000:]}")
+                self.screen += ANSI.sub("", chunk.decode("utf-8", "replace")).replace("\r", "")
+        return self.screen
+
+    def send(self, text: str) -> None:
+        os.write(self.master, text.encode())
+
+    def close(self) -> int:
+        try:
+            return self.process.wait(timeout=10)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            os.close(self.master)
+
+
+def test_play_in_a_real_terminal(tmp_path: Path) -> None:
+    terminal = Terminal([sys.executable, "-m", "risk.tui", "--seed", "3"], tmp_path)
+    try:
+        terminal.expect(r"Ann claim> ")
+        assert "North America +5" in terminal.screen and "Eastern Australia" in terminal.screen
+        terminal.send("claim pe\t\n")  # Tab completes 'pe' to 'peru' through readline
+        terminal.expect(r"Bob: claimed .* · Cy: claimed ")
+        terminal.expect(r"Ann claim> ")
+        terminal.send("hlep\n")
+        terminal.expect(r"Not understood: 'hlep'")
+        terminal.send("auto\n")
+        terminal.expect(r"Turn 1 · Ann")
+        terminal.expect(r"Ann reinforce \(\d+ to place\)> ")
+        turn_screen = terminal.screen[terminal.screen.rindex("Turn 1 · Ann"):]
+        assert "Peru                A" in turn_screen  # Ann's claim is on the map
+        assert "Territories/armies/cards: Ann 14/35/0" in turn_screen
+        terminal.send("quit\n")
+        terminal.expect(r"Quitting\. Not saved")
+        assert terminal.close() == 0
+    finally:
+        if terminal.process.poll() is None:
+            terminal.process.kill()
