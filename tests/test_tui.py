@@ -32,8 +32,9 @@ from risk.view import View
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 
-def new_session(seed: int, tmp_path: Path, kinds: tuple[str, ...] = ("human", "quick", "quick"),
-                **options: object) -> PlaySession:
+def new_session(
+    seed: int, tmp_path: Path, kinds: tuple[str, ...] = ("human", "quick", "quick"), **options: object
+) -> PlaySession:
     game = Game(Rules.preset("2008"), PLAYERS[: len(kinds)], seed=seed)
     return PlaySession(game, make_seats(kinds, seed), directory=tmp_path, **options)  # type: ignore[arg-type]
 
@@ -66,10 +67,20 @@ def test_a_whole_game_through_the_interface_with_noise(tmp_path: Path) -> None:
     """Every human decision typed as text, with illegal lines, screens and a save along the way."""
     session = new_session(3, tmp_path)
     opening = render_text(session.start())
-    assert "claim NAME" in opening and "Ann claim> " == session.prompt
+    assert "claim NAME" in opening and session.prompt == "Ann claim> "
     game = session.game
-    noise = ["attack alaska kamchatka 3", "fly to the moon", "place atlantis 3", "help", "map", "hand",
-             "players", "odds 3 2", "log", "12345"]
+    noise = [
+        "attack alaska kamchatka 3",
+        "fly to the moon",
+        "place atlantis 3",
+        "help",
+        "map",
+        "hand",
+        "players",
+        "odds 3 2",
+        "log",
+        "12345",
+    ]
     refusals = 0
     steps = 0
     while not session.finished:
@@ -137,8 +148,14 @@ def test_when_every_human_is_out_the_bots_finish_quietly(tmp_path: Path) -> None
 # -----------------------------------------------------------------------------------------------
 def attack_position(owners_extra: dict[str, tuple[int, int]] | None = None) -> PlaySession:
     """Ann to reinforce with 5 armies; Alaska (Ann, 10) borders Kamchatka (Bob, 2)."""
-    owners = {"alaska": (0, 10), "northwest territory": (0, 1), "alberta": (0, 1), "kamchatka": (1, 2),
-              "greenland": (2, 1), **(owners_extra or {})}
+    owners = {
+        "alaska": (0, 10),
+        "northwest territory": (0, 1),
+        "alberta": (0, 1),
+        "kamchatka": (1, 2),
+        "greenland": (2, 1),
+        **(owners_extra or {}),
+    }
     game = make_position(owners=owners, phase=Phase.REINFORCE, pending=5, current=0)
     return PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
 
@@ -213,13 +230,18 @@ def test_numbered_choices_pick_an_action_and_stale_numbers_are_refused() -> None
 
 
 def test_defence_dice_are_asked_and_enter_takes_the_most() -> None:
-    game = make_position(owners={"kamchatka": (1, 10), "alaska": (0, 5), "northwest territory": (0, 1)},
-                         phase=Phase.FORTIFY, current=0)
+    game = make_position(
+        owners={"kamchatka": (1, 10), "alaska": (0, 5), "northwest territory": (0, 1)},
+        phase=Phase.FORTIFY,
+        current=0,
+    )
     session = PlaySession(game, make_seats(["human", "quick", "quick"], 1))
     session.start()
     screen = say(session, "end", width=200)  # Ann's turn ends; Bob masses on Kamchatka and attacks Alaska
     assert game.phase == Phase.DEFEND and game.to_act == 0
-    assert "attacks your Alaska (5) from Kamchatka" in screen and "Defend with 1 or 2 dice (Enter = 2)" in screen
+    assert (
+        "attacks your Alaska (5) from Kamchatka" in screen and "Defend with 1 or 2 dice (Enter = 2)" in screen
+    )
     assert session.prompt == "Player 1 defend 1-2 [2]> "
     screen = say(session, "", width=200)
     battle = game.last_battle
@@ -289,8 +311,9 @@ def app() -> typer.Typer:
 def test_play_command_resumes_a_saved_game_with_its_seats(app: typer.Typer, tmp_path: Path) -> None:
     runner = CliRunner()
     save = tmp_path / "game.risk"
-    first = runner.invoke(app, ["play", "--seed", "4", "--bots", "random", "--save", str(save)],
-                          input="auto\nplace alaska\n")
+    first = runner.invoke(
+        app, ["play", "--seed", "4", "--bots", "random", "--save", str(save)], input="auto\nplace alaska\n"
+    )
     assert first.exit_code == 0, first.output
     assert "Input ended. Saved to" in first.output and save.exists()
     assert save.read_text().rstrip().endswith("# risk play seats: human,random,random")
@@ -336,8 +359,9 @@ def test_a_finished_game_writes_its_record_where_it_says(
         (["--option", "fortify=teleport"], "bad value 'teleport'"),
     ],
 )
-def test_play_command_refuses_bad_arguments_in_one_line(app: typer.Typer, arguments: list[str],
-                                                        message: str) -> None:
+def test_play_command_refuses_bad_arguments_in_one_line(
+    app: typer.Typer, arguments: list[str], message: str
+) -> None:
     result = CliRunner().invoke(app, ["play", *arguments])
     assert result.exit_code == 2
     assert message in result.output
@@ -395,8 +419,9 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         environment = {**os.environ, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
         environment.pop("NO_COLOR", None)
-        self.process = subprocess.Popen(arguments, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
-                                        env=environment, close_fds=True)
+        self.process = subprocess.Popen(
+            arguments, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=environment, close_fds=True
+        )
         os.close(slave)
         self.screen = ""
 
@@ -442,7 +467,7 @@ def test_play_in_a_real_terminal(tmp_path: Path) -> None:
         terminal.send("auto\n")
         terminal.expect(r"Turn 1 · Ann")
         terminal.expect(r"Ann reinforce \(\d+ to place\)> ")
-        turn_screen = terminal.screen[terminal.screen.rindex("Turn 1 · Ann"):]
+        turn_screen = terminal.screen[terminal.screen.rindex("Turn 1 · Ann") :]
         assert "Peru                A" in turn_screen  # Ann's claim is on the map
         assert "Territories/armies/cards: Ann 14/35/0" in turn_screen
         terminal.send("quit\n")
