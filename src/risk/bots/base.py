@@ -24,3 +24,7 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: View) -> Action:
         """A legal action for ``view.player``, who is the player to act."""
+
+    def close(self) -> None:
+        """Release what the bot holds (an external process, for example); called when its game ends."""
+        return None

@@ -1,0 +1,286 @@
+"""The bot protocol: a bot in another process, in any language, plays over stdin/stdout lines.
+
+In the spirit of UCI (see ``docs/protocol.md``). The engine writes, the bot answers:
+
+    risk-protocol 1                   engine: hello; the bot answers "ready [its name]"
+    seat 2                            engine: the bot's player number (0-based)
+    seed 12345                        engine: a seed, for bots that want to replay exactly
+    view {...}                        engine: the player's view as one line of JSON
+    legal attack kamchatka alaska 1..3
+    legal endattack                   engine: the legal actions, one line each (N..M: any count)
+    go 1000                           engine: decide within 1000 ms
+    action attack kamchatka alaska 3  bot: its action, in the action notation
+    gameover 1                        engine: the winner's number, or "none"
+    quit                              engine: the bot exits
+
+Any other line from the bot (``info ...`` for example) is ignored. A bot that crashes, does not
+answer within its time budget, or answers with an action that does not parse or is not legal is
+stopped with a log line, and the random bot plays its seat for the rest of the game: a broken bot
+never breaks a game or a tournament.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from risk.bots.base import Bot
+from risk.bots.random_bot import RandomBot
+from risk.errors import RiskError
+from risk.rules.actions import Action
+from risk.view import View
+
+PROTOCOL_VERSION = 1
+HELLO = f"risk-protocol {PROTOCOL_VERSION}"
+DEFAULT_TIME_BUDGET = 2.0
+DEFAULT_STARTUP_TIMEOUT = 10.0
+
+
+def is_external(spec: str) -> bool:
+    """A ``--bots`` entry that names a program rather than a built-in bot."""
+    return "/" in spec or spec.startswith(".") or os.sep in spec
+
+
+def external_command(spec: str) -> list[str]:
+    """The command line for an external bot: a path (and arguments); ``.py`` files that are not
+    executable run with this Python."""
+    parts = shlex.split(spec)
+    if not parts:
+        raise ValueError("an external bot needs a program path")
+    program = Path(parts[0])
+    if not program.exists():
+        raise ValueError(f"no bot program at {parts[0]}")
+    if program.suffix == ".py" and not os.access(program, os.X_OK):
+        return [sys.executable, str(program), *parts[1:]]
+    return parts
+
+
+def legal_lines(actions: Iterable[Action], view: View) -> list[str]:
+    """The ``legal`` lines: one per action, actions that differ only in their final count merged
+    into one line with a range ``N..M`` (placements, dice, moves)."""
+    prefixes: dict[str, list[int]] = {}
+    for action in actions:
+        text = view.action_text(action)
+        head, _, last = text.rpartition(" ")
+        if head and last.isdigit():
+            prefixes.setdefault(head, []).append(int(last))
+        else:
+            prefixes.setdefault(text, [])
+    lines = []
+    for head, counts in prefixes.items():
+        if not counts:
+            lines.append(f"legal {head}")
+            continue
+        counts.sort()
+        start = previous = counts[0]
+        for count in [*counts[1:], None]:
+            if count is not None and count == previous + 1:
+                previous = count
+                continue
+            span = str(start) if start == previous else f"{start}..{previous}"
+            lines.append(f"legal {head} {span}")
+            if count is not None:
+                start = previous = count
+    return lines
+
+
+class BotFailure(Exception):
+    """The external bot crashed, timed out or broke the protocol; the message says how."""
+
+
+class ExternalBot(Bot):
+    """A bot in another process, played through the line protocol.
+
+    The process starts at the first decision and is killed by :meth:`close`. After any failure the
+    seat is played by the random bot (seeded from this bot's seed) and a line is logged.
+    """
+
+    name = "external"
+    description = "a program speaking the risk line protocol over stdin/stdout"
+
+    def __init__(
+        self,
+        command: str | list[str],
+        seed: int = 0,
+        *,
+        time_budget: float = DEFAULT_TIME_BUDGET,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+        label: str | None = None,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.command = external_command(command) if isinstance(command, str) else list(command)
+        self.label = label or (command if isinstance(command, str) else " ".join(command))
+        self.time_budget = time_budget
+        self.startup_timeout = startup_timeout
+        self.log_lines: list[str] = []
+        self._log_callback = log
+        self._process: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._fallback: Bot | None = None
+        self._view: View | None = None
+        self.bot_name = ""
+        self.decisions = 0
+
+    @property
+    def failed(self) -> bool:
+        return self._fallback is not None
+
+    # -- the Bot interface ---------------------------------------------------------------------
+    def choose(self, view: View) -> Action:
+        self._view = view
+        if self._fallback is not None:
+            return self._fallback.choose(view)
+        self.decisions += 1
+        try:
+            if self._process is None:
+                self._start(view)
+            return self._decide(view)
+        except BotFailure as failure:
+            self._fail(view, str(failure))
+            assert self._fallback is not None
+            return self._fallback.choose(view)
+
+    def close(self) -> None:
+        """Tell the bot the result, ask it to quit, and make sure the process is gone."""
+        process = self._process
+        if process is None:
+            return
+        self._process = None
+        if process.poll() is None:
+            winner = None if self._view is None else self._view.winner
+            try:
+                assert process.stdin is not None
+                process.stdin.write(f"gameover {'none' if winner is None else winner}\nquit\n")
+                process.stdin.flush()
+                process.stdin.close()
+            except (OSError, ValueError):
+                pass
+            try:
+                process.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+    def __del__(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+
+    # -- the conversation ------------------------------------------------------------------------
+    def _start(self, view: View) -> None:
+        try:
+            self._process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as error:
+            raise BotFailure(f"could not start {' '.join(self.command)}: {error.strerror}") from None
+        reader = threading.Thread(target=self._read, args=(self._process,), daemon=True)
+        reader.start()
+        self._send(HELLO)
+        reply = self._expect("ready", self.startup_timeout, "the greeting")
+        self.bot_name = reply.partition(" ")[2].strip()
+        self._send(f"seat {view.player}", f"seed {self.seed}")
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            self._lines.put(line.rstrip("\r\n"))
+        self._lines.put(None)  # end of output: the bot exited
+
+    def _send(self, *lines: str) -> None:
+        process = self._process
+        assert process is not None and process.stdin is not None
+        try:
+            process.stdin.write("".join(line + "\n" for line in lines))
+            process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise BotFailure(self._exit_reason()) from None
+
+    def _expect(self, keyword: str, timeout: float, waiting_for: str) -> str:
+        """The next line starting with ``keyword`` (other lines are ignored), within ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotFailure(f"no answer to {waiting_for} within {timeout:g} s")
+            try:
+                line = self._lines.get(timeout=remaining)
+            except queue.Empty:
+                raise BotFailure(f"no answer to {waiting_for} within {timeout:g} s") from None
+            if line is None:
+                raise BotFailure(self._exit_reason())
+            word = line.strip().partition(" ")
+            if word[0] == keyword:
+                return line.strip()
+
+    def _exit_reason(self) -> str:
+        process = self._process
+        if process is None:
+            return "the bot is not running"
+        try:
+            code = process.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            return "the bot closed its output"
+        return f"the bot exited (code {code})"
+
+    def _decide(self, view: View) -> Action:
+        actions = view.legal_actions()
+        view_json = json.dumps(view.to_dict(), separators=(",", ":"))
+        self._send(f"view {view_json}", *legal_lines(actions, view), f"go {round(self.time_budget * 1000)}")
+        what = f"decision {self.decisions} ({view.phase.name.lower()})"
+        reply = self._expect("action", self.time_budget, what)
+        text = reply.partition(" ")[2].strip()
+        try:
+            action = view.parse(text)
+        except RiskError as error:
+            raise BotFailure(f"sent {text!r}, which is not an action: {error}") from None
+        if not view.is_legal(action):
+            try:
+                view._game.check(action)
+                why = "not legal now"
+            except RiskError as error:
+                why = str(error)
+            raise BotFailure(f"sent an illegal action {text!r}: {why}")
+        return action
+
+    def _fail(self, view: View, reason: str) -> None:
+        seat = view.player
+        message = (
+            f"bot {self.label} (seat {seat + 1}, {view.players[seat]}, turn {view.turn}): {reason}; "
+            "the random bot plays this seat for the rest of the game"
+        )
+        self.log_lines.append(message)
+        if self._log_callback is not None:
+            self._log_callback(message)
+        self._fallback = RandomBot(self.seed)
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+        if self._process is not None:
+            self._process.wait()
+        self._process = None
+
+
+__all__ = [
+    "HELLO",
+    "PROTOCOL_VERSION",
+    "BotFailure",
+    "ExternalBot",
+    "external_command",
+    "is_external",
+    "legal_lines",
+]

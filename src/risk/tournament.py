@@ -1,0 +1,424 @@
+"""Tournaments: many bot games in parallel processes, with fair seats, win rates, ratings and charts.
+
+Seats rotate: with ``n`` seats, games ``k*n .. k*n+n-1`` share one seed (the same setup luck and
+dice stream) and each puts the bot list in a different cyclic rotation, so every bot sits in every
+seat equally often. A game stopped by the turn cap is a win for nobody.
+
+Results per bot name (a bot listed several times counts once per seat it played): seats played,
+wins, win rate with its 95% Wilson interval, and an Elo-scale rating fitted by Bradley-Terry to the
+pairwise results (the winner of a game beats every other bot at its table).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from risk.bots import BOTS, Bot, make_bot
+from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
+from risk.record import save_record
+from risk.rules.game import Game
+from risk.rules.options import Rules
+from risk.simulate import bot_seed
+from risk.view import View
+
+DEFAULT_MAX_TURNS = 500
+RATING_BASE = 1500.0
+Z95 = 1.959963984540054
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot run as asked (unknown bot, bad counts); the message says why."""
+
+
+# ---------------------------------------------------------------------------------------------
+# bots by specification: a built-in name (optionally "name:iterations") or a program path
+# ---------------------------------------------------------------------------------------------
+def parse_bot_list(text: str) -> list[str]:
+    specs = [part.strip() for part in text.split(",")]
+    if not text.strip() or any(not spec for spec in specs):
+        raise TournamentError(f"--bots {text!r} has an empty name")
+    for spec in specs:
+        check_bot_spec(spec)
+    return specs
+
+
+def check_bot_spec(spec: str) -> None:
+    if is_external(spec):
+        try:
+            external_command(spec)
+        except ValueError as error:
+            raise TournamentError(str(error)) from None
+        return
+    name, _, budget = spec.partition(":")
+    if name.strip().lower() not in BOTS:
+        raise TournamentError(f"no bot called {name!r}; bots: {', '.join(BOTS)} (or a program path)")
+    if budget and (not budget.isdigit() or int(budget) < 1):
+        raise TournamentError(f"{spec!r}: the budget after ':' is a whole number of iterations (at least 1)")
+    if budget and "iterations" not in BOTS[name.strip().lower()].__init__.__code__.co_varnames:
+        raise TournamentError(f"{spec!r}: the {name} bot takes no budget")
+
+
+def make_player(spec: str, seed: int, time_budget: float) -> Bot:
+    """The bot for one seat of one game."""
+    if is_external(spec):
+        return ExternalBot(spec, seed, time_budget=time_budget, label=spec)
+    name, _, budget = spec.partition(":")
+    if budget:
+        return BOTS[name.strip().lower()](seed, iterations=int(budget))  # type: ignore[call-arg]
+    return make_bot(name, seed)
+
+
+def player_name(spec: str, seat: int) -> str:
+    """A player name for the game: the bot's short name and its seat (no commas or quotes)."""
+    base = Path(spec.split()[0]).stem if is_external(spec) else spec
+    clean = "".join(ch if ch.isalnum() or ch in "-_:." else "-" for ch in base) or "bot"
+    return f"{clean}-{seat + 1}"
+
+
+# ---------------------------------------------------------------------------------------------
+# one game
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class GameJob:
+    index: int
+    seed: int
+    seats: tuple[str, ...]  # bot specification by seat
+    rules: str  # Rules.describe()
+    board: str
+    max_turns: int
+    time_budget: float
+    record_dir: str | None
+
+
+@dataclass(slots=True)
+class GameResult:
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+    winner_seat: int | None
+    turns: int
+    actions: int
+    seconds: float
+    log: list[str] = field(default_factory=list)
+    record: str | None = None
+
+    @property
+    def winner(self) -> str | None:
+        return None if self.winner_seat is None else self.seats[self.winner_seat]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.index,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "winner": self.winner,
+            "winner_seat": self.winner_seat,
+            "turns": self.turns,
+            "actions": self.actions,
+            "seconds": round(self.seconds, 3),
+            "record": self.record,
+            "log": self.log,
+        }
+
+
+def play_job(job: GameJob) -> GameResult:
+    """Play one game to its end or the turn cap; external bots are always shut down."""
+    started = time.perf_counter()
+    rules = Rules.from_description(job.rules)
+    names = [player_name(spec, seat) for seat, spec in enumerate(job.seats)]
+    game = Game(rules, names, seed=job.seed, board=job.board)
+    log: list[str] = []
+    bots = [
+        make_player(spec, bot_seed(job.seed, seat), job.time_budget) for seat, spec in enumerate(job.seats)
+    ]
+    views = [View(game, seat) for seat in range(len(bots))]
+    actions = 0
+    try:
+        while not game.is_over and game.turn <= job.max_turns:
+            actor = game.to_act
+            try:
+                action = bots[actor].choose(views[actor])
+                game.apply(action)
+            except ValueError as error:
+                # A built-in bot error is a bug; still, one bad seat must not stop the tournament.
+                log.append(f"game {job.index}: {job.seats[actor]} (seat {actor + 1}) failed: {error}; "
+                           "the random bot plays this seat for the rest of the game")
+                bots[actor] = make_bot("random", bot_seed(job.seed, actor))
+                continue
+            actions += 1
+    finally:
+        for bot in bots:
+            bot.close()
+            if isinstance(bot, ExternalBot):
+                log.extend(f"game {job.index}: {line}" for line in bot.log_lines)
+    record_path = None
+    if job.record_dir is not None:
+        path = Path(job.record_dir) / f"game-{job.index:04d}-seed-{job.seed}.risk"
+        save_record(game, path)
+        record_path = str(path)
+    return GameResult(
+        index=job.index,
+        seed=job.seed,
+        seats=job.seats,
+        winner_seat=game.winner,
+        turns=game.turn,
+        actions=actions,
+        seconds=time.perf_counter() - started,
+        log=log,
+        record=record_path,
+    )
+
+
+def schedule(
+    bots: Sequence[str], games: int, seed: int, rules: Rules, board: str, max_turns: int,
+    time_budget: float, record_dir: Path | None,
+) -> list[GameJob]:
+    """Game k: seed ``seed + k // n``, seats rotated by ``k % n`` (n = number of seats)."""
+    n = len(bots)
+    jobs = []
+    for k in range(games):
+        shift = k % n
+        seats = tuple(bots[shift:]) + tuple(bots[:shift])
+        jobs.append(GameJob(k, seed + k // n, seats, rules.describe(), board, max_turns, time_budget,
+                            None if record_dir is None else str(record_dir)))
+    return jobs
+
+
+# ---------------------------------------------------------------------------------------------
+# statistics
+# ---------------------------------------------------------------------------------------------
+def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (good near 0 and 1, unlike the normal one)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = wins / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bradley_terry_ratings(
+    names: Sequence[str], results: Sequence[GameResult], rounds: int = 500
+) -> dict[str, float]:
+    """Elo-scale ratings (mean 1500) from pairwise wins: a game's winner beats each other bot at
+    its table. Each bot also gets one virtual win and loss against an average player, which keeps
+    ratings finite for a bot that always (or never) wins."""
+    index = {name: i for i, name in enumerate(names)}
+    count = len(names)
+    wins = [[0.0] * count for _ in range(count)]
+    for result in results:
+        if result.winner_seat is None:
+            continue
+        winner = index[result.winner]  # type: ignore[index]
+        for seat, spec in enumerate(result.seats):
+            if seat != result.winner_seat and index[spec] != winner:
+                wins[winner][index[spec]] += 1
+    strength = [1.0] * count
+    for _ in range(rounds):
+        updated = []
+        for i in range(count):
+            won = sum(wins[i]) + 1.0
+            games_term = 2.0 / (strength[i] + 1.0)  # the virtual games against strength 1
+            for j in range(count):
+                played = wins[i][j] + wins[j][i]
+                if played:
+                    games_term += played / (strength[i] + strength[j])
+            updated.append(won / games_term)
+        strength = updated
+    logs = [400.0 * math.log10(s) for s in strength]
+    mean = sum(logs) / count if count else 0.0
+    return {name: round(RATING_BASE + logs[i] - mean, 1) for name, i in index.items()}
+
+
+@dataclass(slots=True)
+class BotStanding:
+    name: str
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    rating: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
+            "rating": self.rating,
+        }
+
+
+@dataclass(slots=True)
+class TournamentResult:
+    bots: list[str]  # distinct bot names, in the order first given
+    seats: int
+    rules: str
+    board: str
+    seed: int
+    max_turns: int
+    results: list[GameResult]
+    standings: list[BotStanding]
+    seconds: float
+    out: str | None = None
+
+    @property
+    def unfinished(self) -> int:
+        return sum(r.winner_seat is None for r in self.results)
+
+    @property
+    def log(self) -> list[str]:
+        return [line for result in self.results for line in result.log]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "bots": [standing.to_json() for standing in self.standings],
+            "games": len(self.results),
+            "seats": self.seats,
+            "chance": round(1 / self.seats, 4),
+            "rules": self.rules,
+            "board": self.board,
+            "seed": self.seed,
+            "max_turns": self.max_turns,
+            "unfinished": self.unfinished,
+            "rating": "Elo scale (Bradley-Terry on pairwise wins), mean 1500",
+            "seconds": round(self.seconds, 2),
+            "log": self.log,
+            "results": [result.to_json() for result in self.results],
+        }
+
+
+def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[BotStanding]:
+    ratings = bradley_terry_ratings(names, results)
+    table = []
+    for name in names:
+        seats = sum(result.seats.count(name) for result in results)
+        wins = sum(1 for result in results if result.winner == name)
+        table.append(BotStanding(name, seats, wins, wins / seats if seats else 0.0,
+                                 wilson_interval(wins, seats), ratings[name]))
+    table.sort(key=lambda standing: (-standing.rating, standing.name))
+    return table
+
+
+# ---------------------------------------------------------------------------------------------
+# running
+# ---------------------------------------------------------------------------------------------
+def run_tournament(
+    bots: Sequence[str],
+    rules: Rules,
+    games: int,
+    *,
+    workers: int = 1,
+    seed: int = 1,
+    board: str = "classic",
+    max_turns: int = DEFAULT_MAX_TURNS,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+    out: Path | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> TournamentResult:
+    """Play ``games`` games of the listed bots (one seat each) and rank them.
+
+    With ``out``, every game's record, ``results.json``, ``tournament.log`` and ``chart.png`` are
+    written there. ``on_result`` is called as each game finishes (for progress bars).
+    """
+    for spec in bots:
+        check_bot_spec(spec)
+    if games < 1:
+        raise TournamentError("--games must be at least 1")
+    if workers < 1:
+        raise TournamentError("--workers must be at least 1")
+    rules.check_player_count(len(bots))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    jobs = schedule(bots, games, seed, rules, board, max_turns, time_budget, out)
+    started = time.perf_counter()
+    results: list[GameResult] = []
+    if workers == 1:
+        for job in jobs:
+            result = play_job(job)
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    else:
+        # Fork where there is one: works from any script (spawn needs a __main__ guard); the workers
+        # only play games, so no lock held by the parent's progress thread is ever needed there.
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        context = multiprocessing.get_context(method)
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [pool.submit(play_job, job) for job in jobs]
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+    results.sort(key=lambda result: result.index)
+    names = list(dict.fromkeys(bots))
+    tournament = TournamentResult(
+        bots=names,
+        seats=len(bots),
+        rules=rules.describe(),
+        board=board,
+        seed=seed,
+        max_turns=max_turns,
+        results=results,
+        standings=standings(names, results),
+        seconds=time.perf_counter() - started,
+        out=None if out is None else str(out),
+    )
+    if out is not None:
+        (out / "results.json").write_text(json.dumps(tournament.to_json(), indent=2) + "\n")
+        (out / "tournament.log").write_text("".join(line + "\n" for line in tournament.log))
+        write_chart(tournament, out / "chart.png")
+    return tournament
+
+
+def write_chart(tournament: TournamentResult, path: Path) -> None:
+    """A PNG bar chart: win rate per bot with its 95% interval, chance level dashed, ratings labelled."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    table = tournament.standings
+    figure, axes = plt.subplots(figsize=(7, 1.2 + 0.6 * len(table)))
+    labels = [s.name for s in table][::-1]
+    rates = [s.win_rate for s in table][::-1]
+    low = [s.win_rate - s.ci95[0] for s in table][::-1]
+    high = [s.ci95[1] - s.win_rate for s in table][::-1]
+    positions = range(len(table))
+    axes.barh(positions, rates, xerr=[low, high], color="#4c72b0", capsize=4)
+    axes.set_yticks(list(positions), labels)
+    axes.axvline(1 / tournament.seats, color="grey", linestyle="--", label=f"chance (1/{tournament.seats})")
+    for y, standing in zip(positions, table[::-1], strict=True):
+        axes.text(min(standing.ci95[1] + 0.01, 0.9), y, f"{standing.rating:.0f}", va="center", fontsize=8)
+    axes.set_xlim(0, 1)
+    axes.set_xlabel("win rate per seat (95% Wilson interval); label: rating")
+    axes.set_title(
+        f"{len(tournament.results)} games, {tournament.seats} seats, rules {tournament.rules}", fontsize=9
+    )
+    axes.legend(loc="lower right", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+__all__ = [
+    "BotStanding",
+    "GameResult",
+    "TournamentError",
+    "TournamentResult",
+    "bradley_terry_ratings",
+    "parse_bot_list",
+    "run_tournament",
+    "wilson_interval",
+]
