@@ -282,8 +282,9 @@ def hand_text(view: View, palette: Palette, sets: Sequence[str] = ()) -> Text:
         text.append("none")
     value = view.next_set_value()
     text.append(f". Next set: {value} armies." if value is not None else ". Sets: fixed values.")
-    for number, command in enumerate(sets, start=1):
-        text.append(f"\n  {number}) {command}")
+    if sets:
+        text.append("\nSets you could trade: ")
+        text.append_text(Text(" · ").join(Text(command, style="bold") for command in sets))
     return text
 
 

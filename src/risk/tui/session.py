@@ -11,7 +11,7 @@ human must answer or the game is over. What it shows a human goes through that h
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -119,6 +119,7 @@ class Blitz:
     lost: int = 0
     killed: int = 0
     conquered: bool = False
+    after: list[Text] = field(default_factory=list)  # news shown after the blitz's own line
 
 
 class PlaySession:
@@ -527,6 +528,8 @@ class PlaySession:
                 f"{board.name_of(blitz.target)} holds with {self.game.armies[blitz.target]}."
             )
         self._say(line)
+        for news in blitz.after:
+            self._say(news)
 
     def _autopilot_active(self, player: int) -> bool:
         if player not in self._autopilot:
@@ -579,15 +582,17 @@ class PlaySession:
         elif typed:
             self._describe_own(effect)
         for player in effect.eliminated:
-            self._say(
-                Text.assemble(
-                    palette.name(player),
-                    " is eliminated by ",
-                    palette.name(effect.current),
-                    f", who takes {palette.names[player]}'s cards.",
-                    style="bold",
-                )
+            news = Text.assemble(
+                palette.name(player),
+                " is eliminated by ",
+                palette.name(effect.current),
+                f", who takes {palette.names[player]}'s cards.",
+                style="bold",
             )
+            if blitz is not None:
+                blitz.after.append(news)
+            else:
+                self._say(news)
         if effect.drawn and hand_turn:
             drawn = Text.assemble(palette.name(effect.current), " draws a card: ")
             drawn.append_text(Text(", ").join(card_label(board, c) for c in effect.drawn))
@@ -715,7 +720,7 @@ class PlaySession:
                 if receive:
                     self._say(hint(receive))
                 title = f"You hold {len(game.hands[player])} cards: trade a set first (type its number):"
-                self._show_menu(title, [(t, "") for t in trades])
+                self._show_menu(title)  # every choice is a trade now
             else:
                 if trades and not game.placed_this_turn:
                     self._say(hint("You may trade a set first: `trade` (or see `hand`)."))
@@ -725,8 +730,7 @@ class PlaySession:
             if game.must_trade(player):
                 self._show_menu(
                     f"You hold {len(game.hands[player])} cards: trade sets until you hold 4 or fewer "
-                    "(type a number):",
-                    [(t, "") for t in self._trade_commands()],
+                    "(type a number):"
                 )
             else:
                 self._say(hint(f"Place the {game.pending} armies from your trades: `place NAME [N]`."))

@@ -115,12 +115,13 @@ def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
             raise IllegalActionError(f"{text!r}: there is no attack to defend against")
         return Defend(most_defence_dice(game))
     if verb == "trade" and not args:
-        options = [t.text(game.board) for t in trade_options(game, game.to_act)]
+        options = trade_options(game, game.to_act)
         if not options:
             raise IllegalActionError("'trade': there is no set in your hand to trade")
         if len(options) == 1:
-            return game.parse(options[0])
-        raise ChoiceNeeded("Which set?", [(option, "") for option in options])
+            return options[0]
+        entries = [(t.text(game.board), f"+{game.set_value(t.cards)}") for t in options]
+        raise ChoiceNeeded("Which set?", entries)
     return game.parse(text)
 
 
