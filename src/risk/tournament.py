@@ -393,8 +393,9 @@ def write_chart(tournament: TournamentResult, path: Path) -> None:
     figure, axes = plt.subplots(figsize=(7, 1.2 + 0.6 * len(table)))
     labels = [s.name for s in table][::-1]
     rates = [s.win_rate for s in table][::-1]
-    low = [s.win_rate - s.ci95[0] for s in table][::-1]
-    high = [s.ci95[1] - s.win_rate for s in table][::-1]
+    # Clamped: rounding can put an interval end a hair inside its centre.
+    low = [max(0.0, s.win_rate - s.ci95[0]) for s in table][::-1]
+    high = [max(0.0, s.ci95[1] - s.win_rate) for s in table][::-1]
     positions = range(len(table))
     axes.barh(positions, rates, xerr=[low, high], color="#4c72b0", capsize=4)
     axes.set_yticks(list(positions), labels)
