@@ -199,7 +199,16 @@ def run_session(session: PlaySession, console: Console, read_line: LineReader) -
             console.print()
             output = session.end_of_input()
         else:
-            output = session.handle(line)
+            try:
+                output = session.handle(line)
+            except Exception as error:  # a bug must not cost a player the game: report it, play on
+                console.print(
+                    Text(
+                        f"Internal error (please report it): {error!r}. Type save FILE to keep the game.",
+                        "red",
+                    )
+                )
+                continue
         for renderable in output:
             console.print(renderable)
 
