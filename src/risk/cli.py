@@ -265,5 +265,14 @@ def replay_command(
     )
 
 
+def _register_commands() -> None:
+    from risk.tui.command import register as register_play
+
+    register_play(app)
+
+
+_register_commands()
+
+
 def main() -> None:
     app()
