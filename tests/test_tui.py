@@ -445,13 +445,15 @@ class Terminal:
     def send(self, text: str) -> None:
         os.write(self.master, text.encode())
 
-    def close(self) -> int:
-        try:
-            return self.process.wait(timeout=10)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
-            os.close(self.master)
+    def wait(self) -> int:
+        """The exit code, once the program has ended by itself."""
+        return self.process.wait(timeout=10)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.master)
 
 
 def test_play_in_a_real_terminal(tmp_path: Path) -> None:
@@ -472,7 +474,6 @@ def test_play_in_a_real_terminal(tmp_path: Path) -> None:
         assert "Territories/armies/cards: Ann 14/35/0" in turn_screen
         terminal.send("quit\n")
         terminal.expect(r"Quitting\. Not saved")
-        assert terminal.close() == 0
+        assert terminal.wait() == 0
     finally:
-        if terminal.process.poll() is None:
-            terminal.process.kill()
+        terminal.close()
