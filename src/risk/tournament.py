@@ -203,7 +203,10 @@ def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, floa
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 or all wins an end is exactly 0 or 1; floating point would miss it by a hair.
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == trials else min(1.0, centre + half)
+    return low, high
 
 
 def bradley_terry_ratings(
