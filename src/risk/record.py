@@ -17,9 +17,10 @@
 
 Action lines use the action notation (``risk.rules.actions``). Lines starting with ``~`` are chance
 outcomes: ``first P`` / ``first-turn P`` (a roll-off won by player number P), ``deal T,T,...`` (the
-territories in dealing order), ``dice A,A,A D,D`` (a battle, each side sorted high to low) and
-``draw CARD``. Replay takes the outcomes from the record, so it needs no generator; a record that
-does not follow the rules is refused with its line number and the reason. ``#`` starts a comment.
+territories in dealing order), ``dice A,A,A D,D`` (a battle, each side sorted high to low),
+``draw CARD`` and ``missions KEY,...`` (Secret Mission RISK, by seat). Replay takes the outcomes
+from the record, so it needs no generator; a record that does not follow the rules is refused
+with its line number and the reason. ``#`` starts a comment.
 
 A record written for one player (``viewer=``) hides the other players' card draws (``~ draw ?``)
 and the seed: such a record can be read but not replayed past a hidden draw.
@@ -36,6 +37,7 @@ from risk.errors import RecordError, RiskError
 from risk.rules.actions import Action
 from risk.rules.game import Game
 from risk.rules.options import Rules
+from risk.view import public_history
 
 MAGIC = "risk-record 1"
 SEPARATOR = "---"
@@ -52,6 +54,8 @@ def _format_chance(game: Game, kind: str, value: Any) -> str:
         return "~ draw ?" if value is None else f"~ draw {board.card_name(value)}"
     if kind == "deal":
         return "~ deal " + ",".join(board.slug_of(t) for t in value)
+    if kind == "missions":
+        return "~ missions " + ",".join("?" if k is None else k for k in value)
     raise ValueError(f"unknown chance outcome {kind!r}")
 
 
@@ -63,19 +67,17 @@ def write_record(game: Game, viewer: int | None = None, result: str | None = Non
         MAGIC,
         f"rules: {game.rules.describe()}",
         f"board: {game.board.name}",
-        f"players: {', '.join(game.players)}",
+        f"players: {', '.join(game.players[: game.humans])}",
     ]
     if viewer is None:
         lines.append(f"seed: {game.seed}")
     lines += [f"result: {result}", SEPARATOR]
-    drawer = -1
-    for kind, who, value in game.history:
+    history = game.history if viewer is None else public_history(game, viewer)
+    for kind, who, value in history:
         if kind == "action":
-            drawer = who
-            lines.append(value.text(game.board))
+            lines.append("capital ?" if value is None else value.text(game.board))
         else:
-            hidden = viewer is not None and who == "draw" and drawer != viewer
-            lines.append(_format_chance(game, who, None if hidden else value))
+            lines.append(_format_chance(game, who, value))
     return "\n".join(lines) + "\n"
 
 
@@ -146,6 +148,10 @@ def _parse_chance(text: str, game_board: Any, number: int) -> tuple[str, Any]:
             if args[0] == "?":
                 raise RecordError("this record hides a card draw: it was written for one player", number)
             return kind, game_board.card(args[0])
+        if kind == "missions" and len(args) == 1:
+            if "?" in args[0].split(","):
+                raise RecordError("this record hides the missions: it was written for one player", number)
+            return kind, tuple(args[0].split(","))
         if kind == "deal" and len(args) == 1:
             return kind, tuple(game_board.territory(t) for t in args[0].split(","))
     except RecordError:

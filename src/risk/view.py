@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from risk.maps import SYMBOLS, WILD
 from risk.rules.actions import Action
 from risk.rules.game import PHASE_NAMES, Battle, Game, Phase
+from risk.rules.missions import Mission
 
 if TYPE_CHECKING:
     from risk.maps import Board
@@ -144,7 +145,32 @@ class View:
     def must_trade(self) -> bool:
         return self._game.must_trade()
 
+    @property
+    def neutral(self) -> tuple[bool, ...]:
+        """Which seats are neutral armies (2-player RISK): they never take a turn."""
+        return tuple(self._game.neutral)
+
+    @property
+    def placing_for(self) -> int:
+        """During setup placement: the seat whose army is being placed (a neutral, in 2-player RISK)."""
+        return self._game.placing_for
+
+    @property
+    def capitals(self) -> tuple[int, ...]:
+        """Capital RISK headquarters by seat; ``-1`` where not chosen or not yet revealed to this player."""
+        game = self._game
+        if game.phase == Phase.CHOOSE_CAPITAL:
+            return tuple(c if p == self.player else -1 for p, c in enumerate(game.capitals))
+        return tuple(game.capitals)
+
     # -- this player's secrets ----------------------------------------------------------------
+    @property
+    def mission(self) -> Mission | None:
+        """This player's secret mission (Secret Mission RISK); everyone's once the game is over."""
+        if self.player == SPECTATOR:
+            return None
+        return self._game.missions[self.player]
+
     @property
     def hand(self) -> tuple[int, ...]:
         """This player's cards (empty for a spectator)."""
@@ -176,9 +202,10 @@ class View:
             "player": self.player,
             "players": [
                 {"name": name, "alive": game.alive[i], "territories": game.territory_count[i],
-                 "cards": len(game.hands[i])}
+                 "cards": len(game.hands[i]), "neutral": game.neutral[i]}
                 for i, name in enumerate(game.players)
             ],
+            "game": game.rules.game,
             "rules": game.rules.describe(),
             "board": board.name,
             "phase": PHASE_NAMES[game.phase],
@@ -203,6 +230,13 @@ class View:
                 "conquered": battle.conquered,
             },
         }
+        if game.rules.game == "capital":
+            data["capitals"] = [None if c < 0 else board.name_of(c) for c in self.capitals]
+        if game.rules.game == "secret-mission":
+            missions = game.missions if game.is_over else [
+                m if p == self.player else None for p, m in enumerate(game.missions)
+            ]
+            data["missions"] = [None if m is None else {"key": m.key, "text": m.text} for m in missions]
         if self.player != SPECTATOR:
             data["hand"] = [
                 {"card": board.card_name(c),
@@ -220,16 +254,21 @@ class View:
 
 
 def public_history(game: Game, player: int) -> list[tuple[str, Any, Any]]:
-    """The game's history as ``player`` may see it: other players' card draws are hidden (``None``)."""
+    """The game's history as ``player`` may see it: other players' card draws and missions are
+    hidden (``None``), and so are other headquarters choices until all are revealed."""
     hidden: list[tuple[str, Any, Any]] = []
     drawer = -1
+    choosing = game.phase == Phase.CHOOSE_CAPITAL
     for entry in game.history:
-        kind, who, _ = entry
+        kind, who, value = entry
         if kind == "action":
             drawer = who if who >= 0 else drawer
-            hidden.append(entry)
+            secret = choosing and who != player and type(value).__name__ == "Capital"
+            hidden.append((kind, who, None) if secret else entry)
         elif who == "draw" and drawer != player:
             hidden.append((kind, who, None))
+        elif who == "missions" and not game.is_over:
+            hidden.append((kind, who, tuple(k if p == player else None for p, k in enumerate(value))))
         else:
             hidden.append(entry)
     return hidden

@@ -8,7 +8,18 @@ moves idle armies from the interior to the front.
 from __future__ import annotations
 
 from risk.bots.base import Bot
-from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Claim, Defend, Fortify, Occupy, Place
+from risk.rules.actions import (
+    END_ATTACK,
+    END_TURN,
+    Action,
+    Attack,
+    Capital,
+    Claim,
+    Defend,
+    Fortify,
+    Occupy,
+    Place,
+)
 from risk.rules.game import Game, Phase, trade_options
 from risk.view import View
 
@@ -38,7 +49,10 @@ class QuickBot(Bot):
         if phase == Phase.FORTIFY:
             return self._fortify(game, me)
         if phase == Phase.SETUP_PLACE:
-            return Place(self._front(game, me), 1)
+            # In 2-player RISK the army being placed may be a neutral's: it goes on the neutral's front.
+            return Place(self._front(game, game.placing_for), 1)
+        if phase == Phase.CHOOSE_CAPITAL:
+            return Capital(self._safest(game, me))
         if phase == Phase.CLAIM:
             return self._claim(game, me)
         raise ValueError(f"the quick bot cannot act in phase {phase.name}")
@@ -57,6 +71,14 @@ class QuickBot(Bot):
                 if free:
                     best, best_score = self.rng.choice(free), score
         return Claim(best)
+
+    def _safest(self, game: Game, me: int) -> int:
+        """The own territory with the most armies and the fewest enemy neighbours."""
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        return max(
+            (t for t in range(len(owner)) if owner[t] == me),
+            key=lambda t: (-sum(owner[n] != me for n in neighbours[t]), armies[t], -t),
+        )
 
     def _front(self, game: Game, me: int) -> int:
         """The own territory with an enemy neighbour and the most armies: where armies go."""

@@ -11,6 +11,7 @@ Every action a player can take has one line of text, printed and parsed exactly 
     endattack                         stop attacking
     fortify siberia ural 4            the free move
     endturn                           end the turn (without fortifying, or after)
+    capital alaska                    Capital RISK: choose a headquarters (secret until all have chosen)
 
 Territories are printed as lower-case hyphenated names; the parser also takes any spelling the
 board accepts (``"Western United States"``, ``Quebec`` or ``Eastern Canada``), with spaces.
@@ -33,6 +34,16 @@ class Claim:
 
     def text(self, board: Board) -> str:
         return f"claim {board.slug_of(self.territory)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Capital:
+    """Capital RISK: choose a headquarters among your territories (kept secret until all have chosen)."""
+
+    territory: int
+
+    def text(self, board: Board) -> str:
+        return f"capital {board.slug_of(self.territory)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +113,12 @@ class EndTurn:
         return "endturn"
 
 
-Action = Claim | Place | Trade | Attack | Defend | Occupy | EndAttack | Fortify | EndTurn
+Action = Claim | Place | Trade | Attack | Defend | Occupy | EndAttack | Fortify | EndTurn | Capital
 
 END_ATTACK = EndAttack()
 END_TURN = EndTurn()
 
-VERBS = ("claim", "place", "trade", "attack", "defend", "move", "endattack", "fortify", "endturn")
+VERBS = ("claim", "place", "trade", "attack", "defend", "move", "endattack", "fortify", "endturn", "capital")
 
 
 def _number(token: str, what: str, text: str) -> int:
@@ -173,6 +184,10 @@ def parse_action(text: str, board: Board) -> Action:
         (territory,), rest = _territories(args, 1, board, text)
         no_more(rest)
         return Claim(territory)
+    if verb in ("capital", "headquarters", "hq"):
+        (territory,), rest = _territories(args, 1, board, text)
+        no_more(rest)
+        return Capital(territory)
     if verb == "place":
         (territory,), rest = _territories(args, 1, board, text)
         armies = _number(rest[0], "a number of armies", text) if rest else 1

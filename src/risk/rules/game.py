@@ -24,6 +24,7 @@ from risk.rules.actions import (
     END_TURN,
     Action,
     Attack,
+    Capital,
     Claim,
     Defend,
     EndAttack,
@@ -34,6 +35,7 @@ from risk.rules.actions import (
     Trade,
     parse_action,
 )
+from risk.rules.missions import Mission, effective_mission, mission_by_key, mission_deck
 from risk.rules.options import Rules
 
 
@@ -47,6 +49,7 @@ class Phase(IntEnum):
     ELIMINATION_TRADE = 6  # after taking a player's cards: trade down to 4, then place the armies
     FORTIFY = 7
     GAME_OVER = 8
+    CHOOSE_CAPITAL = 9  # Capital RISK: each player secretly chooses a headquarters after deployment
 
 
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
@@ -125,12 +128,15 @@ class Game:
 
     __slots__ = (
         "_attack",
+        "_check_goals",
         "_occupy",
         "_rng",
         "_script",
+        "_setup_queue",
         "alive",
         "armies",
         "board",
+        "capitals",
         "conquered_this_turn",
         "current",
         "deck",
@@ -138,11 +144,15 @@ class Game:
         "first_player",
         "hands",
         "history",
+        "humans",
         "last_battle",
+        "missions",
+        "neutral",
         "owner",
         "pending",
         "phase",
         "placed_this_turn",
+        "placing_for",
         "players",
         "rules",
         "seed",
@@ -167,12 +177,22 @@ class Game:
         self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
         self.board = load_map(board) if isinstance(board, str) else board
         names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        rules = self.rules
+        if rules.neutrals and len(names) == rules.players[1] + rules.neutrals:
+            names = names[: rules.players[1]]  # a record or save lists the neutral seats too
+        self.rules.check_player_count(len(names))
+        # Neutral armies (2-player RISK) sit in the seats after the players and never take a turn.
+        self.humans = len(names)
+        neutral_names = (
+            ["Neutral"] if rules.neutrals == 1 else [f"Neutral {i + 1}" for i in range(rules.neutrals)]
+        )
+        names += neutral_names
         if len(set(names)) != len(names):
             raise RulesError(f"player names must be different: {names}")
         if any(not name.strip() or any(ch in name for ch in ',\n"') for name in names):
             raise RulesError(f"player names must be non-empty without commas or quotes: {names}")
-        self.rules.check_player_count(len(names))
         self.players: tuple[str, ...] = tuple(names)
+        self.neutral: list[bool] = [i >= self.humans for i in range(len(names))]
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self._rng = random.Random(self.seed)
         self._script = _script
@@ -185,7 +205,10 @@ class Game:
         self.deck: list[int] = []
         self.discard: list[int] = []
         self.sets_traded = 0
-        self.setup_armies: list[int] = [self.rules.starting_armies_for(n)] * n
+        self.setup_armies: list[int] = [
+            rules.neutral_armies if self.neutral[i] else rules.starting_armies_for(self.humans)
+            for i in range(n)
+        ]
         self.pending = 0
         self.turn = 0
         self.winner: int | None = None
@@ -198,15 +221,24 @@ class Game:
         self._occupy: tuple[int, int, int, bool] | None = None
         # History: ("action", player, Action) and ("chance", kind, value) entries, in order.
         self.history: list[tuple[str, Any, Any]] = []
+        self.missions: list[Mission | None] = [None] * n
+        self.capitals: list[int] = [-1] * n  # Capital RISK headquarters, by seat
+        self._check_goals = rules.game in ("secret-mission", "capital")
+        # 2-player setup: the order of placements, as (player placing, seat whose army it is).
+        self._setup_queue: deque[tuple[int, int]] | None = None
 
-        self.first_player = self._chance_player("first", list(range(n)))
-        self.current = self.first_player
+        if rules.game == "secret-mission":
+            self._deal_missions()
+        self.first_player = self._chance_player("first", list(range(self.humans)))
+        self.current = self.placing_for = self.first_player
         # The player who must act now: the current player, or the defender choosing its dice
         # (-1 once the game is over). Kept as a field because every action reads it.
         self.to_act = self.first_player
         if self.rules.setup == "deal":
             self._deal_territories()
             self.phase = Phase.SETUP_PLACE
+            if rules.neutrals:
+                self._setup_queue = self._two_player_placements()
             self._next_setup_placer(self.first_player)
         else:
             self.phase = Phase.CLAIM
@@ -278,10 +310,91 @@ class Game:
                 raise IllegalActionError("the record's deal does not list every territory once")
         self.history.append(("chance", "deal", tuple(order)))
         n = len(self.players)
-        for i, territory in enumerate(order):
-            player = (self.first_player + i) % n
-            self._take(territory, player, 1)
-            self.setup_armies[player] -= 1
+        quota = self._deal_quotas()
+        seat = self.first_player
+        for territory in order:
+            while quota[seat] == 0:
+                seat = (seat + 1) % n
+            quota[seat] -= 1
+            self._take(territory, seat, 1)
+            self.setup_armies[seat] -= 1
+            seat = (seat + 1) % n
+
+    def _deal_quotas(self) -> list[int]:
+        """Territories dealt to each seat: as even as can be, the first seats dealt one more
+        (2008: "two players will each receive one extra card"); 2003's four neutrals get 6 each."""
+        n, t = len(self.players), len(self.board)
+        if self.rules.neutrals > 1:
+            # 2003: "Deal out 9 Territory cards to each player and 6 to each neutral."
+            per_neutral = min(6, t // n)
+            per_human = (t - per_neutral * self.rules.neutrals) // self.humans
+            quota = [per_neutral if self.neutral[i] else per_human for i in range(n)]
+        else:
+            quota = [t // n] * n
+        extra = t - sum(quota)
+        for i in range(extra):
+            quota[(self.first_player + i) % n] += 1
+        return quota
+
+    def _two_player_placements(self) -> deque[tuple[int, int]]:
+        """Who places which army, in order, in the 2-player setup.
+
+        1993: "2 of yours on your territories, then 1 neutral"; 2003: "3 of his/her units ... and then
+        1 unit for each neutral"; 2008: own armies two at a time until gone, "Then, take turns
+        placing one neutral troop".
+        """
+        left = self.setup_armies[:]
+        humans = [(self.first_player + i) % self.humans for i in range(self.humans)]
+        neutrals = [i for i in range(len(self.players)) if self.neutral[i]]
+        batch = self.rules.setup_batch
+        steps: deque[tuple[int, int]] = deque()
+
+        def own(player: int) -> None:
+            for _ in range(batch):
+                if left[player] > 0:
+                    steps.append((player, player))
+                    left[player] -= 1
+
+        def neutral_round(player: int) -> None:
+            for seat in neutrals:
+                if left[seat] > 0:
+                    steps.append((player, seat))
+                    left[seat] -= 1
+
+        if self.rules.neutral_placement == "interleaved":
+            while any(left):
+                for player in humans:
+                    own(player)
+                    neutral_round(player)
+        else:
+            while any(left[p] for p in humans):
+                for player in humans:
+                    own(player)
+            while any(left[s] for s in neutrals):
+                for player in humans:
+                    for seat in neutrals:
+                        if left[seat] > 0:
+                            steps.append((player, seat))
+                            left[seat] -= 1
+                            break
+        return steps
+
+    def _deal_missions(self) -> None:
+        """Secret Mission RISK: one mission card each from the deck for the colours in play."""
+        deck = mission_deck(self.humans)
+        order = list(range(len(deck)))
+        self._rng.shuffle(order)
+        keys = tuple(deck[i].key for i in order[: self.humans])
+        if self._script is not None:
+            keys = tuple(self._scripted("missions"))
+            if len(keys) != self.humans or len(set(keys)) != len(keys):
+                raise IllegalActionError("the record's missions are not one different mission per player")
+        self.history.append(("chance", "missions", keys))
+        for seat, key in enumerate(keys):
+            try:
+                self.missions[seat] = effective_mission(mission_by_key(key, self.humans), seat)
+            except ValueError as error:
+                raise IllegalActionError(str(error)) from None
 
     def _shuffle_deck(self) -> None:
         self.deck = list(range(self.board.card_count))
@@ -308,6 +421,17 @@ class Game:
     def pending_occupation(self) -> tuple[int, int, int] | None:
         """(source, target, minimum armies) of the conquest awaiting the move-in."""
         return None if self._occupy is None else self._occupy[:3]
+
+    def mission_complete(self, player: int) -> bool:
+        mission = self.missions[player]
+        return mission is not None and mission.is_complete(self, player)
+
+    def capitals_needed(self) -> int:
+        """Capital RISK: how many opposing headquarters a player must hold (with its own) to win."""
+        others = self.humans - 1
+        if self.rules.capitals_to_win == "short" and self.humans >= 4:
+            return 2 if self.humans == 4 else 3
+        return others
 
     def territories_of(self, player: int) -> list[int]:
         return [t for t, o in enumerate(self.owner) if o == player]
@@ -350,7 +474,12 @@ class Game:
         assert self._occupy is not None
         source, _, minimum, _ = self._occupy
         # The minimum has already moved in; the source must keep one army.
-        return minimum, minimum + self.armies[source] - 1
+        return minimum, minimum + min(self.armies[source] - 1, self.room(self._occupy[1]))
+
+    def room(self, territory: int) -> int:
+        """How many more armies ``territory`` may take (the expert 12-army cap; else no limit)."""
+        cap = self.rules.army_cap
+        return cap - self.armies[territory] if cap else 1 << 30
 
     def fortify_targets(self, source: int) -> list[int]:
         """Own territories the armies in ``source`` may move to under the fortify rule."""
@@ -509,11 +638,18 @@ class Game:
             if phase == Phase.SETUP_PLACE:
                 if action.armies != 1:
                     return "setup armies are placed one at a time"
+                if owner[action.territory] != self.placing_for:
+                    return (
+                        f"{where} is not held by {self.players[self.placing_for]}, whose army is being placed"
+                    )
+                return ""
             elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
                 if self.must_trade(player):
                     return f"{name} holds {len(self.hands[player])} cards and must trade a set first"
                 if not 1 <= action.armies <= self.pending:
                     return f"{name} has {self.pending} armies to place, not {action.armies}"
+                if action.armies > self.room(action.territory):
+                    return f"{where} may hold at most {self.rules.army_cap} armies (army-cap)"
             else:
                 return "there are no armies to place now"
             if owner[action.territory] != player:
@@ -541,6 +677,8 @@ class Game:
                 return "the armies must move to another territory"
             if not 1 <= action.armies <= armies[action.source] - 1:
                 return f"{source} can move 1 to {armies[action.source] - 1} armies (one stays behind)"
+            if action.armies > self.room(action.target):
+                return f"{target} may hold at most {self.rules.army_cap} armies (army-cap)"
             if action.target not in self.fortify_targets(action.source):
                 if self.rules.fortify == "adjacent":
                     return f"{target} is not adjacent to {source} (fortify=adjacent)"
@@ -557,6 +695,15 @@ class Game:
             )
         if kind is Trade:
             return self._trade_refusal(action, player, name)
+
+        if kind is Capital:
+            if phase != Phase.CHOOSE_CAPITAL:
+                return "headquarters are chosen in Capital RISK, after deployment"
+            if bad := self._territory_ok(action.territory):
+                return bad
+            if owner[action.territory] != player:
+                return f"{board.name_of(action.territory)} is not held by {name}"
+            return ""
 
         if kind is Claim:
             if phase != Phase.CLAIM:
@@ -622,15 +769,20 @@ class Game:
         elif kind is Fortify:
             self.armies[action.source] -= action.armies  # type: ignore[union-attr]
             self.armies[action.target] += action.armies  # type: ignore[union-attr]
-            self._end_turn()
+            if self.rules.fortify != "extended":  # 1993 experts: "one or more territories"
+                self._end_turn()
         elif kind is EndTurn:
             self._end_turn()
         elif kind is Trade:
             self._do_trade(action)  # type: ignore[arg-type]
         elif kind is Claim:
             self._do_claim(action.territory)  # type: ignore[union-attr]
+        elif kind is Capital:
+            self._do_capital(action.territory)  # type: ignore[union-attr]
         else:
             raise IllegalActionError(f"{action!r} is not an action")
+        if self._check_goals and self.turn > 0 and self.phase != Phase.GAME_OVER:
+            self._goals()
 
     def _do_claim(self, territory: int) -> None:
         player = self.current
@@ -642,31 +794,70 @@ class Game:
 
     def _next_setup_placer(self, start: int) -> None:
         """Pass the setup turn to the next player, from ``start``, who still has armies to place."""
+        if self._setup_queue is not None:
+            if self._setup_queue:
+                player, seat = self._setup_queue.popleft()
+                self.current = self.to_act = player
+                self.placing_for = seat
+                return
+            self._finish_setup()
+            return
         n = len(self.players)
         for i in range(n):
             p = (start + i) % n
             if self.setup_armies[p] > 0:
-                self.current = self.to_act = p
+                self.current = self.to_act = self.placing_for = p
                 return
         self._finish_setup()
 
     def _finish_setup(self) -> None:
         self._shuffle_deck()
+        if self.rules.game == "capital" and self.phase != Phase.CHOOSE_CAPITAL:
+            # "After deploying your troops ... select one of the territories you've claimed and make it
+            # your Headquarters (but don't tell anybody)."
+            self.phase = Phase.CHOOSE_CAPITAL
+            self.current = self.to_act = self.first_player
+            return
         if self.rules.first_turn == "roll":
-            first = self._chance_player("first-turn", list(range(len(self.players))))
+            first = self._chance_player("first-turn", list(range(self.humans)))
         else:
             first = self.first_player
         self._start_turn(first)
 
+    def _do_capital(self, territory: int) -> None:
+        self.capitals[self.current] = territory
+        waiting = [p for p in range(self.humans) if self.capitals[p] < 0]
+        if waiting:
+            nxt = min(waiting, key=lambda p: (p - self.current) % self.humans)
+            self.current = self.to_act = nxt
+            return
+        # All reveal together; the headquarters cards leave the deck ("You may not use a
+        # Headquarters card as part of a matched set").
+        self.deck = [c for c in self.deck if c not in self.capitals]
+        self._finish_setup()
+
     def _do_place(self, action: Place) -> None:
         self.armies[action.territory] += action.armies
         if self.phase == Phase.SETUP_PLACE:
-            self.setup_armies[self.current] -= 1
+            self.setup_armies[self.placing_for] -= 1
             self._next_setup_placer(self.current + 1)
             return
         self.placed_this_turn = True
         self.pending -= action.armies
         if self.pending == 0:
+            self.phase = Phase.ATTACK
+        elif self.rules.army_cap:
+            self._spill()
+
+    def _spill(self) -> None:
+        """1993 experts: 'Excess armies are lost' once every own territory holds the cap."""
+        p = self.current
+        if (
+            self.pending
+            and not self.must_trade(p)
+            and all(self.room(t) <= 0 for t in range(len(self.owner)) if self.owner[t] == p)
+        ):
+            self.pending = 0
             self.phase = Phase.ATTACK
 
     def _do_trade(self, action: Trade) -> None:
@@ -682,9 +873,11 @@ class Game:
         if bonus_rule != "none" and not (bonus_rule == "once-per-turn" and self.territory_bonus_used):
             for c in action.cards:
                 if c < len(self.board) and self.owner[c] == player:
-                    self.armies[c] += 2
+                    self.armies[c] += min(2, max(0, self.room(c)))
                     self.territory_bonus_used = True
                     break
+        if self.rules.army_cap:
+            self._spill()
 
     def _start_turn(self, player: int) -> None:
         self.current = self.to_act = player
@@ -694,12 +887,16 @@ class Game:
         self.territory_bonus_used = False
         self.pending = self.reinforcement_for(player)
         self.phase = Phase.REINFORCE
+        if self.rules.army_cap:
+            self._spill()
 
     def _do_attack(self, action: Attack) -> None:
         self._attack = (action.source, action.target, action.dice)
         if self.armies[action.target] >= 2:
             self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
-            self.to_act = self.owner[action.target]
+            defender = self.owner[action.target]
+            # 2-player RISK: "Your opponent rolls defense for neutral territories."
+            self.to_act = self._opponent() if self.neutral[defender] else defender
         else:
             self._resolve_battle(1)
 
@@ -738,11 +935,10 @@ class Game:
             self.hands[defender] = []
         self._occupy = (source, target, minimum, eliminated)
         self.phase = Phase.OCCUPY
-        if eliminated and sum(self.alive) == 1:
+        if eliminated and sum(self.alive[: self.humans]) == 1:
+            # The last opponent is gone (2-player RISK: "You do NOT need to eliminate neutral armies").
             self._do_occupy(minimum)
-            self.winner = player
-            self.phase = Phase.GAME_OVER
-            self.to_act = -1
+            self._end_game(player)
             return
         if armies[source] == 1:
             self._do_occupy(minimum)  # nothing more can move: no question to ask
@@ -762,6 +958,38 @@ class Game:
         else:
             self.phase = Phase.ATTACK
 
+    def _opponent(self) -> int:
+        """The other player still in the game (2-player RISK)."""
+        for i in range(1, self.humans):
+            p = (self.current + i) % self.humans
+            if self.alive[p]:
+                return p
+        return self.current
+
+    def _end_game(self, winner: int) -> None:
+        self.winner = winner
+        self.phase = Phase.GAME_OVER
+        self.to_act = -1
+        self._occupy = None
+        self._attack = None
+
+    def _goals(self) -> None:
+        """Secret Mission and Capital RISK: has anyone reached their goal?"""
+        if self.rules.game == "capital":
+            p = self.current
+            home = self.capitals[p]
+            if home < 0 or self.owner[home] != p:
+                return
+            held = sum(1 for q, c in enumerate(self.capitals) if q != p and c >= 0 and self.owner[c] == p)
+            if held >= self.capitals_needed():
+                self._end_game(p)
+            return
+        for i in range(self.humans):
+            p = (self.current + i) % self.humans
+            if self.alive[p] and self.mission_complete(p):
+                self._end_game(p)
+                return
+
     def _end_attack(self) -> None:
         if self.rules.card_draw == "before-fortify" and self.conquered_this_turn:
             self._draw_card(self.current)
@@ -772,7 +1000,7 @@ class Game:
         player = self.current
         if self.conquered_this_turn:
             self._draw_card(player)
-        n = len(self.players)
+        n = self.humans
         for i in range(1, n + 1):
             p = (player + i) % n
             if self.alive[p]:
@@ -795,6 +1023,9 @@ class Game:
         other.deck, other.discard = self.deck[:], self.discard[:]
         other.setup_armies = self.setup_armies[:]
         other.history = self.history[:]
+        other.capitals, other.missions = self.capitals[:], self.missions[:]
+        other.neutral, other.humans, other._check_goals = self.neutral, self.humans, self._check_goals
+        other._setup_queue = None if self._setup_queue is None else deque(self._setup_queue)
         for name in (
             "sets_traded",
             "pending",
@@ -837,6 +1068,8 @@ class Game:
             "last_battle": None if self.last_battle is None else list(self.last_battle),
             "attack": None if self._attack is None else list(self._attack),
             "occupy": None if self._occupy is None else list(self._occupy),
+            "missions": [None if m is None else m.key for m in self.missions],
+            "setup_queue": None if self._setup_queue is None else [list(s) for s in self._setup_queue],
             "history": history,
         }
 
@@ -860,6 +1093,15 @@ class Game:
                 value = data[name]
                 setattr(game, name, value[:] if isinstance(value, list) else value)
             game.hands = [list(h) for h in data["hands"]]
+            game.humans = len(game.players) - game.rules.neutrals
+            game.neutral = [i >= game.humans for i in range(len(game.players))]
+            game._check_goals = game.rules.game in ("secret-mission", "capital")
+            game.missions = [
+                None if key is None else effective_mission(mission_by_key(key, game.humans), seat)
+                for seat, key in enumerate(data["missions"])
+            ]
+            queue = data["setup_queue"]
+            game._setup_queue = None if queue is None else deque((a, b) for a, b in queue)
             battle = data["last_battle"]
             game.last_battle = (
                 None
@@ -906,13 +1148,15 @@ _PLAIN_FIELDS = (
     "current",
     "first_player",
     "to_act",
+    "placing_for",
+    "capitals",
 )
 
 
 def _chance_from_json(kind: str, value: Any) -> Any:
     if kind == "dice":
         return tuple(value[0]), tuple(value[1])
-    if kind == "deal":
+    if kind in ("deal", "missions"):
         return tuple(value)
     return value
 
@@ -976,7 +1220,10 @@ def generate_actions(game: Game) -> Iterator[Action]:
     if phase == Phase.CLAIM:
         yield from (Claim(t) for t in range(len(owner)) if owner[t] == -1)
     elif phase == Phase.SETUP_PLACE:
-        yield from (Place(t, 1) for t in range(len(owner)) if owner[t] == player)
+        seat = game.placing_for
+        yield from (Place(t, 1) for t in range(len(owner)) if owner[t] == seat and game.room(t) >= 1)
+    elif phase == Phase.CHOOSE_CAPITAL:
+        yield from (Capital(t) for t in range(len(owner)) if owner[t] == player)
     elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
         can_trade = (phase == Phase.REINFORCE and not game.placed_this_turn) or (
             phase == Phase.ELIMINATION_TRADE and len(game.hands[player]) > 4
@@ -986,7 +1233,7 @@ def generate_actions(game: Game) -> Iterator[Action]:
         if not game.must_trade(player):
             for t in range(len(owner)):
                 if owner[t] == player:
-                    for n in range(1, game.pending + 1):
+                    for n in range(1, min(game.pending, game.room(t)) + 1):
                         yield Place(t, n)
     elif phase == Phase.ATTACK:
         adjacent = game.board.neighbours
@@ -1009,7 +1256,7 @@ def generate_actions(game: Game) -> Iterator[Action]:
         for s in range(len(owner)):
             if owner[s] == player and armies[s] >= 2:
                 for t in game.fortify_targets(s):
-                    for n in range(1, armies[s]):
+                    for n in range(1, min(armies[s] - 1, game.room(t)) + 1):
                         yield Fortify(s, t, n)
         yield END_TURN
 
@@ -1026,9 +1273,14 @@ def count_actions(game: Game) -> int:
         ):
             total += len(trade_options(game, player))
         if not game.must_trade(player):
-            total += game.territory_count[player] * game.pending
+            if game.rules.army_cap:
+                total += sum(
+                    max(0, min(game.pending, game.room(t))) for t in range(len(owner)) if owner[t] == player
+                )
+            else:
+                total += game.territory_count[player] * game.pending
         return total
-    if phase == Phase.FORTIFY:
+    if phase == Phase.FORTIFY and not game.rules.army_cap:
         return 1 + sum(
             len(game.fortify_targets(s)) * (armies[s] - 1)
             for s in range(len(owner))

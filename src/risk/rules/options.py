@@ -26,6 +26,12 @@ OPTIONS: dict[str, OptionInfo] = {
     info.name: info
     for info in [
         OptionInfo(
+            "game", ("world", "secret-mission", "capital", "two-player"),
+            "which game of the rulebooks: world domination, Secret Mission RISK, Capital RISK, or "
+            "2-player RISK with neutral armies (select with --game; it sets the options the game needs)",
+            "1993: Secret Mission, Capital, 2-Player variants; 2003: 2-Player RISK; 2008: Games 1-4",
+        ),
+        OptionInfo(
             "players", None,
             "the player counts of the world-domination game, as 'min-max'",
             "1993 and 2003: 3 to 6; 2008 Classic RISK: 3-5 players",
@@ -75,8 +81,9 @@ OPTIONS: dict[str, OptionInfo] = {
             (5, 100),
         ),
         OptionInfo(
-            "fortify", ("adjacent", "chain"),
-            "the free move: into one adjacent territory, or along a chain of your own territories",
+            "fortify", ("adjacent", "chain", "extended"),
+            "the free move: into one adjacent territory, or along a chain of your own territories; "
+            "extended: any number of such moves",
             "1993: 'from ONE territory to ONE adjacent territory'; 2003 and 2008: 'Territories are "
             "connected if all the territories in between are also controlled by you'",
         ),
@@ -108,6 +115,7 @@ class Rules:
     """A complete ruleset. Field names are the option names (with ``_`` for ``-``)."""
 
     name: str = "custom"
+    game: str = "world"
     players: tuple[int, int] = (3, 6)
     starting_armies: tuple[tuple[int, int], ...] = ((3, 35), (4, 30), (5, 25), (6, 20))
     setup: str = "claim"
@@ -118,6 +126,12 @@ class Rules:
     elimination_trade_at: int = 6
     fortify: str = "adjacent"
     card_draw: str = "after-fortify"
+    army_cap: int = 0
+    capitals_to_win: str = "all"
+    neutrals: int = 0
+    neutral_armies: int = 0
+    setup_batch: int = 1
+    neutral_placement: str = "interleaved"
     overrides: tuple[str, ...] = field(default=(), compare=False)
 
     # -- construction --------------------------------------------------------------------------
@@ -137,10 +151,18 @@ class Rules:
         for raw_name, raw_value in values.items():
             name = raw_name.replace("-", "_")
             if name not in OPTIONS:
-                raise RulesError(f"no rule option called {raw_name!r}; options: {', '.join(OPTIONS)}")
-            changes[name] = _coerce(OPTIONS[name], raw_value)
-        merged = dataclasses.replace(self, **changes)
-        overrides = tuple(dict.fromkeys((*self.overrides, *changes)))
+                known = ", ".join(n.replace("_", "-") for n in OPTIONS)
+                raise RulesError(f"no rule option called {raw_name!r}; options: {known}")
+            # A game name may be an alias: for_game resolves and checks it.
+            changes[name] = str(raw_value) if name == "game" else _coerce(OPTIONS[name], raw_value)
+        base = self
+        if "game" in changes:
+            # A game brings the settings it needs; the other overrides apply on top of them.
+            base = self.for_game(changes.pop("game"))
+            if not changes:
+                return base
+        merged = dataclasses.replace(base, **changes)
+        overrides = tuple(dict.fromkeys((*base.overrides, *changes)))
         return dataclasses.replace(merged, overrides=overrides)
 
     def with_option_text(self, assignments: list[str]) -> Rules:
@@ -152,6 +174,24 @@ class Rules:
                 raise RulesError(f"option {text!r} is not of the form name=value")
             values[name.strip()] = value.strip()
         return self.with_options(**values)
+
+    def for_game(self, game: str) -> Rules:
+        """These rules set up for one of the rulebooks' games (by name or alias)."""
+        key = GAME_ALIASES.get(game.strip().lower(), game.strip().lower())
+        if key not in GAMES:
+            names = ", ".join(GAMES)
+            raise RulesError(f"no game called {game!r}; games: {names}")
+        edition = self.name
+        allowed = GAMES[key]
+        if edition in PRESETS and edition not in allowed:
+            raise RulesError(
+                f"the {edition} rulebook has no {key} game (it is in the {' and '.join(allowed)} rulebooks)"
+            )
+        settings = dict(GAME_SETTINGS.get((key, edition), GAME_SETTINGS.get((key, "*"), {})))
+        overrides = tuple(dict.fromkeys((*(o for o in self.overrides if o != "game"), "game")))
+        if key == "world":
+            overrides = tuple(o for o in overrides if o != "game")
+        return dataclasses.replace(self, game=key, overrides=overrides, **settings)
 
     # -- queries -------------------------------------------------------------------------------
     def starting_armies_for(self, player_count: int) -> int:
@@ -174,9 +214,10 @@ class Rules:
 
     def describe(self) -> str:
         """The one-line form used in record headers: the preset and the overridden options."""
-        base = self.name
-        extra = [f"{n.replace('_', '-')}={format_option(n, getattr(self, n))}" for n in self.overrides]
-        return " ".join([base, *extra])
+        # The game first: it sets options that the other overrides may change again.
+        names = sorted(self.overrides, key=lambda n: n != "game")
+        extra = [f"{n.replace('_', '-')}={format_option(n, getattr(self, n))}" for n in names]
+        return " ".join([self.name, *extra])
 
     @staticmethod
     def from_description(text: str) -> Rules:
@@ -239,6 +280,40 @@ PRESETS: dict[str, Rules] = {
         fortify="chain",
         card_draw="before-fortify",
     ),
+}
+
+# The games of the rulebooks and the editions that have them.
+GAMES: dict[str, tuple[str, ...]] = {
+    "world": ("1993", "2003", "2008"),
+    "secret-mission": ("1993", "2008"),
+    "capital": ("1993", "2008"),
+    "two-player": ("1993", "2003", "2008"),
+}
+GAME_ALIASES: dict[str, str] = {
+    "world-domination": "world", "domination": "world", "classic": "world", "global-domination": "world",
+    "secret": "secret-mission", "secret-missions": "secret-mission", "mission-secret": "secret-mission",
+    "capitals": "capital", "capital-risk": "capital", "headquarters": "capital",
+    "2-player": "two-player", "two": "two-player", "2p": "two-player", "duel": "two-player",
+}
+_TWO_PLAYER_1993 = {
+    "players": (2, 2), "starting_armies": ((2, 40),), "setup": "deal", "neutrals": 1, "neutral_armies": 40,
+    "setup_batch": 2, "neutral_placement": "interleaved",
+}
+GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
+    # 1993: "Territories dealt evenly via RISK cards"; 2008: "deals out all the territory cards" and
+    # "Each player rolls one die, and whoever rolls the highest number goes first".
+    ("secret-mission", "1993"): {"setup": "deal"},
+    ("secret-mission", "2008"): {"setup": "deal", "first_turn": "roll"},
+    ("secret-mission", "*"): {"setup": "deal"},
+    ("two-player", "1993"): _TWO_PLAYER_1993,
+    ("two-player", "2008"): {**_TWO_PLAYER_1993, "neutral_placement": "after-own"},
+    # 2003: "The two players start with 36 units each. Set out 24 units for each of the 4 neutrals";
+    # "Players then roll to see who goes first."
+    ("two-player", "2003"): {
+        "players": (2, 2), "starting_armies": ((2, 36),), "setup": "deal", "neutrals": 4,
+        "neutral_armies": 24, "setup_batch": 3, "neutral_placement": "interleaved", "first_turn": "roll",
+    },
+    ("two-player", "*"): _TWO_PLAYER_1993,
 }
 
 PRESET_ALIASES: dict[str, str] = {
