@@ -21,7 +21,7 @@ from risk.errors import RiskError
 from risk.maps import available_maps, load_map
 from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
 from risk.odds_cli import odds_command
-from risk.rules.options import OPTIONS, PRESET_ALIASES, PRESETS, Rules
+from risk.rules.options import GAME_ALIASES, GAMES, OPTIONS, PRESET_ALIASES, PRESETS, Rules
 from risk.simulate import DEFAULT_MAX_TURNS
 
 app = typer.Typer(
@@ -44,9 +44,9 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(code=2)
 
 
-def make_rules(preset: str, options: list[str] | None) -> Rules:
+def make_rules(preset: str, options: list[str] | None, game: str = "world") -> Rules:
     try:
-        return Rules.preset(preset).with_option_text(options or [])
+        return Rules.preset(preset).for_game(game).with_option_text(options or [])
     except RiskError as error:
         fail(str(error))
 
@@ -104,6 +104,13 @@ def rules_command(
             {
                 "presets": {r.name: r.option_values() for r in presets},
                 "aliases": PRESET_ALIASES,
+                "games": {
+                    game: {
+                        "editions": list(editions),
+                        "aliases": [a for a, g in GAME_ALIASES.items() if g == game],
+                    }
+                    for game, editions in GAMES.items()
+                },
                 "options": {
                     name.replace("_", "-"): {
                         "choices": list(info.choices) if info.choices else None,
@@ -127,6 +134,10 @@ def rules_command(
         choices = f" ({' | '.join(info.choices)})" if info.choices else ""
         console.print(f"[bold]{name.replace('_', '-')}[/bold]{choices}: {escape(info.description)}.")
         console.print(f"  [dim]{escape(info.source)}[/dim]", highlight=False)
+    console.print("[bold]Games[/bold] (--game NAME):")
+    for game, editions in GAMES.items():
+        names = ", ".join(a for a, g in GAME_ALIASES.items() if g == game)
+        console.print(f"  {game}: in the {', '.join(editions)} rulebooks; aliases: {names}")
     aliases = ", ".join(f"{a}={t}" for a, t in PRESET_ALIASES.items())
     console.print(f"Aliases: {aliases}. Override any option with --option name=value.")
 
@@ -150,6 +161,9 @@ def simulate_command(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")
     ] = None,
+    game_name: Annotated[
+        str, typer.Option("--game", "-g", help="world, secret-mission, capital, two-player")
+    ] = "world",
     board: Annotated[str, typer.Option("--map", help="map name or .json file")] = "classic",
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
@@ -159,14 +173,16 @@ def simulate_command(
     from risk.record import save_record
     from risk.simulate import play_game
 
-    ruleset = make_rules(rules, option)
+    ruleset = make_rules(rules, option, game_name)
     bot_names = [b.strip().lower() for b in bots.split(",")] if bots else []
     if any(not b for b in bot_names):
         fail(f"--bots {bots!r} has an empty name")
     for name in bot_names:
         if name not in BOTS:
             fail(f"no bot called {name!r}; bots: {', '.join(BOTS)}")
-    count = players if players is not None else (len(bot_names) if len(bot_names) > 1 else 3)
+    low, high = ruleset.players
+    default_count = 3 if low <= 3 <= high else low
+    count = players if players is not None else (len(bot_names) if len(bot_names) > 1 else default_count)
     try:
         ruleset.check_player_count(count)
     except RiskError as error:
@@ -208,6 +224,7 @@ def simulate_command(
         print_json(
             {
                 "rules": ruleset.describe(),
+                "game": ruleset.game,
                 "players": count,
                 "bots": bot_names,
                 "max_turns": max_turns,
@@ -275,4 +292,25 @@ _register_commands()
 
 
 def main() -> None:
-    app()
+    # Usage errors (an unknown option, a missing argument) get one line, like every other error.
+    try:
+        result = app(standalone_mode=False)
+    except _usage_error() as error:
+        if type(error).__name__ == "NoArgsIsHelpError":
+            sys.exit(0)  # bare `risk`: the help has been printed, as a user expects
+        command = error.ctx.command_path if error.ctx else "risk"
+        typer.echo(f"{command}: error: {error.format_message()}", err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    sys.exit(result if isinstance(result, int) else 0)
+
+
+def _usage_error() -> type[Exception]:
+    """Click's UsageError: vendored inside newer typer releases, the click package in older ones."""
+    try:
+        from typer._click.exceptions import UsageError
+    except ImportError:  # typer before it vendored click
+        from click.exceptions import UsageError  # type: ignore[no-redef]
+    return UsageError
