@@ -811,7 +811,10 @@ class Game:
         self._finish_setup()
 
     def _finish_setup(self) -> None:
-        self._shuffle_deck()
+        if self.phase == Phase.CHOOSE_CAPITAL:
+            pass  # the deck was shuffled before the headquarters were chosen
+        else:
+            self._shuffle_deck()
         if self.rules.game == "capital" and self.phase != Phase.CHOOSE_CAPITAL:
             # "After deploying your troops ... select one of the territories you've claimed and make it
             # your Headquarters (but don't tell anybody)."

@@ -93,6 +93,43 @@ OPTIONS: dict[str, OptionInfo] = {
             "1993: 'At the end of any turn'; 2003: step 4 after fortifying; 2008: 'When you are finished "
             "attacking ... take the top territory card. Next, you can maneuver'",
         ),
+        OptionInfo(
+            "army_cap", None,
+            "at most this many armies on one territory, the excess lost (0: no limit)",
+            "1993 experts: 'Max 12 armies on a single territory. Excess armies are lost.'",
+            (0, 10000),
+        ),
+        OptionInfo(
+            "capitals_to_win", ("all", "short"),
+            "Capital RISK: capture every opposing headquarters, or the shorter game (4 players: any 2; "
+            "5 or 6 players: any 3)",
+            "1993 and 2008 Capital RISK: 'If you wish, you can shorten the game even further'",
+        ),
+        OptionInfo(
+            "neutrals", None,
+            "2-player RISK: the number of neutral armies (1993 and 2008: one; 2003: four)",
+            "1993: 'a third neutral army set'; 2003: '24 units for each of the 4 neutrals'",
+            (0, 4),
+        ),
+        OptionInfo(
+            "neutral_armies", None,
+            "2-player RISK: the starting armies of each neutral",
+            "1993 and 2008: 40 (as each player); 2003: 24 per neutral",
+            (0, 200),
+        ),
+        OptionInfo(
+            "setup_batch", None,
+            "2-player RISK: own armies placed per setup turn before the neutral armies",
+            "1993 and 2008: two at a time; 2003: 'Each player places 3 of his/her units'",
+            (1, 10),
+        ),
+        OptionInfo(
+            "neutral_placement", ("interleaved", "after-own"),
+            "2-player RISK: each setup turn places own armies then neutral ones, or all own armies "
+            "first and then the neutral armies one at a time",
+            "1993: '2 of yours on your territories, then 1 neutral'; 2003: 'then 1 unit for each "
+            "neutral'; 2008: 'until you have run out ... Then, take turns placing one neutral troop'",
+        ),
     ]
 }
 

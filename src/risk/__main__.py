@@ -1,0 +1,3 @@
+from risk.cli import main
+
+main()

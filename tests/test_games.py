@@ -1,0 +1,377 @@
+"""The other games of the rulebooks: Secret Mission, Capital and 2-player RISK; the expert options."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from positions import make_position
+from risk.errors import IllegalActionError, RulesError
+from risk.record import read_record, write_record
+from risk.rules.actions import Capital, Place
+from risk.rules.game import Game, Phase
+from risk.rules.missions import BASE_MISSIONS, OCCUPY_24, destroy_mission, mission_by_key, mission_deck
+from risk.rules.options import Rules
+from risk.simulate import play_game
+from risk.view import View, public_history
+
+
+def rules(preset: str, game: str, **options: str) -> Rules:
+    return Rules.preset(preset).for_game(game).with_options(**options)
+
+
+def finish_setup(game: Game) -> None:
+    while game.phase in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
+        game.apply(next(iter(game.legal_actions())))
+
+
+# -- choosing a game ------------------------------------------------------------------------------
+
+
+def test_games_by_name_and_alias_where_the_books_have_them() -> None:
+    assert Rules.preset("2008").for_game("secret").game == "secret-mission"
+    assert Rules.preset("1993").for_game("2-player").neutrals == 1
+    assert Rules.preset("2003").for_game("two-player").neutrals == 4
+    with pytest.raises(RulesError, match="the 2003 rulebook has no secret-mission game"):
+        Rules.preset("2003").for_game("secret-mission")
+    with pytest.raises(RulesError, match="no game called 'chess'"):
+        Rules.preset("2003").for_game("chess")
+    # The game travels in the record header and comes back.
+    r = rules("2008", "capital", capitals_to_win="short")
+    assert Rules.from_description(r.describe()) == r
+
+
+# -- Secret Mission RISK ---------------------------------------------------------------------------
+
+
+def test_mission_deck_has_a_destroy_card_only_for_colours_in_play() -> None:
+    # 2008: "If there are fewer than five players, the General also removes the Secret Mission cards
+    # that refer to army colors that were not chosen".
+    deck = mission_deck(3)
+    assert len(deck) == len(BASE_MISSIONS) + 3
+    assert sorted(m.destroy for m in deck if m.destroy is not None) == [0, 1, 2]
+
+
+def test_secret_mission_setup_deals_territories_and_missions() -> None:
+    game = Game(rules("2008", "secret-mission"), 4, seed=3)
+    assert game.phase == Phase.SETUP_PLACE and sorted(game.territory_count) == [10, 10, 11, 11]
+    keys = [m.key for m in game.missions if m is not None]
+    assert len(set(keys)) == 4
+    for seat, mission in enumerate(game.missions):
+        assert mission is not None and mission.destroy != seat  # own colour becomes occupy 24
+    finish_setup(game)
+    kinds = [who for kind, who, _ in game.history if kind == "chance"]
+    assert kinds[:3] == ["missions", "first", "deal"] and "first-turn" in kinds  # 2008: roll to start
+
+
+def test_missions_are_secret() -> None:
+    game = Game(rules("1993", "secret-mission"), 3, seed=8)
+    views = [View(game, p).to_dict()["missions"] for p in range(3)]
+    for p, shown in enumerate(views):
+        assert [m is not None for m in shown] == [q == p for q in range(3)]
+    text = write_record(game, viewer=1)
+    line = next(line for line in text.splitlines() if line.startswith("~ missions"))
+    assert line.split()[2].split(",")[1] != "?" and line.split()[2].split(",")[0] == "?"
+    assert public_history(game, 0)[0][2][1] is None
+
+
+@pytest.mark.parametrize(
+    ("key", "owners", "complete"),
+    [
+        ("north-america-africa", ["North America", "Africa"], True),
+        ("north-america-africa", ["North America"], False),
+        ("europe-south-america-plus-one", ["Europe", "South America"], False),
+        ("europe-south-america-plus-one", ["Europe", "South America", "Australia"], True),
+        ("asia-south-america", ["Asia", "South America"], True),
+    ],
+)
+def test_continent_missions(key: str, owners: list[str], complete: bool) -> None:
+    game = make_position("1993", players=4)
+    board = game.board
+    for name in owners:
+        for t in board.continents[board.continent(name)].territories:
+            game.owner[t] = 0
+    game.territory_count = [game.owner.count(p) for p in range(4)]
+    assert mission_by_key(key, 4).is_complete(game, 0) is complete
+
+
+def test_territory_missions() -> None:
+    owners = {
+        game_t: (0, 2)
+        for game_t in [
+            "Alaska",
+            "Alberta",
+            "Ontario",
+            "Quebec",
+            "Peru",
+            "Brazil",
+            "Argentina",
+            "Venezuela",
+            "Egypt",
+            "Congo",
+            "Siam",
+            "India",
+            "China",
+            "Ural",
+            "Siberia",
+            "Yakutsk",
+            "Irkutsk",
+            "Japan",
+        ]
+    }
+    game = make_position("1993", owners=owners)
+    eighteen = mission_by_key("occupy-18-with-2", 3)
+    assert eighteen.is_complete(game, 0)
+    game.armies[game.board.territory("Japan")] = 1
+    assert not eighteen.is_complete(game, 0)
+    assert not OCCUPY_24.is_complete(game, 0)
+
+
+def test_destroying_a_colour_wins_even_when_another_player_does_it() -> None:
+    # 2008: "if your mission is to destroy all the yellow troops and another player actually removes
+    # the final yellow troop, that player has helped you complete your Secret Mission."
+    def position(player_2_territories: list[str]) -> Game:
+        owners = {"Siam": (0, 5), **{name: (2, 1) for name in player_2_territories}}
+        game = make_position(rules("2008", "secret-mission"), players=3, owners=owners, default_owner=1)
+        game.missions = [OCCUPY_24, destroy_mission(2), OCCUPY_24]
+        game._check_goals = True
+        return game
+
+    game = position(["Indonesia", "Ural"])
+    game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
+    assert not game.is_over  # player 2 still holds Ural
+    game = position(["Indonesia"])
+    game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
+    assert game.is_over and game.winner == 1  # player 1 wins on player 0's conquest
+
+
+# -- Capital RISK ------------------------------------------------------------------------------------
+
+
+def test_capitals_are_chosen_in_secret_then_revealed() -> None:
+    game = Game(rules("1993", "capital"), 4, seed=5)
+    while game.phase in (Phase.CLAIM, Phase.SETUP_PLACE):
+        game.apply(next(iter(game.legal_actions())))
+    assert game.phase == Phase.CHOOSE_CAPITAL
+    first = game.current
+    own = game.territories_of(first)
+    with pytest.raises(IllegalActionError, match="not held by"):
+        game.apply(Capital(next(t for t in range(42) if t not in own)))
+    game.apply(Capital(own[0]))
+    second = game.current
+    assert View(game, second).capitals[first] == -1  # secret until all have chosen
+    assert View(game, first).capitals[first] == own[0]
+    assert [e[2] for e in public_history(game, second) if e[0] == "action"][-1] is None
+    while game.phase == Phase.CHOOSE_CAPITAL:
+        game.apply(Capital(game.territories_of(game.current)[0]))
+    assert game.phase == Phase.REINFORCE
+    assert all(c >= 0 for c in View(game, second).capitals)
+    # "You may not use a Headquarters card as part of a matched set": those cards leave the deck.
+    assert not set(game.capitals) & set(game.deck)
+    assert len(game.deck) == 44 - 4
+
+
+def capital_position(needed: str, players: int) -> Game:
+    game = make_position(
+        rules("1993", "capital", capitals_to_win=needed),
+        players=players,
+        owners={"Siam": (0, 20), "Indonesia": (1, 1), "India": (2, 1), "China": (3, 1)},
+        default_owner=0,
+    )
+    game.capitals = [
+        game.board.territory(n) for n in ("Siam", "Indonesia", "India", "China", "Peru", "Brazil")[:players]
+    ]
+    game._check_goals = True
+    if players > 4:
+        for n in ("Peru", "Brazil")[: players - 4]:
+            game.owner[game.board.territory(n)] = 4 if n == "Peru" else 5
+    game.territory_count = [game.owner.count(p) for p in range(players)]
+    game.alive = [c > 0 for c in game.territory_count]
+    return game
+
+
+def test_capital_win_needs_every_opposing_headquarters() -> None:
+    game = capital_position("all", 4)
+    game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
+    game.apply("move 3")
+    game.apply_with_dice("attack siam india 3", (6, 6, 6), (1,))
+    assert not game.is_over
+    game.apply("move 3")
+    game.apply_with_dice("attack siam china 3", (6, 6, 6), (1,))
+    assert game.is_over and game.winner == 0
+
+
+def test_capital_short_game() -> None:
+    # "4 players: Capture any 2 opposing Headquarters while controlling your own."
+    game = capital_position("short", 4)
+    game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
+    game.apply("move 3")
+    assert not game.is_over
+    game.apply_with_dice("attack siam india 3", (6, 6, 6), (1,))
+    assert game.is_over and game.winner == 0
+    # 5-6 players: any 3.
+    assert capital_position("short", 5).capitals_needed() == 3
+    assert capital_position("short", 6).capitals_needed() == 3
+    assert capital_position("all", 5).capitals_needed() == 4
+
+
+def test_losing_your_capital_does_not_eliminate_you() -> None:
+    game = make_position(
+        rules("2008", "capital"),
+        players=3,
+        owners={"Siam": (0, 9), "Indonesia": (1, 1), "New Guinea": (1, 3)},
+        default_owner=2,
+    )
+    game.capitals = [game.board.territory(n) for n in ("Siam", "Indonesia", "Peru")]
+    game._check_goals = True
+    game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
+    assert game.alive[1] and not game.is_over
+
+
+# -- 2-player RISK ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("preset", "neutrals", "dealt", "armies"),
+    [
+        ("1993", 1, [14, 14, 14], [40, 40, 40]),
+        ("2008", 1, [14, 14, 14], [40, 40, 40]),
+        ("2003", 4, [9, 9, 6, 6, 6, 6], [36, 36, 24, 24, 24, 24]),
+    ],
+)
+def test_two_player_setup(preset: str, neutrals: int, dealt: list[int], armies: list[int]) -> None:
+    game = Game(rules(preset, "two-player"), ["Ann", "Bob"], seed=4)
+    assert game.players[2:] == (("Neutral",) if neutrals == 1 else tuple(f"Neutral {i}" for i in range(1, 5)))
+    assert game.territory_count == dealt
+    steps = []
+    while game.phase == Phase.SETUP_PLACE:
+        steps.append((game.current, game.placing_for))
+        game.apply(next(iter(game.legal_actions())))
+    totals = [sum(game.armies[t] for t in range(42) if game.owner[t] == p) for p in range(2 + neutrals)]
+    assert totals == armies
+    assert Counter(seat for _, seat in steps) == {p: armies[p] - dealt[p] for p in range(2 + neutrals)}
+    first = steps[0][0]
+    if preset == "1993":  # "2 of yours on your territories, then 1 neutral"
+        assert steps[:6] == [(first, first)] * 2 + [(first, 2)] + [(1 - first, 1 - first)] * 2 + [
+            (1 - first, 2)
+        ]
+    elif preset == "2003":  # "3 of his/her units ... and then 1 unit for each neutral"
+        assert steps[:7] == [(first, first)] * 3 + [(first, n) for n in (2, 3, 4, 5)]
+    else:  # 2008: own armies two at a time until gone, then the neutral's one at a time
+        own = 26 * 2
+        assert {seat for _, seat in steps[:own]} == {0, 1} and {seat for _, seat in steps[own:]} == {2}
+        assert [player for player, _ in steps[own : own + 4]] == [first, 1 - first, first, 1 - first]
+    assert game.phase == Phase.REINFORCE and game.current in (0, 1)
+
+
+def test_neutrals_never_move_and_the_opponent_defends_them() -> None:
+    game = Game(rules("1993", "two-player"), ["Ann", "Bob"], seed=9)
+    finish_setup(game)
+    seen_turns = set()
+    for _ in range(400):
+        if game.is_over:
+            break
+        seen_turns.add(game.current)
+        if game.phase == Phase.ATTACK:
+            neutral_targets = [
+                a
+                for a in game.legal_actions()
+                if getattr(a, "target", None) is not None
+                and game.owner[a.target] == 2
+                and game.armies[a.target] >= 2
+            ]
+            if neutral_targets:
+                attacker = game.current
+                game.apply(neutral_targets[0])
+                assert game.phase == Phase.DEFEND and game.to_act == 1 - attacker
+        game.apply(next(iter(game.legal_actions())))
+    assert seen_turns <= {0, 1}
+
+
+def test_two_player_ends_when_the_opponent_is_gone() -> None:
+    game = make_position(
+        rules("2008", "two-player"), players=2, owners={"Siam": (0, 5), "Indonesia": (1, 1)}, default_owner=2
+    )
+    game.territory_count = [game.owner.count(p) for p in range(3)]
+    game.alive = [True, True, True]
+    game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
+    assert game.is_over and game.winner == 0 and game.alive[2]
+
+
+def test_two_player_record_lists_the_players_and_replays() -> None:
+    game, _ = play_game(rules("2003", "two-player"), ["quick", "quick"], 2)
+    text = write_record(game)
+    assert "players: quick-1, quick-2\n" in text
+    assert read_record(text).history == game.history
+
+
+# -- expert options ------------------------------------------------------------------------------
+
+
+def test_army_cap() -> None:
+    # 1993 experts: "Max 12 armies on a single territory. Excess armies are lost."
+    capped = Rules.preset("1993").with_options(army_cap=12)
+    game = make_position(capped, owners={"Siam": (0, 10), "India": (0, 12)}, phase=Phase.REINFORCE, pending=5)
+    with pytest.raises(IllegalActionError, match="at most 12"):
+        game.apply("place siam 3")
+    assert all(a.armies <= 2 for a in game.legal_actions() if isinstance(a, Place))
+    game.apply("place siam 2")
+    assert game.phase == Phase.ATTACK and game.pending == 0  # the other 3 are lost
+
+
+def test_extended_fortification() -> None:
+    # 1993 experts: "move armies from one or more territories to any number of your other territories"
+    extended = Rules.preset("1993").with_options(fortify="extended")
+    owners = {"Siam": (0, 5), "India": (0, 5), "China": (0, 1), "Ural": (0, 1)}
+    game = make_position(extended, owners=owners, phase=Phase.FORTIFY)
+    game.apply("fortify siam ural 4")
+    assert game.phase == Phase.FORTIFY and game.current == 0
+    game.apply("fortify india china 4")
+    game.apply("endturn")
+    assert game.current == 1
+
+
+# -- every game plays to its end ------------------------------------------------------------------------
+
+GAMES = [
+    ("1993", "secret-mission", (3, 6)),
+    ("2008", "secret-mission", (3, 5)),
+    ("1993", "capital", (3, 6)),
+    ("2008", "capital", (3, 5)),
+    ("1993", "two-player", (2, 2)),
+    ("2003", "two-player", (2, 2)),
+    ("2008", "two-player", (2, 2)),
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    case=st.sampled_from(GAMES),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    mix=st.sampled_from([["quick"], ["quick", "random"]]),
+)
+def test_every_game_plays_to_a_correct_end(case: tuple, players: int, seed: int, mix: list[str]) -> None:
+    preset, name, (low, high) = case
+    count = min(max(players, low), high)
+    bots = [mix[i % len(mix)] for i in range(count)]
+    game, report = play_game(rules(preset, name), bots, seed, max_turns=400)
+    assert min(a for a, o in zip(game.armies, game.owner, strict=True) if o >= 0) >= 1
+    if report.winner is None:
+        return
+    winner = game.winner
+    assert winner is not None and winner < game.humans
+    if name == "secret-mission":
+        assert game.mission_complete(winner) or sum(game.alive[: game.humans]) == 1
+    elif name == "capital":
+        home = game.capitals[winner]
+        others = sum(1 for p, c in enumerate(game.capitals) if p != winner and game.owner[c] == winner)
+        assert (game.owner[home] == winner and others >= game.capitals_needed()) or game.territory_count[
+            winner
+        ] == 42
+    else:
+        assert sum(game.alive[: game.humans]) == 1
+    assert read_record(write_record(game)).winner == winner
