@@ -2,10 +2,11 @@
 
 At each decision that matters (placing reinforcements, attacking, moving in after a conquest,
 fortifying) the bot takes a short list of candidate actions from the heuristic (its own choice and
-its next best ideas, ending the phase included) and spends its budget on them with UCB1: each
-iteration samples the hidden cards and the dice afresh (:func:`determinise`), plays the candidate,
-then lets the heuristic play every seat until the bot's next turn begins, and scores the position
-(armies, income, cards; 1 for a win, 0 once eliminated). The candidate with the best mean wins.
+its next best ideas, ending the phase included) and spends its budget on them by sequential
+halving: each iteration samples the hidden cards and the dice (:func:`determinise`), plays the
+candidate, then lets the heuristic play every seat until the bot's next turn begins, and scores the
+position (armies, income, cards; 1 for a win, 0 once eliminated). All candidates are played in the
+same sampled worlds, and the worse half is dropped after each phase.
 
 Decisions with one sensible answer (setup, defence dice, card trades, a single legal action) are
 left to the heuristic: searching them buys nothing. The budget is a number of iterations per
@@ -15,6 +16,7 @@ decision, so a seeded game replays exactly; ``max_seconds`` is a safety cap on t
 from __future__ import annotations
 
 import math
+import random
 import time
 
 from risk.bots.base import Bot
@@ -26,7 +28,6 @@ from risk.view import View
 
 DEFAULT_ITERATIONS = 48
 DEFAULT_MAX_SECONDS = 0.8
-EXPLORATION = 0.35
 # A rollout that somehow never reaches the bot's next turn stops here.
 ROLLOUT_ACTION_CAP = 3000
 
@@ -59,7 +60,7 @@ def evaluate(game: Game, me: int) -> float:
 class SearchBot(Bot):
     name = "search"
     description = (
-        "Monte Carlo search (UCB1) over determinised hidden cards and dice, continental bot as rollout policy"
+        "Monte Carlo search over determinised hidden cards and dice, continental bot as rollout policy"
     )
 
     def __init__(
@@ -156,30 +157,35 @@ class SearchBot(Bot):
 
     # -- search ----------------------------------------------------------------------------------
     def search(self, view: View, candidates: list[Action]) -> Action:
+        """Sequential halving with common random numbers: in each round every surviving candidate
+        is played in the same sampled world (hidden cards and dice seed), so the comparison sees
+        the candidates' differences rather than the luck of the dice; after each phase the worse
+        half is dropped. Returns the candidate with the best mean."""
         me = view.player
-        visits = [0] * len(candidates)
-        totals = [0.0] * len(candidates)
+        count = len(candidates)
+        visits = [0] * count
+        totals = [0.0] * count
+        alive = list(range(count))
+        phases = max(1, math.ceil(math.log2(count)))
         deadline = time.perf_counter() + self.max_seconds
-        for iteration in range(self.iterations):
-            if iteration < len(candidates):
-                arm = iteration
-            else:
-                log_n = math.log(iteration)
-                arm = max(
-                    range(len(candidates)),
-                    key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]),
-                )
-            game = determinise(view, self.rng)
-            game.apply_unchecked(candidates[arm])
-            totals[arm] += self.rollout(game, me)
-            visits[arm] += 1
-            if time.perf_counter() > deadline:
+        out_of_time = False
+        for _ in range(phases):
+            rounds = max(1, self.iterations // (len(alive) * phases))
+            for _ in range(rounds):
+                world = self.rng.getrandbits(64)
+                for arm in alive:
+                    game = determinise(view, random.Random(world))
+                    game.apply_unchecked(candidates[arm])
+                    totals[arm] += self.rollout(game, me)
+                    visits[arm] += 1
+                if time.perf_counter() > deadline:
+                    out_of_time = True
+                    break
+            alive.sort(key=lambda i: (-totals[i] / visits[i], i))
+            if out_of_time:
                 break
-        best = max(
-            range(len(candidates)),
-            key=lambda i: (totals[i] / visits[i] if visits[i] else -1.0, -i),
-        )
-        return candidates[best]
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+        return candidates[alive[0]]
 
     def rollout(self, game: Game, me: int) -> float:
         """Play every seat with the heuristic until ``me``'s next turn begins, then evaluate."""
