@@ -54,8 +54,8 @@ def _format_chance(game: Game, kind: str, value: Any) -> str:
         return "~ draw ?" if value is None else f"~ draw {board.card_name(value)}"
     if kind == "deal":
         return "~ deal " + ",".join(board.slug_of(t) for t in value)
-    if kind == "missions":
-        return "~ missions " + ",".join("?" if k is None else k for k in value)
+    if kind in ("missions", "mission-cards"):
+        return f"~ {kind} " + ",".join("?" if k is None else k for k in value)
     raise ValueError(f"unknown chance outcome {kind!r}")
 
 
@@ -148,7 +148,7 @@ def _parse_chance(text: str, game_board: Any, number: int) -> tuple[str, Any]:
             if args[0] == "?":
                 raise RecordError("this record hides a card draw: it was written for one player", number)
             return kind, game_board.card(args[0])
-        if kind == "missions" and len(args) == 1:
+        if kind in ("missions", "mission-cards") and len(args) == 1:
             if "?" in args[0].split(","):
                 raise RecordError("this record hides the missions: it was written for one player", number)
             return kind, tuple(args[0].split(","))

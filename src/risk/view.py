@@ -232,6 +232,19 @@ class View:
         }
         if game.rules.game == "capital":
             data["capitals"] = [None if c < 0 else board.name_of(c) for c in self.capitals]
+        if game.rules.game == "mission":
+            data["mission_cards"] = [
+                {
+                    "claimed": list(game.missions_claimed[p]),
+                    # Each player's own cards; another's last card once three are claimed ("must reveal
+                    # his/her fourth"); everyone's once the game is over.
+                    "unclaimed": list(game.mission_cards[p])
+                    if p == self.player or len(game.missions_claimed[p]) >= 3 or game.is_over
+                    else None,
+                    "unclaimed_count": len(game.mission_cards[p]),
+                }
+                for p in range(game.humans)
+            ]
         if game.rules.game == "secret-mission":
             missions = game.missions if game.is_over else [
                 m if p == self.player else None for p, m in enumerate(game.missions)
@@ -267,7 +280,7 @@ def public_history(game: Game, player: int) -> list[tuple[str, Any, Any]]:
             hidden.append((kind, who, None) if secret else entry)
         elif who == "draw" and drawer != player:
             hidden.append((kind, who, None))
-        elif who == "missions" and not game.is_over:
+        elif who in ("missions", "mission-cards") and not game.is_over:
             hidden.append((kind, who, tuple(k if p == player else None for p, k in enumerate(value))))
         else:
             hidden.append(entry)

@@ -15,6 +15,7 @@ from risk.rules.actions import (
     Attack,
     Capital,
     Claim,
+    ClaimMission,
     Defend,
     Fortify,
     Occupy,
@@ -33,6 +34,12 @@ class QuickBot(Bot):
         game: Game = view._game
         me = view.player
         phase = game.phase
+        if game.rules.game == "mission" and me == game.current:
+            claims = game.claimable_missions()  # Mission RISK: show a completed mission at once
+            if claims:
+                return ClaimMission(claims[0])
+            if phase == Phase.TURN_END:
+                return END_TURN
         if phase == Phase.ATTACK:
             return self._attack(game, me)
         if phase == Phase.DEFEND:

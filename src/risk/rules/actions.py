@@ -12,6 +12,7 @@ Every action a player can take has one line of text, printed and parsed exactly 
     fortify siberia ural 4            the free move
     endturn                           end the turn (without fortifying, or after)
     capital alaska                    Capital RISK: choose a headquarters (secret until all have chosen)
+    mission captain-australia         Mission RISK: claim a completed mission at the time it names
 
 Territories are printed as lower-case hyphenated names; the parser also takes any spelling the
 board accepts (``"Western United States"``, ``Quebec`` or ``Eastern Canada``), with spaces.
@@ -44,6 +45,16 @@ class Capital:
 
     def text(self, board: Board) -> str:
         return f"capital {board.slug_of(self.territory)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMission:
+    """Mission RISK: show a completed mission card, at the time it names."""
+
+    key: str
+
+    def text(self, board: Board) -> str:
+        return f"mission {self.key}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,12 +124,26 @@ class EndTurn:
         return "endturn"
 
 
-Action = Claim | Place | Trade | Attack | Defend | Occupy | EndAttack | Fortify | EndTurn | Capital
+Action = (
+    Claim | Place | Trade | Attack | Defend | Occupy | EndAttack | Fortify | EndTurn | Capital | ClaimMission
+)
 
 END_ATTACK = EndAttack()
 END_TURN = EndTurn()
 
-VERBS = ("claim", "place", "trade", "attack", "defend", "move", "endattack", "fortify", "endturn", "capital")
+VERBS = (
+    "claim",
+    "place",
+    "trade",
+    "attack",
+    "defend",
+    "move",
+    "endattack",
+    "fortify",
+    "endturn",
+    "capital",
+    "mission",
+)
 
 
 def _number(token: str, what: str, text: str) -> int:
@@ -184,6 +209,10 @@ def parse_action(text: str, board: Board) -> Action:
         (territory,), rest = _territories(args, 1, board, text)
         no_more(rest)
         return Claim(territory)
+    if verb == "mission":
+        if len(args) != 1:
+            raise NotationError(f"{text!r}: expected 'mission KEY', e.g. 'mission captain-australia'")
+        return ClaimMission(args[0])
     if verb in ("capital", "headquarters", "hq"):
         (territory,), rest = _territories(args, 1, board, text)
         no_more(rest)

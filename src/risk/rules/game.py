@@ -26,6 +26,7 @@ from risk.rules.actions import (
     Attack,
     Capital,
     Claim,
+    ClaimMission,
     Defend,
     EndAttack,
     EndTurn,
@@ -35,7 +36,15 @@ from risk.rules.actions import (
     Trade,
     parse_action,
 )
-from risk.rules.missions import Mission, effective_mission, mission_by_key, mission_deck
+from risk.rules.missions import (
+    RANKED_MISSIONS,
+    RANKS,
+    Mission,
+    effective_mission,
+    mission_by_key,
+    mission_deck,
+    ranked_mission,
+)
 from risk.rules.options import Rules
 
 
@@ -50,6 +59,7 @@ class Phase(IntEnum):
     FORTIFY = 7
     GAME_OVER = 8
     CHOOSE_CAPITAL = 9  # Capital RISK: each player secretly chooses a headquarters after deployment
+    TURN_END = 10  # Mission RISK: after the card draw, a mission that says "at the end of your turn"
 
 
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
@@ -135,9 +145,12 @@ class Game:
         "_setup_queue",
         "alive",
         "armies",
+        "attacked_this_turn",
         "board",
         "capitals",
+        "claimed_mission_this_turn",
         "conquered_this_turn",
+        "conquests_this_turn",
         "current",
         "deck",
         "discard",
@@ -146,7 +159,9 @@ class Game:
         "history",
         "humans",
         "last_battle",
+        "mission_cards",
         "missions",
+        "missions_claimed",
         "neutral",
         "owner",
         "pending",
@@ -161,6 +176,7 @@ class Game:
         "territory_bonus_used",
         "territory_count",
         "to_act",
+        "traded_this_turn",
         "turn",
         "winner",
     )
@@ -222,6 +238,14 @@ class Game:
         # History: ("action", player, Action) and ("chance", kind, value) entries, in order.
         self.history: list[tuple[str, Any, Any]] = []
         self.missions: list[Mission | None] = [None] * n
+        # Mission RISK: each player's unclaimed and claimed mission cards (keys), and the turn's steps
+        # that decide when a card may be claimed.
+        self.mission_cards: list[list[str]] = [[] for _ in range(n)]
+        self.missions_claimed: list[list[str]] = [[] for _ in range(n)]
+        self.claimed_mission_this_turn = False
+        self.conquests_this_turn = 0
+        self.attacked_this_turn = False
+        self.traded_this_turn = False
         self.capitals: list[int] = [-1] * n  # Capital RISK headquarters, by seat
         self._check_goals = rules.game in ("secret-mission", "capital")
         # 2-player setup: the order of placements, as (player placing, seat whose army it is).
@@ -229,6 +253,8 @@ class Game:
 
         if rules.game == "secret-mission":
             self._deal_missions()
+        elif rules.game == "mission":
+            self._deal_mission_cards()
         self.first_player = self._chance_player("first", list(range(self.humans)))
         self.current = self.placing_for = self.first_player
         # The player who must act now: the current player, or the defender choosing its dice
@@ -378,6 +404,55 @@ class Game:
                             left[seat] -= 1
                             break
         return steps
+
+    def _deal_mission_cards(self) -> None:
+        """Mission RISK: "Each player draws one Mission card from each pile" (General ... Captain)."""
+        hands: list[list[str]] = [[] for _ in range(self.humans)]
+        for rank in RANKS:
+            pile = [m.key for m in RANKED_MISSIONS if m.rank == rank]
+            self._rng.shuffle(pile)
+            for seat in range(self.humans):
+                hands[seat].append(pile[seat % len(pile)])
+        dealt = tuple("+".join(h) for h in hands)
+        if self._script is not None:
+            dealt = tuple(self._scripted("mission-cards"))
+            if len(dealt) != self.humans:
+                raise IllegalActionError("the record's mission cards are not four for each player")
+        for seat, cards in enumerate(dealt):
+            keys = cards.split("+")
+            try:
+                ranks = [ranked_mission(k).rank for k in keys]
+            except ValueError as error:
+                raise IllegalActionError(str(error)) from None
+            if sorted(ranks) != sorted(RANKS):
+                raise IllegalActionError(f"mission cards {cards!r} are not one of each rank")
+            self.mission_cards[seat] = keys
+        self.history.append(("chance", "mission-cards", dealt))
+
+    def mission_window(self) -> str | None:
+        """Mission RISK: which claim time it is now for the current player, if any."""
+        if self.rules.game != "mission" or self.claimed_mission_this_turn:
+            return None
+        phase = self.phase
+        if phase == Phase.REINFORCE and not self.placed_this_turn and not self.traded_this_turn:
+            return "start"  # "at the very start of your turn, before you receive reinforcements"
+        if phase == Phase.ATTACK and not self.attacked_this_turn and self.pending == 0:
+            return "reinforced"  # "after you have received your reinforcements"
+        if phase == Phase.TURN_END:
+            return "end"  # "as the last thing you do on your turn, after drawing a Territory card"
+        return None
+
+    def claimable_missions(self) -> list[str]:
+        """The mission cards the current player may claim now (Mission RISK)."""
+        window = self.mission_window()
+        if window is None:
+            return []
+        p = self.current
+        return [
+            key
+            for key in self.mission_cards[p]
+            if ranked_mission(key).timing == window and ranked_mission(key).is_complete(self, p)
+        ]
 
     def _deal_missions(self) -> None:
         """Secret Mission RISK: one mission card each from the deck for the colours in play."""
@@ -686,7 +761,7 @@ class Game:
             return ""
 
         if kind is EndTurn:
-            if phase == Phase.FORTIFY:
+            if phase == Phase.FORTIFY or phase == Phase.TURN_END:
                 return ""
             return (
                 "the turn ends after attacking: 'endattack' first"
@@ -695,6 +770,21 @@ class Game:
             )
         if kind is Trade:
             return self._trade_refusal(action, player, name)
+
+        if kind is ClaimMission:
+            if self.rules.game != "mission":
+                return "mission cards are claimed in Mission RISK"
+            if action.key not in self.mission_cards[player]:
+                return f"{name} holds no unclaimed mission card {action.key!r}"
+            if self.claimed_mission_this_turn:
+                return "one mission a turn: 'you cannot claim more than one mission on a turn'"
+            mission = ranked_mission(action.key)
+            window = self.mission_window()
+            if window != mission.timing:
+                return f"{action.key!r} is claimed {TIMING_NAMES[mission.timing]}, not now"
+            if not mission.is_complete(self, player):
+                return f"{action.key!r} is not complete: {mission.text}"
+            return ""
 
         if kind is Capital:
             if phase != Phase.CHOOSE_CAPITAL:
@@ -772,13 +862,18 @@ class Game:
             if self.rules.fortify != "extended":  # 1993 experts: "one or more territories"
                 self._end_turn()
         elif kind is EndTurn:
-            self._end_turn()
+            if self.phase == Phase.TURN_END:
+                self._next_turn()
+            else:
+                self._end_turn()
         elif kind is Trade:
             self._do_trade(action)  # type: ignore[arg-type]
         elif kind is Claim:
             self._do_claim(action.territory)  # type: ignore[union-attr]
         elif kind is Capital:
             self._do_capital(action.territory)  # type: ignore[union-attr]
+        elif kind is ClaimMission:
+            self._do_claim_mission(action.key)  # type: ignore[union-attr]
         else:
             raise IllegalActionError(f"{action!r} is not an action")
         if self._check_goals and self.turn > 0 and self.phase != Phase.GAME_OVER:
@@ -827,6 +922,16 @@ class Game:
             first = self.first_player
         self._start_turn(first)
 
+    def _do_claim_mission(self, key: str) -> None:
+        p = self.current
+        self.mission_cards[p].remove(key)
+        self.missions_claimed[p].append(key)
+        self.claimed_mission_this_turn = True
+        if not self.mission_cards[p]:
+            self._end_game(p)  # "The first player to complete all 4 missions, wins."
+        elif self.phase == Phase.TURN_END:
+            self._next_turn()
+
     def _do_capital(self, territory: int) -> None:
         self.capitals[self.current] = territory
         waiting = [p for p in range(self.humans) if self.capitals[p] < 0]
@@ -871,6 +976,7 @@ class Game:
             hand.remove(c)
         self.discard.extend(action.cards)
         self.sets_traded += 1
+        self.traded_this_turn = True
         self.pending += value
         bonus_rule = self.rules.territory_card_bonus
         if bonus_rule != "none" and not (bonus_rule == "once-per-turn" and self.territory_bonus_used):
@@ -888,6 +994,8 @@ class Game:
         self.conquered_this_turn = False
         self.placed_this_turn = False
         self.territory_bonus_used = False
+        self.claimed_mission_this_turn = self.attacked_this_turn = self.traded_this_turn = False
+        self.conquests_this_turn = 0
         self.pending = self.reinforcement_for(player)
         self.phase = Phase.REINFORCE
         if self.rules.army_cap:
@@ -895,6 +1003,7 @@ class Game:
 
     def _do_attack(self, action: Attack) -> None:
         self._attack = (action.source, action.target, action.dice)
+        self.attacked_this_turn = True
         if self.armies[action.target] >= 2:
             self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
             defender = self.owner[action.target]
@@ -924,6 +1033,7 @@ class Game:
         defender = self.owner[target]
         player = self.current
         self.conquered_this_turn = True
+        self.conquests_this_turn += 1
         # A conquering roll never costs the attacker an army, so "at least as many armies as dice
         # rolled" (1993) and "the units used to win the battle" (2003, 2008) are the same minimum.
         minimum = attacker_dice
@@ -1003,6 +1113,15 @@ class Game:
         player = self.current
         if self.conquered_this_turn:
             self._draw_card(player)
+            self.conquered_this_turn = False
+        if self.rules.game == "mission" and not self.claimed_mission_this_turn:
+            self.phase = Phase.TURN_END
+            if self.claimable_missions():
+                return  # the player may show an end-of-turn mission card
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        player = self.current
         n = self.humans
         for i in range(1, n + 1):
             p = (player + i) % n
@@ -1027,6 +1146,8 @@ class Game:
         other.setup_armies = self.setup_armies[:]
         other.history = self.history[:]
         other.capitals, other.missions = self.capitals[:], self.missions[:]
+        other.mission_cards = [m[:] for m in self.mission_cards]
+        other.missions_claimed = [m[:] for m in self.missions_claimed]
         other.neutral, other.humans, other._check_goals = self.neutral, self.humans, self._check_goals
         other._setup_queue = None if self._setup_queue is None else deque(self._setup_queue)
         for name in (
@@ -1044,6 +1165,11 @@ class Game:
             "current",
             "first_player",
             "to_act",
+            "claimed_mission_this_turn",
+            "conquests_this_turn",
+            "attacked_this_turn",
+            "traded_this_turn",
+            "placing_for",
         ):
             setattr(other, name, getattr(self, name))
         return other
@@ -1133,6 +1259,12 @@ def _restore(game: Game, snapshot: Game) -> None:
             setattr(game, name, getattr(snapshot, name))
 
 
+TIMING_NAMES = {
+    "start": "at the start of the turn",
+    "reinforced": "after the reinforcements are placed, before attacking",
+    "end": "at the end of the turn",
+}
+
 _PLAIN_FIELDS = (
     "owner",
     "armies",
@@ -1153,13 +1285,19 @@ _PLAIN_FIELDS = (
     "to_act",
     "placing_for",
     "capitals",
+    "mission_cards",
+    "missions_claimed",
+    "claimed_mission_this_turn",
+    "conquests_this_turn",
+    "attacked_this_turn",
+    "traded_this_turn",
 )
 
 
 def _chance_from_json(kind: str, value: Any) -> Any:
     if kind == "dice":
         return tuple(value[0]), tuple(value[1])
-    if kind in ("deal", "missions"):
+    if kind in ("deal", "missions", "mission-cards"):
         return tuple(value)
     return value
 
@@ -1231,6 +1369,7 @@ def generate_actions(game: Game) -> Iterator[Action]:
         can_trade = (phase == Phase.REINFORCE and not game.placed_this_turn) or (
             phase == Phase.ELIMINATION_TRADE and len(game.hands[player]) > 4
         )
+        yield from (ClaimMission(k) for k in game.claimable_missions())
         if can_trade:
             yield from trade_options(game, player)
         if not game.must_trade(player):
@@ -1247,6 +1386,7 @@ def generate_actions(game: Game) -> Iterator[Action]:
                     if owner[t] != player:
                         for d in range(1, most + 1):
                             yield Attack(s, t, d)
+        yield from (ClaimMission(k) for k in game.claimable_missions())
         yield END_ATTACK
     elif phase == Phase.DEFEND:
         assert game.pending_attack is not None
@@ -1262,6 +1402,9 @@ def generate_actions(game: Game) -> Iterator[Action]:
                     for n in range(1, min(armies[s] - 1, game.room(t)) + 1):
                         yield Fortify(s, t, n)
         yield END_TURN
+    elif phase == Phase.TURN_END:
+        yield from (ClaimMission(k) for k in game.claimable_missions())
+        yield END_TURN
 
 
 def count_actions(game: Game) -> int:
@@ -1275,6 +1418,7 @@ def count_actions(game: Game) -> int:
             phase == Phase.ELIMINATION_TRADE and len(game.hands[player]) > 4
         ):
             total += len(trade_options(game, player))
+        total += len(game.claimable_missions())
         if not game.must_trade(player):
             if game.rules.army_cap:
                 total += sum(

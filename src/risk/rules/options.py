@@ -26,54 +26,64 @@ OPTIONS: dict[str, OptionInfo] = {
     info.name: info
     for info in [
         OptionInfo(
-            "game", ("world", "secret-mission", "capital", "two-player"),
-            "which game of the rulebooks: world domination, Secret Mission RISK, Capital RISK, or "
-            "2-player RISK with neutral armies (select with --game; it sets the options the game needs)",
-            "1993: Secret Mission, Capital, 2-Player variants; 2003: 2-Player RISK; 2008: Games 1-4",
+            "game",
+            ("world", "secret-mission", "capital", "two-player", "mission"),
+            "which game of the rulebooks: world domination, Secret Mission RISK, Capital RISK, "
+            "2-player RISK with neutral armies, or Mission RISK (select with --game; it sets the options "
+            "the game needs)",
+            "1993: Secret Mission, Capital, 2-Player variants; 2003: 2-Player, Mission RISK; 2008: Games 1-4",
         ),
         OptionInfo(
-            "players", None,
+            "players",
+            None,
             "the player counts of the world-domination game, as 'min-max'",
             "1993 and 2003: 3 to 6; 2008 Classic RISK: 3-5 players",
         ),
         OptionInfo(
-            "starting_armies", None,
+            "starting_armies",
+            None,
             "starting armies by player count, as '3:35,4:30,...'",
             "all editions: 3:35, 4:30, 5:25, 6:20",
         ),
         OptionInfo(
-            "setup", ("claim", "deal"),
+            "setup",
+            ("claim", "deal"),
             "claim: players claim empty territories one at a time in turn; "
             "deal: the territory cards are dealt out and each player holds the territories dealt",
             "1993 and 2003: claimed in turn; 2008 Secret Mission: 'deals out all the territory cards'",
         ),
         OptionInfo(
-            "first_turn", ("first-placer", "roll"),
+            "first_turn",
+            ("first-placer", "roll"),
             "who takes the first turn: whoever placed the first army, or a new die roll",
             "1993: 'Whoever placed the first army takes the first turn'; "
             "2003: 'Each player rolls one die again to see who starts the game'",
         ),
         OptionInfo(
-            "card_values", ("escalating", "plus-one", "fixed"),
+            "card_values",
+            ("escalating", "plus-one", "fixed"),
             "escalating: 4, 6, 8, 10, 12, 15, then +5 per set traded by anyone; plus-one: 4, 5, 6, 7...; "
             "fixed: 3 infantry 4, 3 cavalry 6, 3 artillery 8, one of each 10",
             "1993 set values table; 1993 experts 'increase by only 1 per set'; 2003 Mission/Team RISK chart",
         ),
         OptionInfo(
-            "forced_trade_at", None,
+            "forced_trade_at",
+            None,
             "a player who starts a turn with this many cards or more must trade until below it",
             "1993: 'You MUST trade if you have 5 or 6 cards'; 2003: 'When you have 5 or more cards, you "
             "must turn in a set'; 2008: 'If you have five or six cards ... you must trade'",
             (3, 100),
         ),
         OptionInfo(
-            "territory_card_bonus", ("none", "once-per-turn", "once-per-trade"),
+            "territory_card_bonus",
+            ("none", "once-per-turn", "once-per-trade"),
             "+2 armies on a held territory shown on a traded card",
             "1993: 'Max 2 extra armies per turn from this bonus'; 2003: no such bonus; "
             "2008: 'If any of the three cards you trade in shows ... you receive two extra troops'",
         ),
         OptionInfo(
-            "elimination_trade_at", None,
+            "elimination_trade_at",
+            None,
             "after taking an eliminated player's cards, holding this many or more forces trades "
             "at once until 4 or fewer are left",
             "1993: 'If this gives you 6+ cards, you must immediately trade'; 2003: 'now 5 or more'; "
@@ -81,50 +91,58 @@ OPTIONS: dict[str, OptionInfo] = {
             (5, 100),
         ),
         OptionInfo(
-            "fortify", ("adjacent", "chain", "extended"),
+            "fortify",
+            ("adjacent", "chain", "extended"),
             "the free move: into one adjacent territory, or along a chain of your own territories; "
             "extended: any number of such moves",
             "1993: 'from ONE territory to ONE adjacent territory'; 2003 and 2008: 'Territories are "
             "connected if all the territories in between are also controlled by you'",
         ),
         OptionInfo(
-            "card_draw", ("after-fortify", "before-fortify"),
+            "card_draw",
+            ("after-fortify", "before-fortify"),
             "when the card for a conquest is drawn: at the end of the turn, or when attacking ends",
             "1993: 'At the end of any turn'; 2003: step 4 after fortifying; 2008: 'When you are finished "
             "attacking ... take the top territory card. Next, you can maneuver'",
         ),
         OptionInfo(
-            "army_cap", None,
+            "army_cap",
+            None,
             "at most this many armies on one territory, the excess lost (0: no limit)",
             "1993 experts: 'Max 12 armies on a single territory. Excess armies are lost.'",
             (0, 10000),
         ),
         OptionInfo(
-            "capitals_to_win", ("all", "short"),
+            "capitals_to_win",
+            ("all", "short"),
             "Capital RISK: capture every opposing headquarters, or the shorter game (4 players: any 2; "
             "5 or 6 players: any 3)",
             "1993 and 2008 Capital RISK: 'If you wish, you can shorten the game even further'",
         ),
         OptionInfo(
-            "neutrals", None,
+            "neutrals",
+            None,
             "2-player RISK: the number of neutral armies (1993 and 2008: one; 2003: four)",
             "1993: 'a third neutral army set'; 2003: '24 units for each of the 4 neutrals'",
             (0, 4),
         ),
         OptionInfo(
-            "neutral_armies", None,
+            "neutral_armies",
+            None,
             "2-player RISK: the starting armies of each neutral",
             "1993 and 2008: 40 (as each player); 2003: 24 per neutral",
             (0, 200),
         ),
         OptionInfo(
-            "setup_batch", None,
+            "setup_batch",
+            None,
             "2-player RISK: own armies placed per setup turn before the neutral armies",
             "1993 and 2008: two at a time; 2003: 'Each player places 3 of his/her units'",
             (1, 10),
         ),
         OptionInfo(
-            "neutral_placement", ("interleaved", "after-own"),
+            "neutral_placement",
+            ("interleaved", "after-own"),
             "2-player RISK: each setup turn places own armies then neutral ones, or all own armies "
             "first and then the neutral armies one at a time",
             "1993: '2 of yours on your territories, then 1 neutral'; 2003: 'then 1 unit for each "
@@ -177,8 +195,9 @@ class Rules:
         key = name.strip().lower()
         key = PRESET_ALIASES.get(key, key)
         if key not in PRESETS:
-            known = ", ".join(f"{p} ({', '.join(a for a, t in PRESET_ALIASES.items() if t == p)})"
-                              for p in PRESETS)
+            known = ", ".join(
+                f"{p} ({', '.join(a for a, t in PRESET_ALIASES.items() if t == p)})" for p in PRESETS
+            )
             raise RulesError(f"no preset called {name!r}; presets: {known}")
         return PRESETS[key]
 
@@ -240,9 +259,7 @@ class Rules:
     def check_player_count(self, player_count: int) -> None:
         low, high = self.players
         if not low <= player_count <= high:
-            raise RulesError(
-                f"the {self.name} rules are for {low} to {high} players, not {player_count}"
-            )
+            raise RulesError(f"the {self.name} rules are for {low} to {high} players, not {player_count}")
         self.starting_armies_for(player_count)
 
     def option_values(self) -> dict[str, str]:
@@ -325,16 +342,35 @@ GAMES: dict[str, tuple[str, ...]] = {
     "secret-mission": ("1993", "2008"),
     "capital": ("1993", "2008"),
     "two-player": ("1993", "2003", "2008"),
+    "mission": ("2003",),
 }
 GAME_ALIASES: dict[str, str] = {
-    "world-domination": "world", "domination": "world", "classic": "world", "global-domination": "world",
-    "secret": "secret-mission", "secret-missions": "secret-mission", "mission-secret": "secret-mission",
-    "capitals": "capital", "capital-risk": "capital", "headquarters": "capital",
-    "2-player": "two-player", "two": "two-player", "2p": "two-player", "duel": "two-player",
+    "world-domination": "world",
+    "domination": "world",
+    "classic": "world",
+    "global-domination": "world",
+    "secret": "secret-mission",
+    "secret-missions": "secret-mission",
+    "mission-secret": "secret-mission",
+    "capitals": "capital",
+    "capital-risk": "capital",
+    "headquarters": "capital",
+    "2-player": "two-player",
+    "two": "two-player",
+    "2p": "two-player",
+    "duel": "two-player",
+    "mission-risk": "mission",
+    "missions": "mission",
+    "four-missions": "mission",
 }
 _TWO_PLAYER_1993 = {
-    "players": (2, 2), "starting_armies": ((2, 40),), "setup": "deal", "neutrals": 1, "neutral_armies": 40,
-    "setup_batch": 2, "neutral_placement": "interleaved",
+    "players": (2, 2),
+    "starting_armies": ((2, 40),),
+    "setup": "deal",
+    "neutrals": 1,
+    "neutral_armies": 40,
+    "setup_batch": 2,
+    "neutral_placement": "interleaved",
 }
 GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
     # 1993: "Territories dealt evenly via RISK cards"; 2008: "deals out all the territory cards" and
@@ -347,14 +383,31 @@ GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
     # 2003: "The two players start with 36 units each. Set out 24 units for each of the 4 neutrals";
     # "Players then roll to see who goes first."
     ("two-player", "2003"): {
-        "players": (2, 2), "starting_armies": ((2, 36),), "setup": "deal", "neutrals": 4,
-        "neutral_armies": 24, "setup_batch": 3, "neutral_placement": "interleaved", "first_turn": "roll",
+        "players": (2, 2),
+        "starting_armies": ((2, 36),),
+        "setup": "deal",
+        "neutrals": 4,
+        "neutral_armies": 24,
+        "setup_batch": 3,
+        "neutral_placement": "interleaved",
+        "first_turn": "roll",
     },
     ("two-player", "*"): _TWO_PLAYER_1993,
+    # 2003 Mission RISK: "use the following chart ... 3 Infantry 4, 3 Cavalry 6, 3 Artillery 8, 1 of each 10"
+    ("mission", "2003"): {"card_values": "fixed"},
+    ("mission", "*"): {"card_values": "fixed"},
 }
 
 PRESET_ALIASES: dict[str, str] = {
-    "parker": "1993", "parker-brothers": "1993", "classic-1993": "1993", "1993-parker-brothers": "1993",
-    "global": "2003", "global-domination": "2003", "40th": "2003", "40th-anniversary": "2003",
-    "classic": "2008", "hasbro-2008": "2008", "2008-classic": "2008",
+    "parker": "1993",
+    "parker-brothers": "1993",
+    "classic-1993": "1993",
+    "1993-parker-brothers": "1993",
+    "global": "2003",
+    "global-domination": "2003",
+    "40th": "2003",
+    "40th-anniversary": "2003",
+    "classic": "2008",
+    "hasbro-2008": "2008",
+    "2008-classic": "2008",
 }
