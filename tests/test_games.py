@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from positions import make_position
 from risk.errors import IllegalActionError, RulesError
 from risk.record import read_record, write_record
-from risk.rules.actions import Capital, Place
+from risk.rules.actions import Capital, ClaimMission, Place
 from risk.rules.game import Game, Phase
 from risk.rules.missions import BASE_MISSIONS, OCCUPY_24, destroy_mission, mission_by_key, mission_deck
 from risk.rules.options import Rules
@@ -344,6 +344,7 @@ GAMES = [
     ("1993", "two-player", (2, 2)),
     ("2003", "two-player", (2, 2)),
     ("2008", "two-player", (2, 2)),
+    ("2003", "mission", (3, 6)),
 ]
 
 
@@ -372,6 +373,105 @@ def test_every_game_plays_to_a_correct_end(case: tuple, players: int, seed: int,
         assert (game.owner[home] == winner and others >= game.capitals_needed()) or game.territory_count[
             winner
         ] == 42
+    elif name == "mission":
+        assert len(game.missions_claimed[winner]) == 4 or sum(game.alive[: game.humans]) == 1
     else:
         assert sum(game.alive[: game.humans]) == 1
     assert read_record(write_record(game)).winner == winner
+
+
+# -- Mission RISK ------------------------------------------------------------------------------------
+
+
+def test_mission_deck_design() -> None:
+    from risk.rules.missions import RANKED_MISSIONS, RANKS, TIMINGS
+
+    for rank in RANKS:
+        cards = [m for m in RANKED_MISSIONS if m.rank == rank]
+        assert len(cards) >= 6  # at least six cards a rank
+        assert {m.timing for m in cards} == set(TIMINGS)  # all three timings
+    assert any(m.islands for m in RANKED_MISSIONS)  # the island rule
+
+
+def test_mission_risk_deals_one_card_of_each_rank_and_uses_the_fixed_chart() -> None:
+    from risk.rules.missions import ranked_mission
+
+    game = Game(rules("2003", "mission"), 4, seed=1)
+    for cards in game.mission_cards[:4]:
+        assert sorted(ranked_mission(k).rank for k in cards) == ["captain", "colonel", "general", "major"]
+    assert game.rules.card_values == "fixed" and game.next_set_value() is None
+    with pytest.raises(RulesError, match="the 1993 rulebook has no mission game"):
+        Rules.preset("1993").for_game("mission")
+
+
+def mission_position(
+    cards: list[str], owners: dict[str, tuple[int, int]], phase: Phase = Phase.REINFORCE, pending: int = 3
+) -> Game:
+    game = make_position(rules("2003", "mission"), owners=owners, phase=phase, pending=pending)
+    game.mission_cards = [list(cards), [], []]
+    return game
+
+
+AUSTRALIA = {n: (0, 2) for n in ("Indonesia", "New Guinea", "Western Australia", "Eastern Australia")}
+
+
+def test_a_mission_is_claimed_only_at_its_time() -> None:
+    # captain-australia: "Play at the start of your turn."
+    game = mission_position(["captain-australia", "captain-stack-10"], AUSTRALIA, pending=9)
+    assert ClaimMission("captain-australia") in game.legal_actions()
+    game.apply("place indonesia 1")
+    with pytest.raises(IllegalActionError, match="claimed at the start of the turn, not now"):
+        game.apply("mission captain-australia")
+    # captain-stack-10: "Play after you gain reinforcements" (10 armies in one territory).
+    with pytest.raises(IllegalActionError, match="not now"):
+        game.apply("mission captain-stack-10")
+    game.apply("place indonesia 8")
+    assert game.phase == Phase.ATTACK
+    game.apply("mission captain-stack-10")
+    assert game.missions_claimed[0] == ["captain-stack-10"]
+
+
+def test_one_mission_a_turn_and_four_to_win() -> None:
+    owners = dict(AUSTRALIA)
+    game = mission_position(["captain-australia", "colonel-three-islands"], owners)
+    game.apply("mission captain-australia")
+    with pytest.raises(IllegalActionError, match="one mission a turn"):
+        game.apply("mission colonel-three-islands")
+    # The last of four cards wins at once.
+    game = mission_position(["captain-australia"], AUSTRALIA)
+    game.missions_claimed[0] = ["general-asia", "major-europe", "colonel-africa"]
+    game.apply("mission captain-australia")
+    assert game.is_over and game.winner == 0
+
+
+def test_end_of_turn_missions_come_after_the_card_draw() -> None:
+    owners = {"Siam": (0, 9), "Indonesia": (1, 1), "India": (1, 1)}
+    game = mission_position(["captain-two-conquests", "general-asia"], owners, phase=Phase.ATTACK, pending=0)
+    game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
+    game.apply("move 3")
+    game.apply_with_dice("attack siam india 3", (6, 6, 6), (1,))
+    game.apply("move 3")
+    game.apply("endattack")
+    game.apply("endturn")
+    assert game.phase == Phase.TURN_END and len(game.hands[0]) == 1  # the card came first
+    game.apply("mission captain-two-conquests")
+    assert game.current == 1 and game.phase == Phase.REINFORCE
+
+
+def test_other_players_missions_are_hidden_until_three_are_claimed() -> None:
+    game = Game(rules("2003", "mission"), 3, seed=2)
+    shown = View(game, 0).to_dict()["mission_cards"]
+    assert shown[0]["unclaimed"] == game.mission_cards[0] and shown[1]["unclaimed"] is None
+    game.missions_claimed[1] = game.mission_cards[1][:3]
+    game.mission_cards[1] = game.mission_cards[1][3:]
+    assert View(game, 0).to_dict()["mission_cards"][1]["unclaimed"] == game.mission_cards[1]
+    line = next(x for x in write_record(game, viewer=0).splitlines() if x.startswith("~ mission-cards"))
+    assert line.split()[2].split(",")[1:] == ["?", "?"]
+
+
+def test_mission_games_play_to_the_end_and_replay() -> None:
+    for seed in range(4):
+        game, report = play_game(rules("2003", "mission"), ["quick", "random", "quick", "quick"], seed)
+        assert report.winner is not None
+        assert len(game.missions_claimed[game.winner]) == 4 or sum(game.alive[: game.humans]) == 1
+        assert read_record(write_record(game)).history == game.history
