@@ -18,7 +18,7 @@
 Action lines use the action notation (``risk.rules.actions``). Lines starting with ``~`` are chance
 outcomes: ``first P`` / ``first-turn P`` (a roll-off won by player number P), ``deal T,T,...`` (the
 territories in dealing order), ``dice A,A,A D,D`` (a battle, each side sorted high to low),
-``draw CARD`` and ``missions KEY,...`` (Secret Mission RISK, by seat). Replay takes the outcomes
+``draw CARD``, ``die N`` (a re-rolled die) and ``missions KEY,...`` (by seat). Replay takes the outcomes
 from the record, so it needs no generator; a record that does not follow the rules is refused
 with its line number and the reason. ``#`` starts a comment.
 
@@ -45,7 +45,7 @@ SEPARATOR = "---"
 
 def _format_chance(game: Game, kind: str, value: Any) -> str:
     board = game.board
-    if kind in ("first", "first-turn"):
+    if kind in ("first", "first-turn", "die"):
         return f"~ {kind} {value}"
     if kind == "dice":
         attack, defence = value
@@ -134,7 +134,7 @@ def _parse_chance(text: str, game_board: Any, number: int) -> tuple[str, Any]:
         raise RecordError("an empty chance line", number)
     kind, args = parts[0], parts[1:]
     try:
-        if kind in ("first", "first-turn") and len(args) == 1 and args[0].isdigit():
+        if kind in ("first", "first-turn", "die") and len(args) == 1 and args[0].isdigit():
             return kind, int(args[0])
         if kind == "dice" and len(args) == 2:
             attack = tuple(int(x) for x in args[0].split(","))

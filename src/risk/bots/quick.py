@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from risk.bots.base import Bot
 from risk.rules.actions import (
+    ACCEPT_DICE,
     END_ATTACK,
     END_TURN,
     Action,
@@ -16,10 +17,12 @@ from risk.rules.actions import (
     Capital,
     Claim,
     ClaimMission,
+    Commander,
     Defend,
     Fortify,
     Occupy,
     Place,
+    Reroll,
 )
 from risk.rules.game import Game, Phase, trade_options
 from risk.view import View
@@ -47,12 +50,17 @@ class QuickBot(Bot):
             return Defend(min(2, game.armies[game.pending_attack[1]]))
         if phase == Phase.OCCUPY:
             return self._occupy(game, me)
+        if phase == Phase.ADJUST_DICE:
+            return self._adjust(game)
         if phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
             if game.must_trade(me) or (phase == Phase.REINFORCE and not game.placed_this_turn):
                 trades = trade_options(game, me)
                 if trades:
                     return trades[0]
-            return Place(self._front(game, me), game.pending)
+            target = self._front(game, me)
+            if game.room(target) < 1:  # the expert army cap: the front is full
+                target = max((t for t in game.territories_of(me)), key=game.room)
+            return Place(target, min(game.pending, game.room(target)))
         if phase == Phase.FORTIFY:
             return self._fortify(game, me)
         if phase == Phase.SETUP_PLACE:
@@ -96,7 +104,7 @@ class QuickBot(Bot):
             if owner[t] != me:
                 continue
             fallback = t
-            if armies[t] > best_armies:
+            if armies[t] > best_armies and game.room(t) > 0:
                 for n in neighbours[t]:
                     if owner[n] != me:
                         best, best_armies = t, armies[t]
@@ -121,6 +129,19 @@ class QuickBot(Bot):
         s, t = best
         return Attack(s, t, min(3, armies[s] - 1))
 
+    def _adjust(self, game: Game) -> Action:
+        """1993 experts: help the first comparison the attacker loses; otherwise let the dice stand."""
+        rolled = game.pending_roll
+        assert rolled is not None
+        _, _, attack, defence, _ = rolled
+        losing = [i for i, (a, d) in enumerate(zip(attack, defence, strict=False)) if a <= d]
+        if losing:
+            die = losing[0] + 1
+            for action in (Commander(die), Reroll("attacker", die)):
+                if game.is_legal(action):
+                    return action
+        return ACCEPT_DICE
+
     def _occupy(self, game: Game, me: int) -> Occupy:
         low, high = game.occupy_range()
         assert game.pending_occupation is not None
@@ -132,15 +153,18 @@ class QuickBot(Bot):
 
     def _fortify(self, game: Game, me: int) -> Action:
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        last = game.history[-1]
+        if last[0] == "action" and isinstance(last[2], Fortify):
+            return END_TURN  # extended fortification: one move a turn is this bot's whole plan
         best_source, best_armies = -1, 1
         for t in range(len(owner)):
             if owner[t] == me and armies[t] > best_armies and all(owner[n] == me for n in neighbours[t]):
                 best_source, best_armies = t, armies[t]
         if best_source < 0:
             return END_TURN
-        targets = game.fortify_targets(best_source)
+        targets = [t for t in game.fortify_targets(best_source) if game.room(t) > 0]
         front = [t for t in targets if any(owner[n] != me for n in neighbours[t])]
         target = front[0] if front else (targets[0] if targets else -1)
         if target < 0:
             return END_TURN
-        return Fortify(best_source, target, armies[best_source] - 1)
+        return Fortify(best_source, target, min(armies[best_source] - 1, game.room(target)))

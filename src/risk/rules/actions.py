@@ -13,6 +13,9 @@ Every action a player can take has one line of text, printed and parsed exactly 
     endturn                           end the turn (without fortifying, or after)
     capital alaska                    Capital RISK: choose a headquarters (secret until all have chosen)
     mission captain-australia         Mission RISK: claim a completed mission at the time it names
+    reroll attacker 2                 experts: re-roll one die (holding the card of either territory)
+    commander 1                       experts: once a turn, turn one of your dice into a 6
+    accept                            let the dice stand
 
 Territories are printed as lower-case hyphenated names; the parser also takes any spelling the
 board accepts (``"Western United States"``, ``Quebec`` or ``Eastern Canada``), with spaces.
@@ -55,6 +58,36 @@ class ClaimMission:
 
     def text(self, board: Board) -> str:
         return f"mission {self.key}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """1993 experts: re-roll one die of the battle just rolled (side "attacker" or "defender";
+    die 1 is the highest of that side)."""
+
+    side: str
+    die: int
+
+    def text(self, board: Board) -> str:
+        return f"reroll {self.side} {self.die}"
+
+
+@dataclass(frozen=True, slots=True)
+class Commander:
+    """1993 experts: once a turn, turn one of the attacker's dice just rolled into a 6."""
+
+    die: int
+
+    def text(self, board: Board) -> str:
+        return f"commander {self.die}"
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptDice:
+    """Let the battle's dice stand (after a roll that could be changed)."""
+
+    def text(self, board: Board) -> str:
+        return "accept"
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +158,20 @@ class EndTurn:
 
 
 Action = (
-    Claim | Place | Trade | Attack | Defend | Occupy | EndAttack | Fortify | EndTurn | Capital | ClaimMission
+    Claim
+    | Place
+    | Trade
+    | Attack
+    | Defend
+    | Occupy
+    | EndAttack
+    | Fortify
+    | EndTurn
+    | Capital
+    | ClaimMission
+    | Reroll
+    | Commander
+    | AcceptDice
 )
 
 END_ATTACK = EndAttack()
@@ -143,7 +189,11 @@ VERBS = (
     "endturn",
     "capital",
     "mission",
+    "reroll",
+    "commander",
+    "accept",
 )
+ACCEPT_DICE = AcceptDice()
 
 
 def _number(token: str, what: str, text: str) -> int:
@@ -209,6 +259,17 @@ def parse_action(text: str, board: Board) -> Action:
         (territory,), rest = _territories(args, 1, board, text)
         no_more(rest)
         return Claim(territory)
+    if verb == "reroll":
+        if len(args) != 2 or args[0] not in ("attacker", "defender"):
+            raise NotationError(f"{text!r}: expected 'reroll attacker N' or 'reroll defender N'")
+        return Reroll(args[0], _number(args[1], "a die number", text))
+    if verb == "commander":
+        if len(args) != 1:
+            raise NotationError(f"{text!r}: expected 'commander N' (N: which of your dice)")
+        return Commander(_number(args[0], "a die number", text))
+    if verb == "accept":
+        no_more(args)
+        return ACCEPT_DICE
     if verb == "mission":
         if len(args) != 1:
             raise NotationError(f"{text!r}: expected 'mission KEY', e.g. 'mission captain-australia'")

@@ -20,19 +20,23 @@ from typing import Any, NamedTuple
 from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import WILD, Board, load_map
 from risk.rules.actions import (
+    ACCEPT_DICE,
     END_ATTACK,
     END_TURN,
+    AcceptDice,
     Action,
     Attack,
     Capital,
     Claim,
     ClaimMission,
+    Commander,
     Defend,
     EndAttack,
     EndTurn,
     Fortify,
     Occupy,
     Place,
+    Reroll,
     Trade,
     parse_action,
 )
@@ -60,6 +64,7 @@ class Phase(IntEnum):
     GAME_OVER = 8
     CHOOSE_CAPITAL = 9  # Capital RISK: each player secretly chooses a headquarters after deployment
     TURN_END = 10  # Mission RISK: after the card draw, a mission that says "at the end of your turn"
+    ADJUST_DICE = 11  # 1993 experts: the attacker may re-roll a die or call on its commander
 
 
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
@@ -141,6 +146,7 @@ class Game:
         "_check_goals",
         "_occupy",
         "_rng",
+        "_rolled",
         "_script",
         "_setup_queue",
         "alive",
@@ -149,6 +155,7 @@ class Game:
         "board",
         "capitals",
         "claimed_mission_this_turn",
+        "commander_used",
         "conquered_this_turn",
         "conquests_this_turn",
         "current",
@@ -246,6 +253,9 @@ class Game:
         self.conquests_this_turn = 0
         self.attacked_this_turn = False
         self.traded_this_turn = False
+        # 1993 experts: a roll that the attacker may still change, and the once-a-turn commander.
+        self._rolled: tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool] | None = None
+        self.commander_used = False
         self.capitals: list[int] = [-1] * n  # Capital RISK headquarters, by seat
         self._check_goals = rules.game in ("secret-mission", "capital")
         # 2-player setup: the order of placements, as (player placing, seat whose army it is).
@@ -491,6 +501,15 @@ class Game:
     def pending_attack(self) -> tuple[int, int, int] | None:
         """(source, target, attacker dice) of the attack awaiting the defender's dice."""
         return self._attack
+
+    @property
+    def pending_roll(self) -> tuple[int, int, tuple[int, ...], tuple[int, ...], bool] | None:
+        """1993 experts: (source, target, attacker dice, defender dice, re-rolled yet) of a roll the
+        attacker may still change."""
+        if self._rolled is None:
+            return None
+        source, target, _, attack, defence, rerolled = self._rolled
+        return source, target, attack, defence, rerolled
 
     @property
     def pending_occupation(self) -> tuple[int, int, int] | None:
@@ -771,6 +790,33 @@ class Game:
         if kind is Trade:
             return self._trade_refusal(action, player, name)
 
+        if kind is Reroll or kind is Commander or kind is AcceptDice:
+            if phase != Phase.ADJUST_DICE or self._rolled is None:
+                return "there are no dice to change now"
+            source, target, _, attack, defence, rerolled = self._rolled
+            if kind is AcceptDice:
+                return ""
+            if kind is Commander:
+                if self.rules.commanders != "on":
+                    return "commanders are an expert option (commanders=on)"
+                if self.commander_used:
+                    return "the commander acts once a turn"
+                if not 1 <= action.die <= len(attack):
+                    return f"the attacker rolled {len(attack)} dice, so die 1 to {len(attack)}"
+                if attack[action.die - 1] == 6:
+                    return f"die {action.die} already shows 6"
+                return ""
+            if self.rules.attack_advantage != "on":
+                return "re-rolls are an expert option (attack-advantage=on)"
+            if rerolled:
+                return "one re-roll per battle"
+            if source not in self.hands[player] and target not in self.hands[player]:
+                return f"{name} holds the card of neither {board.name_of(source)} nor {board.name_of(target)}"
+            dice = attack if action.side == "attacker" else defence
+            if action.side not in ("attacker", "defender") or not 1 <= action.die <= len(dice):
+                return f"the {action.side} rolled {len(dice)} dice, so die 1 to {len(dice)}"
+            return ""
+
         if kind is ClaimMission:
             if self.rules.game != "mission":
                 return "mission cards are claimed in Mission RISK"
@@ -874,6 +920,8 @@ class Game:
             self._do_capital(action.territory)  # type: ignore[union-attr]
         elif kind is ClaimMission:
             self._do_claim_mission(action.key)  # type: ignore[union-attr]
+        elif kind is Reroll or kind is Commander or kind is AcceptDice:
+            self._adjust(action)  # type: ignore[arg-type]
         else:
             raise IllegalActionError(f"{action!r} is not an action")
         if self._check_goals and self.turn > 0 and self.phase != Phase.GAME_OVER:
@@ -995,6 +1043,7 @@ class Game:
         self.placed_this_turn = False
         self.territory_bonus_used = False
         self.claimed_mission_this_turn = self.attacked_this_turn = self.traded_this_turn = False
+        self.commander_used = False
         self.conquests_this_turn = 0
         self.pending = self.reinforcement_for(player)
         self.phase = Phase.REINFORCE
@@ -1018,6 +1067,57 @@ class Game:
         self._attack = None
         self.to_act = self.current
         attack, defence = self._roll(attacker_dice, defender_dice)
+        if self._can_adjust(source, target, attack, rerolled=False):
+            self._rolled = (source, target, attacker_dice, attack, defence, False)
+            self.phase = Phase.ADJUST_DICE
+            return
+        self._settle_battle(source, target, attacker_dice, attack, defence)
+
+    def _can_adjust(self, source: int, target: int, attack: tuple[int, ...], rerolled: bool) -> bool:
+        rules = self.rules
+        if rules.commanders == "on" and not self.commander_used and min(attack) < 6:
+            return True
+        if rules.attack_advantage == "on" and not rerolled:
+            # "If you hold a RISK card showing the territory you're attacking from OR attacking"
+            hand = self.hands[self.current]
+            return source in hand or target in hand
+        return False
+
+    def _roll_die(self) -> int:
+        value = int(self._rng.random() * 6) + 1
+        if self._script is not None:
+            value = self._scripted("die")
+            if not (isinstance(value, int) and 1 <= value <= 6):
+                raise IllegalActionError(f"the record's die shows {value!r}, not 1 to 6")
+        self.history.append(("chance", "die", value))
+        return value
+
+    def _adjust(self, action: Reroll | Commander | AcceptDice) -> None:
+        assert self._rolled is not None
+        source, target, attacker_dice, attack, defence, rerolled = self._rolled
+        if type(action) is Reroll:
+            side = list(attack if action.side == "attacker" else defence)
+            side[action.die - 1] = self._roll_die()
+            side.sort(reverse=True)
+            if action.side == "attacker":
+                attack = tuple(side)
+            else:
+                defence = tuple(side)
+            rerolled = True
+        elif type(action) is Commander:
+            dice = list(attack)
+            dice[action.die - 1] = 6
+            attack = tuple(sorted(dice, reverse=True))
+            self.commander_used = True
+        if type(action) is not AcceptDice and self._can_adjust(source, target, attack, rerolled):
+            self._rolled = (source, target, attacker_dice, attack, defence, rerolled)
+            return
+        self._rolled = None
+        self._settle_battle(source, target, attacker_dice, attack, defence)
+
+    def _settle_battle(
+        self, source: int, target: int, attacker_dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
+    ) -> None:
         attacker_losses, defender_losses = battle_losses(attack, defence)
         armies = self.armies
         armies[source] -= attacker_losses
@@ -1170,6 +1270,8 @@ class Game:
             "attacked_this_turn",
             "traded_this_turn",
             "placing_for",
+            "_rolled",
+            "commander_used",
         ):
             setattr(other, name, getattr(self, name))
         return other
@@ -1197,6 +1299,7 @@ class Game:
             "last_battle": None if self.last_battle is None else list(self.last_battle),
             "attack": None if self._attack is None else list(self._attack),
             "occupy": None if self._occupy is None else list(self._occupy),
+            "rolled": None if self._rolled is None else list(self._rolled),
             "missions": [None if m is None else m.key for m in self.missions],
             "setup_queue": None if self._setup_queue is None else [list(s) for s in self._setup_queue],
             "history": history,
@@ -1239,6 +1342,19 @@ class Game:
             )
             game._attack = None if data["attack"] is None else tuple(data["attack"])  # type: ignore[assignment]
             game._occupy = None if data["occupy"] is None else tuple(data["occupy"])  # type: ignore[assignment]
+            rolled = data["rolled"]
+            game._rolled = (
+                None
+                if rolled is None
+                else (  # type: ignore[assignment]
+                    rolled[0],
+                    rolled[1],
+                    rolled[2],
+                    tuple(rolled[3]),
+                    tuple(rolled[4]),
+                    rolled[5],
+                )
+            )
             game.history = []
             for kind, who, value in data["history"]:
                 if kind == "action":
@@ -1291,6 +1407,7 @@ _PLAIN_FIELDS = (
     "conquests_this_turn",
     "attacked_this_turn",
     "traded_this_turn",
+    "commander_used",
 )
 
 
@@ -1402,6 +1519,18 @@ def generate_actions(game: Game) -> Iterator[Action]:
                     for n in range(1, min(armies[s] - 1, game.room(t)) + 1):
                         yield Fortify(s, t, n)
         yield END_TURN
+    elif phase == Phase.ADJUST_DICE:
+        rolled = game.pending_roll
+        assert rolled is not None
+        source, target, attack, defence, rerolled = rolled
+        if game.rules.commanders == "on" and not game.commander_used:
+            yield from (Commander(i + 1) for i, d in enumerate(attack) if d < 6)
+        if game.rules.attack_advantage == "on" and not rerolled:
+            hand = game.hands[player]
+            if source in hand or target in hand:
+                yield from (Reroll("attacker", i + 1) for i in range(len(attack)))
+                yield from (Reroll("defender", i + 1) for i in range(len(defence)))
+        yield ACCEPT_DICE
     elif phase == Phase.TURN_END:
         yield from (ClaimMission(k) for k in game.claimable_missions())
         yield END_TURN

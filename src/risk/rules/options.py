@@ -113,6 +113,21 @@ OPTIONS: dict[str, OptionInfo] = {
             (0, 10000),
         ),
         OptionInfo(
+            "attack_advantage",
+            ("off", "on"),
+            "holding the card of the attacking or attacked territory lets the attacker re-roll any one "
+            "die per battle",
+            "1993 experts, 'Advantage When Attacking': 'You may re-roll any one die per battle involving "
+            "that territory ... Cannot be used when defending.'",
+        ),
+        OptionInfo(
+            "commanders",
+            ("off", "on"),
+            "once per turn while attacking, turn one of the dice just rolled into a 6",
+            "1993 experts, 'Commanders': 'Once per turn while attacking, you may change one of the dice "
+            "you've just rolled to show 6'",
+        ),
+        OptionInfo(
             "capitals_to_win",
             ("all", "short"),
             "Capital RISK: capture every opposing headquarters, or the shorter game (4 players: any 2; "
@@ -182,6 +197,8 @@ class Rules:
     fortify: str = "adjacent"
     card_draw: str = "after-fortify"
     army_cap: int = 0
+    attack_advantage: str = "off"
+    commanders: str = "off"
     capitals_to_win: str = "all"
     neutrals: int = 0
     neutral_armies: int = 0
