@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -474,4 +474,67 @@ def test_mission_games_play_to_the_end_and_replay() -> None:
         game, report = play_game(rules("2003", "mission"), ["quick", "random", "quick", "quick"], seed)
         assert report.winner is not None
         assert len(game.missions_claimed[game.winner]) == 4 or sum(game.alive[: game.humans]) == 1
+        assert read_record(write_record(game)).history == game.history
+
+
+# -- expert dice options ---------------------------------------------------------------------------------
+
+
+def expert(**options: str) -> Rules:
+    return Rules.preset("1993").with_options(**options)
+
+
+def test_commander_turns_a_die_into_a_six_once_a_turn() -> None:
+    # "Once per turn while attacking, you may change one of the dice you've just rolled to show 6."
+    game = make_position(expert(commanders="on"), owners={"Alaska": (0, 9), "Kamchatka": (1, 5)})
+    game.apply("attack alaska kamchatka 3")
+    game.apply_with_dice("defend 2", (5, 2, 1), (4, 4))
+    assert game.phase == Phase.ADJUST_DICE and game.to_act == 0
+    with pytest.raises(IllegalActionError, match="so die 1 to 3"):
+        game.apply("commander 4")
+    game.apply("commander 2")  # 5,2,1 -> 6,5,1 against 4,4: the defender loses two
+    assert game.armies[game.board.territory("Kamchatka")] == 3
+    assert game.last_battle.attacker_dice == (6, 5, 1)
+    game.apply("attack alaska kamchatka 3")
+    game.apply_with_dice("defend 2", (1, 1, 1), (6, 6))
+    assert game.phase == Phase.ATTACK  # the commander has acted this turn: no question
+    assert game.armies[game.board.territory("Alaska")] == 7
+
+
+def test_attack_advantage_needs_the_card_and_allows_one_reroll_per_battle() -> None:
+    # "If you hold a RISK card showing the territory you're attacking from OR attacking: You may
+    # re-roll any one die per battle involving that territory."
+    owners = {"Alaska": (0, 9), "Kamchatka": (1, 5)}
+    without = make_position(expert(attack_advantage="on"), owners=owners)
+    without.apply("attack alaska kamchatka 3")
+    without.apply_with_dice("defend 2", (5, 2, 1), (4, 4))
+    assert without.phase == Phase.ATTACK  # no card of either territory: nothing to decide
+    game = make_position(expert(attack_advantage="on"), owners=owners, hands={0: ["Kamchatka"]})
+    game.apply("attack alaska kamchatka 3")
+    game.apply_with_dice("defend 2", (5, 2, 1), (4, 4))
+    assert game.phase == Phase.ADJUST_DICE
+    assert {a.text(game.board) for a in game.legal_actions()} == {
+        "reroll attacker 1",
+        "reroll attacker 2",
+        "reroll attacker 3",
+        "reroll defender 1",
+        "reroll defender 2",
+        "accept",
+    }
+    game._script = deque([("die", 6)])  # the re-rolled die shows 6 (as a record would say)
+    game.apply("reroll defender 1")
+    game._script = None
+    assert game.phase == Phase.ATTACK and game.last_battle.defender_dice == (6, 4)
+    assert game.armies[game.board.territory("Alaska")] == 7  # 5 v 6 and 2 v 4: the attacker loses two
+    history_kinds = [who for kind, who, _ in game.history if kind == "chance"]
+    assert history_kinds[-2:] == ["dice", "die"]
+
+
+def test_expert_games_replay() -> None:
+    r = expert(
+        attack_advantage="on", commanders="on", army_cap=12, fortify="extended", card_values="plus-one"
+    )
+    for seed in range(3):
+        game, report = play_game(r, ["quick", "random", "quick"], seed)
+        assert report.winner is not None
         assert read_record(write_record(game)).history == game.history
