@@ -10,6 +10,7 @@ from __future__ import annotations
 from risk.bots.base import Bot
 from risk.rules.actions import (
     ACCEPT_DICE,
+    CALL_OFF,
     END_ATTACK,
     END_TURN,
     Action,
@@ -22,6 +23,7 @@ from risk.rules.actions import (
     Fortify,
     Occupy,
     Place,
+    ReinforceAlly,
     Reroll,
 )
 from risk.rules.game import Game, Phase, trade_options
@@ -44,7 +46,14 @@ class QuickBot(Bot):
             if phase == Phase.TURN_END:
                 return END_TURN
         if phase == Phase.ATTACK:
+            if game._active and not game.attacked_this_turn:
+                for seat in range(game.humans, len(game.players)):
+                    help_ally = ReinforceAlly(seat - game.humans + 1)  # free armies for an ally
+                    if game.ally[seat] == me and game.is_legal(help_ally):
+                        return help_ally
             return self._attack(game, me)
+        if phase == Phase.ALLY_PLACE:
+            return Place(self._front(game, game.placing_for), game.pending)
         if phase == Phase.DEFEND:
             assert game.pending_attack is not None
             return Defend(min(2, game.armies[game.pending_attack[1]]))
@@ -124,6 +133,10 @@ class QuickBot(Bot):
                     margin = a - armies[t]
                     if margin > best_margin:
                         best, best_margin = (s, t), margin
+        if game.open_invasion is not None and game.invasion_needs_call_off() and (
+            best is None or best_margin < 2 or best[1] != game.open_invasion
+        ):
+            return CALL_OFF  # active neutrals: end this invasion before the next (or before stopping)
         if best is None or best_margin < 2:
             return END_ATTACK
         s, t = best

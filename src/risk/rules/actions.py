@@ -16,6 +16,9 @@ Every action a player can take has one line of text, printed and parsed exactly 
     reroll attacker 2                 experts: re-roll one die (holding the card of either territory)
     commander 1                       experts: once a turn, turn one of your dice into a 6
     accept                            let the dice stand
+    bribe neutral-2 alaska            active neutrals: give a card to a neutral (moves it toward you)
+    reinforce neutral-2               active neutrals: roll a die and place that many for an ally
+    calloff                           active neutrals: call off an invasion (the neutrals' dice follow)
 
 Territories are printed as lower-case hyphenated names; the parser also takes any spelling the
 board accepts (``"Western United States"``, ``Quebec`` or ``Eastern Canada``), with spaces.
@@ -58,6 +61,35 @@ class ClaimMission:
 
     def text(self, board: Board) -> str:
         return f"mission {self.key}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bribe:
+    """2-player RISK, active neutrals: give a card to neutral number ``neutral`` (1-4)."""
+
+    neutral: int
+    card: int
+
+    def text(self, board: Board) -> str:
+        return f"bribe neutral-{self.neutral} {board.card_name(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ReinforceAlly:
+    """2-player RISK, active neutrals: roll one die and place that many armies for an ally."""
+
+    neutral: int
+
+    def text(self, board: Board) -> str:
+        return f"reinforce neutral-{self.neutral}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallOff:
+    """2-player RISK, active neutrals: call off the invasion under way (then roll for the neutrals)."""
+
+    def text(self, board: Board) -> str:
+        return "calloff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +202,9 @@ Action = (
     | Capital
     | ClaimMission
     | Reroll
+    | Bribe
+    | ReinforceAlly
+    | CallOff
     | Commander
     | AcceptDice
 )
@@ -192,8 +227,20 @@ VERBS = (
     "reroll",
     "commander",
     "accept",
+    "bribe",
+    "reinforce",
+    "calloff",
 )
 ACCEPT_DICE = AcceptDice()
+CALL_OFF = CallOff()
+
+
+def _neutral(token: str, text: str) -> int:
+    """A neutral's number from ``neutral-2``, ``neutral2``, ``2`` or ``neutral`` (the only one)."""
+    digits = token.removeprefix("neutral").lstrip("-") or "1"
+    if not digits.isdigit() or not 1 <= int(digits) <= 9:
+        raise NotationError(f"{text!r}: expected a neutral such as 'neutral-2', got {token!r}")
+    return int(digits)
 
 
 def _number(token: str, what: str, text: str) -> int:
@@ -259,6 +306,22 @@ def parse_action(text: str, board: Board) -> Action:
         (territory,), rest = _territories(args, 1, board, text)
         no_more(rest)
         return Claim(territory)
+    if verb == "bribe":
+        if len(args) < 2:
+            raise NotationError(f"{text!r}: expected 'bribe neutral-N CARD'")
+        neutral = _neutral(args[0], text)
+        try:
+            card = board.card(" ".join(args[1:]))
+        except ValueError:
+            raise NotationError(f"{text!r}: no card called {' '.join(args[1:])!r}") from None
+        return Bribe(neutral, card)
+    if verb == "reinforce":
+        if len(args) != 1:
+            raise NotationError(f"{text!r}: expected 'reinforce neutral-N'")
+        return ReinforceAlly(_neutral(args[0], text))
+    if verb in ("calloff", "call-off"):
+        no_more(args)
+        return CALL_OFF
     if verb == "reroll":
         if len(args) != 2 or args[0] not in ("attacker", "defender"):
             raise NotationError(f"{text!r}: expected 'reroll attacker N' or 'reroll defender N'")

@@ -21,11 +21,14 @@ from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import WILD, Board, load_map
 from risk.rules.actions import (
     ACCEPT_DICE,
+    CALL_OFF,
     END_ATTACK,
     END_TURN,
     AcceptDice,
     Action,
     Attack,
+    Bribe,
+    CallOff,
     Capital,
     Claim,
     ClaimMission,
@@ -36,6 +39,7 @@ from risk.rules.actions import (
     Fortify,
     Occupy,
     Place,
+    ReinforceAlly,
     Reroll,
     Trade,
     parse_action,
@@ -65,6 +69,7 @@ class Phase(IntEnum):
     CHOOSE_CAPITAL = 9  # Capital RISK: each player secretly chooses a headquarters after deployment
     TURN_END = 10  # Mission RISK: after the card draw, a mission that says "at the end of your turn"
     ADJUST_DICE = 11  # 1993 experts: the attacker may re-roll a die or call on its commander
+    ALLY_PLACE = 12  # 2-player RISK, active neutrals: place the armies rolled for an ally
 
 
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
@@ -142,17 +147,22 @@ class Game:
     """
 
     __slots__ = (
+        "_active",
         "_attack",
         "_check_goals",
+        "_invasion",
         "_occupy",
         "_rng",
         "_rolled",
         "_script",
         "_setup_queue",
         "alive",
+        "ally",
+        "ally_reinforced",
         "armies",
         "attacked_this_turn",
         "board",
+        "bribed",
         "capitals",
         "claimed_mission_this_turn",
         "commander_used",
@@ -162,6 +172,7 @@ class Game:
         "deck",
         "discard",
         "first_player",
+        "fortified",
         "hands",
         "history",
         "humans",
@@ -253,6 +264,15 @@ class Game:
         self.conquests_this_turn = 0
         self.attacked_this_turn = False
         self.traded_this_turn = False
+        # 2-player RISK with active neutrals (2003): each neutral's ally (-1: uninvolved), and this
+        # turn's bribes, ally reinforcements and fortifications; the invasion under way (target, the
+        # neutral seat invaded or -1, the allied seats that attacked) whose end rolls the status dice.
+        self._active = rules.neutral_mode == "active" and rules.neutrals > 0
+        self.ally: list[int] = [-1] * n
+        self.bribed: list[int] = [0] * n
+        self.ally_reinforced: list[bool] = [False] * n
+        self.fortified: list[bool] = [False] * n
+        self._invasion: tuple[int, int, tuple[int, ...]] | None = None
         # 1993 experts: a roll that the attacker may still change, and the once-a-turn commander.
         self._rolled: tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool] | None = None
         self.commander_used = False
@@ -694,10 +714,17 @@ class Game:
             if bad := self._territory_ok(action.source, action.target):
                 return bad
             source, target = board.name_of(action.source), board.name_of(action.target)
-            if owner[action.source] != player:
-                return f"{source} is not held by {name}"
-            if owner[action.target] == player:
-                return f"{target} is held by {name}: attack an enemy territory"
+            if not self.commands(owner[action.source]):
+                return f"{source} is not held by {name}" + (" or an ally" if self._active else "")
+            if owner[action.target] == player or owner[action.target] == owner[action.source]:
+                return f"{target} is held by {self.players[owner[action.target]]}: attack an enemy territory"
+            if (
+                self._invasion is not None
+                and self._invasion[0] != action.target
+                and self.invasion_needs_call_off()
+            ):
+                invaded = board.name_of(self._invasion[0])
+                return f"call off the invasion of {invaded} first ('calloff'): the neutrals' dice come first"
             if action.target not in board.adjacent[action.source]:
                 return f"{target} is not adjacent to {source}"
             if armies[action.source] < 2:
@@ -737,6 +764,13 @@ class Game:
                         f"{where} is not held by {self.players[self.placing_for]}, whose army is being placed"
                     )
                 return ""
+            elif phase == Phase.ALLY_PLACE:
+                if not 1 <= action.armies <= self.pending:
+                    ally = self.players[self.placing_for]
+                    return f"{self.pending} armies to place for {ally}, not {action.armies}"
+                if owner[action.territory] != self.placing_for:
+                    return f"{where} is not held by {self.players[self.placing_for]}"
+                return ""
             elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
                 if self.must_trade(player):
                     return f"{name} holds {len(self.hands[player])} cards and must trade a set first"
@@ -763,10 +797,13 @@ class Game:
             if bad := self._territory_ok(action.source, action.target):
                 return bad
             source, target = board.name_of(action.source), board.name_of(action.target)
-            if owner[action.source] != player:
-                return f"{source} is not held by {name}"
-            if owner[action.target] != player:
-                return f"{target} is not held by {name}"
+            seat = owner[action.source]
+            if not self.commands(seat):
+                return f"{source} is not held by {name}" + (" or an ally" if self._active else "")
+            if owner[action.target] != seat:
+                return f"{target} is not held by {self.players[seat]}"
+            if self._active and self.fortified[seat]:
+                return f"{self.players[seat]} has made its free move this turn"
             if action.source == action.target:
                 return "the armies must move to another territory"
             if not 1 <= action.armies <= armies[action.source] - 1:
@@ -789,6 +826,35 @@ class Game:
             )
         if kind is Trade:
             return self._trade_refusal(action, player, name)
+
+        if kind is Bribe or kind is ReinforceAlly or kind is CallOff:
+            if not self._active:
+                return "only active neutrals (2-player RISK, neutral-mode=active) are bribed or allied"
+            if kind is CallOff:
+                return (
+                    "" if phase == Phase.ATTACK and self._invasion is not None else "no invasion is under way"
+                )
+            seat = self.neutral_seat(action.neutral)
+            if seat < 0 or not self.alive[seat]:
+                return f"there is no neutral-{action.neutral} in the game"
+            neutral_name = self.players[seat]
+            if kind is ReinforceAlly:
+                if phase != Phase.ATTACK or self.attacked_this_turn:
+                    return "allies are reinforced after your own reinforcements, before combat"
+                if self.ally[seat] != player:
+                    return f"{neutral_name} is not allied with {name}"
+                if self.ally_reinforced[seat]:
+                    return f"{neutral_name} has been reinforced this turn"
+                return ""
+            if phase != Phase.REINFORCE or self.placed_this_turn or self.traded_this_turn:
+                return "bribes are given at the start of the turn, before reinforcements"
+            if action.card not in self.hands[player]:
+                return f"{name} does not hold the card {self._card_label(action.card)}"
+            if len(self.hands[seat]) >= 5:
+                return f"{neutral_name} already has 5 cards and can no longer be bribed"
+            if self.bribed[seat] >= 2:
+                return f"{neutral_name} has had two cards this turn"
+            return ""
 
         if kind is Reroll or kind is Commander or kind is AcceptDice:
             if phase != Phase.ADJUST_DICE or self._rolled is None:
@@ -905,7 +971,9 @@ class Game:
         elif kind is Fortify:
             self.armies[action.source] -= action.armies  # type: ignore[union-attr]
             self.armies[action.target] += action.armies  # type: ignore[union-attr]
-            if self.rules.fortify != "extended":  # 1993 experts: "one or more territories"
+            if self._active:
+                self.fortified[self.owner[action.source]] = True  # "one free move for each of your allies"
+            elif self.rules.fortify != "extended":  # 1993 experts: "one or more territories"
                 self._end_turn()
         elif kind is EndTurn:
             if self.phase == Phase.TURN_END:
@@ -922,6 +990,20 @@ class Game:
             self._do_claim_mission(action.key)  # type: ignore[union-attr]
         elif kind is Reroll or kind is Commander or kind is AcceptDice:
             self._adjust(action)  # type: ignore[arg-type]
+        elif kind is Bribe:
+            seat = self.neutral_seat(action.neutral)  # type: ignore[union-attr]
+            self.hands[self.current].remove(action.card)  # type: ignore[union-attr]
+            self.hands[seat].append(action.card)  # type: ignore[union-attr]
+            self.bribed[seat] += 1
+            self._shift(seat, toward=True)
+        elif kind is ReinforceAlly:
+            seat = self.neutral_seat(action.neutral)  # type: ignore[union-attr]
+            self.ally_reinforced[seat] = True
+            self.pending = self._roll_die()  # "roll 1 die, and place that many units"
+            self.placing_for = seat
+            self.phase = Phase.ALLY_PLACE
+        elif kind is CallOff:
+            self._end_invasion()
         else:
             raise IllegalActionError(f"{action!r} is not an action")
         if self._check_goals and self.turn > 0 and self.phase != Phase.GAME_OVER:
@@ -998,6 +1080,11 @@ class Game:
             self.setup_armies[self.placing_for] -= 1
             self._next_setup_placer(self.current + 1)
             return
+        if self.phase == Phase.ALLY_PLACE:
+            self.pending -= action.armies
+            if self.pending == 0:
+                self.phase = Phase.ATTACK
+            return
         self.placed_this_turn = True
         self.pending -= action.armies
         if self.pending == 0:
@@ -1044,6 +1131,10 @@ class Game:
         self.territory_bonus_used = False
         self.claimed_mission_this_turn = self.attacked_this_turn = self.traded_this_turn = False
         self.commander_used = False
+        if self._active:
+            n = len(self.players)
+            self.bribed, self.ally_reinforced, self.fortified = [0] * n, [False] * n, [False] * n
+            self._invasion = None
         self.conquests_this_turn = 0
         self.pending = self.reinforcement_for(player)
         self.phase = Phase.REINFORCE
@@ -1053,6 +1144,15 @@ class Game:
     def _do_attack(self, action: Attack) -> None:
         self._attack = (action.source, action.target, action.dice)
         self.attacked_this_turn = True
+        if self._active:
+            inv = self._invasion
+            if inv is None or inv[0] != action.target:
+                defender = self.owner[action.target]
+                inv = (action.target, defender if self.neutral[defender] else -1, ())
+            attacker = self.owner[action.source]
+            if attacker != self.current and attacker not in inv[2]:
+                inv = (inv[0], inv[1], (*inv[2], attacker))
+            self._invasion = inv
         if self.armies[action.target] >= 2:
             self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
             defender = self.owner[action.target]
@@ -1132,14 +1232,17 @@ class Game:
         # Conquest: the territory changes hands; the defender may be eliminated.
         defender = self.owner[target]
         player = self.current
-        self.conquered_this_turn = True
+        attacker = self.owner[source]  # the current player, or an ally it commands
+        if attacker == player:
+            # 2003: "You get no card for using an ally to conquer a territory."
+            self.conquered_this_turn = True
         self.conquests_this_turn += 1
         # A conquering roll never costs the attacker an army, so "at least as many armies as dice
         # rolled" (1993) and "the units used to win the battle" (2003, 2008) are the same minimum.
         minimum = attacker_dice
         # The armies that fought move in at once (2003: "Take the units used to win the battle and
         # move them"), so no territory is ever empty; the OCCUPY choice adds more from the source.
-        self._take(target, player, minimum)
+        self._take(target, attacker, minimum)
         armies[source] -= minimum
         eliminated = self.territory_count[defender] == 0
         if eliminated:
@@ -1164,6 +1267,8 @@ class Game:
         self.armies[target] += count - minimum
         if self.phase == Phase.GAME_OVER:
             return
+        if self._active:
+            self._end_invasion()  # the invasion ends with the conquest: the status dice follow
         player = self.current
         if eliminated and len(self.hands[player]) >= self.rules.elimination_trade_at:
             self.phase = Phase.ELIMINATION_TRADE
@@ -1178,6 +1283,48 @@ class Game:
             if self.alive[p]:
                 return p
         return self.current
+
+    def commands(self, seat: int) -> bool:
+        """Whether the current player moves this seat's armies: its own, or an active neutral ally's."""
+        return seat == self.current or (self._active and seat >= 0 and self.ally[seat] == self.current)
+
+    def neutral_seat(self, number: int) -> int:
+        """The seat of neutral number ``number`` (1-based), or -1."""
+        seat = self.humans + number - 1
+        return seat if number >= 1 and seat < len(self.players) and self.neutral[seat] else -1
+
+    def invasion_needs_call_off(self) -> bool:
+        """Active neutrals: an invasion is under way whose end rolls a neutral's status die."""
+        inv = self._invasion
+        return inv is not None and (inv[1] >= 0 or bool(inv[2]))
+
+    @property
+    def open_invasion(self) -> int | None:
+        """The target of the invasion under way (active neutrals), if any."""
+        return None if self._invasion is None else self._invasion[0]
+
+    def _shift(self, seat: int, toward: bool) -> None:
+        """Move a neutral's cannon one position toward (or away from) the current player."""
+        me, other = self.current, self._opponent()
+        if not toward:
+            me, other = other, me
+        if self.ally[seat] == other:
+            self.ally[seat] = -1
+        elif self.ally[seat] == -1:
+            self.ally[seat] = me
+
+    def _end_invasion(self) -> None:
+        """2003: "After you finish an invasion into a neutral's territory ... and/or after you finish an
+        invasion using an allied army, roll 1 die. On a roll of 1-4, move that neutral's cannon one
+        position away from you." One roll per neutral, one at a time."""
+        invasion, self._invasion = self._invasion, None
+        if invasion is None:
+            return
+        _, invaded, allies_used = invasion
+        seats = ([invaded] if invaded >= 0 else []) + [a for a in allies_used if a != invaded]
+        for seat in seats:
+            if self.alive[seat] and self._roll_die() <= 4:
+                self._shift(seat, toward=False)
 
     def _end_game(self, winner: int) -> None:
         self.winner = winner
@@ -1204,6 +1351,8 @@ class Game:
                 return
 
     def _end_attack(self) -> None:
+        if self._invasion is not None:
+            self._end_invasion()
         if self.rules.card_draw == "before-fortify" and self.conquered_this_turn:
             self._draw_card(self.current)
             self.conquered_this_turn = False  # the card for this turn has been drawn
@@ -1247,6 +1396,9 @@ class Game:
         other.history = self.history[:]
         other.capitals, other.missions = self.capitals[:], self.missions[:]
         other.mission_cards = [m[:] for m in self.mission_cards]
+        other._active, other.ally, other.bribed = self._active, self.ally[:], self.bribed[:]
+        other.ally_reinforced, other.fortified = self.ally_reinforced[:], self.fortified[:]
+        other._invasion = self._invasion
         other.missions_claimed = [m[:] for m in self.missions_claimed]
         other.neutral, other.humans, other._check_goals = self.neutral, self.humans, self._check_goals
         other._setup_queue = None if self._setup_queue is None else deque(self._setup_queue)
@@ -1300,6 +1452,7 @@ class Game:
             "attack": None if self._attack is None else list(self._attack),
             "occupy": None if self._occupy is None else list(self._occupy),
             "rolled": None if self._rolled is None else list(self._rolled),
+            "invasion": None if self._invasion is None else [*self._invasion[:2], list(self._invasion[2])],
             "missions": [None if m is None else m.key for m in self.missions],
             "setup_queue": None if self._setup_queue is None else [list(s) for s in self._setup_queue],
             "history": history,
@@ -1342,6 +1495,9 @@ class Game:
             )
             game._attack = None if data["attack"] is None else tuple(data["attack"])  # type: ignore[assignment]
             game._occupy = None if data["occupy"] is None else tuple(data["occupy"])  # type: ignore[assignment]
+            game._active = game.rules.neutral_mode == "active" and game.rules.neutrals > 0
+            invasion = data["invasion"]
+            game._invasion = None if invasion is None else (invasion[0], invasion[1], tuple(invasion[2]))
             rolled = data["rolled"]
             game._rolled = (
                 None
@@ -1408,6 +1564,10 @@ _PLAIN_FIELDS = (
     "attacked_this_turn",
     "traded_this_turn",
     "commander_used",
+    "ally",
+    "bribed",
+    "ally_reinforced",
+    "fortified",
 )
 
 
@@ -1487,6 +1647,15 @@ def generate_actions(game: Game) -> Iterator[Action]:
             phase == Phase.ELIMINATION_TRADE and len(game.hands[player]) > 4
         )
         yield from (ClaimMission(k) for k in game.claimable_missions())
+        if (
+            game._active
+            and phase == Phase.REINFORCE
+            and not game.placed_this_turn
+            and not game.traded_this_turn
+        ):
+            for seat in range(game.humans, len(game.players)):
+                if game.alive[seat] and len(game.hands[seat]) < 5 and game.bribed[seat] < 2:
+                    yield from (Bribe(seat - game.humans + 1, c) for c in sorted(set(game.hands[player])))
         if can_trade:
             yield from trade_options(game, player)
         if not game.must_trade(player):
@@ -1496,13 +1665,23 @@ def generate_actions(game: Game) -> Iterator[Action]:
                         yield Place(t, n)
     elif phase == Phase.ATTACK:
         adjacent = game.board.neighbours
+        active = game._active
+        locked = game.open_invasion if active and game.invasion_needs_call_off() else None
         for s in range(len(owner)):
-            if owner[s] == player and armies[s] >= 2:
+            seat = owner[s]
+            if (seat == player or (active and game.ally[seat] == player)) and armies[s] >= 2:
                 most = min(3, armies[s] - 1)
                 for t in adjacent[s]:
-                    if owner[t] != player:
+                    if owner[t] != player and owner[t] != seat and (locked is None or t == locked):
                         for d in range(1, most + 1):
                             yield Attack(s, t, d)
+        if active:
+            if game._invasion is not None:
+                yield CALL_OFF
+            if not game.attacked_this_turn:
+                for seat in range(game.humans, len(game.players)):
+                    if game.alive[seat] and game.ally[seat] == player and not game.ally_reinforced[seat]:
+                        yield ReinforceAlly(seat - game.humans + 1)
         yield from (ClaimMission(k) for k in game.claimable_missions())
         yield END_ATTACK
     elif phase == Phase.DEFEND:
@@ -1512,9 +1691,17 @@ def generate_actions(game: Game) -> Iterator[Action]:
     elif phase == Phase.OCCUPY:
         low, high = game.occupy_range()
         yield from (Occupy(n) for n in range(low, high + 1))
+    elif phase == Phase.ALLY_PLACE:
+        seat = game.placing_for
+        for t in range(len(owner)):
+            if owner[t] == seat:
+                yield from (Place(t, n) for n in range(1, game.pending + 1))
     elif phase == Phase.FORTIFY:
         for s in range(len(owner)):
-            if owner[s] == player and armies[s] >= 2:
+            seat = owner[s]
+            if game._active and (not game.commands(seat) or game.fortified[seat]):
+                continue
+            if (seat == player or game._active) and armies[s] >= 2:
                 for t in game.fortify_targets(s):
                     for n in range(1, min(armies[s] - 1, game.room(t)) + 1):
                         yield Fortify(s, t, n)
@@ -1548,6 +1735,8 @@ def count_actions(game: Game) -> int:
         ):
             total += len(trade_options(game, player))
         total += len(game.claimable_missions())
+        if game._active:
+            total += sum(1 for a in generate_actions(game) if type(a) is Bribe)
         if not game.must_trade(player):
             if game.rules.army_cap:
                 total += sum(
@@ -1556,7 +1745,7 @@ def count_actions(game: Game) -> int:
             else:
                 total += game.territory_count[player] * game.pending
         return total
-    if phase == Phase.FORTIFY and not game.rules.army_cap:
+    if phase == Phase.FORTIFY and not game.rules.army_cap and not game._active:
         return 1 + sum(
             len(game.fortify_targets(s)) * (armies[s] - 1)
             for s in range(len(owner))

@@ -142,6 +142,14 @@ OPTIONS: dict[str, OptionInfo] = {
             (0, 4),
         ),
         OptionInfo(
+            "neutral_mode",
+            ("passive", "active"),
+            "2-player RISK: passive neutrals are roadblocks; active ones can be bribed with cards, become "
+            "allies, be reinforced, attack and fortify for the player they are allied with",
+            "2003: 'In the first version, these neutrals are passive ... In the second version, these "
+            "neutrals are active and can be allied with one player or the other.'",
+        ),
+        OptionInfo(
             "neutral_armies",
             None,
             "2-player RISK: the starting armies of each neutral",
@@ -202,6 +210,7 @@ class Rules:
     capitals_to_win: str = "all"
     neutrals: int = 0
     neutral_armies: int = 0
+    neutral_mode: str = "passive"
     setup_batch: int = 1
     neutral_placement: str = "interleaved"
     overrides: tuple[str, ...] = field(default=(), compare=False)
