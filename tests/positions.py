@@ -31,10 +31,11 @@ def make_position(
     for name, (player, armies) in (owners or {}).items():
         t = board.territory(name)
         game.owner[t], game.armies[t] = player, armies
-    game.territory_count = [game.owner.count(p) for p in range(players)]
+    seats = len(game.players)  # neutral seats (2-player RISK) come after the players
+    game.territory_count = [game.owner.count(p) for p in range(seats)]
     game.alive = [c > 0 for c in game.territory_count]
-    game.setup_armies = [0] * players
-    game.hands = [[] for _ in range(players)]
+    game.setup_armies = [0] * seats
+    game.hands = [[] for _ in range(seats)]
     for player, cards in (hands or {}).items():
         game.hands[player] = [board.card(c) for c in cards]
     held = {c for h in game.hands for c in h}

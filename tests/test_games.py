@@ -538,3 +538,120 @@ def test_expert_games_replay() -> None:
         game, report = play_game(r, ["quick", "random", "quick"], seed)
         assert report.winner is not None
         assert read_record(write_record(game)).history == game.history
+
+
+# -- 2-player RISK, active neutrals ----------------------------------------------------------------------
+
+
+def active_position(owners: dict[str, tuple[int, int]], **kwargs: object) -> Game:
+    game = make_position(
+        rules("2003", "two-player", neutral_mode="active"),
+        players=2,
+        owners=owners,
+        default_owner=5,
+        **kwargs,
+    )  # type: ignore[arg-type]
+    game.territory_count = [game.owner.count(p) for p in range(6)]
+    game.alive = [True] * 6
+    return game
+
+
+def scripted(game: Game, *dice: int) -> None:
+    """The next single dice the game rolls (as a record would give them)."""
+    game._script = deque(("die", d) for d in dice)
+
+
+def test_the_2003_active_neutral_example() -> None:
+    """2003: Green (0) invades Quebec, held by the uninvolved gray army (neutral-1), and fails; rolls
+    a 3, so gray becomes Red's (1) ally. Green then uses blue (neutral-2, his ally) to invade Red's
+    territory and wins; rolls a 5, so blue stays allied with Green."""
+    game = active_position(
+        {"Ontario": (0, 5), "Quebec": (2, 4), "Siam": (3, 6), "Indonesia": (1, 1), "Peru": (1, 3)}
+    )
+    game.ally[3] = 0  # blue is Green's ally
+    game.apply("attack ontario quebec 3")
+    assert game.to_act == 1  # the opponent rolls the neutral's defence
+    game.apply_with_dice("defend 2", (2, 1, 1), (6, 6))
+    with pytest.raises(IllegalActionError, match="call off the invasion of Quebec first"):
+        game.apply("attack siam indonesia 3")
+    scripted(game, 3)
+    game.apply("calloff")
+    assert game.ally[2] == 1  # gray moved one position away from Green: Red's ally
+    game._script = None
+    game.apply_with_dice("attack siam indonesia 3", (6, 5, 5), (2,))
+    assert game.owner[game.board.territory("Indonesia")] == 3  # the ally holds what it conquers
+    scripted(game, 5)
+    game.apply("move 3")
+    game._script = None
+    assert game.ally[3] == 0 and not game.conquered_this_turn  # no card for an ally's conquest
+
+
+def test_bribes_move_the_cannon_toward_you() -> None:
+    # "an ally of your opponent becomes uninvolved ... and an uninvolved neutral becomes your ally";
+    # "You may give two cards to a neutral in a turn to move them two places."
+    game = active_position(
+        {"Ontario": (0, 5), "Peru": (1, 3)},
+        phase=Phase.REINFORCE,
+        pending=3,
+        hands={0: ["Alaska", "Kamchatka", "Japan"]},
+    )
+    game.ally[2] = 1
+    game.apply("bribe neutral-1 alaska")
+    assert game.ally[2] == -1
+    game.apply("bribe neutral-1 kamchatka")
+    assert game.ally[2] == 0 and len(game.hands[2]) == 2
+    with pytest.raises(IllegalActionError, match="two cards this turn"):
+        game.apply("bribe neutral-1 japan")
+    game.hands[3] = [10, 11, 12, 13, 14]
+    with pytest.raises(IllegalActionError, match="5 cards and can no longer be bribed"):
+        game.apply("bribe neutral-2 japan")
+    game.apply("place ontario 3")
+    with pytest.raises(IllegalActionError, match="before reinforcements"):
+        game.apply("bribe neutral-3 japan")
+
+
+def test_allies_are_reinforced_with_a_die_and_fortify_once() -> None:
+    game = active_position({"Ontario": (0, 5), "Quebec": (2, 4), "Greenland": (2, 1), "Peru": (1, 3)})
+    game.ally[2] = 0
+    with pytest.raises(IllegalActionError, match="not allied"):
+        game.apply("reinforce neutral-2")
+    scripted(game, 4)
+    game.apply("reinforce neutral-1")
+    game._script = None
+    assert game.phase == Phase.ALLY_PLACE and game.pending == 4
+    with pytest.raises(IllegalActionError, match="not held by Neutral 1"):
+        game.apply("place ontario 4")
+    game.apply("place quebec 4")
+    assert game.phase == Phase.ATTACK
+    with pytest.raises(IllegalActionError, match="reinforced this turn"):
+        game.apply("reinforce neutral-1")
+    game.apply("endattack")
+    game.apply("fortify quebec greenland 7")  # the ally's free move
+    with pytest.raises(IllegalActionError, match="made its free move"):
+        game.apply("fortify greenland quebec 1")
+    game.apply("endturn")
+    assert game.current == 1
+
+
+def test_eliminating_a_neutral_gives_its_cards_to_the_player() -> None:
+    # "If you use an ally to eliminate a neutral, you (not the ally) get the eliminated neutral's cards."
+    game = active_position({"Siam": (3, 6), "Indonesia": (4, 1), "Peru": (1, 3), "Ontario": (0, 2)})
+    for t in range(42):
+        if game.owner[t] == 4 and t != game.board.territory("Indonesia"):
+            game.owner[t] = 5
+    game.territory_count = [game.owner.count(p) for p in range(6)]
+    game.ally[3] = 0
+    game.hands[4] = [7, 8]
+    scripted(game, 6, 6)
+    game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
+    game.apply("move 3")
+    game._script = None
+    assert not game.alive[4] and sorted(game.hands[0]) == [7, 8] and game.hands[3] == []
+
+
+def test_active_neutral_games_play_to_the_end_and_replay() -> None:
+    r = rules("2003", "two-player", neutral_mode="active")
+    for seed in range(4):
+        game, report = play_game(r, ["quick", "random"] if seed % 2 else ["random", "quick"], seed)
+        assert report.winner is not None and sum(game.alive[:2]) == 1
+        assert read_record(write_record(game)).history == game.history
