@@ -349,7 +349,11 @@ def test_a_finished_game_writes_its_record_where_it_says(
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--game", "secret-mission"], "only 'world'"),
+        (["--game", "chess"], "no game called 'chess'; games: world, secret-mission"),
+        (["--rules", "2003", "--game", "capital"], "the 2003 rulebook has no capital game"),
+        (["--rules", "2008", "--game", "mission"], "the 2008 rulebook has no mission game"),
+        (["--game", "two-player", "--players", "3"], "not 3 (two-player game)"),
+        (["--load", "x.risk", "--game", "capital"], "--game does not apply"),
         (["--players", "9"], "3 to 5 players"),
         (["--bots", "deep-blue"], "no bot called 'deep-blue'"),
         (["--players", "3", "--humans", "1,7"], "only 3 seats"),

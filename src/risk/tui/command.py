@@ -20,11 +20,8 @@ from risk.bots import BOTS, DEFAULT_BOT
 from risk.errors import RiskError
 from risk.record import read_record
 from risk.rules.game import Game
-from risk.rules.options import Rules
+from risk.rules.options import GAMES, Rules
 from risk.tui.session import DEFAULT_NAMES, HUMAN, PlaySession, make_seats, seat_kinds_in_record
-
-GAMES = ("world",)
-GAME_ALIASES = {"world": "world", "world-domination": "world", "domination": "world", "classic": "world"}
 
 LineReader = Callable[[str], str]
 
@@ -75,7 +72,10 @@ def play_command(
         str, typer.Option("--rules", "-r", help="preset: 1993, 2003, 2008 (or an alias)")
     ] = "2008",
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help="number of players (default 3)")
+        int | None,
+        typer.Option(
+            "--players", "-p", help="number of players, neutral armies not counted (default 3; two-player: 2)"
+        ),
     ] = None,
     bots: Annotated[
         str | None,
@@ -104,17 +104,19 @@ def play_command(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")
     ] = None,
-    game_name: Annotated[str, typer.Option("--game", help="which game: world (world domination)")] = "world",
+    game_name: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            "-g",
+            help=f"which game: {', '.join(GAMES)} (or an alias; `risk rules` lists which rulebook has which)",
+        ),
+    ] = "world",
     auto_defend: Annotated[
         bool, typer.Option("--auto-defend", help="always defend with the most dice, without asking")
     ] = False,
 ) -> None:
     """Play RISK in the terminal."""
-    if GAME_ALIASES.get(game_name.strip().lower()) not in GAMES:
-        fail(
-            f"no game called {game_name!r} yet: only 'world' (world domination) can be played; "
-            "the other games of the rulebooks come later"
-        )
     if sum(x is not None for x in (seat, humans)) + hotseat > 1:
         fail("give only one of --seat, --humans and --hotseat")
     bot_names = [b.strip().lower() for b in bots.split(",")] if bots else [DEFAULT_BOT]
@@ -130,25 +132,33 @@ def play_command(
         human_seats = parse_seat_list(humans, "--humans")
 
     if load is not None:
+        if game_name != "world":
+            fail("--load resumes a saved game: --game does not apply (the record names its game)")
         game, kinds = load_game(load, players, seed, option, names, rules)
         if human_seats is not None or hotseat or bots is not None:
-            count = len(game.players)
+            count = game.humans
             chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
             kinds = seat_kinds(count, chosen, bot_names)
     else:
+        try:
+            # The game first: it sets options that --option may then change again.
+            ruleset = Rules.preset(rules).for_game(game_name).with_option_text(option or [])
+        except RiskError as error:
+            fail(str(error))
+        low, high = ruleset.players
         if players is not None:
             count = players
         elif len(bot_names) > 1:
             count = len(bot_names) + len(human_seats if human_seats is not None else [0])
         else:
-            count = max(3, 1 + max(human_seats or [0]))
+            # 3 players where the game allows it (2 in 2-player RISK), more if --seat/--humans need them.
+            count = max(min(max(3, low), high), 1 + max(human_seats or [0]))
         chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
-        kinds = seat_kinds(count, chosen, bot_names)
         try:
-            ruleset = Rules.preset(rules).with_option_text(option or [])
             ruleset.check_player_count(count)
         except RiskError as error:
-            fail(str(error))
+            fail(f"{error} ({ruleset.game} game)" if ruleset.game != "world" else str(error))
+        kinds = seat_kinds(count, chosen, bot_names)
         player_names = [n.strip() for n in names.split(",")] if names else list(DEFAULT_NAMES[:count])
         if len(player_names) != count:
             fail(f"--names gives {len(player_names)} names for {count} players")
@@ -183,8 +193,10 @@ def load_game(
     except RiskError as error:
         fail(f"{path}: {error}")
     kinds = seat_kinds_in_record(text)
-    if kinds is None or len(kinds) != len(game.players) or any(k != HUMAN and k not in BOTS for k in kinds):
-        kinds = [HUMAN] + [DEFAULT_BOT] * (len(game.players) - 1)
+    if kinds is not None and len(kinds) == len(game.players) > game.humans:
+        kinds = kinds[: game.humans]  # a list that named the neutral seats too
+    if kinds is None or len(kinds) != game.humans or any(k != HUMAN and k not in BOTS for k in kinds):
+        kinds = [HUMAN] + [DEFAULT_BOT] * (game.humans - 1)
     return game, kinds
 
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.segment import ControlType, Segment
 from rich.table import Table
 from rich.text import Text
 
 from risk.maps import SYMBOLS, WILD, Board
 from risk.rules.game import Phase
+from risk.rules.missions import ranked_mission
 from risk.view import SPECTATOR, View
 
 # Bright colours read on dark and light backgrounds; one per seat, in seat order.
@@ -32,6 +34,9 @@ PLAYER_COLOURS = (
     "purple",
 )
 UNCLAIMED_STYLE = "dim"
+# Neutral armies (2-player RISK) are grey: no player's colour.
+NEUTRAL_COLOUR = "grey62"
+HEADQUARTERS_MARK = "*"
 SYMBOL_NAMES = {**dict(enumerate(SYMBOLS)), WILD: "wild"}
 PHASE_LABELS = {
     Phase.CLAIM: "setup: claim",
@@ -43,7 +48,25 @@ PHASE_LABELS = {
     Phase.ELIMINATION_TRADE: "trade (elimination)",
     Phase.FORTIFY: "fortify",
     Phase.GAME_OVER: "game over",
+    Phase.CHOOSE_CAPITAL: "setup: headquarters",
+    Phase.TURN_END: "end of turn",
 }
+GAME_TITLES = {
+    "world": "world domination",
+    "secret-mission": "Secret Mission RISK",
+    "capital": "Capital RISK",
+    "two-player": "2-player RISK",
+    "mission": "Mission RISK",
+}
+
+
+def phase_label(phase: Phase) -> str:
+    """The phase for the status line; a phase added to the engine later shows its own name."""
+    return PHASE_LABELS.get(phase, phase.name.lower().replace("_", " "))
+
+
+def game_title(game: str) -> str:
+    return GAME_TITLES.get(game, game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,15 +76,38 @@ class Palette:
     names: tuple[str, ...]
     colours: tuple[str, ...]
     tags: tuple[str, ...]
-    labels: tuple[str, ...]  # "you", "human", or the bot's name
+    labels: tuple[str, ...]  # "you", "human", the bot's name, or "neutral"
+    neutral: tuple[bool, ...] = ()
 
     @classmethod
-    def for_players(cls, names: Sequence[str], labels: Sequence[str] | None = None) -> Palette:
-        initials = [name.strip()[0].upper() for name in names]
-        # Initials when they tell the players apart, seat numbers otherwise.
-        tags = initials if len(set(initials)) == len(initials) else [str(i + 1) for i in range(len(names))]
-        colours = [PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i in range(len(names))]
-        return cls(tuple(names), tuple(colours), tuple(tags), tuple(labels or [""] * len(names)))
+    def for_players(
+        cls, names: Sequence[str], labels: Sequence[str] | None = None, neutral: Sequence[bool] = ()
+    ) -> Palette:
+        flags = tuple(neutral) or (False,) * len(names)
+        # A neutral's tag is its number ("Neutral 3" -> "3"), or N for the only one.
+        neutral_tags = {
+            i: (name[-1] if name[-1].isdigit() else "N") for i, name in enumerate(names) if flags[i]
+        }
+        players = [i for i in range(len(names)) if not flags[i]]
+        initials = {i: names[i].strip()[0].upper() for i in players}
+        tags = {**initials, **neutral_tags}
+        if len(set(tags.values())) != len(tags):
+            # Initials when they tell the players apart; else seat numbers (letters beside neutrals).
+            fallback = "ABCDEFGH" if neutral_tags else "12345678"
+            tags = {**{p: fallback[k] for k, p in enumerate(players)}, **neutral_tags}
+        colours = [
+            NEUTRAL_COLOUR if flags[i] else PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i in range(len(names))
+        ]
+        return cls(
+            tuple(names),
+            tuple(colours),
+            tuple(tags[i] for i in range(len(names))),
+            tuple(labels or [""] * len(names)),
+            flags,
+        )
+
+    def is_neutral(self, player: int) -> bool:
+        return 0 <= player < len(self.neutral) and self.neutral[player]
 
     def style(self, player: int) -> str:
         return self.colours[player] if player >= 0 else UNCLAIMED_STYLE
@@ -71,7 +117,12 @@ class Palette:
 
     def short_name(self, player: int, width: int) -> str:
         """The player's name cut to ``width`` characters, or the tag when cut names would clash."""
-        cut = [n[:width] for n in self.names]
+        # "Neutral 2" -> "Neut 2": the number is what tells neutrals apart.
+        names = [
+            n.replace("Neutral", "Neut") if self.is_neutral(i) and len(n) > width else n
+            for i, n in enumerate(self.names)
+        ]
+        cut = [n[:width] for n in names]
         return cut[player] if len(set(cut)) == len(cut) else self.tags[player]
 
 
@@ -152,6 +203,8 @@ class MapView:
     def _column(self, continents: list[int], name_width: int, owner_width: int) -> list[Text]:
         view, palette, board = self.view, self.palette, self.view.board
         owner, armies = view.owner, view.armies
+        # Headquarters the viewer may see (its own while they are being chosen), by territory.
+        headquarters = {t: p for p, t in enumerate(view.capitals) if t >= 0}
         lines: list[Text] = []
         for c in continents:
             continent = board.continents[c]
@@ -173,7 +226,10 @@ class MapView:
                 if t in self.highlight:
                     style = f"{style} reverse"
                 line = Text(abbreviate(board.name_of(t), name_width).ljust(name_width), style=style)
-                line.append(" ")
+                if t in headquarters:
+                    line.append(HEADQUARTERS_MARK, style=f"bold {palette.style(headquarters[t])}")
+                else:
+                    line.append(" ")
                 line.append(self._owner_label(who, owner_width).ljust(owner_width), style=palette.style(who))
                 line.append(f" {armies[t]:>3}" if who >= 0 else "    ", style=style)
                 lines.append(line)
@@ -188,74 +244,125 @@ def continent_names(view: View, player: int, short: bool = False) -> list[str]:
     return [abbreviate(c.name, 8) for c in held]
 
 
-def players_table(view: View, palette: Palette) -> Table:
-    """One row per player: territories, armies, cards, continents; the player to act is marked."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1))
-    table.add_column("")
-    table.add_column("player", no_wrap=True)
-    table.add_column("seat", no_wrap=True)
-    table.add_column("terr", justify="right")
-    table.add_column("armies", justify="right")
-    table.add_column("cards", justify="right")
-    table.add_column("reinf", justify="right")
-    table.add_column("continents")
+def armies_by_player(view: View) -> list[int]:
     armies_of = [0] * len(view.players)
     for t, who in enumerate(view.owner):
         if who >= 0:
             armies_of[who] += view.armies[t]
+    return armies_of
+
+
+def goal_text(view: View, player: int) -> str:
+    """The public part of a goal: the headquarters (Capital RISK), missions claimed (Mission RISK)."""
+    game = view.rules.game
+    if game == "capital":
+        home = view.capitals[player] if player < len(view.capitals) else -1
+        if home < 0:
+            return ""
+        lost = "" if view.owner[home] == player else " lost"
+        return f"{abbreviate(view.board.name_of(home), 10)}{lost}"
+    if game == "mission":
+        cards = view.to_dict().get("mission_cards", [])
+        if player < len(cards):
+            return f"{len(cards[player]['claimed'])}/4"
+    return ""
+
+
+def players_table(view: View, palette: Palette) -> Table:
+    """One row per player: territories, armies, cards, continents; the player to act is marked."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1), collapse_padding=True)
+    table.add_column("", min_width=1, no_wrap=True)
+    table.add_column("player", no_wrap=True)
+    table.add_column("seat", no_wrap=True)
+    # Numbers never wrap: the continents give way on a narrow screen.
+    for heading in ("terr", "armies", "cards", "reinf"):
+        table.add_column(heading, justify="right", no_wrap=True)
+    goals = view.rules.game in ("capital", "mission")
+    if goals:
+        table.add_column("HQ" if view.rules.game == "capital" else "missions", no_wrap=True)
+    table.add_column("continents")
+    armies_of = armies_by_player(view)
     for p, name in enumerate(view.players):
         marker = ">" if p == view.to_act else ""
+        goal = [goal_text(view, p)] if goals else []
         if not view.alive[p]:
             table.add_row(
-                "", Text(name, style="dim strike"), palette.labels[p], "out", "", "", "", "", style="dim"
+                "",
+                Text(name, style="dim strike"),
+                palette.labels[p],
+                "out",
+                "",
+                "",
+                "",
+                *goal,
+                "",
+                style="dim",
             )
             continue
-        setup = view.phase in (Phase.CLAIM, Phase.SETUP_PLACE)
+        setup = view.phase in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
+        neutral = palette.is_neutral(p)
         table.add_row(
             Text(marker, style="bold"),
             palette.name(p).append(f" [{palette.tags[p]}]", style=palette.style(p)),
             palette.labels[p],
             str(view.territory_count[p]),
             str(armies_of[p]),
-            str(view.hand_sizes[p]),
-            "" if setup else str(view.reinforcement_for(p)),
+            "" if neutral else str(view.hand_sizes[p]),
+            "" if setup or neutral else str(view.reinforcement_for(p)),
+            *goal,
             ", ".join(continent_names(view, p)),
         )
     return table
 
 
 def players_line(view: View, palette: Palette) -> Text:
-    """Every player on one line: territories/armies/cards (the full table is `players`)."""
-    armies_of = [0] * len(view.players)
-    for t, who in enumerate(view.owner):
-        if who >= 0:
-            armies_of[who] += view.armies[t]
+    """Every player on one line: territories/armies/cards (the full table is `players`); the
+    neutral armies together, as they never act."""
+    armies_of = armies_by_player(view)
     parts = []
+    neutrals = [p for p in range(len(view.players)) if palette.is_neutral(p)]
     for p, name in enumerate(view.players):
+        if p in neutrals:
+            continue
         if not view.alive[p]:
             parts.append(Text(name, style="dim strike"))
             continue
         part = palette.name(p)
         part.append(f" {view.territory_count[p]}/{armies_of[p]}/{view.hand_sizes[p]}")
         parts.append(part)
-    return Text("Territories/armies/cards: ", style="dim").append_text(Text(" · ").join(parts))
+    if neutrals:
+        label = view.players[neutrals[0]] if len(neutrals) == 1 else "Neutrals"
+        held = sum(view.territory_count[p] for p in neutrals)
+        part = Text(label, style=f"bold {NEUTRAL_COLOUR}")
+        parts.append(part.append(f" {held}/{sum(armies_of[p] for p in neutrals)}"))
+    line = Text("Territories/armies/cards: ", style="dim").append_text(Text(" · ").join(parts))
+    if any(t >= 0 for t in view.capitals):
+        line.append(f" · {HEADQUARTERS_MARK} HQ", style="dim")
+    return line
+
+
+def won_text(view: View, palette: Palette) -> Text:
+    winner = view.winner
+    if winner is None:
+        return Text("The game is over.")
+    what = "won the world" if view.rules.game == "world" else "won"
+    return Text.assemble(palette.name(winner), f" has {what} on turn {view.turn}.")
 
 
 def status_line(view: View, palette: Palette) -> Text:
     """Turn, whose move, the phase, armies to place and the next set's value, on one line."""
     parts: list[Text] = []
     if view.is_over:
-        winner = view.winner
-        if winner is not None:
-            return Text.assemble(palette.name(winner), f" has won the world on turn {view.turn}.")
-        return Text("The game is over.")
+        return won_text(view, palette)
     phase = view.phase
     turn = f"Turn {view.turn}" if view.turn else "Setup"
     parts.append(Text(turn, style="bold"))
     parts.append(Text.assemble(palette.name(view.to_act), " to act"))
-    parts.append(Text(PHASE_LABELS[phase]))
+    parts.append(Text(phase_label(phase)))
     if phase in (Phase.CLAIM, Phase.SETUP_PLACE):
-        parts.append(Text(f"{view.setup_armies[view.to_act]} setup armies left"))
+        seat = view.placing_for if phase == Phase.SETUP_PLACE else view.to_act
+        whose = f"{view.players[seat]}'s " if seat != view.to_act else ""
+        parts.append(Text(f"{view.setup_armies[seat]} {whose}setup armies left"))
     if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE) and view.pending:
         parts.append(Text(f"{view.pending} armies to place", style="bold"))
     value = view.next_set_value()
@@ -288,6 +395,75 @@ def hand_text(view: View, palette: Palette, sets: Sequence[str] = ()) -> Text:
     return text
 
 
+TIMING_LABELS = {"start": "start of turn", "reinforced": "after reinforcing", "end": "end of turn"}
+
+
+def secret_mission_text(view: View, palette: Palette) -> Text:
+    """Secret Mission RISK: the viewer's mission (everyone's once the game is over)."""
+    missions = view.to_dict().get("missions") or []
+    if view.is_over:
+        text = Text("Missions: ")
+        shown = [
+            Text.assemble(palette.name(p), f": {m['text']}") for p, m in enumerate(missions) if m is not None
+        ]
+        return text.append_text(Text(" · ").join(shown))
+    mission = view.mission
+    if mission is None:
+        return Text("(no mission: watching)")
+    return Text.assemble(palette.name(view.player), "'s secret mission: ", (mission.text, "bold"))
+
+
+def mission_cards_text(
+    view: View, palette: Palette, complete: Sequence[str], claimable: Sequence[str]
+) -> RenderableType:
+    """Mission RISK: the viewer's four cards (rank, when to claim, whether complete now), then what
+    the others have claimed and any fourth card revealed. ``complete``: the viewer's unclaimed
+    cards whose goal is met now; ``claimable``: those it may claim at this moment."""
+    cards = view.to_dict().get("mission_cards") or []
+    lines: list[RenderableType] = []
+    me = view.player
+    if 0 <= me < len(cards):
+        mine = cards[me]
+        lines.append(
+            Text.assemble(palette.name(me), f"'s mission cards ({len(mine['claimed'])} of 4 claimed):")
+        )
+        table = Table.grid(padding=(0, 1))
+        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True)
+        table.add_column()
+        table.add_column()
+        for key in mine["unclaimed"] or []:
+            mission = ranked_mission(key)
+            if key in claimable:
+                state = Text.assemble(("claim now: ", "bold green"), (f"mission {key}", "bold"))
+            elif key in complete:
+                state = Text("complete now (not its time)", style="green")
+            else:
+                state = Text("not yet", style="dim")
+            table.add_row(
+                "  " + mission.rank.title(), TIMING_LABELS[mission.timing], Text(mission.text, "bold"), state
+            )
+        for key in mine["claimed"]:
+            mission = ranked_mission(key)
+            table.add_row(
+                *(Text(cell, "dim") for cell in ("  " + mission.rank.title(), TIMING_LABELS[mission.timing])),
+                Text(mission.text, "dim"),
+                Text("claimed", "dim"),
+            )
+        lines.append(table)
+    for p, held in enumerate(cards):
+        if p == me:
+            continue
+        line = Text.assemble(palette.name(p), f" claimed {len(held['claimed'])}: ")
+        claimed = [ranked_mission(k) for k in held["claimed"]]
+        line.append(", ".join(f"{m.rank.title()} ({m.text.rstrip('.')})" for m in claimed) or "none")
+        if held["unclaimed"]:
+            shown = ", ".join(ranked_mission(k).card_text for k in held["unclaimed"])
+            line.append(f"; revealed: {shown}", style="bold")
+        lines.append(line)
+    return Group(*lines)
+
+
 def hint(text: str, lead: Text | None = None) -> Text:
     """Text with the `back-quoted` parts in bold (commands to type), after an optional ``lead``."""
     line = Text() if lead is None else lead.copy()
@@ -306,6 +482,15 @@ def menu_renderable(entries: Sequence[tuple[str, str]], title: str) -> Renderabl
             cell.append(f"  {note}", style="dim")
         cells.append(cell)
     return Columns(cells, padding=(0, 3), column_first=True, title=Text(title, style="bold"))
+
+
+class ClearScreen:
+    """Clears a terminal, scrollback too: in hot-seat play the next player must not see the last
+    one's secrets. Elsewhere (a pipe, a test) it prints nothing."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if console.is_terminal:
+            yield Segment("\x1b[H\x1b[2J\x1b[3J", None, [(ControlType.HOME,), (ControlType.CLEAR,)])
 
 
 def render_text(renderables: Iterable[RenderableType], width: int = 80) -> str:

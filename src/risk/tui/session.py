@@ -23,18 +23,25 @@ from risk.bots import DEFAULT_BOT, Bot, make_bot
 from risk.errors import IllegalActionError, NotationError, RiskError
 from risk.odds import invasion
 from risk.record import write_record
-from risk.rules.actions import Action, Attack, Defend, EndTurn, Fortify, Occupy, Place
+from risk.rules.actions import Action, Attack, Capital, ClaimMission, Defend, EndTurn, Fortify, Occupy, Place
 from risk.rules.game import Game, Phase, trade_options
+from risk.rules.missions import ranked_mission
 from risk.simulate import bot_seed
 from risk.tui.render import (
+    HEADQUARTERS_MARK,
+    ClearScreen,
     MapView,
     Palette,
     card_label,
+    game_title,
     hand_text,
     hint,
     menu_renderable,
+    mission_cards_text,
+    phase_label,
     players_line,
     players_table,
+    secret_mission_text,
     status_line,
 )
 from risk.tui.shortforms import (
@@ -61,6 +68,8 @@ HUMAN = "human"
 SEATS_COMMENT = "# risk play seats:"
 DEFAULT_MAX_TURNS = 1000
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE)
+# Games with secrets beyond the cards: in hot-seat play the screen is cleared between players.
+SECRET_GAMES = ("secret-mission", "capital", "mission")
 MAX_ODDS_ARMIES = 1000  # keeps `odds A D` instant
 
 
@@ -86,7 +95,8 @@ class Seat:
 
 
 def make_seats(kinds: Sequence[str], game_seed: int) -> list[Seat]:
-    """Seats from their kinds ("human" or a bot name); bots get the seeds bot-only games use."""
+    """Seats from their kinds ("human" or a bot name); bots get the seeds bot-only games use.
+    Only players have seats: the neutral armies of 2-player RISK never act."""
     return [
         Seat.human() if kind == HUMAN else Seat.computer(kind, bot_seed(game_seed, i))
         for i, kind in enumerate(kinds)
@@ -94,7 +104,7 @@ def make_seats(kinds: Sequence[str], game_seed: int) -> list[Seat]:
 
 
 def record_text(game: Game, seats: Sequence[Seat]) -> str:
-    """The game's full record, with a comment naming each seat's kind (for ``--load``)."""
+    """The game's full record, with a comment naming each player's kind (for ``--load``)."""
     return write_record(game) + f"{SEATS_COMMENT} {','.join(seat.kind for seat in seats)}\n"
 
 
@@ -141,8 +151,8 @@ class PlaySession:
         max_turns: int = DEFAULT_MAX_TURNS,
         loaded_from: Path | None = None,
     ) -> None:
-        if len(seats) != len(game.players):
-            raise ValueError(f"{len(seats)} seats for {len(game.players)} players")
+        if len(seats) != game.humans:
+            raise ValueError(f"{len(seats)} seats for {game.humans} players")
         self.game = game
         self.seats = list(seats)
         self.save_path = save_path
@@ -155,7 +165,8 @@ class PlaySession:
             ("you" if len(self.humans) == 1 else HUMAN) if seat.is_human else f"bot: {seat.kind}"
             for seat in self.seats
         ]
-        self.palette = Palette.for_players(game.players, labels)
+        labels += ["neutral"] * (len(game.players) - game.humans)
+        self.palette = Palette.for_players(game.players, labels, game.neutral)
         self.viewer = self.humans[0] if self.humans else SPECTATOR
         self.finished = False
         self.record_path: Path | None = None  # where the finished game's record went
@@ -164,11 +175,12 @@ class PlaySession:
         self._log: TurnLog | SetupLog | None = None
         self._log_shown = False  # whether the open log holds moves the human did not make by hand
         self._blitz: Blitz | None = None
-        self._setup_queue: dict[int, list[int]] = {}
+        self._setup_queue: dict[tuple[int, int], list[int]] = {}  # (player, seat placed for) -> where
         self._autopilot: dict[int, int | None] = {}  # player -> turn it plays (None: the setup)
         self._helpers: dict[int, Bot] = {}
         self._asked: set[tuple[int, ...]] = set()  # the questions put to humans this turn
         self._asked_turn = -1
+        self._setup_map_shown: set[int] = set()
         self._turn_shown: tuple[int, int] | None = None  # (player, turn) whose opening screen was shown
         self._forced_menu: list[tuple[str, str]] | None = None  # a menu of a few actions, e.g. sets
         self._menu_key: tuple[int, int] | None = None  # (history length, player) of the menu shown
@@ -181,14 +193,19 @@ class PlaySession:
     def start(self) -> list[RenderableType]:
         game = self.game
         title = Text("RISK", style="bold")
-        title.append(f" · world domination · rules {game.rules.describe()} · seed {game.seed}")
+        title.append(f" · {game_title(game.rules.game)} · rules {game.rules.describe()} · seed {game.seed}")
         self._say(Rule(title))
         seats = Text("Players: ")
-        for p in range(len(game.players)):
+        for p in range(game.humans):
             if p:
                 seats.append(", ")
             seats.append_text(self.palette.name(p))
             seats.append(f" ({self.palette.labels[p]})")
+        if game.humans < len(game.players):
+            seats.append(" · neutral armies: ")
+            seats.append_text(
+                Text(", ").join(self.palette.name(p) for p in range(game.humans, len(game.players)))
+            )
         self._say(seats)
         if self.humans:
             self._say(
@@ -196,6 +213,7 @@ class PlaySession:
                     "Type help for commands and your choices; Tab completes names; quit leaves.", style="dim"
                 )
             )
+            self._say(self._game_intro())
         if game.is_over:
             self._finish(write=False)
         else:
@@ -211,6 +229,8 @@ class PlaySession:
             return self._take_output()
         if not words:
             self._answer_default()
+        elif words == ["mission"]:
+            self._mission_shortcut()
         elif words[0] in META_COMMANDS or words[0] == "?":
             self._meta(words[0], words[1:], text)
         elif len(words) == 1 and words[0].isdigit():
@@ -242,7 +262,14 @@ class PlaySession:
         if phase == Phase.CLAIM:
             return f"{name} claim> "
         if phase == Phase.SETUP_PLACE:
+            seat = game.placing_for
+            if seat != player:  # 2-player RISK: a neutral's army
+                return f"{name} place a {game.players[seat]} army ({game.setup_armies[seat]} left)> "
             return f"{name} place ({game.setup_armies[player]} left)> "
+        if phase == Phase.CHOOSE_CAPITAL:
+            return f"{name} headquarters> "
+        if phase == Phase.TURN_END:
+            return f"{name} end of turn> "
         if phase == Phase.REINFORCE:
             if game.must_trade(player):
                 return f"{name} trade ({len(game.hands[player])} cards)> "
@@ -253,13 +280,18 @@ class PlaySession:
             return f"{name} place ({game.pending} to place)> "
         if phase == Phase.DEFEND:
             most = most_defence_dice(self.game)
-            return f"{name} defend 1-{most} [{most}]> " if most > 1 else f"{name} defend [1]> "
+            attack = game.pending_attack
+            defender = game.owner[attack[1]] if attack is not None else player
+            verb = "defend" if defender == player else f"defend {game.players[defender]}"
+            return f"{name} {verb} 1-{most} [{most}]> " if most > 1 else f"{name} {verb} [1]> "
         if phase == Phase.OCCUPY:
             low, high = game.occupy_range()
             return f"{name} move {low}-{high} [{high}]> "
         if phase == Phase.ATTACK:
             return f"{name} attack> "
-        return f"{name} fortify> "
+        if phase == Phase.FORTIFY:
+            return f"{name} fortify> "
+        return f"{name} {phase_label(phase)}> "
 
     def completions(self, line: str) -> list[str]:
         """Words that could complete the last word of ``line`` (for readline's Tab)."""
@@ -297,6 +329,8 @@ class PlaySession:
             self._say(status_line(view, self.palette))
         elif word in ("hand", "cards"):
             self._say(hand_text(view, self.palette, self._trade_commands()))
+        elif word == "missions":
+            self._show_missions()
         elif word in ("players", "status"):
             self._say(players_table(view, self.palette))
             self._say(status_line(view, self.palette))
@@ -350,9 +384,11 @@ class PlaySession:
                 self._blitz = Blitz(order.source, order.target, player, game.owner[order.target])
             elif isinstance(order, SetupOrder):
                 game.check(Place(order.territory, 1))
-                count = min(order.armies, game.setup_armies[player])
-                self._setup_queue[player] = [order.territory] * count
-                self._say(f"Your next {count} setup armies go to {game.board.name_of(order.territory)}.")
+                seat = game.placing_for
+                count = min(order.armies, game.setup_armies[seat])
+                self._setup_queue[(player, seat)] = [order.territory] * count
+                whose = "setup armies" if seat == player else f"{game.players[seat]} armies"
+                self._say(f"Your next {count} {whose} go to {game.board.name_of(order.territory)}.")
             else:
                 self._record(apply_and_measure(game, order), typed=True)
         except ChoiceNeeded as choice:
@@ -462,12 +498,9 @@ class PlaySession:
                 self._apply_automatic(seat.bot.choose(View(game, actor)))
                 continue
             if self._autopilot_active(actor):
-                helper = self._helpers.setdefault(
-                    actor, make_bot(DEFAULT_BOT, bot_seed(game.seed, actor) + 1)
-                )
-                self._apply_automatic(helper.choose(View(game, actor)))
+                self._apply_automatic(self._helper(actor).choose(View(game, actor)))
                 continue
-            queue = self._setup_queue.get(actor)
+            queue = self._setup_queue.get((actor, game.placing_for))
             if game.phase == Phase.SETUP_PLACE and queue:
                 self._apply_automatic(Place(queue.pop(), 1))
                 continue
@@ -542,6 +575,10 @@ class PlaySession:
             del self._autopilot[player]
         return active
 
+    def _helper(self, player: int) -> Bot:
+        """The bot that plays a human's `auto` moves."""
+        return self._helpers.setdefault(player, make_bot(DEFAULT_BOT, bot_seed(self.game.seed, player) + 1))
+
     def _start_autopilot(self) -> None:
         game = self.game
         player = game.to_act
@@ -549,6 +586,12 @@ class PlaySession:
             return
         if game.phase == Phase.DEFEND:
             self._warn("auto plays your setup or your own turn; choose your defence dice now.")
+            return
+        if game.phase == Phase.CHOOSE_CAPITAL:
+            self._say(f"The computer ({DEFAULT_BOT} bot) chooses your headquarters.")
+            choice = self._helper(player).choose(View(game, player))
+            self._record(apply_and_measure(game, choice), typed=True)
+            self._advance()
             return
         setup = game.phase in SETUP_PHASES
         self._autopilot[player] = None if setup else game.turn
@@ -586,7 +629,7 @@ class PlaySession:
                 palette.name(player),
                 " is eliminated by ",
                 palette.name(effect.current),
-                f", who takes {palette.names[player]}'s cards.",
+                "." if palette.is_neutral(player) else f", who takes {palette.names[player]}'s cards.",
                 style="bold",
             )
             if blitz is not None:
@@ -597,6 +640,24 @@ class PlaySession:
             drawn = Text.assemble(palette.name(effect.current), " draws a card: ")
             drawn.append_text(Text(", ").join(card_label(board, c) for c in effect.drawn))
             self._say(drawn.append("."))
+        if effect.phase == Phase.CHOOSE_CAPITAL and game.phase != Phase.CHOOSE_CAPITAL:
+            self._reveal_headquarters()
+
+    def _reveal_headquarters(self) -> None:
+        """Capital RISK: everyone has chosen; the headquarters are shown together."""
+        game, palette = self.game, self.palette
+        self._flush_log()
+        line = Text("All headquarters are chosen: ", style="bold")
+        line.append_text(
+            Text(", ").join(
+                Text.assemble(palette.name(p), f" {game.board.name_of(t)}")
+                for p, t in enumerate(game.capitals)
+                if t >= 0
+            )
+        )
+        line.append(f" ({HEADQUARTERS_MARK} on the map).")
+        self.journal.append(line)
+        self._say(line)
 
     def _human_turn(self, player: int) -> bool:
         return self.seats[player].is_human and player not in self._autopilot
@@ -624,6 +685,20 @@ class PlaySession:
             )
         elif isinstance(effect.action, EndTurn):
             self._say("Turn over.")
+        elif isinstance(action, Capital):
+            where = "" if self._hotseat else f": {board.name_of(action.territory)}"
+            self._say(f"Headquarters chosen{where} (secret until everyone has chosen).")
+        elif isinstance(action, ClaimMission):
+            player = effect.current
+            claimed = len(game.missions_claimed[player])
+            self._say(
+                Text(
+                    f"Mission claimed: {ranked_mission(action.key).card_text} ({claimed} of 4).", style="bold"
+                )
+            )
+            if claimed == 3 and game.mission_cards[player]:
+                shown = ranked_mission(game.mission_cards[player][0]).card_text
+                self._say(f"Your fourth card is now shown to everyone: {shown}")
         elif effect.gained:
             bonus = effect.bonus_territory
             extra = f" and +2 on {board.name_of(bonus)}" if bonus is not None else ""
@@ -670,6 +745,8 @@ class PlaySession:
             question += (len(game.history),)
         if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
             question += (len(game.hands[player]), game.must_trade(player))
+        if phase == Phase.SETUP_PLACE:
+            question += (game.placing_for,)
         if self._asked_turn != game.turn:
             self._asked_turn, self._asked = game.turn, set()
         if question in self._asked:
@@ -678,7 +755,14 @@ class PlaySession:
         if player != self.viewer:
             self.viewer = player
             opens_turn = phase == Phase.REINFORCE and self._turn_shown != (player, game.turn)
-            if len(self.humans) > 1 and not opens_turn:  # a new turn has its own banner
+            if (
+                self._hotseat
+                and game.rules.game in SECRET_GAMES
+                and (opens_turn or phase == Phase.CHOOSE_CAPITAL)
+            ):
+                # Whatever the last player typed or was shown stays theirs.
+                self._output.insert(0, ClearScreen())
+            if self._hotseat and not opens_turn:  # a new turn has its own banner
                 self._say(Rule(Text.assemble(palette.name(player), "'s move: pass the keyboard")))
         view = self._view()
         board = game.board
@@ -694,11 +778,37 @@ class PlaySession:
                 )
             )
         elif phase == Phase.SETUP_PLACE:
+            if player not in self._setup_map_shown:  # once: 2-player RISK asks again for each neutral
+                self._setup_map_shown.add(player)
+                self._say(MapView(view, palette))
+            seat = game.placing_for
+            if seat != player:
+                neutral = palette.name(seat)
+                self._say(
+                    hint(", place a ", name)
+                    .append_text(neutral)
+                    .append_text(hint(" army on a territory of ").append_text(neutral))
+                    .append_text(
+                        hint(
+                            f" (grey on the map; {game.setup_armies[seat]} left): `place NAME` "
+                            "(`place NAME N` sends the next N there), or `auto`."
+                        )
+                    )
+                )
+            else:
+                self._say(
+                    hint(
+                        f", place your {game.setup_armies[player]} setup armies one at a time: `place NAME` "
+                        "(`place NAME N` sends your next N there), or `auto`.",
+                        name,
+                    )
+                )
+        elif phase == Phase.CHOOSE_CAPITAL:
             self._say(MapView(view, palette))
             self._say(
                 hint(
-                    f", place your {game.setup_armies[player]} setup armies one at a time: `place NAME` "
-                    "(`place NAME N` sends your next N there), or `auto`.",
+                    ", choose your headquarters (secret until everyone has chosen): `capital NAME`, "
+                    "one of your territories (`help` lists them; `auto` lets the computer choose).",
                     name,
                 )
             )
@@ -708,12 +818,15 @@ class PlaySession:
             receive = ""
             if opening:
                 self._turn_shown = (player, game.turn)
-                handover = " · pass the keyboard" if len(self.humans) > 1 else ""
+                handover = " · pass the keyboard" if self._hotseat else ""
                 self._say(Rule(Text.assemble(f"Turn {game.turn} · ", name, handover)))
                 self._say(MapView(view, palette))
                 self._say(players_line(view, palette))
                 if game.hands[player]:
                     self._say(hand_text(view, palette))
+                goal = self._goal_line()
+                if goal is not None:
+                    self._say(goal)
                 receive = f"You receive `{game.pending} armies` ({reinforcement_breakdown(game, player)}). "
             trades = self._trade_commands()
             if game.must_trade(player):
@@ -735,6 +848,9 @@ class PlaySession:
             else:
                 self._say(hint(f"Place the {game.pending} armies from your trades: `place NAME [N]`."))
         elif phase == Phase.ATTACK:
+            claim = self._claim_hint("before attacking")
+            if claim is not None:
+                self._say(claim)
             self._say(
                 hint(
                     "Attack: `attack FROM TO [DICE]` (most dice without DICE), `blitz FROM TO`, "
@@ -752,8 +868,26 @@ class PlaySession:
                 )
             )
         elif phase == Phase.FORTIFY:
+            if game.rules.fortify == "extended":
+                self._say(
+                    hint(
+                        "Fortify: `fortify FROM TO [N]` (all but one without N), as many moves as you like; "
+                        "`end` ends the turn."
+                    )
+                )
+            else:
+                self._say(
+                    hint(
+                        "Fortify once: `fortify FROM TO [N]` (all but one without N), "
+                        "or `end` to end the turn."
+                    )
+                )
+        elif phase == Phase.TURN_END:
             self._say(
-                hint("Fortify once: `fortify FROM TO [N]` (all but one without N), or `end` to end the turn.")
+                hint(
+                    "End of your turn: you have completed an end-of-turn mission. `mission` claims it "
+                    "(`help` lists them), `end` passes."
+                )
             )
         elif phase == Phase.DEFEND:
             assert game.pending_attack is not None
@@ -762,13 +896,130 @@ class PlaySession:
             choice = (
                 f"`Defend with 1 or 2 dice` (Enter = {most})." if most > 1 else "`Defend with 1 die` (Enter)."
             )
-            self._say(
+            defender = game.owner[target]
+            # 2-player RISK: the other player rolls for a neutral.
+            whose = Text("your ") if defender == player else Text.assemble(palette.name(defender), "'s ")
+            line = Text.assemble(palette.name(game.current), " attacks ", whose)
+            line.append_text(
                 hint(
-                    f" attacks your {board.name_of(target)} ({game.armies[target]}) from "
-                    f"{board.name_of(source)} ({game.armies[source]}) with {dice} dice. {choice}",
-                    palette.name(game.current),
+                    f"{board.name_of(target)} ({game.armies[target]}) from "
+                    f"{board.name_of(source)} ({game.armies[source]}) with {dice} dice. "
                 )
             )
+            if defender != player:
+                line.append_text(Text.assemble("You roll the defence for ", palette.name(defender), ". "))
+            self._say(line.append_text(hint(choice)))
+        else:
+            # A phase this screen does not know yet: its legal actions, typed or by number.
+            self._show_menu(f"{phase_label(phase)}: type an action or its number:")
+
+    @property
+    def _hotseat(self) -> bool:
+        return len(self.humans) > 1
+
+    def _goal_line(self) -> Text | None:
+        """The turn opening's line on the player's goal, where the game has one."""
+        game, view = self.game, self._view()
+        kind = game.rules.game
+        if kind == "secret-mission":
+            if self._hotseat:  # the next player is already at the keyboard: on request only
+                return hint("Your secret mission: `mission` shows it (make sure no one else is looking).")
+            return secret_mission_text(view, self.palette)
+        if kind == "mission":
+            player = view.player
+            claimed = len(game.missions_claimed[player])
+            line = hint(f"Missions: {claimed} of 4 claimed; `missions` shows your cards.")
+            claim = self._claim_hint("before trading or placing")
+            return line if claim is None else line.append(" ").append_text(claim)
+        if kind == "capital":
+            home = game.capitals[view.player]
+            if home >= 0:
+                needed = game.capitals_needed()
+                held = sum(
+                    1
+                    for p, c in enumerate(game.capitals)
+                    if p != view.player and c >= 0 and game.owner[c] == view.player
+                )
+                return hint(
+                    f"Your headquarters: {game.board.name_of(home)} ({HEADQUARTERS_MARK} on the map). "
+                    f"You hold {held} of the {needed} enemy headquarters you need"
+                    + ("" if game.owner[home] == view.player else ", and must retake your own")
+                    + "."
+                )
+        return None
+
+    def _claim_hint(self, when: str) -> Text | None:
+        """Mission RISK: the cards that may be claimed now (named only when no one else is looking)."""
+        game = self.game
+        if game.rules.game != "mission" or game.to_act != game.current:
+            return None
+        claimable = game.claimable_missions()
+        if not claimable:
+            return None
+        if self._hotseat:
+            return hint(f"`mission` claims a completed mission card now, {when}.")
+        cards = " or ".join(f"`mission {key}`" for key in claimable)
+        return hint(f"Mission complete: claim it now, {when}: {cards}.")
+
+    def _mission_shortcut(self) -> None:
+        """`mission` alone: claim the first card that may be claimed now, else show the missions."""
+        game = self.game
+        if (
+            not game.is_over
+            and self.seats[game.to_act].is_human
+            and game.to_act == game.current
+            and (claimable := game.claimable_missions())
+        ):
+            self._act(f"mission {claimable[0]}")
+            return
+        self._show_missions()
+
+    def _show_missions(self) -> None:
+        game, view = self.game, self._view()
+        kind = game.rules.game
+        if kind == "secret-mission":
+            self._say(secret_mission_text(view, self.palette))
+        elif kind == "mission":
+            player = view.player
+            unclaimed = game.mission_cards[player] if player >= 0 else []
+            complete = [k for k in unclaimed if ranked_mission(k).is_complete(game, player)]
+            claimable = game.claimable_missions() if player == game.current and not game.is_over else []
+            self._say(mission_cards_text(view, self.palette, complete, claimable))
+        elif kind == "capital":
+            goal = self._goal_line()
+            self._say(goal if goal is not None else Text("Headquarters are chosen after the setup."))
+        else:
+            self._say(Text(f"There are no missions in {game_title(kind)}."))
+
+    def _game_intro(self) -> Text:
+        """One line on how this game is won (and, with one human, their secret mission)."""
+        game = self.game
+        kind = game.rules.game
+        if kind == "secret-mission":
+            line = Text("Secret Mission RISK: the first to complete their secret mission wins. ")
+            if self._hotseat:
+                return line.append_text(hint("Type `mission` to see yours when no one else is looking."))
+            return line.append_text(secret_mission_text(self._view(), self.palette))
+        if kind == "capital":
+            needed = game.capitals_needed()
+            return hint(
+                "Capital RISK: after the setup each player secretly chooses a headquarters "
+                f"(`capital NAME`); hold your own and {needed} of the others' to win."
+            )
+        if kind == "two-player":
+            names = ", ".join(game.players[game.humans :])
+            return hint(
+                f"2-player RISK: the neutral armies ({names}, grey) never attack; you place some of their "
+                "armies in the setup and roll their defence when your opponent attacks them. Eliminate "
+                "your opponent to win."
+            )
+        if kind == "mission":
+            return hint(
+                "Mission RISK: four mission cards each (General, Major, Colonel, Captain), claimed one a "
+                "turn at the time each names (`mission KEY`); the first to claim all four wins. "
+                "`missions` shows yours."
+            )
+        return Text("World domination: conquer every territory.")
 
     # ------------------------------------------------------------------------------------------
     # saving, leaving, the end of the game
@@ -824,11 +1075,11 @@ class PlaySession:
         self._say(MapView(view, palette))
         self._say(players_table(view, palette))
         if game.winner is not None:
-            self._say(
-                Text.assemble(
-                    palette.name(game.winner), f" wins the world on turn {game.turn}!", style="bold"
-                )
-            )
+            self._say(victory_text(game, palette))
+        if game.rules.game == "secret-mission":
+            self._say(secret_mission_text(view, palette))
+        elif game.rules.game == "mission":
+            self._say(mission_cards_text(view, palette, (), ()))
         if not write:
             return
         path = self.save_path or self.default_record_path()
@@ -839,6 +1090,35 @@ class PlaySession:
                     "The game record is in ", (str(path), "bold"), f" (check it with: risk replay {path})."
                 )
             )
+
+
+def victory_text(game: Game, palette: Palette) -> Text:
+    """Who won, when, and how: the game's own goal, or the last player standing."""
+    winner = game.winner
+    assert winner is not None
+    kind, board = game.rules.game, game.board
+    line = Text.assemble(palette.name(winner), style="bold")
+    standing = sum(game.alive[: game.humans]) == 1
+    if kind == "secret-mission" and game.mission_complete(winner):
+        mission = game.missions[winner]
+        assert mission is not None
+        return line.append(f" completes the secret mission and wins on turn {game.turn}: {mission.text}")
+    if kind == "capital" and not standing:
+        taken = [
+            board.name_of(c)
+            for p, c in enumerate(game.capitals)
+            if p != winner and c >= 0 and game.owner[c] == winner
+        ]
+        home = board.name_of(game.capitals[winner])
+        return line.append(
+            f" wins on turn {game.turn}, holding the headquarters {', '.join(taken)} and their own ({home})!"
+        )
+    if kind == "mission" and not game.mission_cards[winner]:
+        return line.append(f" completes all four missions and wins on turn {game.turn}!")
+    if kind == "world":
+        return line.append(f" wins the world on turn {game.turn}!")
+    neutral = " (the neutral armies need not be beaten)" if kind == "two-player" else ""
+    return line.append(f" wins on turn {game.turn} as the last player standing{neutral}!")
 
 
 def reinforcement_breakdown(game: Game, player: int) -> str:
@@ -873,6 +1153,9 @@ def help_table() -> Table:
         ("move N / Enter", "armies into a conquered territory (Enter: all but one; move min: the fewest)"),
         ("fortify FROM TO [N]", "the free move at the end of the turn (without N: all but one)"),
         ("end", "stop attacking (endattack), then end the turn (endturn)"),
+        ("capital T", "Capital RISK: choose your headquarters, in secret (after the setup)"),
+        ("mission [KEY]", "Mission RISK: claim a completed mission card at its time (alone: the first)"),
+        ("missions", "your mission (Secret Mission) or mission cards (Mission RISK)"),
         ("a number", "one of the numbered choices listed by help"),
         ("map · hand · players", "the board, your cards, the players"),
         ("odds A D / odds FROM TO", "exact odds of an attack fought to the end"),

@@ -10,7 +10,9 @@ Short forms (each becomes an ordinary action, or an order the session carries ou
     move / move min     all armies that may move in / the fewest
     defend              the most dice
     trade               the set held (or a choice when there are several)
-    end                 endattack in the attack phase, endturn in the fortify phase
+    end                 endattack in the attack phase, endturn in the fortify and end-of-turn phases
+    capital T           choose T as your headquarters (Capital RISK; also hq T)
+    mission             claim the first mission card you may claim now (Mission RISK)
 """
 
 from __future__ import annotations
@@ -19,8 +21,25 @@ from dataclasses import dataclass
 
 from risk.errors import IllegalActionError, NotationError
 from risk.odds import invasion
-from risk.rules.actions import END_ATTACK, END_TURN, VERBS, Action, Attack, Defend, Fortify, Occupy, Place
+from risk.rules.actions import (
+    END_ATTACK,
+    END_TURN,
+    VERBS,
+    Action,
+    Attack,
+    Capital,
+    Claim,
+    ClaimMission,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    Trade,
+)
 from risk.rules.game import Game, Phase, trade_options
+from risk.rules.missions import ranked_mission
 
 END_WORDS = ("end", "done", "pass", "e")
 ALL_WORDS = ("all", "max")
@@ -37,6 +56,7 @@ META_COMMANDS = (
     "save",
     "log",
     "auto",
+    "missions",
     *QUIT_WORDS,
 )
 SHORT_VERBS = ("blitz", "end")
@@ -91,7 +111,7 @@ def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
     if verb in END_WORDS and not args:
         if phase == Phase.ATTACK:
             return END_ATTACK
-        if phase == Phase.FORTIFY:
+        if phase in (Phase.FORTIFY, Phase.TURN_END):
             return END_TURN
         raise IllegalActionError(f"'{verb}': there is nothing to end now (phase {phase.name.lower()})")
     if verb == "blitz" or (verb == "attack" and args and args[-1] in ("all", "blitz")):
@@ -166,19 +186,46 @@ def _place(game: Game, args: list[str]) -> Place | SetupOrder:
     if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE) and game.pending:
         return Place(place.territory, game.pending)
     if phase == Phase.SETUP_PLACE and everything:
-        return SetupOrder(place.territory, game.setup_armies[game.to_act])
+        return SetupOrder(place.territory, game.setup_armies[game.placing_for])
     return place
+
+
+# The action types each phase's short list covers; any other legal action (a kind the engine
+# added later) is listed as well, in notation, so that it can always be picked by number.
+COVERED: dict[Phase, tuple[type, ...]] = {
+    Phase.CLAIM: (Claim,),
+    Phase.SETUP_PLACE: (Place,),
+    Phase.CHOOSE_CAPITAL: (Capital,),
+    Phase.REINFORCE: (Trade, Place, ClaimMission),
+    Phase.ELIMINATION_TRADE: (Trade, Place, ClaimMission),
+    Phase.ATTACK: (Attack, EndAttack, ClaimMission),
+    Phase.DEFEND: (Defend,),
+    Phase.OCCUPY: (Occupy,),
+    Phase.FORTIFY: (Fortify, EndTurn),
+    Phase.TURN_END: (ClaimMission, EndTurn),
+}
+
+
+def mission_choices(game: Game) -> list[Choice]:
+    return [(f"mission {key}", ranked_mission(key).card_text) for key in game.claimable_missions()]
 
 
 def choices(game: Game) -> list[Choice]:
     """The legal actions in short form, as the numbered list a player picks from."""
+    entries = _short_choices(game)
+    covered = COVERED.get(game.phase, ())
+    entries += [(a.text(game.board), "") for a in game.legal_actions() if not isinstance(a, covered)]
+    return entries
+
+
+def _short_choices(game: Game) -> list[Choice]:
     board = game.board
     player, phase = game.to_act, game.phase
     owner, armies = game.owner, game.armies
     own = [t for t in range(len(board)) if owner[t] == player]
 
     def front(t: int) -> bool:
-        return any(owner[n] != player for n in board.neighbours[t])
+        return any(owner[n] != owner[t] for n in board.neighbours[t])
 
     def placement(t: int) -> Choice:
         return f"place {board.slug_of(t)}", f"{armies[t]}" + (" front" if front(t) else "")
@@ -186,9 +233,15 @@ def choices(game: Game) -> list[Choice]:
     if phase == Phase.CLAIM:
         return [(f"claim {board.slug_of(t)}", "") for t in range(len(board)) if owner[t] == -1]
     if phase == Phase.SETUP_PLACE:
-        return [placement(t) for t in own]
+        # 2-player RISK: the army placed may be a neutral's, on the neutral's territories.
+        return [placement(t) for t in range(len(board)) if owner[t] == game.placing_for]
+    if phase == Phase.CHOOSE_CAPITAL:
+        return [
+            (f"capital {board.slug_of(t)}", f"{armies[t]}") for t in sorted(own, key=lambda t: -armies[t])
+        ]
     if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
-        entries = [
+        entries = mission_choices(game)
+        entries += [
             (trade.text(board), f"+{game.set_value(trade.cards)}") for trade in trade_options(game, player)
         ]
         if not game.must_trade(player):
@@ -204,7 +257,11 @@ def choices(game: Game) -> list[Choice]:
                     win = invasion(armies[s] - 1, armies[t]).attacker_wins
                     note = f"{armies[s]} v {armies[t]}, blitz wins {win:.0%}"
                     attacks.append((-win, f"attack {board.slug_of(s)} {board.slug_of(t)}", note))
-        return [(command, note) for _, command, note in sorted(attacks)] + [("endattack", "stop attacking")]
+        return [
+            *mission_choices(game),
+            *((command, note) for _, command, note in sorted(attacks)),
+            ("endattack", "stop attacking"),
+        ]
     if phase == Phase.DEFEND:
         return [(f"defend {d}", "") for d in range(most_defence_dice(game), 0, -1)]
     if phase == Phase.OCCUPY:
@@ -222,7 +279,9 @@ def choices(game: Game) -> list[Choice]:
                     (rank, f"fortify {board.slug_of(s)} {board.slug_of(t)}", f"up to {armies[s] - 1}")
                 )
         entries = [(command, note) for _, command, note in sorted(moves)[:MAX_FORTIFY_CHOICES]]
-        return [*entries, ("endturn", "no move")]
+        return [*entries, ("endturn", "end the turn")]
+    if phase == Phase.TURN_END:
+        return [*mission_choices(game), ("endturn", "")]
     return []
 
 
@@ -242,7 +301,12 @@ def completions(game: Game, line: str, viewer: int) -> list[str]:
     if verb == "claim" and not args:
         territories = [t for t in range(len(board)) if owner[t] == -1]
     elif verb == "place" and not args:
+        seat = game.placing_for if game.phase == Phase.SETUP_PLACE else player
+        territories = [t for t in range(len(board)) if owner[t] == seat]
+    elif verb in ("capital", "hq") and not args:
         territories = own
+    elif verb == "mission" and not args and 0 <= player < len(game.mission_cards):
+        return sorted(k for k in game.mission_cards[player] if k.startswith(prefix))
     elif verb in ("attack", "blitz"):
         if not args:
             territories = [

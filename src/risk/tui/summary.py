@@ -11,8 +11,20 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
-from risk.rules.actions import Action, Attack, Claim, Defend, EndTurn, Fortify, Place, Trade
+from risk.rules.actions import (
+    Action,
+    Attack,
+    Capital,
+    Claim,
+    ClaimMission,
+    Defend,
+    EndTurn,
+    Fortify,
+    Place,
+    Trade,
+)
 from risk.rules.game import Battle, Game, Phase
+from risk.rules.missions import ranked_mission
 from risk.tui.render import Palette
 
 
@@ -31,11 +43,13 @@ class Effect:
     drawn: tuple[int, ...]  # cards the current player drew
     gained: int  # armies a trade added to those to place
     bonus_territory: int | None  # where a trade's +2 went
+    seat: int = -1  # whose army a setup placement was (a neutral's, in 2-player RISK)
+    headquarters_of: int = -1  # whose headquarters the roll conquered (Capital RISK)
 
 
 def apply_and_measure(game: Game, action: Action) -> Effect:
     """Apply ``action`` (raising, and changing nothing, when it is illegal) and say what it did."""
-    actor, current, phase, turn = game.to_act, game.current, game.phase, game.turn
+    actor, current, phase, turn, seat = game.to_act, game.current, game.phase, game.turn, game.placing_for
     defender = -1
     if isinstance(action, Attack) and 0 <= action.target < len(game.board):
         defender = game.owner[action.target]
@@ -50,6 +64,10 @@ def apply_and_measure(game: Game, action: Action) -> Effect:
     rolled = any(kind == "chance" and what == "dice" for kind, what, _ in new_entries)
     drawn = tuple(card for kind, what, card in new_entries if kind == "chance" and what == "draw")
     eliminated = tuple(p for p, was in enumerate(alive_before) if was and not game.alive[p])
+    battle = game.last_battle if rolled else None
+    headquarters_of = -1
+    if battle is not None and battle.conquered and battle.target in game.capitals:
+        headquarters_of = game.capitals.index(battle.target)
     gained, bonus = 0, None
     if isinstance(action, Trade):
         gained = game.pending - pending_before
@@ -61,12 +79,14 @@ def apply_and_measure(game: Game, action: Action) -> Effect:
         current=current,
         turn=turn,
         phase=phase,
-        battle=game.last_battle if rolled else None,
+        battle=battle,
         defender=defender if rolled else -1,
         eliminated=eliminated,
         drawn=drawn,
         gained=gained,
         bonus_territory=bonus,
+        seat=seat,
+        headquarters_of=headquarters_of,
     )
 
 
@@ -78,12 +98,16 @@ class TurnLog:
     turn: int
     claims: list[int] = field(default_factory=list)
     setup_places: dict[int, int] = field(default_factory=dict)
+    neutral_places: dict[int, int] = field(default_factory=dict)  # 2-player RISK: neutral armies placed
+    chose_capital: bool = False  # Capital RISK: which one is secret until all have chosen
+    missions: list[str] = field(default_factory=list)  # Mission RISK: cards claimed
     trades: list[tuple[int, int | None]] = field(default_factory=list)  # armies gained, bonus territory
     placements: dict[int, int] = field(default_factory=dict)
     attacks: int = 0
     armies_lost: int = 0
     armies_killed: int = 0
     conquered: list[tuple[int, int]] = field(default_factory=list)  # territory, previous owner
+    headquarters: list[tuple[int, int]] = field(default_factory=list)  # territory, whose headquarters
     eliminated: list[int] = field(default_factory=list)
     fortified: tuple[int, int, int] | None = None
     cards_drawn: int = 0
@@ -95,11 +119,17 @@ class TurnLog:
             self.claims.append(action.territory)
         elif isinstance(action, Place):
             target = self.setup_places if effect.phase == Phase.SETUP_PLACE else self.placements
+            if effect.phase == Phase.SETUP_PLACE and effect.seat != effect.current:
+                target = self.neutral_places
             target[action.territory] = target.get(action.territory, 0) + action.armies
         elif isinstance(action, Trade):
             self.trades.append((effect.gained, effect.bonus_territory))
         elif isinstance(action, Fortify):
             self.fortified = (action.source, action.target, action.armies)
+        elif isinstance(action, Capital):
+            self.chose_capital = True
+        elif isinstance(action, ClaimMission):
+            self.missions.append(action.key)
         if isinstance(action, (Fortify, EndTurn)):
             self.ended = True
         battle = effect.battle
@@ -109,6 +139,8 @@ class TurnLog:
             self.armies_killed += battle.defender_losses
             if battle.conquered:
                 self.conquered.append((battle.target, effect.defender))
+            if effect.headquarters_of >= 0:
+                self.headquarters.append((battle.target, effect.headquarters_of))
         self.eliminated.extend(effect.eliminated)
         self.cards_drawn += len(effect.drawn)
 
@@ -117,6 +149,9 @@ class TurnLog:
         return not (
             self.claims
             or self.setup_places
+            or self.neutral_places
+            or self.chose_capital
+            or self.missions
             or self.trades
             or self.placements
             or self.attacks
@@ -131,6 +166,9 @@ class TurnLog:
         return bool(
             self.claims
             or self.setup_places
+            or self.neutral_places
+            or self.chose_capital
+            or self.missions
             or self.trades
             or self.placements
             or self.conquered
@@ -149,6 +187,19 @@ class TurnLog:
             parts.append(
                 "placed " + ", ".join(f"{board.name_of(t)} +{n}" for t, n in self.setup_places.items())
             )
+        if self.neutral_places:
+            parts.append(
+                "placed neutral armies on "
+                + ", ".join(f"{board.name_of(t)} +{n}" for t, n in self.neutral_places.items())
+            )
+        if self.chose_capital:
+            parts.append("chose a headquarters (secret)")
+        for key in self.missions:
+            parts.append(Text(f"claimed the mission '{ranked_mission(key).card_text}'", style="bold"))
+        claimed, left = game.missions_claimed[self.player], game.mission_cards[self.player]
+        if self.missions and len(claimed) == 3 and claimed[-1] == self.missions[-1] and left:
+            # "must reveal his/her fourth" mission card
+            parts.append(Text(f"fourth card revealed: '{ranked_mission(left[0]).card_text}'", style="bold"))
         for gained, bonus in self.trades:
             extra = f" and +2 on {board.name_of(bonus)}" if bonus is not None else ""
             parts.append(f"traded a set for {gained}{extra}")
@@ -174,6 +225,14 @@ class TurnLog:
                 parts.append(attacks)
         elif self.placements and not self.fortified and self.ended:
             parts.append("did not attack")
+        for territory, seat in self.headquarters:
+            parts.append(
+                Text.assemble(
+                    ("captured ", "bold"),
+                    palette.name(seat),
+                    (f"'s headquarters {board.name_of(territory)}!", "bold"),
+                )
+            )
         for player in self.eliminated:
             parts.append(Text.assemble("eliminated ", palette.name(player), "!"))
         if self.fortified is not None:
@@ -211,6 +270,12 @@ def battle_line(game: Game, palette: Palette, effect: Effect) -> Text:
     source_left = game.armies[battle.source]
     if battle.conquered:
         line.append(f". {board.name_of(battle.target)} is conquered!", style="bold")
+        if effect.headquarters_of >= 0:
+            line.append_text(
+                Text.assemble(
+                    " It was ", palette.name(effect.headquarters_of), "'s headquarters.", style="bold"
+                )
+            )
     else:
         line.append(
             f" (left: {board.name_of(battle.source)} {source_left}, "
