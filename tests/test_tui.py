@@ -24,8 +24,8 @@ from risk.record import read_record, read_record_file
 from risk.rules.actions import Fortify
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
-from risk.tui.command import register
-from risk.tui.render import MapView, Palette, render_text
+from risk.tui.command import load_game, register
+from risk.tui.render import HEADQUARTERS_MARK, NEUTRAL_COLOUR, ClearScreen, MapView, Palette, render_text
 from risk.tui.session import PlaySession, make_seats
 from risk.view import View
 
@@ -141,6 +141,171 @@ def test_when_every_human_is_out_the_bots_finish_quietly(tmp_path: Path) -> None
     assert "No human player is left" in text
     assert session.game.winner in (1, 2)
     assert "wins the world" in text
+
+
+# -----------------------------------------------------------------------------------------------
+# the other games: Secret Mission, Capital, 2-player and Mission RISK
+# -----------------------------------------------------------------------------------------------
+def game_session(
+    preset: str, name: str, kinds: tuple[str, ...], seed: int, tmp_path: Path, **options: str
+) -> PlaySession:
+    game = Game(Rules.preset(preset).for_game(name).with_options(**options), PLAYERS[: len(kinds)], seed=seed)
+    return PlaySession(game, make_seats(kinds, seed), directory=tmp_path)
+
+
+def play_to_the_end(session: PlaySession, extra: dict[str, str] | None = None) -> str:
+    """Every human decision typed as the helper bot's move; ``extra`` lines are typed once each,
+    the first time the prompt contains their key. Returns all the screens."""
+    screens = [render_text(session.start(), 200)]
+    pending = dict(extra or {})
+    for _ in range(20_000):
+        if session.finished:
+            return "".join(screens)
+        for key in [k for k in pending if k in session.prompt]:
+            screens.append(say(session, pending.pop(key), 200))
+        screens.append(say(session, helper_line(session), 200))
+    raise AssertionError("the game did not finish")
+
+
+GAME_CASES = [
+    # preset, game, players, seed, what the screens must say
+    ("1993", "secret-mission", 3, 5, ["secret mission: ", "completes the secret mission and wins on turn"]),
+    ("2008", "capital", 3, 5, ["All headquarters are chosen: Ann ", "holding the headquarters"]),
+    ("1993", "two-player", 2, 5, ["place a Neutral army", "as the last player standing"]),
+    ("2003", "two-player", 2, 5, ["place a Neutral 4 army", "as the last player standing"]),
+    ("2003", "mission", 3, 5, ["Mission claimed: ", "completes all four missions and wins"]),
+]
+
+
+@pytest.mark.parametrize(("preset", "name", "players", "seed", "expected"), GAME_CASES)
+def test_every_game_plays_to_a_winner_through_the_session(
+    tmp_path: Path, preset: str, name: str, players: int, seed: int, expected: list[str]
+) -> None:
+    session = game_session(preset, name, ("human",) + ("quick",) * (players - 1), seed, tmp_path)
+    game = session.game
+    text = play_to_the_end(session, {"reinforce": "missions", "attack": "mission"})
+    assert game.winner is not None
+    for phrase in expected:
+        assert phrase in text, phrase
+    # The seats line names the players only, never the neutral armies.
+    record = (tmp_path / f"risk-game-{seed}.risk").read_text(encoding="utf-8")
+    assert record.rstrip().endswith("# risk play seats: " + ",".join(["human"] + ["quick"] * (players - 1)))
+    replayed = read_record(record)
+    assert replayed.winner == game.winner and replayed.history == game.history
+    if name == "secret-mission":
+        mission = game.missions[0]
+        assert mission is not None and f"Ann's secret mission: {mission.text}" in text
+        assert "Missions: Ann: " in text  # everyone's mission is shown at the end
+    if name == "mission":
+        # `missions` (and `mission` with nothing to claim) list the cards with rank and timing.
+        assert "Ann's mission cards (0 of 4 claimed)" in text and "Captain " in text
+        assert "end of turn" in text and "not yet" in text and "Bob claimed 0: none" in text
+
+
+def test_capital_choices_stay_secret_between_hotseat_players(tmp_path: Path) -> None:
+    session = game_session("2008", "capital", ("human", "human", "quick"), 2, tmp_path)
+    game = session.game
+    session.start()
+    play_on(session, until=lambda s: s.game.phase == Phase.CHOOSE_CAPITAL and s.seats[s.game.to_act].is_human)
+    first = game.to_act
+    second = 1 - first
+    assert session.prompt == f"{PLAYERS[first]} headquarters> "
+    choice = max(game.territories_of(first), key=lambda t: game.armies[t])
+    output = session.handle(f"capital {game.board.slug_of(choice)}")
+    if game.phase == Phase.CHOOSE_CAPITAL:  # the other human chooses next, bots between
+        assert game.to_act == second
+        # The screen is cleared before anything else is shown; nothing marks the first choice.
+        assert isinstance(output[0], ClearScreen)
+        text = render_text(output, 200)
+        assert "Headquarters chosen (secret until everyone has chosen)" in text
+        assert f"{PLAYERS[second]}'s move: pass the keyboard" in text
+        assert HEADQUARTERS_MARK not in text
+        assert "choose your headquarters (secret until everyone has chosen)" in text
+        assert HEADQUARTERS_MARK not in say(session, "map", 200)
+        assert "All headquarters" not in "".join(render_text([line]) for line in session.journal)
+        other = game.territories_of(second)[0]
+        output = session.handle(f"capital {game.board.slug_of(other)}")
+    text = render_text(output, 200)
+    assert f"All headquarters are chosen: Ann {game.board.name_of(game.capitals[0])}" in text
+    assert game.capitals[first] == choice
+    # After the reveal every headquarters is marked on the map.
+    assert say(session, "map", 200).count(HEADQUARTERS_MARK) == 3
+
+
+def test_two_player_human_places_neutral_armies_and_defends_a_neutral(tmp_path: Path) -> None:
+    session = game_session("1993", "two-player", ("human", "quick"), 5, tmp_path)
+    game = session.game
+    screens = [render_text(session.start(), 200)]
+    neutral_placed = neutral_defended = 0
+    while not session.finished:
+        line = helper_line(session)
+        prompt = session.prompt
+        if game.phase == Phase.SETUP_PLACE and game.placing_for == 2:
+            assert prompt.startswith("Ann place a Neutral army (")
+            territory = game.board.territory(line.split()[1])
+            before = game.armies[territory]
+            screens.append(say(session, line, 200))
+            assert game.owner[territory] == 2 and game.armies[territory] >= before + 1
+            neutral_placed += 1
+            continue
+        attack = game.pending_attack
+        if game.phase == Phase.DEFEND and attack is not None and game.owner[attack[1]] == 2:
+            assert game.to_act == 0 and prompt.startswith("Ann defend Neutral 1-")
+            screens.append(say(session, "defend 1", 200))
+            battle = game.last_battle
+            assert battle is not None and battle.target == attack[1] and len(battle.defender_dice) == 1
+            neutral_defended += 1
+            continue
+        screens.append(say(session, line, 200))
+    text = "".join(screens)
+    assert neutral_placed > 10 and neutral_defended > 0
+    assert "attacks Neutral's" in text and "You roll the defence for Neutral." in text
+    assert "placed neutral armies on" in text  # Bob's setup summary
+    assert game.winner is not None
+
+
+def test_two_player_save_and_load_keep_the_seat_kinds(tmp_path: Path, app: typer.Typer) -> None:
+    session = game_session("2003", "two-player", ("quick", "human"), 8, tmp_path)
+    session.start()
+    play_on(session, until=lambda s: s.game.turn >= 3)
+    path = tmp_path / "duel.risk"
+    assert "Saved to" in say(session, f"save {path}")
+    assert path.read_text(encoding="utf-8").rstrip().endswith("# risk play seats: quick,human")
+    game, kinds = load_game(path, None, None, None, None, "2008")
+    assert kinds == ["quick", "human"] and game.humans == 2 and len(game.players) == 6
+    result = CliRunner().invoke(app, ["play", "--load", str(path)], input="players\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Bob (you)" in result.output and "Ann (bot: quick)" in result.output
+    assert "Neutral 3" in result.output and "neutral" in result.output
+    assert "Quitting. Nothing new to save." in result.output
+
+
+def test_neutrals_are_grey_with_their_own_tags() -> None:
+    game = Game(Rules.preset("2003").for_game("two-player"), ["Ann", "Bob"], seed=1)
+    palette = Palette.for_players(game.players, neutral=game.neutral)
+    assert palette.tags == ("A", "B", "1", "2", "3", "4")
+    assert palette.colours[2:] == (NEUTRAL_COLOUR,) * 4
+    text = render_text([MapView(View(game, 0), palette)], 120)
+    assert "Neut 1" in text and "Neut 4" in text  # a wide map names the neutrals
+
+
+def test_a_phase_the_screen_does_not_know_lists_its_actions_by_number() -> None:
+    """The 1993 experts' dice step has no screen of its own: its actions are listed and picked."""
+    rules = Rules.preset("1993").with_options(commanders="on")
+    game = make_position(rules, owners={"alaska": (0, 10), "kamchatka": (1, 1)}, phase=Phase.ATTACK)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+    session.start()
+    screen = say(session, "attack alaska kamchatka")
+    assert game.phase == Phase.ADJUST_DICE and session.prompt == "Player 1 adjust dice> "
+    rolled = game.pending_roll
+    assert rolled is not None
+    assert f"{' '.join(map(str, rolled[2]))} against {rolled[3][0]}" in screen  # the dice to adjust
+    screen = say(session, "help")
+    assert ") accept" in screen and ") commander " in screen
+    entries = [line for line in screen.splitlines() if ") accept" in line]
+    number = int(entries[0].split(")")[0].split()[-1])
+    say(session, str(number))
+    assert game.phase != Phase.ADJUST_DICE and game.last_battle is not None
 
 
 # -----------------------------------------------------------------------------------------------

@@ -911,6 +911,18 @@ class PlaySession:
             self._say(line.append_text(hint(choice)))
         else:
             # A phase this screen does not know yet: its legal actions, typed or by number.
+            rolled = game.pending_roll
+            if rolled is not None:  # a roll waiting for a dice step (1993 experts)
+                source, target, attack, defence, _ = rolled
+                self._say(
+                    Text.assemble(
+                        f"The roll, {board.name_of(source)} -> {board.name_of(target)}: ",
+                        (" ".join(map(str, attack)), "bold"),
+                        " against ",
+                        (" ".join(map(str, defence)), "bold"),
+                        ".",
+                    )
+                )
             self._show_menu(f"{phase_label(phase)}: type an action or its number:")
 
     @property

@@ -13,11 +13,9 @@ from rich.text import Text
 
 from risk.rules.actions import (
     Action,
-    Attack,
     Capital,
     Claim,
     ClaimMission,
-    Defend,
     EndTurn,
     Fortify,
     Place,
@@ -50,21 +48,20 @@ class Effect:
 def apply_and_measure(game: Game, action: Action) -> Effect:
     """Apply ``action`` (raising, and changing nothing, when it is illegal) and say what it did."""
     actor, current, phase, turn, seat = game.to_act, game.current, game.phase, game.turn, game.placing_for
-    defender = -1
-    if isinstance(action, Attack) and 0 <= action.target < len(game.board):
-        defender = game.owner[action.target]
-    elif isinstance(action, Defend) and game.pending_attack is not None:
-        defender = game.owner[game.pending_attack[1]]
+    owner_before = list(game.owner)
+    battle_before = game.last_battle
     alive_before = list(game.alive)
     pending_before = game.pending
     armies_before = list(game.armies)
     history_length = len(game.history)
     game.apply(action)
     new_entries = game.history[history_length:]
-    rolled = any(kind == "chance" and what == "dice" for kind, what, _ in new_entries)
     drawn = tuple(card for kind, what, card in new_entries if kind == "chance" and what == "draw")
     eliminated = tuple(p for p, was in enumerate(alive_before) if was and not game.alive[p])
-    battle = game.last_battle if rolled else None
+    # A battle is settled by this action when there is a new last battle: a roll may also wait for
+    # a dice step (1993 experts) and be settled by the action after it.
+    battle = game.last_battle if game.last_battle is not battle_before else None
+    defender = owner_before[battle.target] if battle is not None else -1
     headquarters_of = -1
     if battle is not None and battle.conquered and battle.target in game.capitals:
         headquarters_of = game.capitals.index(battle.target)
@@ -80,7 +77,7 @@ def apply_and_measure(game: Game, action: Action) -> Effect:
         turn=turn,
         phase=phase,
         battle=battle,
-        defender=defender if rolled else -1,
+        defender=defender,
         eliminated=eliminated,
         drawn=drawn,
         gained=gained,
