@@ -250,7 +250,7 @@ def test_two_player_human_places_neutral_armies_and_defends_a_neutral(tmp_path: 
             continue
         attack = game.pending_attack
         if game.phase == Phase.DEFEND and attack is not None and game.owner[attack[1]] == 2:
-            assert game.to_act == 0 and prompt.startswith("Ann defend Neutral 1-")
+            assert game.to_act == 0 and prompt.startswith("Ann defend Neutral with 1-")
             screens.append(say(session, "defend 1", 200))
             battle = game.last_battle
             assert battle is not None and battle.target == attack[1] and len(battle.defender_dice) == 1

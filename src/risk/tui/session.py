@@ -282,7 +282,7 @@ class PlaySession:
             most = most_defence_dice(self.game)
             attack = game.pending_attack
             defender = game.owner[attack[1]] if attack is not None else player
-            verb = "defend" if defender == player else f"defend {game.players[defender]}"
+            verb = "defend" if defender == player else f"defend {game.players[defender]} with"
             return f"{name} {verb} 1-{most} [{most}]> " if most > 1 else f"{name} {verb} [1]> "
         if phase == Phase.OCCUPY:
             low, high = game.occupy_range()
