@@ -84,8 +84,8 @@ def test_each_bot_alone_finishes_a_game(name: str) -> None:
 def test_same_seed_same_game() -> None:
     def history(seed: int) -> list[object]:
         game = Game(Rules.preset("1993"), 4, seed=seed)
-        play(game, [bot_for(name, 10 + seat) for seat, name in enumerate(["search", "continental",
-                                                                         "fortress", "quick"])])
+        seats = ["search", "continental", "fortress", "quick"]
+        play(game, [bot_for(name, 10 + seat) for seat, name in enumerate(seats)], max_turns=50)
         return game.history
 
     assert history(3) == history(3)

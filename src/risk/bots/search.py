@@ -162,7 +162,11 @@ class SearchBot(Bot):
         the candidates' differences rather than the luck of the dice; after each phase the worse
         half is dropped. Returns the candidate with the best mean."""
         me = view.player
+        # A budget smaller than the list keeps the heuristic's first ideas (it comes first).
+        candidates = candidates[: max(1, self.iterations)]
         count = len(candidates)
+        if count == 1:
+            return candidates[0]
         visits = [0] * count
         totals = [0.0] * count
         alive = list(range(count))
