@@ -345,10 +345,12 @@ GAMES = [
     ("2003", "two-player", (2, 2)),
     ("2008", "two-player", (2, 2)),
     ("2003", "mission", (3, 6)),
+    ("2003", "two-player neutral-mode=active", (2, 2)),
+    ("1993", "world attack-advantage=on commanders=on army-cap=12 fortify=extended", (3, 6)),
 ]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     case=st.sampled_from(GAMES),
     players=st.integers(2, 6),
@@ -356,10 +358,11 @@ GAMES = [
     mix=st.sampled_from([["quick"], ["quick", "random"]]),
 )
 def test_every_game_plays_to_a_correct_end(case: tuple, players: int, seed: int, mix: list[str]) -> None:
-    preset, name, (low, high) = case
+    preset, description, (low, high) = case
+    name, *options = description.split()
     count = min(max(players, low), high)
     bots = [mix[i % len(mix)] for i in range(count)]
-    game, report = play_game(rules(preset, name), bots, seed, max_turns=400)
+    game, report = play_game(rules(preset, name).with_option_text(options), bots, seed, max_turns=400)
     assert min(a for a, o in zip(game.armies, game.owner, strict=True) if o >= 0) >= 1
     if report.winner is None:
         return
