@@ -658,3 +658,36 @@ def test_active_neutral_games_play_to_the_end_and_replay() -> None:
         game, report = play_game(r, ["quick", "random"] if seed % 2 else ["random", "quick"], seed)
         assert report.winner is not None and sum(game.alive[:2]) == 1
         assert read_record(write_record(game)).history == game.history
+
+
+def test_outcome_says_how_the_game_was_won() -> None:
+    reasons = {}
+    for description in (
+        "1993 game=secret-mission",
+        "2008 game=capital",
+        "2003 game=mission",
+        "2003 game=two-player",
+        "2008",
+    ):
+        r = Rules.from_description(description)
+        game, _ = play_game(r, ["quick"] * max(r.players[0], 3 if r.players[1] >= 3 else 2), 3)
+        outcome = game.outcome()
+        assert outcome is not None and outcome.winner == game.winner
+        reasons[r.game] = outcome.reason
+    assert reasons["world"] == "the last player standing"
+    assert reasons["two-player"] == "eliminated the opponent"
+    assert reasons["mission"] in ("completed all four missions", "the last player standing")
+    assert reasons["secret-mission"].startswith(("completed the secret mission", "the last player standing"))
+    assert reasons["capital"].startswith(("holds its headquarters", "the last player standing"))
+
+
+def test_mission_risk_always_asks_at_the_end_of_the_turn() -> None:
+    # Asking only when a card could be claimed would tell the table that the player holds one.
+    game = mission_position(
+        ["general-asia", "major-europe"], {"Siam": (0, 5)}, phase=Phase.FORTIFY, pending=0
+    )
+    game.apply("endturn")
+    assert game.phase == Phase.TURN_END and game.claimable_missions() == []
+    assert [a.text(game.board) for a in game.legal_actions()] == ["endturn"]
+    game.apply("endturn")
+    assert game.current == 1

@@ -163,6 +163,25 @@ class View:
             return tuple(c if p == self.player else -1 for p, c in enumerate(game.capitals))
         return tuple(game.capitals)
 
+    @property
+    def missions_claimed(self) -> tuple[tuple[str, ...], ...]:
+        """Mission RISK: every player's claimed mission cards (shown to all when claimed)."""
+        return tuple(tuple(m) for m in self._game.missions_claimed)
+
+    @property
+    def mission_cards(self) -> tuple[tuple[str, ...] | None, ...]:
+        """Mission RISK: unclaimed mission cards this player may see: its own, another's once three are
+        claimed (the fourth is revealed), everyone's after the game; ``None`` where hidden."""
+        game = self._game
+        return tuple(
+            tuple(cards) if p == self.player or len(game.missions_claimed[p]) >= 3 or game.is_over else None
+            for p, cards in enumerate(game.mission_cards)
+        )
+
+    def claimable_missions(self) -> list[str]:
+        """Mission RISK: the cards this player may claim now (when it is the one to act)."""
+        return self._game.claimable_missions() if self.player == self._game.current else []
+
     # -- this player's secrets ----------------------------------------------------------------
     @property
     def mission(self) -> Mission | None:
@@ -201,8 +220,13 @@ class View:
         data: dict[str, Any] = {
             "player": self.player,
             "players": [
-                {"name": name, "alive": game.alive[i], "territories": game.territory_count[i],
-                 "cards": len(game.hands[i]), "neutral": game.neutral[i]}
+                {
+                    "name": name,
+                    "alive": game.alive[i],
+                    "territories": game.territory_count[i],
+                    "cards": len(game.hands[i]),
+                    "neutral": game.neutral[i],
+                }
                 for i, name in enumerate(game.players)
             ],
             "game": game.rules.game,
@@ -223,10 +247,15 @@ class View:
             "deck_size": len(game.deck),
             "discard": [board.card_name(c) for c in game.discard],
             "winner": game.winner,
-            "last_battle": None if battle is None else {
-                "from": board.name_of(battle.source), "to": board.name_of(battle.target),
-                "attacker_dice": list(battle.attacker_dice), "defender_dice": list(battle.defender_dice),
-                "attacker_losses": battle.attacker_losses, "defender_losses": battle.defender_losses,
+            "last_battle": None
+            if battle is None
+            else {
+                "from": board.name_of(battle.source),
+                "to": board.name_of(battle.target),
+                "attacker_dice": list(battle.attacker_dice),
+                "defender_dice": list(battle.defender_dice),
+                "attacker_losses": battle.attacker_losses,
+                "defender_losses": battle.defender_losses,
                 "conquered": battle.conquered,
             },
         }
@@ -235,25 +264,28 @@ class View:
         if game.rules.game == "mission":
             data["mission_cards"] = [
                 {
-                    "claimed": list(game.missions_claimed[p]),
-                    # Each player's own cards; another's last card once three are claimed ("must reveal
-                    # his/her fourth"); everyone's once the game is over.
-                    "unclaimed": list(game.mission_cards[p])
-                    if p == self.player or len(game.missions_claimed[p]) >= 3 or game.is_over
-                    else None,
+                    "claimed": list(claimed),
+                    "unclaimed": None if shown is None else list(shown),
                     "unclaimed_count": len(game.mission_cards[p]),
                 }
-                for p in range(game.humans)
+                for p, (claimed, shown) in enumerate(
+                    zip(self.missions_claimed, self.mission_cards, strict=True)
+                )
+                if p < game.humans
             ]
         if game.rules.game == "secret-mission":
-            missions = game.missions if game.is_over else [
-                m if p == self.player else None for p, m in enumerate(game.missions)
-            ]
+            missions = (
+                game.missions
+                if game.is_over
+                else [m if p == self.player else None for p, m in enumerate(game.missions)]
+            )
             data["missions"] = [None if m is None else {"key": m.key, "text": m.text} for m in missions]
         if self.player != SPECTATOR:
             data["hand"] = [
-                {"card": board.card_name(c),
-                 "symbol": "wild" if board.card_symbols[c] == WILD else SYMBOLS[board.card_symbols[c]]}
+                {
+                    "card": board.card_name(c),
+                    "symbol": "wild" if board.card_symbols[c] == WILD else SYMBOLS[board.card_symbols[c]],
+                }
                 for c in game.hands[self.player]
             ]
         if game.phase == Phase.DEFEND and game.pending_attack is not None:
@@ -261,8 +293,12 @@ class View:
             data["attack"] = {"from": board.name_of(source), "to": board.name_of(target), "dice": dice}
         if game.phase == Phase.OCCUPY and game.pending_occupation is not None:
             low, high = game.occupy_range()
-            data["occupy"] = {"from": board.name_of(game.pending_occupation[0]),
-                              "to": board.name_of(game.pending_occupation[1]), "min": low, "max": high}
+            data["occupy"] = {
+                "from": board.name_of(game.pending_occupation[0]),
+                "to": board.name_of(game.pending_occupation[1]),
+                "min": low,
+                "max": high,
+            }
         return data
 
 

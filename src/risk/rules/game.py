@@ -515,7 +515,20 @@ class Game:
     def outcome(self) -> Outcome | None:
         if self.winner is None:
             return None
-        return Outcome(self.winner, "world domination: the last player standing")
+        w = self.winner
+        game = self.rules.game
+        if sum(self.alive[: self.humans]) == 1:
+            reason = "the last player standing" if game != "two-player" else "eliminated the opponent"
+        elif game == "secret-mission" and self.missions[w] is not None:
+            reason = f"completed the secret mission: {self.missions[w].text}"  # type: ignore[union-attr]
+        elif game == "capital":
+            held = sum(1 for p, c in enumerate(self.capitals) if p != w and c >= 0 and self.owner[c] == w)
+            reason = f"holds its headquarters and {held} opposing headquarters"
+        elif game == "mission":
+            reason = "completed all four missions"
+        else:
+            reason = "world domination"
+        return Outcome(w, reason)
 
     @property
     def pending_attack(self) -> tuple[int, int, int] | None:
@@ -1364,9 +1377,10 @@ class Game:
             self._draw_card(player)
             self.conquered_this_turn = False
         if self.rules.game == "mission" and not self.claimed_mission_this_turn:
+            # The player may show an end-of-turn mission card. Always asked, so that the question
+            # itself tells no one whether the player holds such a card.
             self.phase = Phase.TURN_END
-            if self.claimable_missions():
-                return  # the player may show an end-of-turn mission card
+            return
         self._next_turn()
 
     def _next_turn(self) -> None:
