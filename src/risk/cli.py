@@ -283,9 +283,11 @@ def replay_command(
 
 
 def _register_commands() -> None:
+    from risk.tournament_cli import register as register_tournament
     from risk.tui.command import register as register_play
 
     register_play(app)
+    register_tournament(app)
 
 
 _register_commands()
