@@ -106,11 +106,14 @@ class QuickBot(Bot):
 
     def _front(self, game: Game, me: int) -> int:
         """The own territory with an enemy neighbour and the most armies: where armies go."""
+        if game.team is not None and game.phase != Phase.SETUP_PLACE:
+            return self._team_front(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         best, best_armies = -1, -1
         fallback = -1
+        units = game.units
         for t in range(len(owner)):
-            if owner[t] != me:
+            if owner[t] != me and (units is None or not units[t][me]):
                 continue
             fallback = t
             if armies[t] > best_armies and game.room(t) > 0:
@@ -120,7 +123,40 @@ class QuickBot(Bot):
                         break
         return best if best >= 0 else fallback
 
+    def _team_front(self, game: Game, me: int) -> int:
+        """Team RISK: the territory with this player's armies, facing the other team, most armies."""
+        assert game.team is not None and game.units is not None
+        my_team, armies, neighbours = game.team[me], game.armies, game.board.neighbours
+        mine = [t for t, stack in enumerate(game.units) if stack[me] and game.room(t) > 0]
+        front = [t for t in mine if any(game.team_at(n) != my_team for n in neighbours[t])]
+        return max(front or mine, key=lambda t: (game.force(t, me), armies[t], -t))
+
+    def _team_fortify(self, game: Game, me: int) -> Action:
+        """Team RISK: bring this player's largest interior stack to the front."""
+        assert game.team is not None and game.units is not None
+        my_team, neighbours = game.team[me], game.board.neighbours
+        interior = [
+            t
+            for t, stack in enumerate(game.units)
+            if stack[me]
+            and min(stack[me], game.armies[t] - 1) >= 1
+            and all(game.team_at(n) == my_team for n in neighbours[t])
+        ]
+        if not interior:
+            return END_TURN
+        source = max(interior, key=lambda t: (game.force(t, me), -t))
+        targets = [
+            t
+            for t in game.fortify_targets(source)
+            if any(game.team_at(n) != my_team for n in neighbours[t]) and game.room(t) > 0
+        ]
+        if not targets:
+            return END_TURN
+        return Fortify(source, targets[0], min(game.force(source, me), game.armies[source] - 1))
+
     def _attack(self, game: Game, me: int) -> Action:
+        if game.team is not None:
+            return self._team_attack(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         best: tuple[int, int] | None = None
         best_margin = 0
@@ -133,14 +169,35 @@ class QuickBot(Bot):
                     margin = a - armies[t]
                     if margin > best_margin:
                         best, best_margin = (s, t), margin
-        if game.open_invasion is not None and game.invasion_needs_call_off() and (
-            best is None or best_margin < 2 or best[1] != game.open_invasion
+        if (
+            game.open_invasion is not None
+            and game.invasion_needs_call_off()
+            and (best is None or best_margin < 2 or best[1] != game.open_invasion)
         ):
             return CALL_OFF  # active neutrals: end this invasion before the next (or before stopping)
         if best is None or best_margin < 2:
             return END_ATTACK
         s, t = best
         return Attack(s, t, min(3, armies[s] - 1))
+
+    def _team_attack(self, game: Game, me: int) -> Action:
+        """Team RISK: the same plan with this player's own armies, never into a teammate."""
+        assert game.team is not None
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        my_team = game.team[me]
+        best: tuple[int, int] | None = None
+        best_margin = 1
+        for s in range(len(owner)):
+            force = game.force(s, me)
+            if owner[s] != me or force < 3:
+                continue
+            for t in neighbours[s]:
+                if game.team_at(t) != my_team and force - armies[t] > best_margin:
+                    best, best_margin = (s, t), force - armies[t]
+        if best is None:
+            return END_ATTACK
+        s, t = best
+        return Attack(s, t, min(3, game.force(s, me) - 1))
 
     def _adjust(self, game: Game) -> Action:
         """1993 experts: help the first comparison the attacker loses; otherwise let the dice stand."""
@@ -169,6 +226,8 @@ class QuickBot(Bot):
         last = game.history[-1]
         if last[0] == "action" and isinstance(last[2], Fortify):
             return END_TURN  # extended fortification: one move a turn is this bot's whole plan
+        if game.team is not None:
+            return self._team_fortify(game, me)
         best_source, best_armies = -1, 1
         for t in range(len(owner)):
             if owner[t] == me and armies[t] > best_armies and all(owner[n] == me for n in neighbours[t]):

@@ -74,6 +74,8 @@ class Phase(IntEnum):
 
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
 
+TIED = -2  # Team RISK: a territory whose top stacks tie is controlled by no one
+
 ESCALATING_VALUES = (4, 6, 8, 10, 12, 15)
 # Fixed set values (2003 Mission and Team RISK): by the symbol of a three-of-a-kind, or one of each.
 FIXED_VALUES = (4, 6, 8)
@@ -191,11 +193,13 @@ class Game:
         "seed",
         "sets_traded",
         "setup_armies",
+        "team",
         "territory_bonus_used",
         "territory_count",
         "to_act",
         "traded_this_turn",
         "turn",
+        "units",
         "winner",
     )
 
@@ -255,6 +259,17 @@ class Game:
         self._occupy: tuple[int, int, int, bool] | None = None
         # History: ("action", player, Action) and ("chance", kind, value) entries, in order.
         self.history: list[tuple[str, Any, Any]] = []
+        # Team RISK (2003): "two alternating teams", so seat % 2; each territory's units by seat (a
+        # teammate may move in); the controller is whoever has the most there, nobody on a tie.
+        self.team: list[int] | None = None
+        self.units: list[list[int]] | None = None
+        if rules.game == "team":
+            if n not in (4, 6):
+                raise RulesError(f"Team RISK is for 4 or 6 players in two teams, not {n}")
+            self.team = [seat % 2 for seat in range(n)]
+            self.units = [[0] * n for _ in range(t)]
+            # "Territory cards are shared by the team": teammates hold the same hand.
+            self.hands = [self.hands[seat % 2] for seat in range(n)]
         self.missions: list[Mission | None] = [None] * n
         # Mission RISK: each player's unclaimed and claimed mission cards (keys), and the turn's steps
         # that decide when a card may be claimed.
@@ -517,7 +532,12 @@ class Game:
             return None
         w = self.winner
         game = self.rules.game
-        if sum(self.alive[: self.humans]) == 1:
+        if self.team is not None:
+            out = [self.players[p] for p in range(self.humans) if not self.alive[p]]
+            names = [self.players[p] for p in range(self.humans) if self.team[p] == self.team[w]]
+            mates = ", ".join(names[:-1]) + " and " + names[-1]
+            reason = f"the team of {mates}: {', '.join(out)} was eliminated"
+        elif sum(self.alive[: self.humans]) == 1:
             reason = "the last player standing" if game != "two-player" else "eliminated the opponent"
         elif game == "secret-mission" and self.missions[w] is not None:
             reason = f"completed the secret mission: {self.missions[w].text}"  # type: ignore[union-attr]
@@ -601,7 +621,8 @@ class Game:
         assert self._occupy is not None
         source, _, minimum, _ = self._occupy
         # The minimum has already moved in; the source must keep one army.
-        return minimum, minimum + min(self.armies[source] - 1, self.room(self._occupy[1]))
+        mover = self.current if self.units is not None else self.owner[source]
+        return minimum, minimum + min(self.force(source, mover) - 1, self.room(self._occupy[1]))
 
     def room(self, territory: int) -> int:
         """How many more armies ``territory`` may take (the expert 12-army cap; else no limit)."""
@@ -610,6 +631,18 @@ class Game:
 
     def fortify_targets(self, source: int) -> list[int]:
         """Own territories the armies in ``source`` may move to under the fortify rule."""
+        if self.team is not None:
+            # Team RISK: any territory with units of the team, through such territories.
+            team = self.team[self.current]
+            seen = {source}
+            stack = [source]
+            while stack:
+                for n in self.board.neighbours[stack.pop()]:
+                    if n not in seen and self.team_at(n) == team:
+                        seen.add(n)
+                        stack.append(n)
+            seen.discard(source)
+            return sorted(seen)
         player = self.owner[source]
         owner = self.owner
         if self.rules.fortify == "adjacent":
@@ -729,6 +762,8 @@ class Game:
             source, target = board.name_of(action.source), board.name_of(action.target)
             if not self.commands(owner[action.source]):
                 return f"{source} is not held by {name}" + (" or an ally" if self._active else "")
+            if self.team is not None and self.team_at(action.target) == self.team[player]:
+                return f"{target} is held by {name}'s team: 'You may not attack another player on your team'"
             if owner[action.target] == player or owner[action.target] == owner[action.source]:
                 return f"{target} is held by {self.players[owner[action.target]]}: attack an enemy territory"
             if (
@@ -740,11 +775,12 @@ class Game:
                 return f"call off the invasion of {invaded} first ('calloff'): the neutrals' dice come first"
             if action.target not in board.adjacent[action.source]:
                 return f"{target} is not adjacent to {source}"
-            if armies[action.source] < 2:
-                return f"{source} has only 1 army: it takes at least 2 to attack"
-            most = min(3, armies[action.source] - 1)
+            force = self.force(action.source, owner[action.source])
+            if force < 2:
+                return f"{source} has only {force} of {name}'s armies: it takes at least 2 to attack"
+            most = min(3, force - 1)
             if not 1 <= action.dice <= most:
-                return f"{source} has {armies[action.source]} armies, so it may roll 1 to {most} dice"
+                return f"{source} has {force} armies, so it may roll 1 to {most} dice"
             return ""
 
         if kind is Defend:
@@ -793,6 +829,10 @@ class Game:
                     return f"{where} may hold at most {self.rules.army_cap} armies (army-cap)"
             else:
                 return "there are no armies to place now"
+            if self.units is not None:
+                # Team RISK (our reading): armies go where the player has units, controlled or not, so
+                # that a player whose every territory is shared can still place its reinforcements.
+                return "" if self.units[action.territory][player] else f"{name} has no armies in {where}"
             if owner[action.territory] != player:
                 return f"{where} is not held by {name}"
             return ""
@@ -810,6 +850,8 @@ class Game:
             if bad := self._territory_ok(action.source, action.target):
                 return bad
             source, target = board.name_of(action.source), board.name_of(action.target)
+            if self.team is not None:
+                return self._team_fortify_refusal(action, player, name)
             seat = owner[action.source]
             if not self.commands(seat):
                 return f"{source} is not held by {name}" + (" or an ally" if self._active else "")
@@ -931,6 +973,24 @@ class Game:
 
         return f"{action!r} is not an action"
 
+    def _team_fortify_refusal(self, action: Fortify, player: int, name: str) -> str:
+        """Team RISK: "You may fortify from one territory where you have units to any other territory
+        where you or other team members have units", through teammates' territories."""
+        board = self.board
+        source, target = board.name_of(action.source), board.name_of(action.target)
+        mine = self.force(action.source, player)
+        if mine == 0:
+            return f"{name} has no armies in {source}"
+        if action.source == action.target:
+            return "the armies must move to another territory"
+        if action.target not in self.fortify_targets(action.source):
+            return f"{target} is not connected to {source} through territories of {name}'s team"
+        # Only your own units move, and the territory is never left empty.
+        most = min(mine, self.armies[action.source] - 1)
+        if not 1 <= action.armies <= most:
+            return f"{name} can move 1 to {most} armies out of {source} (a territory is never empty)"
+        return ""
+
     def _trade_refusal(self, action: Trade, player: int, name: str) -> str:
         phase = self.phase
         if phase == Phase.REINFORCE:
@@ -967,6 +1027,63 @@ class Game:
         self.owner[territory] = player
         self.territory_count[player] += 1
         self.armies[territory] = count
+        if self.units is not None:
+            stack = self.units[territory]
+            stack[:] = [0] * len(stack)
+            stack[player] = count
+
+    # -- armies by seat: one stack per territory, or per seat and territory in Team RISK -------------
+    def force(self, territory: int, seat: int) -> int:
+        """The armies of ``seat`` in ``territory``."""
+        if self.units is None:
+            return self.armies[territory] if self.owner[territory] == seat else 0
+        return self.units[territory][seat]
+
+    def _add(self, territory: int, seat: int, count: int) -> None:
+        """Add (or, negative, remove) armies of ``seat``; in Team RISK control may change hands."""
+        self.armies[territory] += count
+        if self.units is not None:
+            self.units[territory][seat] += count
+            self._recontrol(territory)
+
+    def _recontrol(self, territory: int) -> None:
+        """Team RISK: "The player that has the most units in a territory controls that territory. If
+        two players tie for the most, then NO ONE controls that territory." (TIED, -2)"""
+        assert self.units is not None
+        stack = self.units[territory]
+        most = max(stack)
+        holders = [p for p, c in enumerate(stack) if c == most]
+        controller = holders[0] if len(holders) == 1 and most > 0 else TIED
+        previous = self.owner[territory]
+        if controller != previous:
+            if previous >= 0:
+                self.territory_count[previous] -= 1
+            if controller >= 0:
+                self.territory_count[controller] += 1
+            self.owner[territory] = controller
+
+    def team_at(self, territory: int) -> int:
+        """Team RISK: the team whose units hold ``territory`` (a territory never holds both teams)."""
+        assert self.units is not None and self.team is not None
+        for seat, count in enumerate(self.units[territory]):
+            if count:
+                return self.team[seat]
+        return -1
+
+    def _defending_seat(self, territory: int) -> int:
+        """Who defends a territory: its owner; in Team RISK the seat with the most units there (on a
+        tie, the first in seat order) rolls, and loses units first (our reading: the book is silent)."""
+        if self.units is None:
+            return self.owner[territory]
+        stack = self.units[territory]
+        return stack.index(max(stack))
+
+    def _lose_defenders(self, territory: int, count: int) -> None:
+        if self.units is None:
+            self.armies[territory] -= count
+            return
+        for _ in range(count):
+            self._add(territory, self._defending_seat(territory), -1)
 
     def _apply(self, action: Action) -> None:
         self.history.append(("action", self.to_act, action))
@@ -982,8 +1099,9 @@ class Game:
         elif kind is EndAttack:
             self._end_attack()
         elif kind is Fortify:
-            self.armies[action.source] -= action.armies  # type: ignore[union-attr]
-            self.armies[action.target] += action.armies  # type: ignore[union-attr]
+            mover = self.current if self.units is not None else self.owner[action.source]  # type: ignore[union-attr]
+            self._add(action.source, mover, -action.armies)  # type: ignore[union-attr]
+            self._add(action.target, mover, action.armies)  # type: ignore[union-attr]
             if self._active:
                 self.fortified[self.owner[action.source]] = True  # "one free move for each of your allies"
             elif self.rules.fortify != "extended":  # 1993 experts: "one or more territories"
@@ -1088,7 +1206,8 @@ class Game:
         self._finish_setup()
 
     def _do_place(self, action: Place) -> None:
-        self.armies[action.territory] += action.armies
+        seat = self.placing_for if self.phase in (Phase.SETUP_PLACE, Phase.ALLY_PLACE) else self.current
+        self._add(action.territory, seat, action.armies)
         if self.phase == Phase.SETUP_PLACE:
             self.setup_armies[self.placing_for] -= 1
             self._next_setup_placer(self.current + 1)
@@ -1130,7 +1249,7 @@ class Game:
         if bonus_rule != "none" and not (bonus_rule == "once-per-turn" and self.territory_bonus_used):
             for c in action.cards:
                 if c < len(self.board) and self.owner[c] == player:
-                    self.armies[c] += min(2, max(0, self.room(c)))
+                    self._add(c, player, min(2, max(0, self.room(c))))
                     self.territory_bonus_used = True
                     break
         if self.rules.army_cap:
@@ -1168,7 +1287,7 @@ class Game:
             self._invasion = inv
         if self.armies[action.target] >= 2:
             self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
-            defender = self.owner[action.target]
+            defender = self._defending_seat(action.target)
             # 2-player RISK: "Your opponent rolls defense for neutral territories."
             self.to_act = self._opponent() if self.neutral[defender] else defender
         else:
@@ -1233,19 +1352,24 @@ class Game:
     ) -> None:
         attacker_losses, defender_losses = battle_losses(attack, defence)
         armies = self.armies
-        armies[source] -= attacker_losses
-        armies[target] -= defender_losses
+        mover = self.current if self.units is not None else self.owner[source]
+        defender = self._defending_seat(target)
+        self._add(source, mover, -attacker_losses)
+        self._lose_defenders(target, defender_losses)
         conquered = armies[target] == 0
         self.last_battle = Battle(
             source, target, attack, defence, attacker_losses, defender_losses, conquered
         )
         if not conquered:
             self.phase = Phase.ATTACK
+            if self.units is not None and defender_losses:
+                for seat in range(self.humans):  # the losses may have fallen on any defender there
+                    if self._team_elimination(seat):
+                        break
             return
         # Conquest: the territory changes hands; the defender may be eliminated.
-        defender = self.owner[target]
         player = self.current
-        attacker = self.owner[source]  # the current player, or an ally it commands
+        attacker = mover  # the current player, or an ally it commands
         if attacker == player:
             # 2003: "You get no card for using an ally to conquer a territory."
             self.conquered_this_turn = True
@@ -1256,7 +1380,20 @@ class Game:
         # The armies that fought move in at once (2003: "Take the units used to win the battle and
         # move them"), so no territory is ever empty; the OCCUPY choice adds more from the source.
         self._take(target, attacker, minimum)
-        armies[source] -= minimum
+        self._add(source, attacker, -minimum)
+        if self.units is not None:
+            self._occupy = (source, target, minimum, False)
+            self.phase = Phase.OCCUPY
+            out = [
+                seat
+                for seat in range(self.humans)
+                if self.alive[seat] and not any(u[seat] for u in self.units)
+            ]
+            if self.force(source, attacker) == 1 or out:
+                self._do_occupy(minimum)  # nothing more can move, or the game is about to end
+                if out:
+                    self._team_elimination(out[0])
+            return
         eliminated = self.territory_count[defender] == 0
         if eliminated:
             self.alive[defender] = False
@@ -1276,8 +1413,9 @@ class Game:
         assert self._occupy is not None
         source, target, minimum, eliminated = self._occupy
         self._occupy = None
-        self.armies[source] -= count - minimum
-        self.armies[target] += count - minimum
+        mover = self.current if self.units is not None else self.owner[target]
+        self._add(source, mover, -(count - minimum))
+        self._add(target, mover, count - minimum)
         if self.phase == Phase.GAME_OVER:
             return
         if self._active:
@@ -1338,6 +1476,16 @@ class Game:
         for seat in seats:
             if self.alive[seat] and self._roll_die() <= 4:
                 self._shift(seat, toward=False)
+
+    def _team_elimination(self, seat: int) -> bool:
+        """Team RISK: "The game is over when ONE player on a team is eliminated. The other team wins."
+        A player is out when no unit of theirs is left on the board."""
+        assert self.units is not None
+        if not self.alive[seat] or any(stack[seat] for stack in self.units):
+            return False
+        self.alive[seat] = False
+        self._end_game(self.current)
+        return True
 
     def _end_game(self, winner: int) -> None:
         self.winner = winner
@@ -1405,6 +1553,10 @@ class Game:
         other.owner, other.armies = self.owner[:], self.armies[:]
         other.territory_count, other.alive = self.territory_count[:], self.alive[:]
         other.hands = [h[:] for h in self.hands]
+        other.team = self.team
+        other.units = None if self.units is None else [u[:] for u in self.units]
+        if self.team is not None:
+            other.hands = [other.hands[seat % 2] for seat in range(len(self.players))]  # one team hand
         other.deck, other.discard = self.deck[:], self.discard[:]
         other.setup_armies = self.setup_armies[:]
         other.history = self.history[:]
@@ -1466,6 +1618,7 @@ class Game:
             "attack": None if self._attack is None else list(self._attack),
             "occupy": None if self._occupy is None else list(self._occupy),
             "rolled": None if self._rolled is None else list(self._rolled),
+            "units": None if self.units is None else [u[:] for u in self.units],
             "invasion": None if self._invasion is None else [*self._invasion[:2], list(self._invasion[2])],
             "missions": [None if m is None else m.key for m in self.missions],
             "setup_queue": None if self._setup_queue is None else [list(s) for s in self._setup_queue],
@@ -1492,6 +1645,10 @@ class Game:
                 value = data[name]
                 setattr(game, name, value[:] if isinstance(value, list) else value)
             game.hands = [list(h) for h in data["hands"]]
+            game.units = None if data["units"] is None else [list(u) for u in data["units"]]
+            game.team = None if game.units is None else [seat % 2 for seat in range(len(game.players))]
+            if game.team is not None:
+                game.hands = [game.hands[seat % 2] for seat in range(len(game.players))]
             game.humans = len(game.players) - game.rules.neutrals
             game.neutral = [i >= game.humans for i in range(len(game.players))]
             game._check_goals = game.rules.game in ("secret-mission", "capital")
@@ -1674,21 +1831,25 @@ def generate_actions(game: Game) -> Iterator[Action]:
             yield from trade_options(game, player)
         if not game.must_trade(player):
             for t in range(len(owner)):
-                if owner[t] == player:
+                if owner[t] == player if game.units is None else game.units[t][player]:
                     for n in range(1, min(game.pending, game.room(t)) + 1):
                         yield Place(t, n)
     elif phase == Phase.ATTACK:
         adjacent = game.board.neighbours
         active = game._active
         locked = game.open_invasion if active and game.invasion_needs_call_off() else None
+        team = game.team
         for s in range(len(owner)):
             seat = owner[s]
             if (seat == player or (active and game.ally[seat] == player)) and armies[s] >= 2:
-                most = min(3, armies[s] - 1)
+                most = min(3, game.force(s, seat) - 1)
                 for t in adjacent[s]:
-                    if owner[t] != player and owner[t] != seat and (locked is None or t == locked):
-                        for d in range(1, most + 1):
-                            yield Attack(s, t, d)
+                    if owner[t] == player or owner[t] == seat or (locked is not None and t != locked):
+                        continue
+                    if team is not None and game.team_at(t) == team[player]:
+                        continue  # no attacks on teammates
+                    for d in range(1, most + 1):
+                        yield Attack(s, t, d)
         if active:
             if game._invasion is not None:
                 yield CALL_OFF
@@ -1710,6 +1871,13 @@ def generate_actions(game: Game) -> Iterator[Action]:
         for t in range(len(owner)):
             if owner[t] == seat:
                 yield from (Place(t, n) for n in range(1, game.pending + 1))
+    elif phase == Phase.FORTIFY and game.team is not None:
+        for s in range(len(owner)):
+            most = min(game.force(s, player), armies[s] - 1)
+            if most >= 1:
+                for t in game.fortify_targets(s):
+                    yield from (Fortify(s, t, n) for n in range(1, most + 1))
+        yield END_TURN
     elif phase == Phase.FORTIFY:
         for s in range(len(owner)):
             seat = owner[s]
@@ -1757,9 +1925,14 @@ def count_actions(game: Game) -> int:
                     max(0, min(game.pending, game.room(t))) for t in range(len(owner)) if owner[t] == player
                 )
             else:
-                total += game.territory_count[player] * game.pending
+                placeable = (
+                    game.territory_count[player]
+                    if game.units is None
+                    else sum(1 for stack in game.units if stack[player])
+                )
+                total += placeable * game.pending
         return total
-    if phase == Phase.FORTIFY and not game.rules.army_cap and not game._active:
+    if phase == Phase.FORTIFY and not game.rules.army_cap and not game._active and game.team is None:
         return 1 + sum(
             len(game.fortify_targets(s)) * (armies[s] - 1)
             for s in range(len(owner))

@@ -27,10 +27,10 @@ OPTIONS: dict[str, OptionInfo] = {
     for info in [
         OptionInfo(
             "game",
-            ("world", "secret-mission", "capital", "two-player", "mission"),
+            ("world", "secret-mission", "capital", "two-player", "mission", "team"),
             "which game of the rulebooks: world domination, Secret Mission RISK, Capital RISK, "
-            "2-player RISK with neutral armies, or Mission RISK (select with --game; it sets the options "
-            "the game needs)",
+            "2-player RISK with neutral armies, Mission RISK or Team RISK (select with --game; it sets "
+            "the options the game needs)",
             "1993: Secret Mission, Capital, 2-Player variants; 2003: 2-Player, Mission RISK; 2008: Games 1-4",
         ),
         OptionInfo(
@@ -369,6 +369,7 @@ GAMES: dict[str, tuple[str, ...]] = {
     "capital": ("1993", "2008"),
     "two-player": ("1993", "2003", "2008"),
     "mission": ("2003",),
+    "team": ("2003",),
 }
 GAME_ALIASES: dict[str, str] = {
     "world-domination": "world",
@@ -388,6 +389,8 @@ GAME_ALIASES: dict[str, str] = {
     "mission-risk": "mission",
     "missions": "mission",
     "four-missions": "mission",
+    "team-risk": "team",
+    "teams": "team",
 }
 _TWO_PLAYER_1993 = {
     "players": (2, 2),
@@ -422,6 +425,9 @@ GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
     # 2003 Mission RISK: "use the following chart ... 3 Infantry 4, 3 Cavalry 6, 3 Artillery 8, 1 of each 10"
     ("mission", "2003"): {"card_values": "fixed"},
     ("mission", "*"): {"card_values": "fixed"},
+    # 2003 Team RISK: "For 4 or 6 Players in 2 Teams"; the same fixed chart as Mission RISK.
+    ("team", "2003"): {"card_values": "fixed", "players": (4, 6)},
+    ("team", "*"): {"card_values": "fixed", "players": (4, 6)},
 }
 
 PRESET_ALIASES: dict[str, str] = {
