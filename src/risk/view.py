@@ -151,6 +151,16 @@ class View:
         return tuple(self._game.neutral)
 
     @property
+    def team(self) -> tuple[int, ...] | None:
+        """Team RISK: each seat's team (0 or 1), else ``None``."""
+        return None if self._game.team is None else tuple(self._game.team)
+
+    @property
+    def units(self) -> tuple[tuple[int, ...], ...] | None:
+        """Team RISK: each territory's armies by seat (teammates may share a territory)."""
+        return None if self._game.units is None else tuple(tuple(u) for u in self._game.units)
+
+    @property
     def placing_for(self) -> int:
         """During setup placement: the seat whose army is being placed (a neutral, in 2-player RISK)."""
         return self._game.placing_for
@@ -226,6 +236,7 @@ class View:
                     "territories": game.territory_count[i],
                     "cards": len(game.hands[i]),
                     "neutral": game.neutral[i],
+                    "team": None if game.team is None else game.team[i],
                 }
                 for i, name in enumerate(game.players)
             ],
@@ -238,6 +249,8 @@ class View:
             "to_act": game.to_act,
             "territories": [
                 {"name": board.name_of(t), "owner": game.owner[t], "armies": game.armies[t]}
+                # Team RISK: each seat's armies too; an owner of -2 is a tie that no one controls.
+                | ({} if game.units is None else {"units": list(game.units[t])})
                 for t in range(len(board))
             ],
             "pending": game.pending,

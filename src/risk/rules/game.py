@@ -777,7 +777,9 @@ class Game:
                 return f"{target} is not adjacent to {source}"
             force = self.force(action.source, owner[action.source])
             if force < 2:
-                return f"{source} has only {force} of {name}'s armies: it takes at least 2 to attack"
+                whose = f" of {name}'s" if self.units is not None else ""
+                noun = "army" if force == 1 and not whose else "armies"
+                return f"{source} has only {force}{whose} {noun}: it takes at least 2 to attack"
             most = min(3, force - 1)
             if not 1 <= action.dice <= most:
                 return f"{source} has {force} armies, so it may roll 1 to {most} dice"
