@@ -38,6 +38,8 @@ def make_position(
     game.hands = [[] for _ in range(seats)]
     for player, cards in (hands or {}).items():
         game.hands[player] = [board.card(c) for c in cards]
+    if game.team is not None:  # Team RISK: teammates share one hand (seats 0 and 1 give them)
+        game.hands = [game.hands[seat % 2] for seat in range(seats)]
     held = {c for h in game.hands for c in h}
     game.deck = [c for c in range(board.card_count) if c not in held]
     game.sets_traded = sets_traded

@@ -346,6 +346,7 @@ GAMES = [
     ("2008", "two-player", (2, 2)),
     ("2003", "mission", (3, 6)),
     ("2003", "two-player neutral-mode=active", (2, 2)),
+    ("2003", "team", (4, 6)),
     ("1993", "world attack-advantage=on commanders=on army-cap=12 fortify=extended", (3, 6)),
 ]
 
@@ -361,6 +362,8 @@ def test_every_game_plays_to_a_correct_end(case: tuple, players: int, seed: int,
     preset, description, (low, high) = case
     name, *options = description.split()
     count = min(max(players, low), high)
+    if name == "team" and count == 5:
+        count = 6  # Team RISK: two teams of 2 or 3
     bots = [mix[i % len(mix)] for i in range(count)]
     game, report = play_game(rules(preset, name).with_option_text(options), bots, seed, max_turns=400)
     assert min(a for a, o in zip(game.armies, game.owner, strict=True) if o >= 0) >= 1
@@ -378,6 +381,10 @@ def test_every_game_plays_to_a_correct_end(case: tuple, players: int, seed: int,
         ] == 42
     elif name == "mission":
         assert len(game.missions_claimed[winner]) == 4 or sum(game.alive[: game.humans]) == 1
+    elif name == "team":
+        assert game.team is not None and any(
+            not game.alive[p] and game.team[p] != game.team[winner] for p in range(game.humans)
+        )
     else:
         assert sum(game.alive[: game.humans]) == 1
     assert read_record(write_record(game)).winner == winner
@@ -691,3 +698,113 @@ def test_mission_risk_always_asks_at_the_end_of_the_turn() -> None:
     assert [a.text(game.board) for a in game.legal_actions()] == ["endturn"]
     game.apply("endturn")
     assert game.current == 1
+
+
+# -- Team RISK -------------------------------------------------------------------------------------
+
+
+def team_position(units: dict[str, dict[int, int]], players: int = 6, **kwargs: object) -> Game:
+    """A Team RISK position: ``units`` gives each named territory's armies by seat; the rest hold one
+    army of seat 1 (the other team)."""
+    game = make_position(rules("2003", "team"), players=players, default_owner=1, **kwargs)  # type: ignore[arg-type]
+    assert game.units is not None
+    for t in range(42):
+        game.units[t] = [0] * players
+        game.units[t][1] = 1
+    for name, stack in units.items():
+        t = game.board.territory(name)
+        game.units[t] = [stack.get(p, 0) for p in range(players)]
+        game.armies[t] = sum(game.units[t])
+    game.owner = [-1] * 42
+    game.territory_count = [0] * players
+    for t in range(42):
+        game._recontrol(t)
+    game.alive = [any(u[p] for u in game.units) for p in range(players)]
+    return game
+
+
+RED, GREEN, BLACK, BLUE = 0, 2, 4, 1  # Red, Green and Black on one team (seats 0, 2, 4)
+
+
+def test_team_control_examples() -> None:
+    # 2003: "In Greenland, he and Black both have 4 units. In this case, neither Green nor Black
+    # controls Greenland. In Eastern United States, Black has 2 units, Red has 2 units, and Green has
+    # 3 units. Green controls this territory".
+    game = team_position(
+        {"Greenland": {GREEN: 4, BLACK: 4}, "Eastern United States": {BLACK: 2, RED: 2, GREEN: 3}}
+    )
+    t = game.board.territory
+    assert game.owner[t("Greenland")] == -2 and game.owner[t("Eastern United States")] == GREEN
+    # "Black controls New Guinea, Eastern Australia, and Western Australia. However, in Indonesia Black
+    # has 2 units and Red also has 2 units ... Black does NOT collect the 2 bonus reinforcements".
+    australia = {"New Guinea": {BLACK: 1}, "Eastern Australia": {BLACK: 1}, "Western Australia": {BLACK: 1}}
+    game = team_position({**australia, "Indonesia": {BLACK: 2, RED: 2}})
+    assert game.board.continent("Australia") not in game.continents_of(BLACK)
+    game = team_position({**australia, "Indonesia": {BLACK: 3, RED: 2}})
+    assert game.board.continent("Australia") in game.continents_of(BLACK)
+
+
+def test_team_fortify_through_teammates() -> None:
+    # 2003: "Red is able to fortify from Indonesia through Siam (controlled by Green, another team
+    # member), through India (controlled by Red), through Middle East (containing a mix of Green and
+    # Black units), and into East Africa."
+    game = team_position(
+        {
+            "Indonesia": {RED: 5},
+            "Siam": {GREEN: 2},
+            "India": {RED: 1},
+            "Middle East": {GREEN: 1, BLACK: 1},
+            "East Africa": {BLACK: 1},
+        },
+        phase=Phase.FORTIFY,
+    )
+    game.apply("fortify indonesia east-africa 4")
+    t = game.board.territory("East Africa")
+    assert game.units[t][RED] == 4 and game.owner[t] == RED  # 4 red against 1 black: Red controls it
+    assert game.current == 1
+
+
+def test_no_attacks_on_teammates_and_attacks_use_your_own_armies() -> None:
+    game = team_position({"Siam": {RED: 2, GREEN: 5}, "India": {RED: 6}, "China": {GREEN: 1}})
+    with pytest.raises(IllegalActionError, match="may not attack another player on your team"):
+        game.apply("attack india china 3")
+    # Siam is Green's (5 against Red's 2): Red cannot attack from it.
+    with pytest.raises(IllegalActionError, match="not held by"):
+        game.apply("attack siam indonesia 1")
+    game.apply_with_dice("attack india middle-east 3", (6, 6, 6), (1,))
+    t = game.board.territory("Middle East")
+    assert game.owner[t] == RED and game.units[t][RED] == 3
+
+
+def test_the_team_hand_is_shared() -> None:
+    game = team_position({"India": {RED: 6}, "Middle East": {BLUE: 1}}, hands={0: ["Peru"]})
+    assert game.hands[RED] is game.hands[GREEN] is game.hands[BLACK]
+    assert View(game, GREEN).hand == View(game, RED).hand and View(game, BLUE).hand == ()
+
+
+def test_the_game_ends_when_one_player_is_eliminated() -> None:
+    # "When one player from a team is eliminated, the opposing team wins."
+    game = team_position({"India": {RED: 6}, "Middle East": {3: 1}}, players=4)
+    for t in range(42):  # seat 3's only army is in the Middle East
+        assert game.units[t][3] == (1 if t == game.board.territory("Middle East") else 0)
+    game.apply_with_dice("attack india middle-east 3", (6, 6, 6), (1,))
+    assert game.is_over and game.winner == RED
+    assert "Player 4 was eliminated" in game.outcome().reason
+
+
+def test_team_games_need_four_or_six_players() -> None:
+    with pytest.raises(RulesError, match="4 or 6 players"):
+        Game(rules("2003", "team"), 5, seed=0)
+    with pytest.raises(RulesError, match="4 to 6 players, not 3"):
+        Game(rules("2003", "team"), 3, seed=0)
+
+
+def test_team_games_play_to_the_end_and_replay() -> None:
+    for seed, players in ((0, 4), (1, 6), (2, 4)):
+        game, report = play_game(rules("2003", "team"), ["quick", "random"] * (players // 2), seed)
+        assert report.winner is not None and not all(game.alive[:players])
+        loser = game.alive.index(False)
+        assert game.team[loser] != game.team[game.winner]
+        assert read_record(write_record(game)).history == game.history
+        restored = Game.from_dict(game.to_dict())
+        assert restored.units == game.units and restored.hands[0] is restored.hands[2]
