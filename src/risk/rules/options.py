@@ -286,6 +286,8 @@ class Rules:
         low, high = self.players
         if not low <= player_count <= high:
             raise RulesError(f"the {self.name} rules are for {low} to {high} players, not {player_count}")
+        if self.game == "team" and player_count not in (4, 6):
+            raise RulesError(f"Team RISK is for 4 or 6 players in two teams, not {player_count}")
         self.starting_armies_for(player_count)
 
     def option_values(self) -> dict[str, str]:
