@@ -171,8 +171,8 @@ GAME_CASES = [
     # preset, game, players, seed, what the screens must say
     ("1993", "secret-mission", 3, 5, ["secret mission: ", "completes the secret mission and wins on turn"]),
     ("2008", "capital", 3, 5, ["All headquarters are chosen: Ann ", "holding the headquarters"]),
-    ("1993", "two-player", 2, 5, ["place a Neutral army", "as the last player standing"]),
-    ("2003", "two-player", 2, 5, ["place a Neutral 4 army", "as the last player standing"]),
+    ("1993", "two-player", 2, 5, ["place a Neutral army", ": eliminated the opponent (the neutral"]),
+    ("2003", "two-player", 2, 5, ["place a Neutral 4 army", ": eliminated the opponent (the neutral"]),
     ("2003", "mission", 3, 5, ["Mission claimed: ", "completes all four missions and wins"]),
 ]
 

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from risk.maps import SYMBOLS, WILD, Board
-from risk.rules.game import Phase
+from risk.rules.game import TIED, Phase
 from risk.rules.missions import ranked_mission
 from risk.view import SPECTATOR, View
 
@@ -33,10 +33,20 @@ PLAYER_COLOURS = (
     "orange1",
     "purple",
 )
+# Team RISK: warm colours for the first team, cool ones for the second, so teams read at a glance.
+TEAM_COLOURS = (
+    ("bright_red", "bright_yellow", "bright_magenta"),
+    ("bright_blue", "bright_green", "bright_cyan"),
+)
 UNCLAIMED_STYLE = "dim"
 # Neutral armies (2-player RISK) are grey: no player's colour.
 NEUTRAL_COLOUR = "grey62"
 HEADQUARTERS_MARK = "*"
+# Team RISK: a territory shared by teammates (the controller's tag, then this), and a tied one,
+# controlled by no one (shown grey, like the neutral armies that belong to no player).
+SHARED_MARK = "+"
+TIED_MARK = "="
+TIED_STYLE = f"italic {NEUTRAL_COLOUR}"
 SYMBOL_NAMES = {**dict(enumerate(SYMBOLS)), WILD: "wild"}
 PHASE_LABELS = {
     Phase.CLAIM: "setup: claim",
@@ -57,6 +67,7 @@ GAME_TITLES = {
     "capital": "Capital RISK",
     "two-player": "2-player RISK",
     "mission": "Mission RISK",
+    "team": "Team RISK",
 }
 
 
@@ -78,10 +89,15 @@ class Palette:
     tags: tuple[str, ...]
     labels: tuple[str, ...]  # "you", "human", the bot's name, or "neutral"
     neutral: tuple[bool, ...] = ()
+    teams: tuple[int, ...] = ()  # Team RISK: each seat's team (0 or 1); empty in other games
 
     @classmethod
     def for_players(
-        cls, names: Sequence[str], labels: Sequence[str] | None = None, neutral: Sequence[bool] = ()
+        cls,
+        names: Sequence[str],
+        labels: Sequence[str] | None = None,
+        neutral: Sequence[bool] = (),
+        teams: Sequence[int] | None = None,
     ) -> Palette:
         flags = tuple(neutral) or (False,) * len(names)
         # A neutral's tag is its number ("Neutral 3" -> "3"), or N for the only one.
@@ -98,18 +114,32 @@ class Palette:
         colours = [
             NEUTRAL_COLOUR if flags[i] else PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i in range(len(names))
         ]
+        if teams:
+            colours = [TEAM_COLOURS[team][i // 2 % 3] for i, team in enumerate(teams)]
         return cls(
             tuple(names),
             tuple(colours),
             tuple(tags[i] for i in range(len(names))),
             tuple(labels or [""] * len(names)),
             flags,
+            tuple(teams or ()),
         )
+
+    def team_members(self, team: int) -> list[int]:
+        """Team RISK: the seats of ``team``, in seat order."""
+        return [p for p, t in enumerate(self.teams) if t == team]
+
+    def team_label(self, team: int) -> Text:
+        """'Team 1: Ann, Cy', each name in its colour."""
+        label = Text(f"Team {team + 1}: ", style="bold")
+        return label.append_text(Text(", ").join(self.name(p) for p in self.team_members(team)))
 
     def is_neutral(self, player: int) -> bool:
         return 0 <= player < len(self.neutral) and self.neutral[player]
 
     def style(self, player: int) -> str:
+        if player == TIED:
+            return TIED_STYLE
         return self.colours[player] if player >= 0 else UNCLAIMED_STYLE
 
     def name(self, player: int) -> Text:
@@ -194,15 +224,28 @@ class MapView:
                     line.append(" " * gap)
             line.rstrip()
             yield line
+        legend = team_map_legend(self.view, self.palette) if self.view.units is not None else None
+        if legend is not None:
+            yield legend
 
-    def _owner_label(self, player: int, owner_width: int) -> str:
+    def _owner_label(self, player: int, owner_width: int, stack: Sequence[int] = ()) -> str:
+        """The owner's tag or name; Team RISK: "=" for a tie, and where there is room the stacks of
+        a shared territory by tag ("A3+C2", "B4=D4" when tied)."""
+        seats = [p for p, n in enumerate(stack) if n]
+        if len(seats) > 1 and owner_width > 1:
+            joiner = TIED_MARK if player == TIED else SHARED_MARK
+            stacks = joiner.join(f"{self.palette.tags[p]}{stack[p]}" for p in seats)
+            if len(stacks) <= owner_width:
+                return stacks
+        if player == TIED:
+            return TIED_MARK
         if player < 0:
             return "-"
         return self.palette.tags[player] if owner_width == 1 else self.palette.short_name(player, owner_width)
 
     def _column(self, continents: list[int], name_width: int, owner_width: int) -> list[Text]:
         view, palette, board = self.view, self.palette, self.view.board
-        owner, armies = view.owner, view.armies
+        owner, armies, units = view.owner, view.armies, view.units
         # Headquarters the viewer may see (its own while they are being chosen), by territory.
         headquarters = {t: p for p, t in enumerate(view.capitals) if t >= 0}
         lines: list[Text] = []
@@ -230,10 +273,52 @@ class MapView:
                     line.append(HEADQUARTERS_MARK, style=f"bold {palette.style(headquarters[t])}")
                 else:
                     line.append(" ")
-                line.append(self._owner_label(who, owner_width).ljust(owner_width), style=palette.style(who))
-                line.append(f" {armies[t]:>3}" if who >= 0 else "    ", style=style)
+                stack = units[t] if units is not None else ()
+                label = self._owner_label(who, owner_width, stack)
+                line.append(label.ljust(owner_width), style=palette.style(who))
+                # Team RISK: "A+" marks a territory the controller shares with teammates, where the
+                # stacks by tag did not fit.
+                shared = who >= 0 and sum(1 for n in stack if n) > 1 and SHARED_MARK not in label
+                line.append(
+                    f"{SHARED_MARK if shared else ' '}{armies[t]:>3}" if armies[t] else "    ", style=style
+                )
                 lines.append(line)
         return lines
+
+
+def stack_text(view: View, palette: Palette, territory: int) -> Text:
+    """Team RISK: a territory's armies by player, 'Ann 3+Cy 2' (a tie noted: no one controls it)."""
+    units = view.units
+    assert units is not None
+    stack = units[territory]
+    text = Text("+").join(Text.assemble(palette.name(p), f" {n}") for p, n in enumerate(stack) if n)
+    if view.owner[territory] == TIED:
+        text.append(": tied, no one controls it", style=TIED_STYLE)
+    return text
+
+
+def team_map_legend(view: View, palette: Palette) -> Text | None:
+    """Team RISK: the key to the map's marks, and every shared territory's armies by player."""
+    units = view.units
+    assert units is not None
+    shared = [t for t, stack in enumerate(units) if sum(1 for n in stack if n) > 1]
+    if not shared:
+        return None
+    line = Text(f"Shared ({SHARED_MARK} on the map, {TIED_MARK} tied): ", style="dim")
+    entries = [
+        Text(view.board.name_of(t), style=palette.style(view.owner[t]))
+        .append(" (")
+        .append_text(stack_text(view, palette, t))
+        .append(")")
+        for t in shared
+    ]
+    return line.append_text(Text(" · ").join(entries))
+
+
+def team_names(palette: Palette, team: int) -> Text:
+    """'Ann and Cy', or 'Ann, Cy and Eve', each in its colour."""
+    names = [palette.name(p) for p in palette.team_members(team)]
+    return Text(", ").join(names[:-1]).append(" and ").append_text(names[-1])
 
 
 def continent_names(view: View, player: int, short: bool = False) -> list[str]:
@@ -245,6 +330,10 @@ def continent_names(view: View, player: int, short: bool = False) -> list[str]:
 
 
 def armies_by_player(view: View) -> list[int]:
+    """Each player's own armies on the board (Team RISK: also those in teammates' territories)."""
+    units = view.units
+    if units is not None:
+        return [sum(stack[p] for stack in units) for p in range(len(view.players))]
     armies_of = [0] * len(view.players)
     for t, who in enumerate(view.owner):
         if who >= 0:
@@ -273,6 +362,9 @@ def players_table(view: View, palette: Palette) -> Table:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1), collapse_padding=True)
     table.add_column("", min_width=1, no_wrap=True)
     table.add_column("player", no_wrap=True)
+    teams = view.team
+    if teams is not None:
+        table.add_column("team", justify="right", no_wrap=True)
     table.add_column("seat", no_wrap=True)
     # Numbers never wrap: the continents give way on a narrow screen.
     for heading in ("terr", "armies", "cards", "reinf"):
@@ -282,13 +374,20 @@ def players_table(view: View, palette: Palette) -> Table:
         table.add_column("HQ" if view.rules.game == "capital" else "missions", no_wrap=True)
     table.add_column("continents")
     armies_of = armies_by_player(view)
-    for p, name in enumerate(view.players):
+    # Team RISK: teammates listed together, and their shared hand counted once per row all the same.
+    order = (
+        sorted(range(len(view.players)), key=lambda p: (teams[p], p)) if teams else range(len(view.players))
+    )
+    for p in order:
+        name = view.players[p]
         marker = ">" if p == view.to_act else ""
         goal = [goal_text(view, p)] if goals else []
+        team = [str(teams[p] + 1)] if teams is not None else []
         if not view.alive[p]:
             table.add_row(
                 "",
                 Text(name, style="dim strike"),
+                *team,
                 palette.labels[p],
                 "out",
                 "",
@@ -304,6 +403,7 @@ def players_table(view: View, palette: Palette) -> Table:
         table.add_row(
             Text(marker, style="bold"),
             palette.name(p).append(f" [{palette.tags[p]}]", style=palette.style(p)),
+            *team,
             palette.labels[p],
             str(view.territory_count[p]),
             str(armies_of[p]),
@@ -312,6 +412,13 @@ def players_table(view: View, palette: Palette) -> Table:
             *goal,
             ", ".join(continent_names(view, p)),
         )
+    if teams is not None:
+        table.caption = (
+            Text(" · ")
+            .join(palette.team_label(team) for team in (0, 1))
+            .append(" · armies: each player's own · cards: the team's shared hand", style="dim")
+        )
+        table.caption_justify = "left"
     return table
 
 
@@ -321,6 +428,24 @@ def players_line(view: View, palette: Palette) -> Text:
     armies_of = armies_by_player(view)
     parts = []
     neutrals = [p for p in range(len(view.players)) if palette.is_neutral(p)]
+    teams = view.team
+    if teams is not None:
+        # Team RISK: "Team 1: Ann 7/27 · Cy 6/20 · 3 cards | Team 2: ...", one hand per team; no
+        # heading, so that four players fit a line (`players` has the full table).
+        for team in (0, 1):
+            members = palette.team_members(team)
+            part = Text(f"Team {team + 1}: ", style="bold")
+            part.append_text(
+                Text(" · ").join(
+                    palette.name(p).append(f" {view.territory_count[p]}/{armies_of[p]}")
+                    if view.alive[p]
+                    else Text(view.players[p], style="dim strike")
+                    for p in members
+                )
+            )
+            cards = view.hand_sizes[members[0]]
+            parts.append(part.append(f" · {cards} card{'s' if cards != 1 else ''}", style="dim"))
+        return Text(" | ").join(parts)
     for p, name in enumerate(view.players):
         if p in neutrals:
             continue
@@ -345,6 +470,10 @@ def won_text(view: View, palette: Palette) -> Text:
     winner = view.winner
     if winner is None:
         return Text("The game is over.")
+    if view.team is not None:
+        return Text.assemble(
+            "The team of ", team_names(palette, view.team[winner]), f" has won on turn {view.turn}."
+        )
     what = "won the world" if view.rules.game == "world" else "won"
     return Text.assemble(palette.name(winner), f" has {what} on turn {view.turn}.")
 
@@ -382,7 +511,13 @@ def hand_text(view: View, palette: Palette, sets: Sequence[str] = ()) -> Text:
         return Text("(no hand: watching)")
     board = view.board
     hand = view.hand
-    text = Text.assemble(palette.name(view.player), f"'s cards ({len(hand)}): ")
+    if view.team is not None:
+        # Team RISK: "Territory cards are shared by the team".
+        text = Text.assemble(
+            "Team hand of ", team_names(palette, view.team[view.player]), f" ({len(hand)}): "
+        )
+    else:
+        text = Text.assemble(palette.name(view.player), f"'s cards ({len(hand)}): ")
     if hand:
         text.append_text(Text(", ").join(card_label(board, c) for c in hand))
     else:

@@ -42,7 +42,9 @@ from risk.tui.render import (
     players_line,
     players_table,
     secret_mission_text,
+    stack_text,
     status_line,
+    team_names,
 )
 from risk.tui.shortforms import (
     META_COMMANDS,
@@ -56,6 +58,7 @@ from risk.tui.shortforms import (
     interpret,
     most_attack_dice,
     most_defence_dice,
+    own_force,
     two_territories,
 )
 from risk.tui.summary import Effect, SetupLog, TurnLog, apply_and_measure, battle_line
@@ -124,7 +127,7 @@ class Blitz:
     source: int
     target: int
     attacker: int
-    defender: int
+    defenders: tuple[int, ...]  # the target's owner; in Team RISK everyone with armies there
     rolls: int = 0
     lost: int = 0
     killed: int = 0
@@ -166,7 +169,7 @@ class PlaySession:
             for seat in self.seats
         ]
         labels += ["neutral"] * (len(game.players) - game.humans)
-        self.palette = Palette.for_players(game.players, labels, game.neutral)
+        self.palette = Palette.for_players(game.players, labels, game.neutral, game.team)
         self.viewer = self.humans[0] if self.humans else SPECTATOR
         self.finished = False
         self.record_path: Path | None = None  # where the finished game's record went
@@ -207,6 +210,10 @@ class PlaySession:
                 Text(", ").join(self.palette.name(p) for p in range(game.humans, len(game.players)))
             )
         self._say(seats)
+        if game.team is not None:
+            self._say(
+                Text("Teams: ").append_text(Text(" · ").join(self.palette.team_label(t) for t in (0, 1)))
+            )
         if self.humans:
             self._say(
                 Text(
@@ -281,7 +288,8 @@ class PlaySession:
         if phase == Phase.DEFEND:
             most = most_defence_dice(self.game)
             attack = game.pending_attack
-            defender = game.owner[attack[1]] if attack is not None else player
+            # Team RISK: whoever has the most armies there defends (a tied territory has no owner).
+            defender = game.owner[attack[1]] if attack is not None and game.team is None else player
             verb = "defend" if defender == player else f"defend {game.players[defender]} with"
             return f"{name} {verb} 1-{most} [{most}]> " if most > 1 else f"{name} {verb} [1]> "
         if phase == Phase.OCCUPY:
@@ -320,7 +328,7 @@ class PlaySession:
     def _meta(self, word: str, args: list[str], text: str) -> None:
         view = self._view()
         if word in ("help", "?"):
-            self._say(help_table())
+            self._say(help_table(self.game.rules.game))
             self._show_menu()
         elif word == "moves":
             self._show_menu()
@@ -381,7 +389,7 @@ class PlaySession:
             order = interpret(self.game, text)
             if isinstance(order, BlitzOrder):
                 game.check(Attack(order.source, order.target, most_attack_dice(game, order.source)))
-                self._blitz = Blitz(order.source, order.target, player, game.owner[order.target])
+                self._blitz = Blitz(order.source, order.target, player, self._holders(order.target))
             elif isinstance(order, SetupOrder):
                 game.check(Place(order.territory, 1))
                 seat = game.placing_for
@@ -402,6 +410,13 @@ class PlaySession:
             return
         self._advance()
 
+    def _holders(self, territory: int) -> tuple[int, ...]:
+        """Whose armies are in ``territory``: its owner; in Team RISK every seat with armies there."""
+        game = self.game
+        if game.units is None:
+            return (game.owner[territory],)
+        return tuple(p for p, count in enumerate(game.units[territory]) if count)
+
     def _trade_commands(self) -> list[str]:
         game = self.game
         if self.viewer < 0 or game.is_over:
@@ -418,7 +433,8 @@ class PlaySession:
                 where = f"{attackers} attacking armies (not counting the one that stays) against {defenders}"
             else:
                 attack = two_territories(game, "attack", args, typed_verb="odds")
-                attackers, defenders = game.armies[attack.source] - 1, game.armies[attack.target]
+                # Team RISK: only the attacker's own armies there fight.
+                attackers, defenders = own_force(game, attack.source) - 1, game.armies[attack.target]
                 where = (
                     f"{board.name_of(attack.source)} ({attackers + 1}) -> "
                     f"{board.name_of(attack.target)} ({defenders})"
@@ -533,7 +549,7 @@ class PlaySession:
             or game.current != blitz.attacker
             or game.owner[blitz.target] == blitz.attacker
             or game.owner[blitz.source] != blitz.attacker
-            or game.armies[blitz.source] < 2
+            or own_force(game, blitz.source) < 2
         ):
             self._end_blitz()
             return False
@@ -550,7 +566,7 @@ class PlaySession:
             f"{blitz.rolls} roll{'s' if blitz.rolls != 1 else ''}; ",
             self.palette.name(blitz.attacker),
             f" lost {blitz.lost}, ",
-            self.palette.name(blitz.defender),
+            Text(" and ").join(self.palette.name(p) for p in blitz.defenders),
             f" lost {blitz.killed}. ",
         )
         if blitz.conquered:
@@ -625,12 +641,17 @@ class PlaySession:
         elif typed:
             self._describe_own(effect)
         for player in effect.eliminated:
+            if game.team is not None:
+                # Team RISK: the first elimination ends the game; no cards change hands.
+                ending = Text.assemble(
+                    ": the team of ", team_names(palette, game.team[effect.current]), " wins."
+                )
+            elif palette.is_neutral(player):
+                ending = Text(".")
+            else:
+                ending = Text(f", who takes {palette.names[player]}'s cards.")
             news = Text.assemble(
-                palette.name(player),
-                " is eliminated by ",
-                palette.name(effect.current),
-                "." if palette.is_neutral(player) else f", who takes {palette.names[player]}'s cards.",
-                style="bold",
+                palette.name(player), " is eliminated by ", palette.name(effect.current), ending, style="bold"
             )
             if blitz is not None:
                 blitz.after.append(news)
@@ -668,8 +689,9 @@ class PlaySession:
         if isinstance(action, Place) and effect.phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
             left = f"{game.pending} left to place" if game.pending else "all placed"
             self._say(
-                f"Placed {action.armies} on {board.name_of(action.territory)} "
-                f"(now {game.armies[action.territory]}); {left}."
+                Text(f"Placed {action.armies} on {board.name_of(action.territory)} (now ")
+                .append_text(self._armies_in(action.territory))
+                .append(f"); {left}.")
             )
         elif isinstance(action, Occupy):
             assert game.last_battle is not None
@@ -679,10 +701,13 @@ class PlaySession:
                 f"{game.armies[target]}, {board.name_of(source)} {game.armies[source]}."
             )
         elif isinstance(action, Fortify):
-            self._say(
-                f"Moved {action.armies} from {board.name_of(action.source)} to "
-                f"{board.name_of(action.target)}. Turn over."
+            line = Text(
+                f"Moved {action.armies} from {board.name_of(action.source)} to {board.name_of(action.target)}"
             )
+            if game.team is not None:  # who holds what there now: control may have changed
+                line.append(" (now ").append_text(self._armies_in(action.target)).append(")")
+            over = game.current != effect.current or game.phase != Phase.FORTIFY
+            self._say(line.append(". Turn over." if over else "."))
         elif isinstance(effect.action, EndTurn):
             self._say("Turn over.")
         elif isinstance(action, Capital):
@@ -703,6 +728,13 @@ class PlaySession:
             bonus = effect.bonus_territory
             extra = f" and +2 on {board.name_of(bonus)}" if bonus is not None else ""
             self._say(f"Traded a set for {effect.gained} armies{extra}.")
+
+    def _armies_in(self, territory: int) -> Text:
+        """A territory's armies: a count; in Team RISK by player where it is shared ('Ann 3+Cy 2')."""
+        game = self.game
+        if game.units is None or len(self._holders(territory)) < 2:
+            return Text(str(game.armies[territory]))
+        return stack_text(self._view(), self.palette, territory)
 
     def _log_for(self, player: int, turn: int) -> TurnLog | SetupLog:
         """The open summary for ``player``'s turn (one shared summary during the setup)."""
@@ -753,12 +785,13 @@ class PlaySession:
             return
         self._asked.add(question)
         if player != self.viewer:
-            self.viewer = player
+            previous, self.viewer = self.viewer, player
             opens_turn = phase == Phase.REINFORCE and self._turn_shown != (player, game.turn)
-            if (
-                self._hotseat
-                and game.rules.game in SECRET_GAMES
-                and (opens_turn or phase == Phase.CHOOSE_CAPITAL)
+            # Team RISK: each team's hand is secret from the other, even when a defence is asked.
+            other_team = game.team is not None and previous >= 0 and game.team[previous] != game.team[player]
+            if self._hotseat and (
+                other_team
+                or (game.rules.game in SECRET_GAMES and (opens_turn or phase == Phase.CHOOSE_CAPITAL))
             ):
                 # Whatever the last player typed or was shown stays theirs.
                 self._output.insert(0, ClearScreen())
@@ -838,7 +871,9 @@ class PlaySession:
                 if trades and not game.placed_this_turn:
                     self._say(hint("You may trade a set first: `trade` (or see `hand`)."))
                 place = "Place them" if receive else f"Place your {game.pending} armies"
-                self._say(hint(f"{receive}{place}: `place NAME [N]` (all of them without N)."))
+                # Team RISK: also where the player shares a territory, or one is tied.
+                where = " on any territory where you have armies" if game.team is not None else ""
+                self._say(hint(f"{receive}{place}{where}: `place NAME [N]` (all of them without N)."))
         elif phase == Phase.ELIMINATION_TRADE:
             if game.must_trade(player):
                 self._show_menu(
@@ -855,6 +890,12 @@ class PlaySession:
                 hint(
                     "Attack: `attack FROM TO [DICE]` (most dice without DICE), `blitz FROM TO`, "
                     "`odds FROM TO`, or `end`. `help` lists your attacks."
+                    + (
+                        " Attacks are made from territories you control, with your own armies there, "
+                        "never into a teammate's territory."
+                        if game.team is not None
+                        else ""
+                    )
                 )
             )
         elif phase == Phase.OCCUPY:
@@ -868,7 +909,15 @@ class PlaySession:
                 )
             )
         elif phase == Phase.FORTIFY:
-            if game.rules.fortify == "extended":
+            if game.team is not None:
+                self._say(
+                    hint(
+                        "Fortify once: `fortify FROM TO [N]` moves your own armies from a territory where "
+                        "you have some, into and through teammates' territories (without N: all of yours "
+                        "there, leaving one army), or `end` to end the turn."
+                    )
+                )
+            elif game.rules.fortify == "extended":
                 self._say(
                     hint(
                         "Fortify: `fortify FROM TO [N]` (all but one without N), as many moves as you like; "
@@ -896,16 +945,16 @@ class PlaySession:
             choice = (
                 f"`Defend with 1 or 2 dice` (Enter = {most})." if most > 1 else "`Defend with 1 die` (Enter)."
             )
-            defender = game.owner[target]
-            # 2-player RISK: the other player rolls for a neutral.
+            # 2-player RISK: the other player rolls for a neutral; Team RISK: the biggest stack defends.
+            defender = game.owner[target] if game.team is None else player
             whose = Text("your ") if defender == player else Text.assemble(palette.name(defender), "'s ")
             line = Text.assemble(palette.name(game.current), " attacks ", whose)
+            line.append_text(Text(f"{board.name_of(target)} (").append_text(self._armies_in(target)))
             line.append_text(
-                hint(
-                    f"{board.name_of(target)} ({game.armies[target]}) from "
-                    f"{board.name_of(source)} ({game.armies[source]}) with {dice} dice. "
-                )
+                hint(f") from {board.name_of(source)} ({own_force(game, source)}) with {dice} dice. ")
             )
+            if game.team is not None and len(self._holders(target)) > 1:
+                line.append("You have the most armies there: you roll, and lose armies first. ")
             if defender != player:
                 line.append_text(Text.assemble("You roll the defence for ", palette.name(defender), ". "))
             self._say(line.append_text(hint(choice)))
@@ -1031,6 +1080,17 @@ class PlaySession:
                 "turn at the time each names (`mission KEY`); the first to claim all four wins. "
                 "`missions` shows yours."
             )
+        if kind == "team":
+            return Text.assemble(
+                "Team RISK: ",
+                Text(" against ").join(self.palette.team_label(t) for t in (0, 1)),
+                hint(
+                    ". Teammates share one hand of cards and never attack each other; you fortify into "
+                    "and through teammates' territories; whoever has the most armies in a territory "
+                    "controls it (a tie: no one). The game ends when any player is eliminated: the other "
+                    "team wins."
+                ),
+            )
         return Text("World domination: conquer every territory.")
 
     # ------------------------------------------------------------------------------------------
@@ -1105,10 +1165,16 @@ class PlaySession:
 
 
 def victory_text(game: Game, palette: Palette) -> Text:
-    """Who won, when, and how: the game's own goal, or the last player standing."""
-    winner = game.winner
-    assert winner is not None
+    """Who won, when, and how: the game's own goal, or the last player standing (the engine's
+    ``outcome().reason``)."""
+    winner, outcome = game.winner, game.outcome()
+    assert winner is not None and outcome is not None
     kind, board = game.rules.game, game.board
+    if game.team is not None:
+        # "the team of Ann and Cy: Bob was eliminated"
+        team, _, how = outcome.reason.partition(": ")
+        how = f": {how} by {game.players[winner]}" if how else ""
+        return Text(f"{team[0].upper()}{team[1:]} wins on turn {game.turn}{how}!", style="bold")
     line = Text.assemble(palette.name(winner), style="bold")
     standing = sum(game.alive[: game.humans]) == 1
     if kind == "secret-mission" and game.mission_complete(winner):
@@ -1130,7 +1196,7 @@ def victory_text(game: Game, palette: Palette) -> Text:
     if kind == "world":
         return line.append(f" wins the world on turn {game.turn}!")
     neutral = " (the neutral armies need not be beaten)" if kind == "two-player" else ""
-    return line.append(f" wins on turn {game.turn} as the last player standing{neutral}!")
+    return line.append(f" wins on turn {game.turn}: {outcome.reason}{neutral}!")
 
 
 def reinforcement_breakdown(game: Game, player: int) -> str:
@@ -1147,8 +1213,8 @@ def reinforcement_breakdown(game: Game, player: int) -> str:
     return ", ".join(parts)
 
 
-def help_table() -> Table:
-    """The commands, the short forms and the screens."""
+def help_table(game: str = "world") -> Table:
+    """The commands, the short forms and the screens (some rows are for the game being played)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
@@ -1175,6 +1241,16 @@ def help_table() -> Table:
         ("auto", "let the computer play your setup, or your current turn"),
         ("save [FILE] · quit", "save the game (resume: risk play --load FILE); leave"),
     ]
+    if game == "team":
+        team_rows = {
+            "attack FROM TO [D]": "attack once with D dice (most if left out), from a territory you control "
+            "with your own armies there (a teammate's stay); never a teammate's territory",
+            "fortify FROM TO [N]": "the free move at the end of the turn: your own armies, from a territory "
+            "where you have some, into and through teammates' territories (without N: all of yours "
+            "there, leaving one army)",
+            "map · hand · players": "the board (+ shared, = tied), your team's shared hand, the teams",
+        }
+        rows = [(command, team_rows.get(command, meaning)) for command, meaning in rows]
     for command, meaning in rows:
         table.add_row(command, meaning)
     return table

@@ -6,7 +6,7 @@ Short forms (each becomes an ordinary action, or an order the session carries ou
     place T             all the armies left to place (setup: one; place T N queues N)
     attack FROM TO      one roll with the most dice
     blitz FROM TO       (or attack FROM TO all) roll with the most dice until it falls or one army is left
-    fortify FROM TO     all armies but one
+    fortify FROM TO     all armies but one (Team RISK: all of your own there, leaving one army)
     move / move min     all armies that may move in / the fewest
     defend              the most dice
     trade               the set held (or a choice when there are several)
@@ -94,8 +94,40 @@ def most_defence_dice(game: Game) -> int:
     return 1 if attack is None else min(2, game.armies[attack[1]])
 
 
+def mover(game: Game, source: int) -> int:
+    """Whose armies attack or move from ``source``: in Team RISK the current player's own (a teammate's
+    stay put), else the owner's (an active neutral ally's, in 2-player RISK)."""
+    return game.current if game.units is not None else game.owner[source]
+
+
+def own_force(game: Game, source: int) -> int:
+    """The armies in ``source`` that may attack or move (one must stay behind)."""
+    return game.force(source, mover(game, source))
+
+
+def movable(game: Game, source: int) -> int:
+    """How many armies a fortification from ``source`` may move: all but one, and in Team RISK only
+    the mover's own (the territory never empty)."""
+    return min(own_force(game, source), game.armies[source] - 1)
+
+
 def most_attack_dice(game: Game, source: int) -> int:
-    return max(1, min(3, game.armies[source] - 1))
+    return max(1, min(3, own_force(game, source) - 1))
+
+
+def placeable(game: Game, player: int) -> list[int]:
+    """Where ``player`` may place reinforcements: its territories; in Team RISK wherever it has armies."""
+    if game.units is not None:
+        return [t for t, stack in enumerate(game.units) if stack[player]]
+    return [t for t, who in enumerate(game.owner) if who == player]
+
+
+def enemy_of(game: Game, player: int, territory: int) -> bool:
+    """Whether ``player`` may attack ``territory`` (as far as ownership goes): not its own, and in Team
+    RISK not a teammate's."""
+    if game.team is not None:
+        return game.team_at(territory) != game.team[player]
+    return game.owner[territory] != player
 
 
 def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
@@ -124,7 +156,7 @@ def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
         return _place(game, args)
     if verb == "fortify" and args and not args[-1].isdigit():
         fortify = two_territories(game, "fortify", args[:-1] if args[-1] in ALL_WORDS else args)
-        return Fortify(fortify.source, fortify.target, max(1, game.armies[fortify.source] - 1))
+        return Fortify(fortify.source, fortify.target, max(1, movable(game, fortify.source)))
     if verb in ("move", "occupy") and len(args) <= 1 and (not args or args[0] in (*ALL_WORDS, "min")):
         if phase != Phase.OCCUPY:
             raise IllegalActionError(f"{text!r}: there is no conquered territory to move into")
@@ -223,12 +255,18 @@ def _short_choices(game: Game) -> list[Choice]:
     player, phase = game.to_act, game.phase
     owner, armies = game.owner, game.armies
     own = [t for t in range(len(board)) if owner[t] == player]
+    team = game.team
 
     def front(t: int) -> bool:
+        if team is not None:  # Team RISK: the front faces the other team
+            return any(game.team_at(n) != game.team_at(t) for n in board.neighbours[t])
         return any(owner[n] != owner[t] for n in board.neighbours[t])
 
     def placement(t: int) -> Choice:
-        return f"place {board.slug_of(t)}", f"{armies[t]}" + (" front" if front(t) else "")
+        # Team RISK: a shared territory shows the player's own armies too.
+        mine = game.force(t, player)
+        count = f"{armies[t]}" if team is None or mine == armies[t] else f"{armies[t]} ({mine} yours)"
+        return f"place {board.slug_of(t)}", count + (" front" if front(t) else "")
 
     if phase == Phase.CLAIM:
         return [(f"claim {board.slug_of(t)}", "") for t in range(len(board)) if owner[t] == -1]
@@ -245,17 +283,19 @@ def _short_choices(game: Game) -> list[Choice]:
             (trade.text(board), f"+{game.set_value(trade.cards)}") for trade in trade_options(game, player)
         ]
         if not game.must_trade(player):
-            entries += [placement(t) for t in sorted(own, key=lambda t: (not front(t), -armies[t]))]
+            places = placeable(game, player)
+            entries += [placement(t) for t in sorted(places, key=lambda t: (not front(t), -armies[t]))]
         return entries
     if phase == Phase.ATTACK:
         attacks = []
         for s in own:
-            if armies[s] < 2:
+            force = own_force(game, s)
+            if force < 2:
                 continue
             for t in board.neighbours[s]:
-                if owner[t] != player:
-                    win = invasion(armies[s] - 1, armies[t]).attacker_wins
-                    note = f"{armies[s]} v {armies[t]}, blitz wins {win:.0%}"
+                if enemy_of(game, player, t):
+                    win = invasion(force - 1, armies[t]).attacker_wins
+                    note = f"{force} v {armies[t]}, blitz wins {win:.0%}"
                     attacks.append((-win, f"attack {board.slug_of(s)} {board.slug_of(t)}", note))
         return [
             *mission_choices(game),
@@ -269,15 +309,15 @@ def _short_choices(game: Game) -> list[Choice]:
         return [(f"move {n}", "") for n in sorted({high, low}, reverse=True)]
     if phase == Phase.FORTIFY:
         moves = []
-        for s in own:
-            if armies[s] < 2:
+        # Team RISK: from wherever the player has armies, its own only.
+        for s in own if team is None else placeable(game, player):
+            most = movable(game, s)
+            if most < 1:
                 continue
             for t in game.fortify_targets(s):
                 # Interior armies towards the front first.
-                rank = (front(s), not front(t), -armies[s])
-                moves.append(
-                    (rank, f"fortify {board.slug_of(s)} {board.slug_of(t)}", f"up to {armies[s] - 1}")
-                )
+                rank = (front(s), not front(t), -most)
+                moves.append((rank, f"fortify {board.slug_of(s)} {board.slug_of(t)}", f"up to {most}"))
         entries = [(command, note) for _, command, note in sorted(moves)[:MAX_FORTIFY_CHOICES]]
         return [*entries, ("endturn", "end the turn")]
     if phase == Phase.TURN_END:
@@ -295,14 +335,16 @@ def completions(game: Game, line: str, viewer: int) -> list[str]:
         return [c for c in sorted({*VERBS, *META_COMMANDS, *SHORT_VERBS}) if c.startswith(prefix)]
     verb, args = words[0], words[1:]
     player = viewer if game.is_over else game.to_act
-    owner, armies = game.owner, game.armies
+    owner = game.owner
     own = [t for t in range(len(board)) if owner[t] == player]
     territories: list[int] = []
     if verb == "claim" and not args:
         territories = [t for t in range(len(board)) if owner[t] == -1]
     elif verb == "place" and not args:
-        seat = game.placing_for if game.phase == Phase.SETUP_PLACE else player
-        territories = [t for t in range(len(board)) if owner[t] == seat]
+        if game.phase == Phase.SETUP_PLACE:
+            territories = [t for t in range(len(board)) if owner[t] == game.placing_for]
+        else:
+            territories = placeable(game, player)
     elif verb in ("capital", "hq") and not args:
         territories = own
     elif verb == "mission" and not args and 0 <= player < len(game.mission_cards):
@@ -310,17 +352,20 @@ def completions(game: Game, line: str, viewer: int) -> list[str]:
     elif verb in ("attack", "blitz"):
         if not args:
             territories = [
-                t for t in own if armies[t] >= 2 and any(owner[n] != player for n in board.neighbours[t])
+                t
+                for t in own
+                if own_force(game, t) >= 2 and any(enemy_of(game, player, n) for n in board.neighbours[t])
             ]
         elif len(args) == 1 and (source := board.find_territory(args[0])) is not None:
-            territories = [n for n in board.neighbours[source] if owner[n] != player]
+            territories = [n for n in board.neighbours[source] if enemy_of(game, player, n)]
         elif verb == "attack" and len(args) == 2:
             return [w for w in ("1", "2", "3", "all") if w.startswith(prefix)]
     elif verb == "fortify":
+        sources = own if game.units is None else placeable(game, player)
         if not args:
-            territories = [t for t in own if armies[t] >= 2]
+            territories = [t for t in sources if movable(game, t) >= 1]
         elif len(args) == 1 and (source := board.find_territory(args[0])) is not None:
-            territories = game.fortify_targets(source) if owner[source] == player else []
+            territories = game.fortify_targets(source) if source in sources else []
     elif verb == "odds" and len(args) < 2:
         territories = list(range(len(board)))
     elif verb == "trade" and 0 <= viewer < len(game.players):

@@ -36,7 +36,7 @@ class Effect:
     turn: int
     phase: Phase  # the phase the action was sent in
     battle: Battle | None  # the roll, when the action made one
-    defender: int  # the owner of the attacked territory before the roll (-1: no battle)
+    defender: int  # who defended: the attacked territory's owner before the roll (-1: no battle)
     eliminated: tuple[int, ...]
     drawn: tuple[int, ...]  # cards the current player drew
     gained: int  # armies a trade added to those to place
@@ -49,6 +49,7 @@ def apply_and_measure(game: Game, action: Action) -> Effect:
     """Apply ``action`` (raising, and changing nothing, when it is illegal) and say what it did."""
     actor, current, phase, turn, seat = game.to_act, game.current, game.phase, game.turn, game.placing_for
     owner_before = list(game.owner)
+    units_before = None if game.units is None else [stack[:] for stack in game.units]
     battle_before = game.last_battle
     alive_before = list(game.alive)
     pending_before = game.pending
@@ -62,6 +63,11 @@ def apply_and_measure(game: Game, action: Action) -> Effect:
     # a dice step (1993 experts) and be settled by the action after it.
     battle = game.last_battle if game.last_battle is not battle_before else None
     defender = owner_before[battle.target] if battle is not None else -1
+    if battle is not None and units_before is not None:
+        # Team RISK: the seat with the most armies there defended (the first on a tie, which no one
+        # controls), as the engine rolls for it.
+        stack = units_before[battle.target]
+        defender = stack.index(max(stack))
     headquarters_of = -1
     if battle is not None and battle.conquered and battle.target in game.capitals:
         headquarters_of = game.capitals.index(battle.target)
