@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 import typer
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
 from typer.testing import CliRunner
 
 from positions import make_position
@@ -25,8 +28,16 @@ from risk.rules.actions import Fortify
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.tui.command import load_game, register
-from risk.tui.render import HEADQUARTERS_MARK, NEUTRAL_COLOUR, ClearScreen, MapView, Palette, render_text
-from risk.tui.session import PlaySession, make_seats
+from risk.tui.render import (
+    HEADQUARTERS_MARK,
+    NEUTRAL_COLOUR,
+    TIED_STYLE,
+    ClearScreen,
+    MapView,
+    Palette,
+    render_text,
+)
+from risk.tui.session import DEFAULT_NAMES, PlaySession, make_seats
 from risk.view import View
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -526,6 +537,11 @@ def test_a_finished_game_writes_its_record_where_it_says(
         (["--seat", "2", "--hotseat"], "only one of"),
         (["--load", "missing.risk"], "cannot read missing.risk"),
         (["--option", "fortify=teleport"], "bad value 'teleport'"),
+        (
+            ["--rules", "2003", "--game", "team", "--players", "5"],
+            "Team RISK is for 4 or 6 players in two teams",
+        ),
+        (["--rules", "2003", "--game", "team", "--players", "3"], "4 to 6 players, not 3 (team game)"),
     ],
 )
 def test_play_command_refuses_bad_arguments_in_one_line(
@@ -534,6 +550,7 @@ def test_play_command_refuses_bad_arguments_in_one_line(
     result = CliRunner().invoke(app, ["play", *arguments])
     assert result.exit_code == 2
     assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
     assert "Traceback" not in result.output
 
 
@@ -572,6 +589,191 @@ def test_tab_completion_offers_verbs_and_the_right_territories() -> None:
     assert session.completions("attack alaska ") == ["kamchatka"]
     assert session.completions("blitz alaska k") == ["kamchatka"]
     assert session.completions("attack alaska kamchatka ") == ["1", "2", "3", "all"]
+
+
+# -----------------------------------------------------------------------------------------------
+# Team RISK
+# -----------------------------------------------------------------------------------------------
+TEAM_RULES = Rules.preset("2003").for_game("team")
+
+
+def team_session(kinds: tuple[str, ...], seed: int, tmp_path: Path | None = None) -> PlaySession:
+    game = Game(TEAM_RULES, list(DEFAULT_NAMES[: len(kinds)]), seed=seed)
+    return PlaySession(game, make_seats(kinds, seed), directory=tmp_path)
+
+
+def team_position(units: dict[str, dict[int, int]], kinds: tuple[str, ...], **kwargs: object) -> PlaySession:
+    """Ann, Bob, Cy and Dee in mid-game: ``units`` gives named territories' armies by seat; every
+    other territory holds one army of Bob's."""
+    game = make_position(TEAM_RULES, players=4, **kwargs)  # type: ignore[arg-type]
+    game.players = tuple(DEFAULT_NAMES[:4])
+    assert game.units is not None
+    for t in range(len(game.board)):
+        game.units[t] = [0, 1, 0, 0]
+    for name, stack in units.items():
+        t = game.board.territory(name)
+        game.units[t] = [stack.get(p, 0) for p in range(4)]
+        game.armies[t] = sum(game.units[t])
+    game.owner = [-1] * len(game.board)
+    game.territory_count = [0] * 4
+    for t in range(len(game.board)):
+        game._recontrol(t)
+    game.alive = [True] * 4
+    return PlaySession(game, make_seats(kinds, 1), auto_defend=True)
+
+
+# Siam is shared (Ann 3, Cy 2: Ann controls it); Greenland is tied (Bob 4, Dee 4: no one controls it).
+SHARED_AND_TIED = {
+    "siam": {0: 3, 2: 2},
+    "greenland": {1: 4, 3: 4},
+    "india": {0: 6},
+    "indonesia": {2: 1},
+    "iceland": {0: 5},
+    "middle east": {3: 2},
+    "china": {1: 10},
+}
+
+
+def test_a_team_game_plays_to_the_end_through_the_session(tmp_path: Path) -> None:
+    session = team_session(("human", "quick", "quick", "quick"), 5, tmp_path)
+    game = session.game
+    text = play_to_the_end(session, {"reinforce": "hand", "attack": "players", "fortify": "help"})
+    assert game.winner is not None
+    loser = game.alive.index(False)
+    assert game.team is not None and game.team[loser] != game.team[game.winner]
+    assert "Teams: Team 1: Ann, Cy · Team 2: Bob, Dee" in text
+    assert "Teammates share one hand of cards" in text
+    assert "Team hand of Ann and Cy (" in text  # `hand`
+    assert "Team 1: Ann, Cy · Team 2: Bob, Dee · armies: each player's own" in text  # `players`
+    assert "into and through teammates' territories" in text  # the fortify hint and `help`
+    mates = " and ".join(game.players[p] for p in range(4) if game.team[p] == game.team[game.winner])
+    ending = f"The team of {mates} wins on turn {game.turn}: {game.players[loser]} was eliminated by "
+    assert ending + f"{game.players[game.winner]}!" in text
+    assert "who takes" not in text  # the game just ends: no cards change hands
+    replayed = read_record((tmp_path / "risk-game-5.risk").read_text(encoding="utf-8"))
+    assert replayed.history == game.history and replayed.winner == game.winner
+
+
+def test_a_six_player_team_game_of_bots_finishes(
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    arguments = [
+        "play",
+        "--rules",
+        "2003",
+        "--game",
+        "team",
+        "--players",
+        "6",
+        "--humans",
+        "none",
+        "--seed",
+        "2",
+    ]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    game = read_record_file(tmp_path / "risk-game-2.risk")
+    assert game.winner is not None and game.team is not None and len(game.players) == 6
+    assert "Teams: Team 1: Ann, Cy, Eve · Team 2: Bob, Dee, Fay" in result.output
+    mates = ", ".join(game.players[p] for p in range(6) if game.team[p] == game.team[game.winner])
+    mates = " and ".join(mates.rsplit(", ", 1))
+    assert f"The team of {mates} wins on turn {game.turn}: " in result.output
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_shared_and_tied_territories_on_the_map(width: int) -> None:
+    session = team_position(SHARED_AND_TIED, ("human", "quick", "quick", "quick"))
+    game = session.game
+    siam, greenland = game.board.territory("siam"), game.board.territory("greenland")
+    assert game.owner[siam] == 0 and game.owner[greenland] == -2
+    session.start()
+    text = say(session, "map", width)
+    if width == 80:  # the controller's tag with "+" when shared; "=" when tied
+        assert re.search(r"Siam +A\+ +5", text) and re.search(r"Greenland += +8", text)
+    else:  # room for the stacks by tag
+        assert re.search(r"Siam +A3\+C2 +5", text) and re.search(r"Greenland +B4=D4 +8", text)
+    assert "Shared (+ on the map, = tied): Greenland (Bob 4+Dee 4: tied, no one controls it)" in text
+    assert "Siam (Ann 3+Cy 2)" in text
+    # The tie is drawn in the neutral style, like territories no player controls.
+    console = Console(width=width)
+    lines = list(MapView(View(game, 0), session.palette).__rich_console__(console, console.options))
+    line = next(line for line in lines if isinstance(line, Text) and "Greenland" in line.plain)
+    style = line.get_style_at_offset(console, line.plain.index("Greenland"))
+    assert style.color == Style.parse(TIED_STYLE).color and style.italic
+    # The players table: the teams, and each player's own armies (Ann: Siam 3, India 6, Iceland 5).
+    table = say(session, "players", 200)
+    assert re.search(r"Ann \[A\] +1 +you +\d+ +14 ", table) and re.search(
+        r"Cy \[C\] +1 +bot: quick +\d+ +3 ", table
+    )
+    assert "Team 1: Ann, Cy · Team 2: Bob, Dee" in table
+
+
+def test_team_attacks_use_your_own_armies_and_never_a_teammate() -> None:
+    session = team_position(SHARED_AND_TIED, ("human", "quick", "quick", "quick"))
+    game = session.game
+    session.start()
+    screen = say(session, "attack india siam", 200)
+    assert "Siam is held by Ann's team: 'You may not attack another player on your team'" in screen
+    menu = say(session, "help")
+    assert "attack siam china" in menu and "attack india indonesia" not in menu
+    assert "3 v 10" in menu  # Ann's own 3 armies in Siam attack, not Cy's 2
+    assert "with your own armies there" in menu
+    assert session.completions("attack ") == ["iceland", "india", "siam"]
+    assert session.completions("attack india ") == ["afghanistan", "china", "middle-east"]  # not Siam
+    say(session, "attack siam china")
+    battle = game.last_battle
+    assert battle is not None and len(battle.attacker_dice) == 2  # the most dice for 3 own armies
+
+
+def test_team_fortify_moves_your_own_armies_through_teammates() -> None:
+    # Everyone human: the game waits for Bob after Ann's move.
+    session = team_position(SHARED_AND_TIED, ("human",) * 4, phase=Phase.FORTIFY)
+    game = session.game
+    session.start()
+    assert "into and through teammates' territories" in say(session, "")
+    siam, indonesia = game.board.territory("siam"), game.board.territory("indonesia")
+    assert session.completions("fortify siam ") == ["india", "indonesia"]  # through team territories
+    screen = say(session, "fortify siam indonesia")
+    # All of Ann's 3 armies leave Siam; Cy's 2 stay and Cy now controls it.
+    assert game.units is not None and game.units[siam] == [0, 0, 2, 0] and game.owner[siam] == 2
+    assert game.units[indonesia] == [3, 0, 1, 0] and game.owner[indonesia] == 0
+    assert "Moved 3 from Siam to Indonesia (now Ann 3+Cy 1). Turn over." in screen
+
+
+def test_a_tied_territory_is_defended_by_its_first_stack_and_hotseat_clears_between_teams() -> None:
+    session = team_position(SHARED_AND_TIED, ("human", "human", "quick", "quick"))
+    session.auto_defend = False
+    session.start()
+    output = session.handle("attack iceland greenland")
+    assert isinstance(output[0], ClearScreen)  # Bob's team must not see Ann's team's hand
+    screen = render_text(output, 200)
+    assert session.prompt == "Bob defend 1-2 [2]> "
+    assert (
+        "Ann attacks your Greenland (Bob 4+Dee 4: tied, no one controls it) from Iceland (5) with 3 dice"
+        in screen
+    )
+    assert "You have the most armies there: you roll, and lose armies first." in screen
+    assert "Greenland" in screen and "Shared (+ on the map" in screen  # the map after the screen is cleared
+    output = session.handle("")
+    assert isinstance(output[0], ClearScreen)  # back to Ann, whose hand `hand` shows again
+    screen = render_text(output, 200)
+    assert "Ann attacks Greenland from Iceland: " in screen and "Ann's move: pass the keyboard" in screen
+    assert "Attack: attack FROM TO" in screen and session.prompt == "Ann attack> "
+    assert "Team hand of Ann and Cy" in say(session, "hand")
+
+
+def test_hotseat_teammates_share_the_screen_and_the_hand(tmp_path: Path) -> None:
+    session = team_session(("human", "quick", "human", "quick"), 3, tmp_path)
+    outputs = [session.start()]
+    while not session.finished:
+        outputs.append(session.handle(helper_line(session)))
+    # Ann and Cy are on one team: nothing is hidden between them, and both see the one hand.
+    assert not any(isinstance(r, ClearScreen) for output in outputs for r in output)
+    text = "".join(render_text(output, 200) for output in outputs)
+    assert re.search(r"Turn \d+ · Cy · pass the keyboard", text)
+    assert "Team hand of Ann and Cy (" in text
+    assert "Team hand of Bob and Dee" not in text
 
 
 # -----------------------------------------------------------------------------------------------

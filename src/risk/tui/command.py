@@ -21,6 +21,7 @@ from risk.errors import RiskError
 from risk.record import read_record
 from risk.rules.game import Game
 from risk.rules.options import GAMES, Rules
+from risk.tui.render import game_title
 from risk.tui.session import DEFAULT_NAMES, HUMAN, PlaySession, make_seats, seat_kinds_in_record
 
 LineReader = Callable[[str], str]
@@ -157,7 +158,9 @@ def play_command(
         try:
             ruleset.check_player_count(count)
         except RiskError as error:
-            fail(f"{error} ({ruleset.game} game)" if ruleset.game != "world" else str(error))
+            # Name the game unless the message does already ("Team RISK is for 4 or 6 players ...").
+            named = ruleset.game == "world" or game_title(ruleset.game) in str(error)
+            fail(str(error) if named else f"{error} ({ruleset.game} game)")
         kinds = seat_kinds(count, chosen, bot_names)
         player_names = [n.strip() for n in names.split(",")] if names else list(DEFAULT_NAMES[:count])
         if len(player_names) != count:

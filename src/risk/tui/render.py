@@ -357,8 +357,9 @@ def goal_text(view: View, player: int) -> str:
     return ""
 
 
-def players_table(view: View, palette: Palette) -> Table:
-    """One row per player: territories, armies, cards, continents; the player to act is marked."""
+def players_table(view: View, palette: Palette) -> RenderableType:
+    """One row per player: territories, armies, cards, continents; the player to act is marked.
+    Team RISK: the teams, and a line under the table saying what the columns count."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1), collapse_padding=True)
     table.add_column("", min_width=1, no_wrap=True)
     table.add_column("player", no_wrap=True)
@@ -413,12 +414,9 @@ def players_table(view: View, palette: Palette) -> Table:
             ", ".join(continent_names(view, p)),
         )
     if teams is not None:
-        table.caption = (
-            Text(" · ")
-            .join(palette.team_label(team) for team in (0, 1))
-            .append(" · armies: each player's own · cards: the team's shared hand", style="dim")
-        )
-        table.caption_justify = "left"
+        key = Text(" · ").join(palette.team_label(team) for team in (0, 1))
+        key.append(" · armies: each player's own, wherever they are · cards: the team's hand", "dim")
+        return Group(table, key)
     return table
 
 

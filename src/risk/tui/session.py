@@ -781,14 +781,22 @@ class PlaySession:
             question += (game.placing_for,)
         if self._asked_turn != game.turn:
             self._asked_turn, self._asked = game.turn, set()
-        if question in self._asked:
+        # Hot-seat: a question asked before is asked again when the keyboard comes back (after another
+        # human's defence), so that the screens and `hand` are the player's own again.
+        if question in self._asked and player == self.viewer:
             return
         self._asked.add(question)
         if player != self.viewer:
             previous, self.viewer = self.viewer, player
             opens_turn = phase == Phase.REINFORCE and self._turn_shown != (player, game.turn)
-            # Team RISK: each team's hand is secret from the other, even when a defence is asked.
-            other_team = game.team is not None and previous >= 0 and game.team[previous] != game.team[player]
+            # Team RISK: each team's hand is secret from the other, even when a defence is asked (the
+            # setup has no secrets: the hands are empty).
+            other_team = (
+                game.team is not None
+                and phase not in SETUP_PHASES
+                and previous >= 0
+                and game.team[previous] != game.team[player]
+            )
             if self._hotseat and (
                 other_team
                 or (game.rules.game in SECRET_GAMES and (opens_turn or phase == Phase.CHOOSE_CAPITAL))
@@ -797,6 +805,8 @@ class PlaySession:
                 self._output.insert(0, ClearScreen())
             if self._hotseat and not opens_turn:  # a new turn has its own banner
                 self._say(Rule(Text.assemble(palette.name(player), "'s move: pass the keyboard")))
+                if other_team:  # the screen was cleared: the board again, for the player now at it
+                    self._say(MapView(self._view(), palette))
         view = self._view()
         board = game.board
         name = palette.name(player)
