@@ -129,7 +129,9 @@ class QuickBot(Bot):
         my_team, armies, neighbours = game.team[me], game.armies, game.board.neighbours
         mine = [t for t, stack in enumerate(game.units) if stack[me] and game.room(t) > 0]
         front = [t for t in mine if any(game.team_at(n) != my_team for n in neighbours[t])]
-        return max(front or mine, key=lambda t: (game.force(t, me), armies[t], -t))
+        # Attacks go only from territories this player controls: build there, not on a teammate's pile.
+        owner = game.owner
+        return max(front or mine, key=lambda t: (owner[t] == me, game.force(t, me), armies[t], -t))
 
     def _team_fortify(self, game: Game, me: int) -> Action:
         """Team RISK: bring this player's largest interior stack to the front."""
@@ -150,6 +152,7 @@ class QuickBot(Bot):
             for t in game.fortify_targets(source)
             if any(game.team_at(n) != my_team for n in neighbours[t]) and game.room(t) > 0
         ]
+        targets.sort(key=lambda t: game.owner[t] != me)  # into a front this player controls first
         if not targets:
             return END_TURN
         return Fortify(source, targets[0], min(game.force(source, me), game.armies[source] - 1))
@@ -186,7 +189,8 @@ class QuickBot(Bot):
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         my_team = game.team[me]
         best: tuple[int, int] | None = None
-        best_margin = 1
+        # Two teams can pile armies onto one border for ever; after a while, press on at near-even odds.
+        best_margin = 1 if game.turn < 60 else -max(2, game.turn // 20)
         for s in range(len(owner)):
             force = game.force(s, me)
             if owner[s] != me or force < 3:
