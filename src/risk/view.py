@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from risk.maps import SYMBOLS, WILD
 from risk.rules.actions import Action
-from risk.rules.game import PHASE_NAMES, Battle, Game, Phase
+from risk.rules.game import PHASE_NAMES, Battle, Game, Outcome, Phase
 from risk.rules.missions import Mission
 
 if TYPE_CHECKING:
@@ -126,6 +126,17 @@ class View:
     @property
     def conquered_this_turn(self) -> bool:
         return self._game.conquered_this_turn
+
+    def outcome(self) -> Outcome | None:
+        return self._game.outcome()
+
+    def force(self, territory: int, seat: int) -> int:
+        """The armies of ``seat`` in ``territory`` (Team RISK: teammates may share a territory)."""
+        return self._game.force(territory, seat)
+
+    def defending_seat(self, territory: int) -> int:
+        """Who rolls the defence of ``territory`` (its owner; in Team RISK the biggest stack there)."""
+        return self._game.defending_seat(territory)
 
     def next_set_value(self) -> int | None:
         return self._game.next_set_value()
@@ -315,6 +326,13 @@ class View:
         return data
 
 
+def _shares_hand(game: Game, drawer: int, player: int) -> bool:
+    """The drawer's hand is this player's (the same player, or a teammate in Team RISK)."""
+    return drawer == player or (
+        game.team is not None and player >= 0 and game.hands[drawer] is game.hands[player]
+    )
+
+
 def public_history(game: Game, player: int) -> list[tuple[str, Any, Any]]:
     """The game's history as ``player`` may see it: other players' card draws and missions are
     hidden (``None``), and so are other headquarters choices until all are revealed."""
@@ -327,7 +345,7 @@ def public_history(game: Game, player: int) -> list[tuple[str, Any, Any]]:
             drawer = who if who >= 0 else drawer
             secret = choosing and who != player and type(value).__name__ == "Capital"
             hidden.append((kind, who, None) if secret else entry)
-        elif who == "draw" and drawer != player:
+        elif who == "draw" and not _shares_hand(game, drawer, player):
             hidden.append((kind, who, None))
         elif who in ("missions", "mission-cards") and not game.is_over:
             hidden.append((kind, who, tuple(k if p == player else None for p, k in enumerate(value))))

@@ -84,10 +84,12 @@ FIXED_ONE_OF_EACH = 10
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: the winner (a player index), or ``None`` when it was stopped unfinished."""
+    """How a game ended: the winner (a player index), the reason in words, and every winning seat
+    (the winner alone, or its whole team in Team RISK)."""
 
     winner: int | None
     reason: str
+    winners: tuple[int, ...] = ()
 
 
 class Battle(NamedTuple):
@@ -548,7 +550,9 @@ class Game:
             reason = "completed all four missions"
         else:
             reason = "world domination"
-        return Outcome(w, reason)
+        if self.team is not None:
+            return Outcome(w, reason, tuple(p for p in range(self.humans) if self.team[p] == self.team[w]))
+        return Outcome(w, reason, (w,))
 
     @property
     def pending_attack(self) -> tuple[int, int, int] | None:
@@ -1072,7 +1076,7 @@ class Game:
                 return self.team[seat]
         return -1
 
-    def _defending_seat(self, territory: int) -> int:
+    def defending_seat(self, territory: int) -> int:
         """Who defends a territory: its owner; in Team RISK the seat with the most units there (on a
         tie, the first in seat order) rolls, and loses units first (our reading: the book is silent)."""
         if self.units is None:
@@ -1085,7 +1089,7 @@ class Game:
             self.armies[territory] -= count
             return
         for _ in range(count):
-            self._add(territory, self._defending_seat(territory), -1)
+            self._add(territory, self.defending_seat(territory), -1)
 
     def _apply(self, action: Action) -> None:
         self.history.append(("action", self.to_act, action))
@@ -1289,7 +1293,7 @@ class Game:
             self._invasion = inv
         if self.armies[action.target] >= 2:
             self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
-            defender = self._defending_seat(action.target)
+            defender = self.defending_seat(action.target)
             # 2-player RISK: "Your opponent rolls defense for neutral territories."
             self.to_act = self._opponent() if self.neutral[defender] else defender
         else:
@@ -1355,7 +1359,7 @@ class Game:
         attacker_losses, defender_losses = battle_losses(attack, defence)
         armies = self.armies
         mover = self.current if self.units is not None else self.owner[source]
-        defender = self._defending_seat(target)
+        defender = self.defending_seat(target)
         self._add(source, mover, -attacker_losses)
         self._lose_defenders(target, defender_losses)
         conquered = armies[target] == 0
