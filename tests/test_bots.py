@@ -221,3 +221,28 @@ def test_evaluation_is_a_share_between_zero_and_one() -> None:
     values = [evaluate(game, player) for player in range(4)]
     assert all(0.0 <= value <= 1.0 for value in values)
     assert sum(values) == pytest.approx(1.0)
+
+
+def test_determinisation_redraws_secret_missions() -> None:
+    rules = Rules.preset("2008").for_game("secret-mission")
+    game = Game(rules, 4, seed=3)
+    play_to_turn(game, [make_bot("continental", seat) for seat in range(4)], 6)
+    me = game.current
+    others = set()
+    for rng_seed in range(12):
+        sample = determinise(View(game, me), random.Random(rng_seed))
+        assert sample.missions[me] == game.missions[me]
+        keys = [m.key for m in sample.missions if m is not None]
+        assert len(keys) == 4  # (two may read "occupy 24": a destroy card naming its holder)
+        others.add(tuple(keys))
+    assert len(others) > 1  # other players' missions are sampled, not copied
+
+
+@pytest.mark.parametrize("game_name", ["two-player", "secret-mission", "capital", "mission"])
+def test_bots_play_the_other_games(game_name: str) -> None:
+    rules = Rules.preset("2003" if game_name == "mission" else "2008").for_game(game_name)
+    count = rules.players[0]
+    seats = ["continental", "fortress", "search", "quick"][:count]
+    game = Game(rules, count, seed=2)
+    play(game, [bot_for(name, seat) for seat, name in enumerate(seats)], max_turns=150)
+    assert game.is_over or game.turn > 150

@@ -4,16 +4,25 @@ A player sees the board, every army, the size of every hand, the face-up discard
 cards. It does not see the other hands, the order of the draw pile, the game's seed or its generator.
 :func:`determinise` copies the game behind the view and overwrites every one of those hidden parts
 with a sample drawn from ``rng``: the unseen cards are dealt at random to the other players by
-their hand sizes, the rest become the draw pile in random order, and the copy gets a fresh
-generator. Two games that differ only in hidden parts therefore give the same determinisation
-for the same ``rng`` state.
+their hand sizes, the rest become the draw pile in random order, the other players' secret
+missions (Secret Mission RISK), unrevealed mission cards (Mission RISK) and secretly chosen
+headquarters (Capital RISK) are drawn afresh, and the copy gets a fresh generator. Two games that
+differ only in hidden parts therefore give the same determinisation for the same ``rng`` state.
 """
 
 from __future__ import annotations
 
 import random
 
-from risk.rules.game import Game
+from risk.rules.game import Game, Phase
+from risk.rules.missions import (
+    RANKED_MISSIONS,
+    RANKS,
+    effective_mission,
+    mission_by_key,
+    mission_deck,
+    ranked_mission,
+)
 from risk.view import View
 
 
@@ -40,5 +49,47 @@ def determinise(view: View, rng: random.Random) -> Game:
         game.hands[player] = unseen[:size]
         unseen = unseen[size:]
     game.deck = unseen
+    _resample_missions(real, game, me, rng)
+    _resample_capitals(real, game, me, rng)
     game._rng = random.Random(rng.getrandbits(64))
     return game
+
+
+def _resample_missions(real: Game, game: Game, me: int, rng: random.Random) -> None:
+    """Secret Mission RISK: the other players' missions; Mission RISK: their unrevealed cards."""
+    kind = getattr(real.rules, "game", "world")
+    humans = getattr(real, "humans", len(real.players))
+    if kind == "secret-mission" and not real.is_over:
+        mine = real.missions[me] if 0 <= me < humans else None
+        # A destroy card naming its holder reads "occupy 24": then the real occupy-24 card may be
+        # in another hand; leaving out the card we show is the close, simple approximation.
+        pool = [m.key for m in mission_deck(humans) if mine is None or m.key != mine.key]
+        rng.shuffle(pool)
+        for seat in range(humans):
+            if seat != me:
+                game.missions[seat] = effective_mission(mission_by_key(pool.pop(), humans), seat)
+    elif kind == "mission" and not real.is_over:
+        hidden = [p for p in range(humans) if p != me and len(real.missions_claimed[p]) < 3]
+        if not hidden:
+            return
+        seen = {key for p in range(humans) if p not in hidden for key in real.mission_cards[p]}
+        seen.update(key for claimed in real.missions_claimed for key in claimed)
+        for rank in RANKS:
+            pool = [m.key for m in RANKED_MISSIONS if m.rank == rank and m.key not in seen]
+            rng.shuffle(pool)
+            for seat in hidden:
+                cards = game.mission_cards[seat]
+                for index, key in enumerate(cards):
+                    if ranked_mission(key).rank == rank and pool:
+                        cards[index] = pool.pop()
+
+
+def _resample_capitals(real: Game, game: Game, me: int, rng: random.Random) -> None:
+    """Capital RISK: headquarters chosen in secret are hidden until all have chosen."""
+    if getattr(real.rules, "game", "world") != "capital" or real.phase != Phase.CHOOSE_CAPITAL:
+        return
+    game.capitals = list(real.capitals)
+    for seat, capital in enumerate(real.capitals):
+        if seat != me and capital >= 0:
+            own = real.territories_of(seat)
+            game.capitals[seat] = own[int(rng.random() * len(own))]

@@ -95,6 +95,32 @@ class HeuristicBot(Bot):
     style: Style = Style(0.6, 0.75, 0.5, 0.3, 1.0, 2.0)
 
     def choose(self, view: View) -> Action:
+        action = self.decide(view)
+        # Rule variants (neutral placements, teammates, ...) can refuse a world-domination idea.
+        if not view._game.is_legal(action):
+            return self.variant_action(view)
+        return action
+
+    def variant_action(self, view: View) -> Action:
+        """A legal action where the world-domination plan does not fit: placing a neutral's army
+        next to as many opponents as possible, otherwise :func:`fallback_action`."""
+        game: Game = view._game
+        me = view.player
+        actions = view.legal_actions()
+        places = [a for a in actions if isinstance(a, Place) and game.owner[a.territory] != me]
+        if game.phase == Phase.SETUP_PLACE and places:
+            owner, neighbours = game.owner, game.board.neighbours
+
+            def blocking(place: Place) -> tuple[int, int]:
+                holder = owner[place.territory]
+                rivals = sum(1 for n in neighbours[place.territory] if owner[n] not in (me, holder))
+                return rivals, -place.territory
+
+            return max(places, key=blocking)
+        return fallback_action(view, self.rng)
+
+    def decide(self, view: View) -> Action:
+        """The world-domination choice for this phase (checked for legality by :meth:`choose`)."""
         game: Game = view._game
         me = view.player
         phase = game.phase
