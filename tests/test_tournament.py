@@ -145,6 +145,18 @@ def test_tournament_argument_errors(args: list[str], message: str, tmp_path: Pat
     assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
 
 
+def test_tournament_of_another_game(tmp_path: Path) -> None:
+    code, stdout, stderr = invoke(
+        "tournament", "--game", "two-player", "--bots", "continental,fortress", "--games", "2", "--json",
+        "--out", str(tmp_path),
+    )
+    assert code == 0, stderr
+    data = json.loads(stdout)
+    assert data["rules"] == "2008 game=two-player" and data["seats"] == 2
+    code, _, stderr = invoke("tournament", "--game", "chess", "--bots", "quick,quick", "--out", str(tmp_path))
+    assert code == 2 and "no game called 'chess'" in stderr
+
+
 def test_bots_command() -> None:
     code, stdout, _ = invoke("bots", "--json")
     assert code == 0

@@ -11,6 +11,7 @@ pairwise results (the winner of a game beats every other bot at its table).
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import multiprocessing
@@ -62,7 +63,7 @@ def check_bot_spec(spec: str) -> None:
         raise TournamentError(f"no bot called {name!r}; bots: {', '.join(BOTS)} (or a program path)")
     if budget and (not budget.isdigit() or int(budget) < 1):
         raise TournamentError(f"{spec!r}: the budget after ':' is a whole number of iterations (at least 1)")
-    if budget and "iterations" not in BOTS[name.strip().lower()].__init__.__code__.co_varnames:
+    if budget and "iterations" not in inspect.signature(BOTS[name.strip().lower()]).parameters:
         raise TournamentError(f"{spec!r}: the {name} bot takes no budget")
 
 

@@ -61,6 +61,9 @@ def tournament_command(
         ),
     ] = None,
     rules: Annotated[str, typer.Option("--rules", "-r", help="preset: 1993, 2003, 2008")] = "2008",
+    game_name: Annotated[
+        str, typer.Option("--game", "-g", help="world, secret-mission, capital, two-player, mission")
+    ] = "world",
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")
     ] = None,
@@ -94,7 +97,7 @@ def tournament_command(
     if bots is None:
         _fail("--bots is required: bots by seat, comma-separated (see `risk bots`)")
     try:
-        ruleset = Rules.preset(rules).with_option_text(option or [])
+        ruleset = Rules.preset(rules).for_game(game_name).with_option_text(option or [])
         specs = parse_bot_list(bots)
         ruleset.check_player_count(len(specs))
         load_map(board)
