@@ -2,7 +2,7 @@
 
     python benchmarks/bench_strength.py                      # every rung, default game counts
     python benchmarks/bench_strength.py --only search --games 200 --workers 2
-    python benchmarks/bench_strength.py --timing 3           # search decision times only
+    python benchmarks/bench_strength.py --only none --timing 3   # search decision times only
 
 A rung "beats the one below" when its win rate in 4-player games against three copies of the lower
 bot is above chance (25%) with the whole 95% interval above it. Unfinished games (turn cap) count
@@ -89,7 +89,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--only", choices=[r[0] for r in RUNGS], help="measure one rung")
+    parser.add_argument("--only", choices=[*(r[0] for r in RUNGS), "none"], help="one rung, or none")
     parser.add_argument("--games", type=int, help="games per rung (default: per rung)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -99,7 +99,9 @@ def main() -> None:
     args = parser.parse_args()
 
     report: dict[str, object] = {"ladder": list(BOTS), "rules": args.rules, "rungs": []}
-    rungs = [r for r in RUNGS if args.only in (None, r[0])] if args.timing == 0 or args.only else []
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
+    rungs = [r for r in RUNGS if args.only in (None, r[0])]
     for stronger, weaker, default_games in rungs:
         row = measure_rung(stronger, weaker, args.games or default_games, args.workers, args.seed,
                            args.rules, args.out)
