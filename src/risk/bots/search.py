@@ -27,7 +27,7 @@ from risk.rules.game import Game, Phase
 from risk.view import View
 
 DEFAULT_ITERATIONS = 48
-DEFAULT_MAX_SECONDS = 0.8
+DEFAULT_MAX_SECONDS = 0.5
 # A rollout that somehow never reaches the bot's next turn stops here.
 ROLLOUT_ACTION_CAP = 3000
 
@@ -182,10 +182,13 @@ class SearchBot(Bot):
                     game.apply_unchecked(candidates[arm])
                     totals[arm] += self.rollout(game, me)
                     visits[arm] += 1
-                if time.perf_counter() > deadline:
-                    out_of_time = True
+                    # The safety cap, checked per rollout: a slow machine stops early, not late.
+                    if time.perf_counter() > deadline:
+                        out_of_time = True
+                        break
+                if out_of_time:
                     break
-            alive.sort(key=lambda i: (-totals[i] / visits[i], i))
+            alive.sort(key=lambda i: (-(totals[i] / visits[i]) if visits[i] else math.inf, i))
             if out_of_time:
                 break
             alive = alive[: max(1, (len(alive) + 1) // 2)]
