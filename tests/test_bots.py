@@ -238,9 +238,9 @@ def test_determinisation_redraws_secret_missions() -> None:
     assert len(others) > 1  # other players' missions are sampled, not copied
 
 
-@pytest.mark.parametrize("game_name", ["two-player", "secret-mission", "capital", "mission"])
+@pytest.mark.parametrize("game_name", ["two-player", "secret-mission", "capital", "mission", "team"])
 def test_bots_play_the_other_games(game_name: str) -> None:
-    rules = Rules.preset("2003" if game_name == "mission" else "2008").for_game(game_name)
+    rules = Rules.preset("2003" if game_name in ("mission", "team") else "2008").for_game(game_name)
     count = rules.players[0]
     seats = ["continental", "fortress", "search", "quick"][:count]
     game = Game(rules, count, seed=2)

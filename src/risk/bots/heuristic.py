@@ -300,7 +300,8 @@ class HeuristicBot(Bot):
             needed = self.style.attack_odds_target if in_focus else self.style.attack_odds_other
             if not game.conquered_this_turn:
                 needed = min(needed, self.style.card_odds)
-            if p >= needed:
+            # Variants can forbid some targets (teammates in Team RISK).
+            if p >= needed and game.is_legal(action):
                 return action
         return END_ATTACK
 

@@ -130,7 +130,8 @@ class SearchBot(Bot):
             options.extend(self.fortify_options(game, me))
         unique: list[Action] = []
         for action in options:
-            if action not in unique:
+            # Variants can refuse a world-domination idea (teammates, neutral placements).
+            if action not in unique and game.is_legal(action):
                 unique.append(action)
             if len(unique) == self.candidate_count:
                 break
