@@ -146,17 +146,23 @@ class HeuristicBot(Bot):
 
     # -- shared assessments ----------------------------------------------------------------------
     @staticmethod
-    def enemy_neighbours(game: Game, me: int, territory: int) -> list[int]:
-        owner = game.owner
-        return [n for n in game.board.neighbours[territory] if owner[n] != me]
+    def foe(game: Game, me: int, territory: int) -> bool:
+        """Held by an opponent: anyone else, or in Team RISK anyone of the other team."""
+        if game.team is None:
+            return game.owner[territory] != me
+        return game.team_at(territory) != game.team[me]
 
-    @staticmethod
-    def threat(game: Game, me: int, territory: int) -> int:
+    @classmethod
+    def enemy_neighbours(cls, game: Game, me: int, territory: int) -> list[int]:
+        return [n for n in game.board.neighbours[territory] if cls.foe(game, me, n)]
+
+    @classmethod
+    def threat(cls, game: Game, me: int, territory: int) -> int:
         """The largest enemy stack that could attack ``territory`` (its fighting armies)."""
-        owner, armies = game.owner, game.armies
+        armies = game.armies
         worst = 0
         for n in game.board.neighbours[territory]:
-            if owner[n] != me and armies[n] - 1 > worst:
+            if armies[n] - 1 > worst and cls.foe(game, me, n):
                 worst = armies[n] - 1
         return worst
 
@@ -262,7 +268,7 @@ class HeuristicBot(Bot):
                 continue
             fallback = s
             for t in neighbours[s]:
-                if owner[t] == me:
+                if not self.foe(game, me, t):
                     continue
                 value = self.conquest_value(game, me, t, focus)
                 score = value * (armies[s] + 1.0) / (armies[t] + 1.0)
@@ -278,14 +284,16 @@ class HeuristicBot(Bot):
         for s in range(len(owner)):
             if owner[s] != me or armies[s] < 2:
                 continue
-            fighting = armies[s] - 1
+            fighting = game.force(s, me) - 1  # Team RISK: only this player's own armies there fight
+            if fighting < 1:
+                continue
             for t in neighbours[s]:
-                if owner[t] == me:
+                if not self.foe(game, me, t):
                     continue
                 p = win_probability(fighting, armies[t])
                 value = self.conquest_value(game, me, t, focus)
                 # An attack out of a territory that borders other enemies leaves it exposed.
-                exposure = 0.3 * sum(1 for n in neighbours[s] if owner[n] != me and n != t)
+                exposure = 0.3 * sum(1 for n in neighbours[s] if n != t and self.foe(game, me, n))
                 options.append((p * value - (1 - p) * (1.0 + exposure), p, Attack(s, t, min(3, fighting))))
         options.sort(key=lambda option: option[0], reverse=True)
         return options
@@ -331,7 +339,7 @@ class HeuristicBot(Bot):
         if not targets:
             return END_TURN
         target = max(targets, key=lambda t: (self.threat(game, me, t) - armies[t], -t))
-        return Fortify(best_source, target, armies[best_source] - 1)
+        return Fortify(best_source, target, min(game.force(best_source, me), armies[best_source] - 1))
 
     # -- setup -----------------------------------------------------------------------------------
     def claim(self, game: Game, me: int) -> Claim:
