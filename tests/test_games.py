@@ -808,3 +808,10 @@ def test_team_games_play_to_the_end_and_replay() -> None:
         assert read_record(write_record(game)).history == game.history
         restored = Game.from_dict(game.to_dict())
         assert restored.units == game.units and restored.hands[0] is restored.hands[2]
+
+
+def test_heuristic_bots_finish_team_games() -> None:
+    # Teammates are friends to the heuristics: the teams fight each other and the game ends.
+    for seed in range(3):
+        _, report = play_game(rules("2003", "team"), ["fortress", "continental"] * 2, seed, max_turns=300)
+        assert report.winner is not None
