@@ -163,7 +163,7 @@ class ExternalBot(Bot):
                 process.stdin.flush()
                 process.stdin.close()
             except (OSError, ValueError):
-                pass
+                pass  # the bot has already closed its end: it is killed below if it lingers
             try:
                 process.wait(timeout=0.5)
             except subprocess.TimeoutExpired:

@@ -1173,9 +1173,7 @@ class Game:
         self._finish_setup()
 
     def _finish_setup(self) -> None:
-        if self.phase == Phase.CHOOSE_CAPITAL:
-            pass  # the deck was shuffled before the headquarters were chosen
-        else:
+        if self.phase != Phase.CHOOSE_CAPITAL:  # else it was shuffled before the headquarters were chosen
             self._shuffle_deck()
         if self.rules.game == "capital" and self.phase != Phase.CHOOSE_CAPITAL:
             # "After deploying your troops ... select one of the territories you've claimed and make it
