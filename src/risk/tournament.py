@@ -395,7 +395,7 @@ def write_chart(tournament: TournamentResult, path: Path) -> None:
 
     table = tournament.standings
     figure, axes = plt.subplots(figsize=(7, 1.2 + 0.6 * len(table)))
-    labels = [s.name for s in table][::-1]
+    labels = [f"{s.name} ({s.rating:.0f})" for s in table][::-1]  # the rating beside the name
     rates = [s.win_rate for s in table][::-1]
     # Clamped: rounding can put an interval end a hair inside its centre.
     low = [max(0.0, s.win_rate - s.ci95[0]) for s in table][::-1]
@@ -404,10 +404,8 @@ def write_chart(tournament: TournamentResult, path: Path) -> None:
     axes.barh(positions, rates, xerr=[low, high], color="#4c72b0", capsize=4)
     axes.set_yticks(list(positions), labels)
     axes.axvline(1 / tournament.seats, color="grey", linestyle="--", label=f"chance (1/{tournament.seats})")
-    for y, standing in zip(positions, table[::-1], strict=True):
-        axes.text(min(standing.ci95[1] + 0.01, 0.9), y, f"{standing.rating:.0f}", va="center", fontsize=8)
     axes.set_xlim(0, 1)
-    axes.set_xlabel("win rate per seat (95% Wilson interval); label: rating")
+    axes.set_xlabel("win rate per seat (95% Wilson interval); rating in brackets")
     axes.set_title(
         f"{len(tournament.results)} games, {tournament.seats} seats, rules {tournament.rules}", fontsize=9
     )
