@@ -1,0 +1,154 @@
+"""Where games live: one interface, an in-memory store for tests, and SQL stores (``risk.server.sql``).
+
+A game is stored as its creation settings (rules, players, seed) and the list of its accepted actions,
+in order. The engine is deterministic from its seed, so replaying the actions rebuilds the exact game,
+dice and future cards included: nothing else needs saving. ``append_action`` is the commit point: an
+action is acknowledged only after it returns, and it refuses a sequence number already taken, so two
+writers can never both extend a game from the same state.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+class StorageError(Exception):
+    """The store could not be reached or failed: the caller may try again."""
+
+
+class StaleWrite(StorageError):
+    """Another writer already stored an action with this sequence number."""
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    name: str
+    kind: str  # "human", "open", "bot" or "external"
+    bot: str | None = None  # the bot's name, or the external command
+    token_hash: str | None = None  # sha256 hex of the seat's token; None for bots and untaken seats
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: str
+    rules: str  # Rules.describe()
+    board: str
+    seed: int
+    seats: tuple[SeatRecord, ...]
+    settings: dict[str, Any] = field(default_factory=dict)  # public, bot_delay, defend_timeout, ...
+    created: float = 0.0
+    # Kept up to date with every action, for listing games without replaying them:
+    state_id: int = 0
+    status: str = "playing"  # "waiting" (open seats), "playing" or "over"
+    winner: int | None = None
+    turn: int = 0
+    updated: float = 0.0
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    seq: int  # 1, 2, 3, ...: the state id after this action
+    seat: int
+    text: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What ``append_action`` updates on the game row together with the action."""
+
+    status: str
+    winner: int | None
+    turn: int
+
+
+class Storage(ABC):
+    """The games and their actions. Every method is one transaction; errors raise StorageError."""
+
+    @abstractmethod
+    def create_game(self, game: GameRecord) -> None:
+        """Store a new game (its seats included). Raises StorageError if the id is taken."""
+
+    @abstractmethod
+    def get_game(self, game_id: str) -> GameRecord | None:
+        """The game row and its seats, or None."""
+
+    @abstractmethod
+    def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
+        """The game's actions with ``seq > after``, in order."""
+
+    @abstractmethod
+    def append_action(self, game_id: str, action: ActionRecord, progress: Progress) -> None:
+        """Commit one action (its seq must be the game's state_id + 1) and the game's new progress.
+        Raises StaleWrite if that seq is taken (another writer got there first)."""
+
+    @abstractmethod
+    def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
+        """Replace one seat (an open seat taken, a seat handed to a bot); optionally the game's status."""
+
+    @abstractmethod
+    def list_games(self, status: str | None = None, public_only: bool = True, limit: int = 100) -> list[GameRecord]:
+        """Games, most recently updated first."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release connections."""
+
+
+class MemoryStorage(Storage):
+    """Everything in dictionaries: for tests and for ``risk serve --db memory``."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, GameRecord] = {}
+        self._actions: dict[str, list[ActionRecord]] = {}
+        self._lock = threading.Lock()
+
+    def create_game(self, game: GameRecord) -> None:
+        with self._lock:
+            if game.id in self._games:
+                raise StorageError(f"a game with id {game.id!r} exists")
+            self._games[game.id] = game
+            self._actions[game.id] = []
+
+    def get_game(self, game_id: str) -> GameRecord | None:
+        return self._games.get(game_id)
+
+    def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
+        return [a for a in self._actions.get(game_id, []) if a.seq > after]
+
+    def append_action(self, game_id: str, action: ActionRecord, progress: Progress) -> None:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                raise StorageError(f"no game {game_id!r}")
+            if action.seq != game.state_id + 1:
+                raise StaleWrite(f"game {game_id} is at state {game.state_id}, not {action.seq - 1}")
+            self._actions[game_id].append(action)
+            self._games[game_id] = replace(
+                game,
+                state_id=action.seq,
+                status=progress.status,
+                winner=progress.winner,
+                turn=progress.turn,
+                updated=action.at,
+            )
+
+    def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                raise StorageError(f"no game {game_id!r}")
+            seats = tuple(seat if s.seat == seat.seat else s for s in game.seats)
+            self._games[game_id] = replace(game, seats=seats, status=status or game.status)
+
+    def list_games(self, status: str | None = None, public_only: bool = True, limit: int = 100) -> list[GameRecord]:
+        games = [
+            g
+            for g in self._games.values()
+            if (status is None or g.status == status) and (not public_only or g.settings.get("public", True))
+        ]
+        games.sort(key=lambda g: g.updated, reverse=True)
+        return games[:limit]
