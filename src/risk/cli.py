@@ -283,10 +283,12 @@ def replay_command(
 
 
 def _register_commands() -> None:
+    from risk.server.command import register as register_serve
     from risk.tournament_cli import register as register_tournament
     from risk.tui.command import register as register_play
 
     register_play(app)
+    register_serve(app)
     register_tournament(app)
 
 

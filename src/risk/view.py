@@ -8,6 +8,7 @@ protocol and the records given to players all go through it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from risk.maps import SYMBOLS, WILD
@@ -224,6 +225,12 @@ class View:
             return []
         return list(self._game.legal_actions())
 
+    def legal_groups(self) -> list[dict[str, Any]]:
+        """The legal actions in a compact form for menus and network messages (a fortify phase may
+        have thousands): ``{"text": "place alaska", "min": 1, "max": 7}`` stands for ``place alaska N``
+        for every N from 1 to 7; an entry without ``min`` is one action as it stands."""
+        return group_actions(self.action_text(a) for a in self.legal_actions())
+
     def is_legal(self, action: Action) -> bool:
         return self.player == self._game.to_act and self._game.is_legal(action)
 
@@ -324,6 +331,27 @@ class View:
                 "max": high,
             }
         return data
+
+
+def group_actions(texts: Iterable[str]) -> list[dict[str, Any]]:
+    """Group action texts that differ only in a final count into ranges (see ``View.legal_groups``)."""
+    counts: dict[str, list[int]] = {}
+    for text in texts:
+        head, _, last = text.rpartition(" ")
+        if head and last.isdigit():
+            counts.setdefault(head, []).append(int(last))
+        else:
+            counts.setdefault(text, [])
+    groups: list[dict[str, Any]] = []
+    for head, numbers in counts.items():
+        numbers.sort()
+        if not numbers:
+            groups.append({"text": head})
+        elif numbers[-1] - numbers[0] + 1 == len(numbers):
+            groups.append({"text": head, "min": numbers[0], "max": numbers[-1]})
+        else:  # not a run: each count on its own (never seen in the rules today, but exact all the same)
+            groups.extend({"text": f"{head} {n}"} for n in numbers)
+    return groups
 
 
 def _shares_hand(game: Game, drawer: int, player: int) -> bool:

@@ -91,7 +91,9 @@ class Storage(ABC):
         """Replace one seat (an open seat taken, a seat handed to a bot); optionally the game's status."""
 
     @abstractmethod
-    def list_games(self, status: str | None = None, public_only: bool = True, limit: int = 100) -> list[GameRecord]:
+    def list_games(
+        self, status: str | None = None, public_only: bool = True, limit: int = 100
+    ) -> list[GameRecord]:
         """Games, most recently updated first."""
 
     def close(self) -> None:  # noqa: B027 - optional hook
@@ -144,7 +146,9 @@ class MemoryStorage(Storage):
             seats = tuple(seat if s.seat == seat.seat else s for s in game.seats)
             self._games[game_id] = replace(game, seats=seats, status=status or game.status)
 
-    def list_games(self, status: str | None = None, public_only: bool = True, limit: int = 100) -> list[GameRecord]:
+    def list_games(
+        self, status: str | None = None, public_only: bool = True, limit: int = 100
+    ) -> list[GameRecord]:
         games = [
             g
             for g in self._games.values()

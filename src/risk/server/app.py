@@ -1,0 +1,464 @@
+"""The web app: HTTP and websocket API over the game master, the lobby and the board pages.
+
+The master decides; this module only carries messages. Each websocket connection gets its own
+seat's view after every accepted action. Bots and timed-out defenders are played by one driver task
+per game; a bot's thinking runs in a worker thread, so no game blocks another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from risk.bots import BOTS, LADDER
+from risk.maps import available_maps, load_map
+from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
+from risk.server.master import (
+    DEFAULT_BOT_DELAY,
+    DEFAULT_DEFEND_TIMEOUT,
+    GameMaster,
+    GameSpec,
+    Refusal,
+    SeatSpec,
+)
+from risk.server.storage import Storage
+from risk.view import SPECTATOR
+
+log = logging.getLogger("risk.server")
+
+WEB_DIR = Path(str(resources.files("risk").joinpath("web")))
+MAX_MESSAGE = 16_384  # bytes of one websocket message; an action is a short line
+HELLO_TIMEOUT = 10.0
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+
+
+# -- request bodies (they make the OpenAPI schema) ---------------------------------------------------
+class SeatIn(BaseModel):
+    kind: str = Field(description="human, open, bot or external")
+    name: str = ""
+    bot: str | None = Field(None, description="the bot's name (risk bots), or an external bot's command")
+
+
+class GameIn(BaseModel):
+    edition: str = "2008"
+    game: str = "world"
+    options: dict[str, str | int] = Field(default_factory=dict)
+    seats: list[SeatIn] = Field(min_length=1, max_length=8)
+    public: bool = True
+    seed: int | None = None
+    bot_delay: float = DEFAULT_BOT_DELAY
+    defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
+
+
+class JoinIn(BaseModel):
+    seat: int
+    name: str
+
+
+class ActionIn(BaseModel):
+    action: str = Field(max_length=200)
+    state_id: int | None = None
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Refusal("bad-token", "the Authorization header must be 'Bearer TOKEN'")
+    return token.strip()
+
+
+@dataclass(eq=False)
+class Connection:
+    socket: WebSocket
+    seat: int
+    log_sent: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Hub:
+    """The live connections of every game, and the driver that plays bots and timed-out defenders."""
+
+    def __init__(self, master: GameMaster) -> None:
+        self.master = master
+        self.connections: dict[str, set[Connection]] = {}
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+
+    async def send_state(self, game_id: str, connection: Connection) -> None:
+        async with connection.lock:
+            message = self.master.state_message(game_id, connection.seat, connection.log_sent)
+            connection.log_sent = message["log_start"] + len(message["log"])
+            with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
+                await connection.socket.send_json(message)
+
+    async def broadcast(self, game_id: str) -> None:
+        for connection in list(self.connections.get(game_id, ())):
+            await self.send_state(game_id, connection)
+
+    def kick(self, game_id: str) -> None:
+        """(Re)start the game's driver: a move was made, so what to wait for may have changed."""
+        task = self.drivers.get(game_id)
+        if task is not None and not task.done():
+            task.cancel()
+        self.drivers[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
+
+    async def _drive(self, game_id: str) -> None:
+        master = self.master
+        try:
+            while True:
+                turn = master.bot_turn(game_id)
+                if turn is not None:
+                    seat, state_id, decide = turn
+                    delay = float(master.live(game_id).record.settings.get("bot_delay", DEFAULT_BOT_DELAY))
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                    text = await run_in_threadpool(decide)
+                    try:
+                        await run_in_threadpool(master.submit_as, game_id, seat, text, state_id)
+                    except Refusal as refusal:
+                        if refusal.code == "stale":
+                            continue
+                        log.error("game %s: bot in seat %d refused: %s", game_id, seat, refusal.message)
+                        return
+                    await self.broadcast(game_id)
+                    continue
+                deadline = master.live(game_id).deadline
+                if deadline is None:
+                    return
+                state_id = master.live(game_id).state_id
+                await asyncio.sleep(max(0.0, deadline - master.clock()))
+                try:
+                    done = await run_in_threadpool(master.default_defence, game_id, state_id)
+                except Refusal:
+                    return
+                if done is None:
+                    return
+                await self.broadcast(game_id)
+        except asyncio.CancelledError:
+            raise
+        except Refusal as refusal:
+            log.error("game %s: driver stopped: %s", game_id, refusal.message)
+        except Exception:
+            log.exception("game %s: driver failed", game_id)
+
+    async def stop(self) -> None:
+        for task in self.drivers.values():
+            task.cancel()
+        for task in self.drivers.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAPI:
+    master = GameMaster(storage, allow_external_bots=allow_external_bots)
+    hub = Hub(master)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Games that were being played when the server stopped go on: bots move again.
+        for game_id in await run_in_threadpool(master.unfinished_game_ids):
+            hub.kick(game_id)
+        yield
+        await hub.stop()
+        storage.close()
+
+    app = FastAPI(
+        title="risk",
+        summary="RISK in the browser: the lobby, the games, live play over a websocket",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.master = master
+    app.state.hub = hub
+
+    @app.exception_handler(Refusal)
+    async def refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
+        return JSONResponse({"error": refusal.to_dict()}, status_code=refusal.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_handler(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'body'}: {e.get('msg', 'invalid')}"
+            for e in error.errors()
+        )
+        return JSONResponse({"error": {"code": "bad-request", "message": problems}}, status_code=422)
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        if not request.url.path.startswith(("/docs", "/redoc")):
+            response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        if request.url.path == "/" or request.url.path.startswith("/game/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
+    # -- pages ---------------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "game.html")
+
+    if WEB_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    # -- facts ---------------------------------------------------------------------------------
+    @app.get("/api/meta", summary="Editions, games, rule options and bots")
+    async def meta() -> dict[str, Any]:
+        return {
+            "editions": {
+                name: {"players": list(rules.players), "options": rules.option_values()}
+                for name, rules in PRESETS.items()
+            },
+            "games": {name: {"editions": list(editions)} for name, editions in GAMES.items()},
+            "options": [
+                {
+                    "name": info.name.replace("_", "-"),
+                    "choices": None
+                    if info.choices is None
+                    else [format_option(info.name, c) for c in info.choices],
+                    "description": info.description,
+                    "source": info.source,
+                }
+                for info in OPTIONS.values()
+                if info.name != "game"
+            ],
+            "bots": [{"name": cls.name, "description": cls.description} for cls in LADDER],
+            "defaults": {"bot_delay": DEFAULT_BOT_DELAY, "defend_timeout": DEFAULT_DEFEND_TIMEOUT},
+        }
+
+    @app.get("/api/boards/{name}", summary="A board and its drawing")
+    async def board(name: str) -> dict[str, Any]:
+        if name not in available_maps():  # shipped boards only: never a path
+            raise Refusal("not-found", f"no board {name!r}; boards: {', '.join(available_maps())}")
+        board = load_map(name)
+        data = board.to_json()
+        for row, index in zip(data["territories"], range(len(board)), strict=True):
+            row["slug"] = board.slug_of(index)
+        from risk import maps
+
+        drawing = maps.load_drawing(board.name) if hasattr(maps, "load_drawing") else None
+        return {"board": data, "drawing": drawing}
+
+    @app.get("/api/odds", summary="Exact odds of an invasion")
+    async def odds(
+        attackers: int = Query(ge=1, le=1000, description="fighting armies (not the one that stays behind)"),
+        defenders: int = Query(ge=1, le=1000),
+        stop: int = Query(0, ge=0, description="call the invasion off at this many fighting armies or fewer"),
+    ) -> dict[str, Any]:
+        from risk.odds import invasion
+
+        result = await run_in_threadpool(lambda: invasion(attackers, defenders, stop_at=stop))
+        return {
+            "attackers": attackers,
+            "defenders": defenders,
+            "stop": stop,
+            "win": float(result.attacker_wins),
+            "expected_attacker_losses": float(result.expected_attacker_losses),
+            "expected_defender_losses": float(result.expected_defender_losses),
+        }
+
+    # -- games ---------------------------------------------------------------------------------
+    @app.post("/api/games", status_code=201, summary="Create a game")
+    async def create_game(body: GameIn) -> dict[str, Any]:
+        spec = GameSpec(
+            edition=body.edition,
+            game=body.game,
+            options={k: str(v) for k, v in body.options.items()},
+            seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in body.seats],
+            public=body.public,
+            seed=body.seed,
+            bot_delay=body.bot_delay,
+            defend_timeout=body.defend_timeout,
+        )
+        record, seats = await run_in_threadpool(master.create_game, spec)
+        hub.kick(record.id)
+        return {
+            "id": record.id,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "token": s.token,
+                    "link": None if s.token is None else f"/game/{record.id}#token={s.token}",
+                }
+                for s in seats
+            ],
+            "spectate": f"/game/{record.id}",
+        }
+
+    @app.get("/api/games", summary="Public games")
+    async def list_games(status: str | None = None) -> dict[str, Any]:
+        return {"games": await run_in_threadpool(master.list_games, status)}
+
+    @app.get("/api/games/{game_id}", summary="A game's public summary")
+    async def get_game(game_id: str) -> dict[str, Any]:
+        return await run_in_threadpool(master.summary, game_id)
+
+    @app.post("/api/games/{game_id}/join", summary="Take an open seat")
+    async def join(game_id: str, body: JoinIn) -> dict[str, Any]:
+        token = await run_in_threadpool(master.join, game_id, body.seat, body.name)
+        await hub.broadcast(game_id)
+        hub.kick(game_id)
+        return {"seat": body.seat, "token": token, "link": f"/game/{game_id}#token={token}"}
+
+    @app.get("/api/games/{game_id}/view", summary="The caller's view of the game")
+    async def view(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
+        return await run_in_threadpool(master.state_message, game_id, seat)
+
+    @app.post("/api/games/{game_id}/actions", summary="Submit an action")
+    async def act(game_id: str, body: ActionIn, authorization: str | None = Header(None)) -> dict[str, Any]:
+        state_id = await run_in_threadpool(
+            master.submit, game_id, _bearer(authorization), body.action, body.state_id
+        )
+        await hub.broadcast(game_id)
+        hub.kick(game_id)
+        return {"state_id": state_id}
+
+    @app.get("/api/games/{game_id}/record", summary="A finished game's record (players only)")
+    async def record(game_id: str, authorization: str | None = Header(None)) -> PlainTextResponse:
+        text = await run_in_threadpool(master.record_text, game_id, _bearer(authorization))
+        return PlainTextResponse(
+            text, headers={"Content-Disposition": f'attachment; filename="risk-{game_id}.txt"'}
+        )
+
+    # -- live play -----------------------------------------------------------------------------
+    @app.websocket("/api/games/{game_id}/ws")
+    async def play(socket: WebSocket, game_id: str) -> None:
+        await socket.accept()
+        connection: Connection | None = None
+        try:
+            try:
+                hello = await asyncio.wait_for(_receive(socket), HELLO_TIMEOUT)
+                if hello.get("type") != "hello":
+                    raise Refusal("bad-request", "the first message must be {'type': 'hello', 'token': ...}")
+                token = hello.get("token")
+                if token is not None and not isinstance(token, str):
+                    raise Refusal("bad-token", "the token must be a string or null")
+                seat = await run_in_threadpool(master.seat_of, game_id, token)
+            except TimeoutError:
+                await socket.close(code=4408, reason="no hello")
+                return
+            except Refusal as refusal:
+                await socket.send_json({"type": "error", "ref": None, **refusal.to_dict()})
+                await socket.close(
+                    code=4403
+                    if refusal.code == "bad-token"
+                    else 4404
+                    if refusal.code == "not-found"
+                    else 4400
+                )
+                return
+            connection = Connection(socket, seat)
+            hub.connections.setdefault(game_id, set()).add(connection)
+            await hub.send_state(game_id, connection)
+            while True:
+                try:
+                    message = await _receive(socket)
+                except Refusal as refusal:
+                    await _send_error(connection, None, refusal)
+                    continue
+                kind = message.get("type")
+                ref = message.get("ref")
+                if kind == "ping":
+                    async with connection.lock:
+                        await socket.send_json({"type": "pong"})
+                elif kind == "action":
+                    await _act(connection, game_id, message, ref)
+                elif kind == "hello":
+                    connection.log_sent = 0
+                    await hub.send_state(game_id, connection)
+                else:
+                    await _send_error(
+                        connection,
+                        ref,
+                        Refusal("bad-request", f"unknown message type {kind!r}; types: hello, action, ping"),
+                    )
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if connection is not None:
+                hub.connections.get(game_id, set()).discard(connection)
+
+    async def _act(connection: Connection, game_id: str, message: dict[str, Any], ref: Any) -> None:
+        if connection.seat == SPECTATOR:
+            await _send_error(connection, ref, Refusal("bad-token", "spectators cannot act"))
+            return
+        text, state_id = message.get("action"), message.get("state_id")
+        if not isinstance(text, str) or (
+            state_id is not None and (not isinstance(state_id, int) or isinstance(state_id, bool))
+        ):
+            await _send_error(
+                connection,
+                ref,
+                Refusal(
+                    "bad-request", "an action message is {'type': 'action', 'action': TEXT, 'state_id': N}"
+                ),
+            )
+            return
+        try:
+            new_id = await run_in_threadpool(master.submit_as, game_id, connection.seat, text, state_id)
+        except Refusal as refusal:
+            await _send_error(connection, ref, refusal)
+            return
+        async with connection.lock:
+            with contextlib.suppress(Exception):
+                await connection.socket.send_json({"type": "ack", "ref": ref, "state_id": new_id})
+        await hub.broadcast(game_id)
+        hub.kick(game_id)
+
+    return app
+
+
+async def _receive(socket: WebSocket) -> dict[str, Any]:
+    """One JSON object from the socket; anything else is refused with a message saying why."""
+    import json
+
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise Refusal("bad-request", "send text frames holding JSON, not binary frames")
+    if len(text) > MAX_MESSAGE:
+        raise Refusal("bad-request", f"the message is longer than {MAX_MESSAGE} characters")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Refusal("bad-request", "the message is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refusal("bad-request", "the message must be a JSON object")
+    return data
+
+
+async def _send_error(connection: Connection, ref: Any, refusal: Refusal) -> None:
+    async with connection.lock:
+        with contextlib.suppress(Exception):
+            await connection.socket.send_json({"type": "error", "ref": ref, **refusal.to_dict()})
+
+
+__all__ = ["BOTS", "create_app"]

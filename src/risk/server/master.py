@@ -1,0 +1,573 @@
+"""The game master: the one place that accepts or refuses an action. A plain class, no HTTP.
+
+For each submitted action it checks, in this order: the token, that the game is not over (nor waiting
+for players), that it is this seat's turn, that the action is legal, and that the state id is the
+current one. Then it applies the action, stores it (the commit point), and only then acknowledges.
+Every refusal is a :class:`Refusal` with a code and a message that says what was wrong; a refusal
+changes nothing. Games are read through :class:`~risk.view.View` only, and the log is public words.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from risk.bots import BOTS, make_bot
+from risk.errors import IllegalActionError, NotationError, RiskError
+from risk.narrate import narrate, snapshot
+from risk.record import write_record
+from risk.rules.game import PHASE_NAMES, Game, Phase
+from risk.rules.options import GAMES, PRESETS, Rules
+from risk.server.storage import (
+    ActionRecord,
+    GameRecord,
+    Progress,
+    SeatRecord,
+    StaleWrite,
+    Storage,
+    StorageError,
+)
+from risk.simulate import bot_seed
+from risk.view import SPECTATOR, View
+
+SEAT_KINDS = ("human", "open", "bot", "external")
+MAX_NAME = 24
+DEFAULT_BOT_DELAY = 0.6
+DEFAULT_DEFEND_TIMEOUT = 30.0
+
+
+class Refusal(Exception):
+    """A refused request. ``code`` is stable (for programs), ``message`` is for people."""
+
+    STATUS: ClassVar[dict[str, int]] = {
+        "bad-token": 403,
+        "not-found": 404,
+        "game-over": 409,
+        "waiting": 409,
+        "not-your-turn": 409,
+        "stale": 409,
+        "notation": 422,
+        "illegal": 422,
+        "bad-request": 422,
+        "seat-taken": 409,
+        "unavailable": 503,
+    }
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return self.STATUS.get(self.code, 400)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(6)
+
+
+@dataclass
+class SeatSpec:
+    kind: str
+    name: str = ""
+    bot: str | None = None  # bot name, or the command of an external bot
+
+
+@dataclass
+class GameSpec:
+    edition: str = "2008"
+    game: str = "world"
+    options: dict[str, str] = field(default_factory=dict)
+    seats: list[SeatSpec] = field(default_factory=list)
+    public: bool = True
+    seed: int | None = None
+    bot_delay: float = DEFAULT_BOT_DELAY
+    defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
+    board: str = "classic"
+
+
+@dataclass(frozen=True)
+class CreatedSeat:
+    seat: int
+    name: str
+    kind: str
+    token: str | None
+
+
+@dataclass
+class LiveGame:
+    """A game in memory: the engine state rebuilt from the stored actions, and its public log."""
+
+    record: GameRecord
+    game: Game
+    log: list[dict[str, Any]]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    deadline: float | None = None  # when a waiting human defender's dice are chosen for it
+    externals: dict[int, Any] = field(default_factory=dict)  # seat -> ExternalBot, started on demand
+
+    @property
+    def state_id(self) -> int:
+        return self.record.state_id
+
+    @property
+    def waiting(self) -> bool:
+        return any(s.kind == "open" for s in self.record.seats)
+
+
+def _clean_name(name: str, what: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise Refusal("bad-request", f"{what} needs a name")
+    if len(name) > MAX_NAME:
+        raise Refusal("bad-request", f"the name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
+    if re.search(r'[,"\n\\]', name):
+        raise Refusal("bad-request", f"the name {name!r} may not contain commas, quotes or backslashes")
+    return name
+
+
+def _progress(live: LiveGame) -> Progress:
+    game = live.game
+    status = "over" if game.is_over else ("waiting" if live.waiting else "playing")
+    return Progress(status=status, winner=game.winner, turn=game.turn)
+
+
+class GameMaster:
+    """Creates games, accepts actions, and answers what each seat may see."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Callable[[], float] = time.time,
+        allow_external_bots: bool = False,
+    ) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.allow_external_bots = allow_external_bots
+        self._live: dict[str, LiveGame] = {}
+        self._loading = threading.Lock()
+
+    # -- creating and joining --------------------------------------------------------------------
+    def rules_for(self, spec: GameSpec) -> Rules:
+        edition = spec.edition.strip().lower()
+        if edition not in PRESETS:
+            raise Refusal("bad-request", f"no edition {spec.edition!r}; editions: {', '.join(PRESETS)}")
+        try:
+            rules = Rules.preset(edition)
+            if spec.game and spec.game != "world":
+                if spec.game not in GAMES:
+                    raise Refusal("bad-request", f"no game {spec.game!r}; games: {', '.join(GAMES)}")
+                rules = rules.for_game(spec.game)
+            if spec.options:
+                rules = rules.with_options(**{k: str(v) for k, v in spec.options.items()})
+            rules.check_player_count(len(spec.seats))
+        except RiskError as error:
+            raise Refusal("bad-request", str(error)) from None
+        return rules
+
+    def create_game(self, spec: GameSpec) -> tuple[GameRecord, list[CreatedSeat]]:
+        rules = self.rules_for(spec)
+        if not 0 <= spec.bot_delay <= 10:
+            raise Refusal("bad-request", "bot_delay is seconds between 0 and 10")
+        if not 0 <= spec.defend_timeout <= 3600:
+            raise Refusal("bad-request", "defend_timeout is seconds between 0 (never) and 3600")
+        seats: list[SeatRecord] = []
+        created: list[CreatedSeat] = []
+        for index, seat in enumerate(spec.seats):
+            kind = seat.kind.strip().lower()
+            if kind not in SEAT_KINDS:
+                raise Refusal(
+                    "bad-request",
+                    f"seat {index + 1}: no seat kind {seat.kind!r}; kinds: {', '.join(SEAT_KINDS)}",
+                )
+            token: str | None = None
+            bot = None
+            if kind == "bot":
+                bot = (seat.bot or "").strip().lower()
+                if bot not in BOTS:
+                    raise Refusal(
+                        "bad-request", f"seat {index + 1}: no bot {seat.bot!r}; bots: {', '.join(BOTS)}"
+                    )
+                name = _clean_name(seat.name or f"{bot.capitalize()} {index + 1}", f"seat {index + 1}")
+            elif kind == "external":
+                if not self.allow_external_bots:
+                    raise Refusal(
+                        "bad-request", "external bots need the server started with --allow-external-bots"
+                    )
+                bot = (seat.bot or "").strip()
+                if not bot:
+                    raise Refusal("bad-request", f"seat {index + 1}: an external bot needs its command")
+                name = _clean_name(seat.name or f"Bot {index + 1}", f"seat {index + 1}")
+            elif kind == "open":
+                name = f"Seat {index + 1}"
+            else:
+                name = _clean_name(seat.name or f"Player {index + 1}", f"seat {index + 1}")
+                token = new_token()
+            seats.append(SeatRecord(index, name, kind, bot, None if token is None else hash_token(token)))
+            created.append(CreatedSeat(index, name, kind, token))
+        names = [s.name for s in seats]
+        if len(set(n.lower() for n in names)) != len(names):
+            raise Refusal("bad-request", f"the players need different names: {', '.join(names)}")
+        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**63)
+        if not 0 <= seed < 2**63:
+            raise Refusal("bad-request", "the seed is a whole number from 0 to 2**63 - 1")
+        now = self.clock()
+        record = GameRecord(
+            id=new_game_id(),
+            rules=rules.describe(),
+            board=spec.board,
+            seed=seed,
+            seats=tuple(seats),
+            settings={
+                "public": spec.public,
+                "bot_delay": spec.bot_delay,
+                "defend_timeout": spec.defend_timeout,
+            },
+            created=now,
+            updated=now,
+            status="waiting" if any(s.kind == "open" for s in seats) else "playing",
+        )
+        try:
+            self._new_game(record)  # the engine accepts these rules, names and board
+        except RiskError as error:
+            raise Refusal("bad-request", str(error)) from None
+        self._store(lambda: self.storage.create_game(record))
+        return record, created
+
+    def join(self, game_id: str, seat: int, name: str) -> str:
+        """Take an open seat; answers the new seat's token."""
+        live = self.live(game_id)
+        name = _clean_name(name, "a player joining")
+        with live.lock:
+            seats = live.record.seats
+            if not 0 <= seat < len(seats):
+                raise Refusal("bad-request", f"no seat {seat}: the game has seats 0 to {len(seats) - 1}")
+            if seats[seat].kind != "open":
+                raise Refusal("seat-taken", f"seat {seat} is not open: {seats[seat].name} has it")
+            if any(s.name.lower() == name.lower() for s in seats if s.seat != seat and s.kind != "open"):
+                raise Refusal("bad-request", f"{name!r} is already playing in this game: choose another name")
+            token = new_token()
+            taken = SeatRecord(seat, name, "human", None, hash_token(token))
+            new_seats = tuple(taken if s.seat == seat else s for s in seats)
+            record = replace(live.record, seats=new_seats)
+            status = "waiting" if any(s.kind == "open" for s in new_seats) else "playing"
+            self._store(lambda: self.storage.update_seat(game_id, taken, status))
+            live.record = replace(record, status=status)
+            # No action is accepted while seats are open, so the game can take the final names.
+            live.game = self._new_game(live.record)
+            live.log = [
+                line.to_dict() for line in narrate(live.game, snapshot(live.game), list(live.game.history))
+            ]
+        return token
+
+    # -- loading ---------------------------------------------------------------------------------
+    def _new_game(self, record: GameRecord) -> Game:
+        return Game(
+            Rules.from_description(record.rules),
+            [s.name for s in record.seats],
+            seed=record.seed,
+            board=record.board,
+        )
+
+    def live(self, game_id: str) -> LiveGame:
+        live = self._live.get(game_id)
+        if live is not None:
+            return live
+        with self._loading:
+            live = self._live.get(game_id)
+            if live is not None:
+                return live
+            record = self._store(lambda: self.storage.get_game(game_id))
+            if record is None:
+                raise Refusal("not-found", f"no game {game_id!r}")
+            actions = self._store(lambda: self.storage.actions(game_id))
+            game = self._new_game(record)
+            # The chance steps of the setup (the first roll, a deal) come before any action.
+            opening = [line.to_dict() for line in narrate(game, snapshot(game), list(game.history))]
+            live = LiveGame(record=replace(record, state_id=0), game=game, log=opening)
+            for stored in actions:
+                if stored.seat != game.to_act:
+                    raise StorageError(
+                        f"game {game_id}: stored action {stored.seq} is by seat {stored.seat}, "
+                        f"but seat {game.to_act} was to act"
+                    )
+                self._apply(live, stored.text)
+            live.record = record
+            self._arm_deadline(live)
+            self._live[game_id] = live
+            return live
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (it is reloaded from storage when next asked for)."""
+        live = self._live.pop(game_id, None)
+        if live is not None:
+            for bot in live.externals.values():
+                bot.close()
+
+    def _apply(self, live: LiveGame, text: str) -> None:
+        game = live.game
+        before, start = snapshot(game), len(game.history)
+        game.apply(text)
+        live.log.extend(line.to_dict() for line in narrate(game, before, game.history[start:]))
+
+    def _store(self, operation: Callable[[], Any]) -> Any:
+        try:
+            return operation()
+        except StaleWrite:
+            raise
+        except StorageError as error:
+            raise Refusal(
+                "unavailable", f"the game store failed, nothing was changed; try again ({error})"
+            ) from None
+
+    # -- who is asking ---------------------------------------------------------------------------
+    def seat_of(self, game_id: str, token: str | None) -> int:
+        """The seat a token holds, or SPECTATOR for no token. A wrong token is refused."""
+        live = self.live(game_id)
+        if token is None or token == "":
+            return SPECTATOR
+        digest = hash_token(token)
+        found = SPECTATOR
+        for seat in live.record.seats:
+            # Compare every seat in constant time, so timing says nothing about the hashes.
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                found = seat.seat
+        if found == SPECTATOR:
+            raise Refusal("bad-token", "this link's token does not hold a seat in this game")
+        return found
+
+    # -- acting ----------------------------------------------------------------------------------
+    def submit(self, game_id: str, token: str | None, text: str, state_id: int | None) -> int:
+        """A player's action. Answers the new state id once the action is stored."""
+        seat = self.seat_of(game_id, token)
+        if seat == SPECTATOR:
+            raise Refusal("bad-token", "spectators cannot act: open your seat's private link to play")
+        return self.submit_as(game_id, seat, text, state_id)
+
+    def submit_as(self, game_id: str, seat: int, text: str, state_id: int | None) -> int:
+        """An action for ``seat`` (the token already checked, or a bot of the server's)."""
+        live = self.live(game_id)
+        if not isinstance(text, str) or not text.strip():
+            raise Refusal(
+                "bad-request", "the action is empty: send it in the action notation, e.g. 'place alaska 3'"
+            )
+        if len(text) > 200:
+            raise Refusal("bad-request", "the action is longer than 200 characters")
+        with live.lock:
+            game = live.game
+            if game.is_over:
+                raise Refusal("game-over", f"the game is over: {self._result_text(live)}")
+            if live.waiting:
+                raise Refusal("waiting", "the game starts when every open seat is taken")
+            if seat != game.to_act:
+                raise Refusal(
+                    "not-your-turn",
+                    f"it is not your turn: {game.players[game.to_act]} is to act "
+                    f"(phase {PHASE_NAMES[game.phase]})",
+                )
+            try:
+                action = game.parse(text)
+                game.check(action)
+            except NotationError as error:
+                raise Refusal("notation", str(error)) from None
+            except IllegalActionError as error:
+                raise Refusal("illegal", str(error)) from None
+            except RiskError as error:
+                raise Refusal("illegal", str(error)) from None
+            if state_id is not None and state_id != live.state_id:
+                raise Refusal(
+                    "stale",
+                    f"the game moved on (state {live.state_id}, not {state_id}): "
+                    "look at the board again and retry",
+                )
+            canonical = game.action_text(action)
+            saved_game, saved_log = game.copy(), len(live.log)
+            self._apply(live, canonical)
+            seq = live.state_id + 1
+            stored = ActionRecord(seq=seq, seat=seat, text=canonical, at=self.clock())
+            try:
+                self.storage.append_action(game_id, stored, _progress(live))
+            except StorageError as error:
+                # Not stored, so not accepted: put the game back as it was.
+                live.game = saved_game
+                del live.log[saved_log:]
+                if isinstance(error, StaleWrite):
+                    # Another process moved this game on: reload it from the store.
+                    self.forget(game_id)
+                    raise Refusal("stale", "the game moved on: look at the board again and retry") from None
+                raise Refusal(
+                    "unavailable", f"the game store failed, the action was not taken; try again ({error})"
+                ) from None
+            live.record = replace(
+                live.record,
+                state_id=seq,
+                status=_progress(live).status,
+                winner=game.winner,
+                turn=game.turn,
+                updated=stored.at,
+            )
+            self._arm_deadline(live)
+            return seq
+
+    def _arm_deadline(self, live: LiveGame) -> None:
+        game = live.game
+        timeout = float(live.record.settings.get("defend_timeout", 0) or 0)
+        human = game.to_act < len(live.record.seats) and live.record.seats[game.to_act].kind == "human"
+        if game.phase == Phase.DEFEND and human and timeout > 0 and not game.is_over:
+            live.deadline = self.clock() + timeout
+        else:
+            live.deadline = None
+
+    def default_defence(self, game_id: str, state_id: int) -> int | None:
+        """When a human defender's time is up: defend with the most dice allowed. None if moved on."""
+        live = self.live(game_id)
+        with live.lock:
+            if live.state_id != state_id or live.game.phase != Phase.DEFEND:
+                return None
+            view = View(live.game, live.game.to_act)
+            best = max(view.legal_groups(), key=lambda g: g.get("max", 0))
+            text = best["text"] if "max" not in best else f"{best['text']} {best['max']}"
+            return self.submit_as(game_id, live.game.to_act, text, state_id)
+
+    # -- bots ------------------------------------------------------------------------------------
+    def bot_turn(self, game_id: str) -> tuple[int, int, Callable[[], str]] | None:
+        """If a bot of the server's is to act: (seat, state id, a function that decides on a copy of
+        the game, safe to run in another thread). The decision depends only on the game's seed, the
+        seat and the state id, so a restarted server makes the same moves."""
+        live = self.live(game_id)
+        with live.lock:
+            game = live.game
+            if game.is_over or live.waiting:
+                return None
+            seat_index = game.to_act
+            if seat_index >= len(live.record.seats):
+                return None
+            seat = live.record.seats[seat_index]
+            if seat.kind not in ("bot", "external"):
+                return None
+            state_id = live.state_id
+            copy = game.copy()
+            seed = (bot_seed(game.seed, seat_index) * 1_000_003 + state_id) % 2**63
+            if seat.kind == "bot":
+                bot = make_bot(seat.bot or "quick", seed)
+            else:
+                bot = live.externals.get(seat_index)
+                if bot is None:
+                    from risk.protocol import ExternalBot
+
+                    bot = ExternalBot(seat.bot or "", seed, label=seat.name)
+                    live.externals[seat_index] = bot
+
+        def decide() -> str:
+            view = View(copy, seat_index)
+            return view.action_text(bot.choose(view))
+
+        return seat_index, state_id, decide
+
+    # -- what a seat sees ------------------------------------------------------------------------
+    def state_message(self, game_id: str, seat: int, log_start: int = 0) -> dict[str, Any]:
+        live = self.live(game_id)
+        with live.lock:
+            game = live.game
+            view = View(game, seat)
+            outcome = game.outcome()
+            return {
+                "type": "state",
+                "game": game_id,
+                "state_id": live.state_id,
+                "seat": None if seat == SPECTATOR else seat,
+                "status": _progress(live).status,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "bot": s.bot if s.kind == "bot" else None,
+                    }
+                    for s in live.record.seats
+                ],
+                "view": view.to_dict(),
+                "legal": [] if live.waiting or seat == SPECTATOR else view.legal_groups(),
+                "log_start": log_start,
+                "log": live.log[log_start:],
+                "outcome": None
+                if outcome is None
+                else {"winner": outcome.winner, "winners": list(outcome.winners), "reason": outcome.reason},
+                "deadline": live.deadline,
+            }
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        return game_summary(self.live(game_id).record)
+
+    def record_text(self, game_id: str, token: str | None) -> str:
+        """A finished game's record, for its players: the whole record, seed included, so it replays."""
+        live = self.live(game_id)
+        seat = self.seat_of(game_id, token)
+        if seat == SPECTATOR:
+            raise Refusal("bad-token", "the record is for the game's players: open your seat's link")
+        with live.lock:
+            if not live.game.is_over:
+                raise Refusal("bad-request", "the record can be downloaded when the game is over")
+            return write_record(live.game)
+
+    def list_games(self, status: str | None = None) -> list[dict[str, Any]]:
+        records = self._store(lambda: self.storage.list_games(status=status, public_only=True))
+        return [game_summary(r) for r in records]
+
+    def unfinished_game_ids(self) -> list[str]:
+        """Every game still being played, public or not (their bots resume when the server starts)."""
+        records = self._store(
+            lambda: self.storage.list_games(status="playing", public_only=False, limit=100_000)
+        )
+        return [r.id for r in records]
+
+    def _result_text(self, live: LiveGame) -> str:
+        outcome = live.game.outcome()
+        if outcome is None or outcome.winner is None:
+            return "no winner"
+        return f"{live.game.players[outcome.winner]} won ({outcome.reason})"
+
+
+def game_summary(record: GameRecord) -> dict[str, Any]:
+    """What anyone may know about a game: for lists and the lobby."""
+    return {
+        "id": record.id,
+        "rules": record.rules,
+        "board": record.board,
+        "status": record.status,
+        "turn": record.turn,
+        "state_id": record.state_id,
+        "winner": record.winner,
+        "created": record.created,
+        "updated": record.updated,
+        "public": bool(record.settings.get("public", True)),
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "bot": s.bot if s.kind == "bot" else None,
+                "open": s.kind == "open",
+            }
+            for s in record.seats
+        ],
+    }
