@@ -144,8 +144,14 @@ def _clean_name(name: str, what: str) -> str:
     return name
 
 
-def _progress(live: LiveGame) -> Progress:
-    game = live.game
+def _apply(game: Game, log: list[dict[str, Any]], text: str) -> None:
+    before, start = snapshot(game), len(game.history)
+    game.apply(text)
+    log.extend(line.to_dict() for line in narrate(game, before, game.history[start:]))
+
+
+def _progress(live: LiveGame, game: Game | None = None) -> Progress:
+    game = game or live.game
     status = "over" if game.is_over else ("waiting" if live.waiting else "playing")
     return Progress(status=status, winner=game.winner, turn=game.turn)
 
@@ -310,7 +316,7 @@ class GameMaster:
                         f"game {game_id}: stored action {stored.seq} is by seat {stored.seat}, "
                         f"but seat {game.to_act} was to act"
                     )
-                self._apply(live, stored.text)
+                _apply(game, live.log, stored.text)
             live.record = record
             self._arm_deadline(live)
             self._live[game_id] = live
@@ -322,12 +328,6 @@ class GameMaster:
         if live is not None:
             for bot in live.externals.values():
                 bot.close()
-
-    def _apply(self, live: LiveGame, text: str) -> None:
-        game = live.game
-        before, start = snapshot(game), len(game.history)
-        game.apply(text)
-        live.log.extend(line.to_dict() for line in narrate(game, before, game.history[start:]))
 
     def _store(self, operation: Callable[[], Any]) -> Any:
         try:
@@ -400,23 +400,23 @@ class GameMaster:
                     "look at the board again and retry",
                 )
             canonical = game.action_text(action)
-            saved_game, saved_log = game.copy(), len(live.log)
-            self._apply(live, canonical)
+            # Apply to a copy: the live game changes only once the action is stored.
+            moved, new_lines = game.copy(), []
+            _apply(moved, new_lines, canonical)
             seq = live.state_id + 1
             stored = ActionRecord(seq=seq, seat=seat, text=canonical, at=self.clock())
             try:
-                self.storage.append_action(game_id, stored, _progress(live))
+                self.storage.append_action(game_id, stored, _progress(live, moved))
+            except StaleWrite:
+                # Another process moved this game on: reload it from the store.
+                self.forget(game_id)
+                raise Refusal("stale", "the game moved on: look at the board again and retry") from None
             except StorageError as error:
-                # Not stored, so not accepted: put the game back as it was.
-                live.game = saved_game
-                del live.log[saved_log:]
-                if isinstance(error, StaleWrite):
-                    # Another process moved this game on: reload it from the store.
-                    self.forget(game_id)
-                    raise Refusal("stale", "the game moved on: look at the board again and retry") from None
                 raise Refusal(
                     "unavailable", f"the game store failed, the action was not taken; try again ({error})"
                 ) from None
+            live.game = game = moved
+            live.log.extend(new_lines)
             live.record = replace(
                 live.record,
                 state_id=seq,

@@ -1,0 +1,1 @@
+"""The web server: the game master, storage, and the HTTP and websocket app (docs/web.md)."""
