@@ -23,8 +23,10 @@ GAMES = [
 
 
 def _play(preset: str, game_name: str, players: int, options: dict[str, str], seed: int, steps: int = 4000):
-    rules = Rules.preset(preset).for_game(game_name).with_options(**options) if options else (
-        Rules.preset(preset).for_game(game_name)
+    rules = (
+        Rules.preset(preset).for_game(game_name).with_options(**options)
+        if options
+        else (Rules.preset(preset).for_game(game_name))
     )
     game = Game(rules, [f"P{i}" for i in range(players)], seed=seed)
     bots = [make_bot("quick", seed + i) for i in range(len(game.players))]
@@ -64,9 +66,13 @@ def test_log_words() -> None:
 
 
 @pytest.mark.parametrize(("preset", "game_name", "players", "options"), GAMES)
-def test_legal_groups_expand_to_the_legal_actions(preset: str, game_name: str, players: int, options: dict) -> None:
+def test_legal_groups_expand_to_the_legal_actions(
+    preset: str, game_name: str, players: int, options: dict
+) -> None:
     checked = 0
-    for index, (game, _before, _start) in enumerate(_play(preset, game_name, players, options, seed=3, steps=900)):
+    for index, (game, _before, _start) in enumerate(
+        _play(preset, game_name, players, options, seed=3, steps=900)
+    ):
         if index % 7 or game.is_over:
             continue
         view = View(game, game.to_act)

@@ -121,7 +121,13 @@ def test_concurrent_submits_are_serialised(storage: Storage) -> None:
         results: list[object] = []
         barrier = threading.Barrier(4)
 
-        def send(text: str = text, seat: int = seat, state: int = state) -> None:
+        def send(
+            text: str = text,
+            seat: int = seat,
+            state: int = state,
+            barrier: threading.Barrier = barrier,
+            results: list[object] = results,
+        ) -> None:
             barrier.wait()
             try:
                 results.append(master.submit(game_id, tokens[seat], text, state))
@@ -197,10 +203,16 @@ def test_open_seats_wait_then_join(storage: Storage) -> None:
     [
         (GameSpec(edition="1066", seats=[SeatSpec("human", "A")] * 3), "no edition"),
         (GameSpec(game="chess", seats=[SeatSpec("human", "A")] * 3), "no game"),
-        (GameSpec(edition="2003", game="secret-mission", seats=[SeatSpec("bot", bot="quick")] * 3), "no secret-mission"),
+        (
+            GameSpec(edition="2003", game="secret-mission", seats=[SeatSpec("bot", bot="quick")] * 3),
+            "no secret-mission",
+        ),
         (GameSpec(seats=[SeatSpec("bot", bot="quick")] * 2), "3 to 5 players"),
         (GameSpec(seats=[SeatSpec("bot", bot="deep-blue")] * 3), "no bot"),
-        (GameSpec(seats=[SeatSpec("human", "A"), SeatSpec("human", "A"), SeatSpec("open")]), "different names"),
+        (
+            GameSpec(seats=[SeatSpec("human", "A"), SeatSpec("human", "A"), SeatSpec("open")]),
+            "different names",
+        ),
         (GameSpec(seats=[SeatSpec("human", 'Bad, "name"')] * 3), "commas"),
         (GameSpec(seats=[SeatSpec("robot")] * 3), "no seat kind"),
         (GameSpec(seats=[SeatSpec("external", bot="./x")] * 3), "--allow-external-bots"),
