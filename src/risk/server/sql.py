@@ -1,0 +1,421 @@
+"""SQL stores for the web server: SQLite (one file, the default) and PostgreSQL, with SQLAlchemy 2.
+
+``open_storage(url)`` picks the store: ``"memory"``, ``None`` (SQLite in the user's data folder), a
+``sqlite:///path`` or ``postgresql://user:pass@host/db`` URL (driven by psycopg 3), or a bare file path
+(SQLite). Opening a SQL store upgrades its schema to the newest Alembic revision shipped in
+``risk/server/migrations``, so a newer release opens a database made by an older one.
+
+Durability: ``append_action`` returns only after its transaction committed. SQLite runs in WAL mode with
+``synchronous=FULL``: a committed action survives the process being killed and the machine losing
+power (``NORMAL`` survives a killed process but may lose the last commits on power loss; it is
+offered for the benchmark, not used by default). PostgreSQL commits synchronously by default.
+
+Two writers extending one game from the same state: the game row is locked first (``SELECT ... FOR
+UPDATE`` on PostgreSQL; ``BEGIN IMMEDIATE`` takes SQLite's single write lock), its state id is checked,
+and the actions table's primary key (game, seq) refuses a second action with the same number even if
+the lock were bypassed. The loser gets ``StaleWrite``.
+
+A new migration: change the tables below, then from the repository root
+``.venv/bin/python -c "from risk.server.sql import alembic_config as c; from alembic import command;
+command.revision(c('sqlite:////tmp/at-head.sqlite3'), 'what changed', autogenerate=True)"`` against a
+database at the previous head, and review the file it writes under migrations/versions/.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import event
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+
+from risk.server.storage import (
+    ActionRecord,
+    GameRecord,
+    MemoryStorage,
+    Progress,
+    SeatRecord,
+    StaleWrite,
+    Storage,
+    StorageError,
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+# The schema as the queries see it. The migrations create it; tests check the two agree.
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("board", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),  # seeds go up to 2**63 - 1
+    sa.Column("settings", sa.JSON().with_variant(JSONB(), "postgresql"), nullable=False),
+    sa.Column("created", sa.Double, nullable=False),
+    sa.Column("updated", sa.Double, nullable=False),
+    sa.Column("state_id", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("turn", sa.Integer, nullable=False),
+    sa.Index("games_updated", "updated"),  # list_games: most recently updated first
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.String(64), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("bot", sa.Text, nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game_id", sa.String(64), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Double, nullable=False),
+)
+
+SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
+BUSY_TIMEOUT_S = 10.0  # how long a SQLite writer waits for another's lock before "try again"
+CONNECT_TIMEOUT_S = 10  # PostgreSQL: an unreachable host fails in seconds, not minutes
+_MIGRATION_LOCK = 0x7269736B  # "risk": a PostgreSQL advisory lock, so two servers never migrate at once
+
+
+def default_database_url() -> str:
+    """SQLite in the user's data folder (created if absent), e.g. ~/.local/share/risk/games.sqlite3."""
+    folder = Path(platformdirs.user_data_dir("risk"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return URL.create("sqlite", database=str(folder / "games.sqlite3")).render_as_string()
+
+
+def open_storage(url: str | None) -> Storage:
+    """The store for ``risk serve --db``: "memory", None (the default SQLite file), a URL or a file path."""
+    if url == "memory":
+        return MemoryStorage()
+    if url is None:
+        return SqlStorage(default_database_url())
+    if "://" not in url:  # a bare path: a SQLite file
+        return SqlStorage(URL.create("sqlite", database=str(Path(url).resolve())).render_as_string())
+    return SqlStorage(url)
+
+
+def database_url(url: str) -> URL:
+    """The URL parsed, plain ``postgresql://`` (and ``postgres://``) mapped to the psycopg 3 driver."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise StorageError(f"not a database URL: {url!r} (use sqlite:///PATH or postgresql://...)") from exc
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise StorageError(f"unsupported database {parsed.get_backend_name()!r}: use SQLite or PostgreSQL")
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        # Each pooled connection would get its own empty database.
+        raise StorageError("an in-memory SQLite database cannot be shared between connections: use 'memory'")
+    return parsed
+
+
+def alembic_config(url: str | None = None, connection: Connection | None = None) -> Config:
+    """Alembic's configuration, built in code: no alembic.ini is needed (nor shipped)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    config.set_main_option("path_separator", "os")  # the newer Alembic default, stated to silence a warning
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", database_url(url).render_as_string(False).replace("%", "%%"))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def schema_head() -> str:
+    """The newest schema revision this release knows."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def _make_engine(url: URL, sqlite_synchronous: str) -> Engine:
+    if url.get_backend_name() == "sqlite":
+        # One engine per process; the server calls from the event loop and from worker threads, so
+        # connections may move between threads (each is used by one thread at a time).
+        engine = sa.create_engine(
+            url, connect_args={"check_same_thread": False}, pool_size=5, max_overflow=10, pool_timeout=30
+        )
+        busy_ms = int(BUSY_TIMEOUT_S * 1000)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+            # pysqlite's own transaction handling begins late and always DEFERRED; we issue BEGIN ourselves.
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute(f"PRAGMA busy_timeout = {busy_ms}")
+            cursor.execute("PRAGMA journal_mode = WAL")  # readers never block the writer, nor it them
+            cursor.execute(f"PRAGMA synchronous = {sqlite_synchronous}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(connection: Connection) -> None:
+            # A writer takes the write lock at BEGIN, waiting up to busy_timeout for it: a deferred
+            # transaction that upgrades later can fail at once with SQLITE_BUSY in WAL mode.
+            write = connection.get_execution_options().get("risk_write", False)
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+        return engine
+    connect_args: dict[str, Any] = {}
+    if "connect_timeout" not in url.query:
+        connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
+    # pre_ping: a server restart costs a reconnect, not one failed request per pooled connection.
+    return sa.create_engine(
+        url, connect_args=connect_args, pool_size=5, max_overflow=10, pool_timeout=30, pool_pre_ping=True
+    )
+
+
+def _describe(exc: BaseException) -> str:
+    """The driver's own message, first line: it names the cause (refused, locked, disk full...)."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _is_unique_violation(exc: IntegrityError) -> bool:
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "23505":  # psycopg: unique_violation
+        return True
+    sqlite_name = getattr(orig, "sqlite_errorname", "")
+    return sqlite_name in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
+
+
+class SqlStorage(Storage):
+    """Games in a SQLite file or a PostgreSQL database. Thread-safe: every call has its own connection."""
+
+    def __init__(self, url: str, *, sqlite_synchronous: str = "FULL") -> None:
+        if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise ValueError(f"sqlite_synchronous must be one of {SQLITE_SYNCHRONOUS}")
+        self.url = database_url(url)
+        self.backend = self.url.get_backend_name()
+        self._shown = self.url.render_as_string(hide_password=True)
+        self._closed = False
+        try:
+            self._engine = _make_engine(self.url, sqlite_synchronous)
+        except (SQLAlchemyError, ImportError) as exc:
+            raise StorageError(f"cannot open the database {self._shown}: {_describe(exc)}") from exc
+        try:
+            self._upgrade()
+        except BaseException:
+            self._engine.dispose()
+            raise
+
+    def _upgrade(self) -> None:
+        """Bring the schema to head, in one transaction that also excludes other servers doing the same."""
+        with self._errors("opening the database"), self._transaction(write=True) as conn:
+            if self.backend == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            try:
+                command.upgrade(alembic_config(connection=conn), "head")
+            except CommandError as exc:
+                raise StorageError(
+                    f"the database {self._shown} has a schema this version of risk does not know "
+                    f"(made by a newer release?): {exc}"
+                ) from exc
+
+    def schema_revision(self) -> str | None:
+        """The revision recorded in the database's alembic_version table."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self._errors("reading the schema revision"), self._transaction() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    @contextlib.contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        """Every database failure becomes StorageError (StaleWrite passes as it is): "try again"."""
+        if self._closed:
+            raise StorageError(f"{doing}: the store is closed")
+        try:
+            yield
+        except StorageError:
+            raise
+        except (SQLAlchemyError, OSError) as exc:
+            raise StorageError(f"{doing} failed ({self._shown}): {_describe(exc)}") from exc
+
+    @contextlib.contextmanager
+    def _transaction(self, write: bool = False) -> Iterator[Connection]:
+        """One transaction on a pooled connection; committed on leaving, rolled back on an exception."""
+        with self._engine.connect() as conn:
+            if write:
+                conn.execution_options(risk_write=True)
+            with conn.begin():
+                yield conn
+
+    def _lock_game(self, conn: Connection, game_id: str) -> int:
+        """The game's state id, its row locked until the transaction ends (SQLite: locked already)."""
+        query = sa.select(games.c.state_id).where(games.c.id == game_id)
+        if self.backend == "postgresql":
+            query = query.with_for_update()
+        state_id = conn.execute(query).scalar_one_or_none()
+        if state_id is None:
+            raise StorageError(f"no game {game_id!r}")
+        return int(state_id)
+
+    def create_game(self, game: GameRecord) -> None:
+        with self._errors("creating a game"), self._transaction(write=True) as conn:
+            try:
+                conn.execute(
+                    games.insert().values(
+                        id=game.id,
+                        rules=game.rules,
+                        board=game.board,
+                        seed=game.seed,
+                        settings=game.settings,
+                        created=game.created,
+                        updated=game.updated,
+                        state_id=game.state_id,
+                        status=game.status,
+                        winner=game.winner,
+                        turn=game.turn,
+                    )
+                )
+            except IntegrityError as exc:
+                if _is_unique_violation(exc):
+                    raise StorageError(f"a game with id {game.id!r} exists") from exc
+                raise
+            if game.seats:
+                conn.execute(seats.insert(), [_seat_row(game.id, seat) for seat in game.seats])
+
+    def get_game(self, game_id: str) -> GameRecord | None:
+        # One statement, so the seats belong to the same snapshot as the game row.
+        query = (
+            sa.select(games, seats)
+            .select_from(games.outerjoin(seats))
+            .where(games.c.id == game_id)
+            .order_by(seats.c.seat)
+        )
+        with self._errors("reading a game"), self._transaction() as conn:
+            rows = conn.execute(query).all()
+        if not rows:
+            return None
+        return _game(rows[0], [_seat(row) for row in rows if row.seat is not None])
+
+    def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
+        query = (
+            sa.select(actions.c.seq, actions.c.seat, actions.c.text, actions.c.at)
+            .where(actions.c.game_id == game_id, actions.c.seq > after)
+            .order_by(actions.c.seq)
+        )
+        with self._errors("reading actions"), self._transaction() as conn:
+            return [ActionRecord(seq=r.seq, seat=r.seat, text=r.text, at=r.at) for r in conn.execute(query)]
+
+    def append_action(self, game_id: str, action: ActionRecord, progress: Progress) -> None:
+        with self._errors("storing an action"), self._transaction(write=True) as conn:
+            state_id = self._lock_game(conn, game_id)
+            if action.seq != state_id + 1:
+                raise StaleWrite(f"game {game_id} is at state {state_id}, not {action.seq - 1}")
+            try:
+                conn.execute(
+                    actions.insert().values(
+                        game_id=game_id, seq=action.seq, seat=action.seat, text=action.text, at=action.at
+                    )
+                )
+            except IntegrityError as exc:
+                # Only reachable if a writer bypassed the lock: the primary key is the last word.
+                if _is_unique_violation(exc):
+                    raise StaleWrite(f"game {game_id} already has action {action.seq}") from exc
+                raise
+            conn.execute(
+                games.update()
+                .where(games.c.id == game_id)
+                .values(
+                    state_id=action.seq,
+                    status=progress.status,
+                    winner=progress.winner,
+                    turn=progress.turn,
+                    updated=action.at,
+                )
+            )
+
+    def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
+        with self._errors("updating a seat"), self._transaction(write=True) as conn:
+            self._lock_game(conn, game_id)  # serialised with append_action on the same game
+            row = _seat_row(game_id, seat)
+            conn.execute(
+                seats.update()
+                .where(seats.c.game_id == game_id, seats.c.seat == seat.seat)
+                .values({k: v for k, v in row.items() if k not in ("game_id", "seat")})
+            )
+            if status:
+                conn.execute(games.update().where(games.c.id == game_id).values(status=status))
+
+    def list_games(
+        self, status: str | None = None, public_only: bool = True, limit: int = 100
+    ) -> list[GameRecord]:
+        query = sa.select(games)
+        if status is not None:
+            query = query.where(games.c.status == status)
+        if public_only:  # settings["public"], True when absent
+            query = query.where(sa.func.coalesce(games.c.settings["public"].as_boolean(), sa.true()))
+        query = query.order_by(games.c.updated.desc(), games.c.created.desc(), games.c.id).limit(limit)
+        with self._errors("listing games"), self._transaction() as conn:
+            rows = conn.execute(query).all()
+            ids = [row.id for row in rows]
+            by_game: dict[str, list[SeatRecord]] = {game_id: [] for game_id in ids}
+            if ids:
+                seat_rows = conn.execute(
+                    sa.select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.game_id, seats.c.seat)
+                )
+                for row in seat_rows:
+                    by_game[row.game_id].append(_seat(row))
+        return [_game(row, by_game[row.id]) for row in rows]
+
+    def close(self) -> None:
+        self._closed = True
+        self._engine.dispose()
+
+
+def _seat_row(game_id: str, seat: SeatRecord) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "seat": seat.seat,
+        "name": seat.name,
+        "kind": seat.kind,
+        "bot": seat.bot,
+        "token_hash": seat.token_hash,
+    }
+
+
+def _seat(row: Any) -> SeatRecord:
+    return SeatRecord(seat=row.seat, name=row.name, kind=row.kind, bot=row.bot, token_hash=row.token_hash)
+
+
+def _game(row: Any, game_seats: Sequence[SeatRecord]) -> GameRecord:
+    return GameRecord(
+        id=row.id,
+        rules=row.rules,
+        board=row.board,
+        seed=int(row.seed),
+        seats=tuple(game_seats),
+        settings=dict(row.settings or {}),
+        created=float(row.created),
+        state_id=int(row.state_id),
+        status=row.status,
+        winner=row.winner,
+        turn=int(row.turn),
+        updated=float(row.updated),
+    )
