@@ -1,0 +1,72 @@
+"""Shared fixtures: the web server's stores over SQLite and a real, throwaway PostgreSQL (tests/pg.py).
+
+- ``storage_url``: a URL of a fresh, empty database, once for "sqlite" (a file in tmp_path) and once for
+  "postgresql" (a new database on the session's cluster, dropped afterwards).
+- ``storage``: an open store, once each for "memory", "sqlite" and "postgresql"; closed afterwards.
+- ``postgres_cluster``: the session's PostgreSQL cluster (tests/pg.py PgCluster), started on first use.
+
+Without PostgreSQL the "postgresql" cases skip on a developer's machine and fail under CI=true, where
+they must run; ``-m "not postgresql"`` leaves them out.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pg import PgCluster, unavailable_reason
+
+if TYPE_CHECKING:
+    from risk.server.storage import Storage
+
+SQL_KINDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "postgresql: runs against the throwaway PostgreSQL cluster")
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PgCluster]:
+    reason = unavailable_reason()
+    if reason is not None:
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"PostgreSQL tests cannot run: {reason}; CI must run them (.ci/run installs it)")
+        pytest.skip(f"PostgreSQL tests skipped: {reason}")
+    with PgCluster() as cluster:
+        yield cluster
+
+
+def fresh_database_url(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A URL of a new empty database of that kind, removed after the test."""
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    cluster: PgCluster = request.getfixturevalue("postgres_cluster")
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    url = cluster.create_database(name)
+    request.addfinalizer(lambda: cluster.drop_database(name))
+    return url
+
+
+@pytest.fixture(params=SQL_KINDS)
+def storage_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return fresh_database_url(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=["memory", *SQL_KINDS])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    from risk.server.sql import SqlStorage
+    from risk.server.storage import MemoryStorage
+
+    store: Storage
+    if request.param == "memory":
+        store = MemoryStorage()
+    else:
+        store = SqlStorage(fresh_database_url(request.param, request, tmp_path))
+    yield store
+    store.close()
