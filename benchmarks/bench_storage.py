@@ -10,6 +10,7 @@ fsync on, if its binaries are installed.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import tempfile
@@ -94,7 +95,7 @@ def main() -> None:
             url = f"sqlite:///{folder}/{synchronous}.sqlite3"
             measure(
                 f"SQLite WAL synchronous={synchronous}",
-                lambda u=url, s=synchronous: SqlStorage(u, sqlite_synchronous=s),
+                functools.partial(SqlStorage, url, sqlite_synchronous=synchronous),
                 count,
             )
     reason = unavailable_reason()
