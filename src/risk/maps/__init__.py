@@ -247,3 +247,19 @@ def load_map(name: str = "classic") -> Board:
     except json.JSONDecodeError as error:
         raise MapError(f"map {name!r} is not valid JSON: {error}") from None
     return Board(data)
+
+
+def load_drawing(name: str = "classic") -> dict[str, Any] | None:
+    """The drawing of a shipped board (territory outlines, label points, sea lines), or ``None``.
+
+    Drawings live in ``maps/drawings/{name}.json`` (made by ``tools/make_board_drawing.py``); a board
+    without one, or a name that is no shipped board, gives ``None``.
+    """
+    key = normalise(name)
+    folder = resources.files(__package__).joinpath("drawings")
+    if not key or not folder.is_dir():
+        return None
+    for entry in folder.iterdir():
+        if entry.name.endswith(".json") and normalise(entry.name.removesuffix(".json")) == key:
+            return json.loads(entry.read_text(encoding="utf-8"))
+    return None
