@@ -269,7 +269,7 @@ CONTINENT_LABELS = {
     "Australia": (124, -41),
 }
 # Where a label goes when the widest spot of a territory is not the best (longitude, latitude).
-LABEL_AT = {"western-europe": (2.0, 46.6)}
+LABEL_AT = {"western-europe": (2.0, 46.2), "great-britain": (-1.6, 53.6)}
 # Sea lines that would cross other land go by these points (longitude, latitude).
 VIA = {("ontario", "greenland"): [(-79.5, 63.5), (-64, 61.0)]}
 # Sea lines from the coast nearest the first point to the coast nearest the second (lon, lat).
@@ -433,7 +433,11 @@ def build_territories(countries: dict[str, list[Polygon]]) -> dict[str, MultiPol
         if factor:
             centre = shapely.union_all(pieces).centroid
             pieces = [affinity.scale(p, factor, factor, origin=centre) for p in pieces]
-        territories[slug] = MultiPolygon([orient(p, 1.0) for p in pieces])
+        # no specks of holes (slits left between countries), and coordinates on the 0.1 grid
+        snapped = polygons_of(shapely.set_precision(MultiPolygon(pieces), 0.1))
+        snapped = [Polygon(p.exterior, [r for r in p.interiors if Polygon(r).area > 5 * MIN_PIECE])
+                   for p in snapped if p.area >= MIN_PIECE or len(snapped) == 1]
+        territories[slug] = MultiPolygon([orient(p, 1.0) for p in snapped])
     return territories
 
 
