@@ -75,8 +75,8 @@ LAT_NORTH, LAT_SOUTH = 84.0, -56.5
 MARGIN_TOP, MARGIN_BOTTOM = 6.0, 6.0
 SIMPLIFY = 0.5  # Douglas-Peucker tolerance, in output units
 MIN_PIECE = 6.0  # pieces smaller than this (square output units) are left out...
-KEEP_PIECE = 40.0  # ...and islands are kept whole only from this size on, unless named in ISLANDS
-# the projected x of longitude -180 (and +180 + 360 for Russia's Chukotka)
+KEEP_PIECE = 40.0  # ...and islands only from this size on
+# output units per radian of longitude (and of Miller y)
 SCALE = WIDTH / math.radians(LON_EAST - LON_WEST)
 
 
@@ -254,8 +254,6 @@ RULES: list[Rule] = [
     Rule("western-australia", ("Australia",), box(110, -45, 133, -9)),
     Rule("eastern-australia", ("Australia",), box(133, -45, 155, -9)),
 ]
-# Islands too small for KEEP_PIECE that the board shows all the same (a point of each, lon/lat).
-ISLANDS: list[tuple[float, float]] = []
 # Land left out on purpose (the Arctic islands off Europe and the Urals).
 LEFT_OUT = [box(10, 74, 34, 81), box(44, 70.3, 70, 82)]
 
@@ -370,7 +368,6 @@ def build_territories(countries: dict[str, list[Polygon]]) -> dict[str, MultiPol
             if name not in countries:
                 raise SystemExit(f"no country called {name!r} in the source")
             by_country.setdefault(name, []).append(rule)
-    islands = [Point(project(lon, lat)) for lon, lat in ISLANDS]
     all_pieces = [(name, piece) for name, pieces in countries.items() for piece in pieces]
     tree = shapely.STRtree([piece for _, piece in all_pieces])
 
@@ -390,7 +387,7 @@ def build_territories(countries: dict[str, list[Polygon]]) -> dict[str, MultiPol
                 continue
             small = piece.area < 0.2 * largest
             tiny = piece.area < KEEP_PIECE and not on_a_border(name, piece)
-            if small and tiny and not any(piece.contains(i) for i in islands):
+            if small and tiny:
                 continue
             if small:  # an island: whole, to the territory whose region holds it
                 for rule in rules:
@@ -427,7 +424,7 @@ def build_territories(countries: dict[str, list[Polygon]]) -> dict[str, MultiPol
         pieces = [
             p for p in pieces
             if p is biggest or p.area >= min(KEEP_PIECE, biggest.area / 4)
-            or any(p.contains(i) for i in islands) or any(p.distance(q) < 0.01 for q in others)
+            or any(p.distance(q) < 0.01 for q in others)
         ]
         factor = ENLARGE.get(slug)
         if factor:
@@ -501,11 +498,9 @@ def sea_line(a: str, b: str, shapes: dict[str, MultiPolygon]) -> list[tuple[floa
     (x3, y3), (x4, y4) = points[-2], points[-1]
     if len(points) == 2 and math.hypot(x2 - x1, y2 - y1) < MIN_SEA_LINE:
         # a narrow strait: a line long enough to see, across it
-        if math.hypot(x2 - x1, y2 - y1) < 0.5:
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        if math.hypot(x2 - x1, y2 - y1) < 0.5:  # coasts that meet: across, centre to centre
             (x1, y1), (x2, y2) = shapes[a].centroid.coords[0], shapes[b].centroid.coords[0]
-            mx, my = pa.x, pa.y
-        else:
-            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         length = math.hypot(x2 - x1, y2 - y1)
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
         half = MIN_SEA_LINE / 2
