@@ -1,0 +1,311 @@
+// The server's HTTP and websocket API (docs/web.md), and the seats this browser holds.
+//
+// Nothing here touches the page: the lobby and the board build on it.
+
+export class ApiError extends Error {
+  constructor(code, message, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (error) {
+    throw new ApiError("network", "The server cannot be reached: check your connection and try again.");
+  }
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json().catch(() => null) : await response.text();
+  if (!response.ok) {
+    const err = data && data.error;
+    if (err && err.message) throw new ApiError(err.code || "error", err.message, response.status);
+    throw new ApiError("http", `The server answered ${response.status} ${response.statusText}.`, response.status);
+  }
+  return data;
+}
+
+export const api = {
+  meta: () => request("GET", "/api/meta"),
+  board: (name) => request("GET", `/api/boards/${encodeURIComponent(name)}`),
+  odds: (attackers, defenders, stop = 0) =>
+    request("GET", `/api/odds?attackers=${attackers}&defenders=${defenders}&stop=${stop}`),
+  games: (status) => request("GET", status ? `/api/games?status=${encodeURIComponent(status)}` : "/api/games"),
+  game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
+  create: (body) => request("POST", "/api/games", { body }),
+  join: (id, seat, name) => request("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { seat, name } }),
+  view: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/view`, { token }),
+  record: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/record`, { token }),
+};
+
+// -- the seats this browser holds (localStorage) ---------------------------------------------------
+const SEATS_KEY = "risk.seats.v1";
+const NAME_KEY = "risk.name";
+
+export const seats = {
+  all() {
+    try {
+      const list = JSON.parse(localStorage.getItem(SEATS_KEY) || "[]");
+      return Array.isArray(list) ? list.filter((s) => s && typeof s.game === "string") : [];
+    } catch {
+      return [];
+    }
+  },
+  save(list) {
+    try {
+      localStorage.setItem(SEATS_KEY, JSON.stringify(list.slice(-200)));
+    } catch {
+      /* private mode or full: the links still work */
+    }
+  },
+  /** Remember a seat: {game, seat, name, token, mine, created, rules}. */
+  remember(entry) {
+    const list = this.all().filter((s) => !(s.game === entry.game && s.seat === entry.seat));
+    const old = this.all().find((s) => s.game === entry.game && s.seat === entry.seat);
+    list.push({ created: Date.now(), ...(old || {}), ...entry });
+    this.save(list);
+  },
+  forget(game) {
+    this.save(this.all().filter((s) => s.game !== game));
+  },
+  forGame(game) {
+    return this.all().filter((s) => s.game === game);
+  },
+  name() {
+    try {
+      return localStorage.getItem(NAME_KEY) || "";
+    } catch {
+      return "";
+    }
+  },
+  setName(name) {
+    try {
+      localStorage.setItem(NAME_KEY, name);
+    } catch {
+      /* ignore */
+    }
+  },
+};
+
+export function seatLink(game, token) {
+  return `${location.origin}/game/${encodeURIComponent(game)}${token ? `#token=${encodeURIComponent(token)}` : ""}`;
+}
+
+// -- live play over the websocket ------------------------------------------------------------------
+//
+// One action at a time is in flight. If the connection drops before it is acknowledged, it is kept
+// and sent again, with the same state id, right after the reconnection's fresh state: the server
+// refuses it as stale if it had been taken (or the game moved on), so resending is always safe.
+
+const PING_EVERY = 25000;
+const ACK_SLOW = 8000;
+
+export class GameSocket {
+  /**
+   * handlers: onState(msg), onAck(msg, pending), onError(msg, pending), onStatus(status, detail),
+   * onPending(pending|null)
+   * status: "connecting" | "open" | "reconnecting" | "closed"
+   */
+  constructor(gameId, token, handlers) {
+    this.gameId = gameId;
+    this.token = token || null;
+    this.h = handlers;
+    this.ws = null;
+    this.status = "connecting";
+    this.pending = null; // {ref, action, stateId, sent: bool, resent: bool}
+    this.attempt = 0;
+    this.refCounter = 0;
+    this.stopped = false;
+    this.helloDone = false;
+    this._ping = null;
+    this._retry = null;
+    this._slow = null;
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && this.status === "reconnecting") this.reconnectNow();
+    });
+    window.addEventListener("online", () => {
+      if (this.status === "reconnecting") this.reconnectNow();
+    });
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this._retry);
+    this.helloDone = false;
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (error) {
+      this._scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    this._setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      clearInterval(this._ping);
+      this._ping = setInterval(() => this._raw({ type: "ping" }), PING_EVERY);
+    });
+    ws.addEventListener("message", (event) => this._onMessage(ws, event));
+    ws.addEventListener("close", (event) => this._onClose(ws, event));
+    ws.addEventListener("error", () => {
+      /* a close event follows */
+    });
+  }
+
+  reconnectNow() {
+    this.attempt = Math.max(this.attempt, 1);
+    clearTimeout(this._retry);
+    if (this.ws && this.ws.readyState <= 1) return;
+    this.connect();
+  }
+
+  close() {
+    this.stopped = true;
+    clearInterval(this._ping);
+    clearTimeout(this._retry);
+    if (this.ws) this.ws.close();
+  }
+
+  _raw(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  /** Ask for the whole state again (the log from its start). */
+  resync() {
+    this._raw({ type: "hello", token: this.token });
+  }
+
+  get busy() {
+    return this.pending !== null;
+  }
+
+  /**
+   * Submit an action with the state id it was chosen at. Answers false (and sends nothing) when
+   * another action is still waiting for its answer or the connection is down.
+   */
+  send(action, stateId) {
+    if (this.pending) return false;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.helloDone) return false;
+    const ref = `a${++this.refCounter}`;
+    this.pending = { ref, action, stateId, sent: true, resent: false, lost: false };
+    this._raw({ type: "action", action, state_id: stateId, ref });
+    this._armSlow();
+    this.h.onPending && this.h.onPending(this.pending);
+    return true;
+  }
+
+  /** Forget an action that could not be sent (the player chose not to retry it). */
+  dropPending() {
+    this.pending = null;
+    clearTimeout(this._slow);
+    this.h.onPending && this.h.onPending(null);
+  }
+
+  _armSlow() {
+    clearTimeout(this._slow);
+    this._slow = setTimeout(() => {
+      if (this.pending) {
+        this.pending.slow = true;
+        this.h.onPending && this.h.onPending(this.pending);
+      }
+    }, ACK_SLOW);
+  }
+
+  _onMessage(ws, event) {
+    if (ws !== this.ws) return;
+    let msg;
+    try {
+      msg = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (msg.type === "state") {
+      const first = !this.helloDone;
+      this.helloDone = true;
+      if (first) {
+        this.attempt = 0;
+        this._setStatus("open");
+      }
+      this.h.onState && this.h.onState(msg, first);
+      if (first && this.pending && this.pending.lost) {
+        // Sent before the connection dropped, never answered: send it again, same state id.
+        const p = this.pending;
+        p.lost = false;
+        p.resent = true;
+        this._raw({ type: "action", action: p.action, state_id: p.stateId, ref: p.ref });
+        this._armSlow();
+        this.h.onPending && this.h.onPending(p);
+      }
+    } else if (msg.type === "ack") {
+      const pending = this.pending && this.pending.ref === msg.ref ? this.pending : null;
+      if (pending) {
+        this.pending = null;
+        clearTimeout(this._slow);
+        this.h.onPending && this.h.onPending(null);
+      }
+      this.h.onAck && this.h.onAck(msg, pending);
+    } else if (msg.type === "error") {
+      const pending = this.pending && msg.ref != null && this.pending.ref === msg.ref ? this.pending : null;
+      if (pending) {
+        this.pending = null;
+        clearTimeout(this._slow);
+        this.h.onPending && this.h.onPending(null);
+      }
+      if (msg.code === "bad-token" && !this.helloDone) {
+        this.stopped = true; // a wrong link: retrying cannot help
+      }
+      if (msg.code === "not-found" && !this.helloDone) this.stopped = true;
+      this.h.onError && this.h.onError(msg, pending);
+    }
+  }
+
+  _onClose(ws, event) {
+    if (ws !== this.ws) return;
+    clearInterval(this._ping);
+    clearTimeout(this._slow);
+    this.helloDone = false;
+    if (this.pending) {
+      this.pending.lost = true;
+      this.h.onPending && this.h.onPending(this.pending);
+    }
+    if (event.code === 4403 || event.code === 4404) this.stopped = true;
+    if (this.stopped) {
+      this._setStatus("closed", event.code);
+      return;
+    }
+    this._scheduleRetry();
+  }
+
+  _scheduleRetry() {
+    this.attempt += 1;
+    const delay = Math.min(10000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.75 + Math.random() / 2);
+    this._setStatus("reconnecting", Math.round(delay / 1000));
+    clearTimeout(this._retry);
+    this._retry = setTimeout(() => this.connect(), delay);
+  }
+
+  _setStatus(status, detail) {
+    this.status = status;
+    this.h.onStatus && this.h.onStatus(status, detail);
+  }
+}

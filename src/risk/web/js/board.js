@@ -1,0 +1,695 @@
+// The board as SVG: drawn from GET /api/boards/{name} ({board, drawing}).
+//
+// With a drawing, territories are its outlines; a territory the drawing lacks (or every territory,
+// when there is no drawing) is a round node at a computed position, with lines for its links, so
+// any board can be played. Each clickable territory element carries data-territory="slug"; each
+// army badge data-armies="slug".
+
+import { svg, clear, slugify, UNOWNED, TIED } from "./ui.js";
+
+// Continent tints, in the board's order (the classic board's printed colours first).
+const CONTINENT_TINTS = ["#f0c24b", "#e7774f", "#6fa8f5", "#b98a5e", "#63c27a", "#c583f5", "#4fd1c5", "#f28cb1"];
+
+const NODE_W = 1000;
+const NODE_H = 620;
+
+export class Board {
+  constructor(host, data, { onTerritory, onHover } = {}) {
+    this.host = host;
+    this.board = data.board;
+    this.drawing = data.drawing && data.drawing.territories ? data.drawing : null;
+    this.onTerritory = onTerritory || (() => {});
+    this.onHover = onHover || (() => {});
+    this.territories = this.board.territories.map((t, index) => ({
+      index,
+      name: t.name,
+      slug: t.slug || slugify(t.name),
+      continent: t.continent,
+      neighbors: (t.neighbors || []).map((n) => slugify(n)),
+      island: !!t.island,
+    }));
+    this.bySlug = new Map(this.territories.map((t) => [t.slug, t]));
+    this.continents = (this.board.continents || []).map((c, i) => ({
+      name: c.name,
+      bonus: c.bonus,
+      tint: CONTINENT_TINTS[i % CONTINENT_TINTS.length],
+    }));
+    this.continentOf = new Map(this.continents.map((c) => [c.name, c]));
+    this.names = true;
+    this.dragged = false;
+    this._layout();
+    this._build();
+    this._interact();
+  }
+
+  // -- layout ------------------------------------------------------------------------------------
+  _layout() {
+    const drawn = this.drawing ? this.drawing.territories : {};
+    const shaped = (t) => drawn[t.slug] && drawn[t.slug].path;
+    this.shapeless = this.territories.filter((t) => !shaped(t));
+    if (this.drawing && Array.isArray(this.drawing.viewBox)) {
+      const [x, y, w, h] = this.drawing.viewBox.map(Number);
+      this.view = { x, y, w, h };
+    } else {
+      this.view = { x: 0, y: 0, w: NODE_W, h: NODE_H };
+    }
+    this.unit = Math.max(0.4, Math.min(this.view.w, this.view.h * 1.6) / 1000);
+    const pos = new Map();
+    for (const t of this.territories) {
+      const d = drawn[t.slug];
+      if (d && Array.isArray(d.label)) pos.set(t.slug, { x: +d.label[0], y: +d.label[1], fixed: true });
+    }
+    if (pos.size < this.territories.length) this._force(pos);
+    this.pos = pos;
+    this.nodeR = 20 * this.unit;
+  }
+
+  /** A deterministic force layout for territories without a position: continents apart, links short. */
+  _force(pos) {
+    const ts = this.territories;
+    const n = ts.length;
+    const cont = this.continents.map((c) => c.name);
+    const { x: vx, y: vy, w, h } = this.view;
+    const P = ts.map((t, i) => {
+      const p = pos.get(t.slug);
+      if (p) return { x: p.x, y: p.y, fixed: true };
+      let ci = cont.indexOf(t.continent);
+      if (ci < 0) ci = 0;
+      const ca = (2 * Math.PI * ci) / Math.max(1, cont.length);
+      const members = ts.filter((u) => u.continent === t.continent);
+      const k = members.indexOf(t);
+      const a = (2 * Math.PI * k) / Math.max(1, members.length) + ci;
+      return {
+        x: vx + w / 2 + Math.cos(ca) * w * 0.3 + Math.cos(a) * w * 0.06,
+        y: vy + h / 2 + Math.sin(ca) * h * 0.3 + Math.sin(a) * h * 0.08,
+        fixed: false,
+      };
+    });
+    const idx = new Map(ts.map((t, i) => [t.slug, i]));
+    const edges = [];
+    ts.forEach((t, i) =>
+      t.neighbors.forEach((s) => {
+        const j = idx.get(s);
+        if (j !== undefined && j > i) edges.push([i, j, t.continent === ts[j].continent]);
+      }),
+    );
+    const area = w * h;
+    const k = Math.sqrt(area / n) * 0.78;
+    let temp = w / 8;
+    for (let step = 0; step < 500; step++) {
+      const dx = new Float64Array(n);
+      const dy = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        for (let j = i + 1; j < n; j++) {
+          let ex = P[i].x - P[j].x;
+          let ey = P[i].y - P[j].y;
+          let d2 = ex * ex + ey * ey;
+          if (d2 < 1e-4) {
+            ex = ((i * 7 + j * 13) % 11) - 5 || 1;
+            ey = ((i * 3 + j * 5) % 7) - 3 || 1;
+            d2 = ex * ex + ey * ey;
+          }
+          const d = Math.sqrt(d2);
+          const f = (k * k) / d;
+          const same = ts[i].continent === ts[j].continent ? 1 : 1.6;
+          dx[i] += (ex / d) * f * same;
+          dy[i] += (ey / d) * f * same;
+          dx[j] -= (ex / d) * f * same;
+          dy[j] -= (ey / d) * f * same;
+        }
+      }
+      for (const [i, j, same] of edges) {
+        const ex = P[i].x - P[j].x;
+        const ey = P[i].y - P[j].y;
+        const d = Math.sqrt(ex * ex + ey * ey) || 1;
+        const f = ((d * d) / k) * (same ? 1.2 : 0.35);
+        dx[i] -= (ex / d) * f;
+        dy[i] -= (ey / d) * f;
+        dx[j] += (ex / d) * f;
+        dy[j] += (ey / d) * f;
+      }
+      // Pull each territory toward its continent's centre, and everything toward the middle.
+      const centres = new Map();
+      for (let i = 0; i < n; i++) {
+        const c = centres.get(ts[i].continent) || { x: 0, y: 0, n: 0 };
+        c.x += P[i].x;
+        c.y += P[i].y;
+        c.n += 1;
+        centres.set(ts[i].continent, c);
+      }
+      for (let i = 0; i < n; i++) {
+        const c = centres.get(ts[i].continent);
+        dx[i] += (c.x / c.n - P[i].x) * 0.12;
+        dy[i] += (c.y / c.n - P[i].y) * 0.12;
+        dx[i] += (vx + w / 2 - P[i].x) * 0.02;
+        dy[i] += (vy + h / 2 - P[i].y) * 0.035;
+      }
+      for (let i = 0; i < n; i++) {
+        if (P[i].fixed) continue;
+        const d = Math.sqrt(dx[i] * dx[i] + dy[i] * dy[i]) || 1;
+        const m = Math.min(d, temp);
+        P[i].x += (dx[i] / d) * m;
+        P[i].y += (dy[i] / d) * m;
+      }
+      // No two nodes closer than the room a node and its name need.
+      const room = k * 0.95;
+      for (let pass = 0; pass < 2; pass++) {
+        for (let i = 0; i < n; i++) {
+          for (let j = i + 1; j < n; j++) {
+            const ex = P[j].x - P[i].x;
+            const ey = P[j].y - P[i].y;
+            const d = Math.hypot(ex, ey) || 0.01;
+            if (d >= room) continue;
+            const push = (room - d) / 2;
+            const ux = ex / d;
+            const uy = ey / d;
+            if (!P[i].fixed) {
+              P[i].x -= ux * push * (P[j].fixed ? 2 : 1);
+              P[i].y -= uy * push * (P[j].fixed ? 2 : 1);
+            }
+            if (!P[j].fixed) {
+              P[j].x += ux * push * (P[i].fixed ? 2 : 1);
+              P[j].y += uy * push * (P[i].fixed ? 2 : 1);
+            }
+          }
+        }
+      }
+      temp = Math.max(temp * 0.985, 0.5);
+    }
+    // Fit the free nodes into the view (when nothing was pinned), keeping a margin.
+    const free = P.filter((p) => !p.fixed);
+    if (free.length === n) {
+      const xs = P.map((p) => p.x);
+      const ys = P.map((p) => p.y);
+      const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+      const m = 60;
+      const sx = (w - 2 * m) / Math.max(1, x1 - x0);
+      const sy = (h - 2 * m - 20) / Math.max(1, y1 - y0);
+      for (const p of P) {
+        p.x = vx + m + (p.x - x0) * sx;
+        p.y = vy + m + 10 + (p.y - y0) * sy;
+      }
+    } else {
+      for (const p of P) {
+        p.x = Math.min(vx + w - 20, Math.max(vx + 20, p.x));
+        p.y = Math.min(vy + h - 20, Math.max(vy + 20, p.y));
+      }
+    }
+    // Then spread out what the fitting squeezed together, inside the view.
+    const room = Math.min(w, h * 1.6) / 1000 * 66;
+    for (let step = 0; step < 120; step++) {
+      let moved = false;
+      for (let i = 0; i < n; i++) {
+        for (let j = i + 1; j < n; j++) {
+          const ex = P[j].x - P[i].x;
+          const ey = P[j].y - P[i].y;
+          const d = Math.hypot(ex, ey) || 0.01;
+          if (d >= room) continue;
+          moved = true;
+          const push = (room - d) / 2 + 0.5;
+          const [wi, wj] = P[i].fixed ? [0, 2] : P[j].fixed ? [2, 0] : [1, 1];
+          P[i].x -= (ex / d) * push * wi;
+          P[i].y -= (ey / d) * push * wi * 0.8;
+          P[j].x += (ex / d) * push * wj;
+          P[j].y += (ey / d) * push * wj * 0.8;
+        }
+      }
+      for (const p of P) {
+        if (p.fixed) continue;
+        p.x = Math.min(vx + w - 70, Math.max(vx + 70, p.x));
+        p.y = Math.min(vy + h - 40, Math.max(vy + 50, p.y));
+      }
+      if (!moved) break;
+    }
+    ts.forEach((t, i) => {
+      if (!pos.has(t.slug)) pos.set(t.slug, { x: P[i].x, y: P[i].y, fixed: false });
+    });
+  }
+
+  // -- building --------------------------------------------------------------------------------
+  _build() {
+    const u = this.unit;
+    const { x, y, w, h } = this.view;
+    const root = svg("svg", {
+      class: "board-svg",
+      viewBox: `${x} ${y} ${w} ${h}`,
+      preserveAspectRatio: "xMidYMid meet",
+      role: "group",
+      "aria-label": `The ${this.board.name} board`,
+    });
+    this.svg = root;
+    const defs = svg("defs");
+    defs.append(
+      svg(
+        "pattern",
+        { id: "hatch", width: 8 * u, height: 8 * u, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+        svg("rect", { width: 8 * u, height: 8 * u, fill: TIED.fill }),
+        svg("rect", { width: 3.2 * u, height: 8 * u, fill: "#5d636b" }),
+      ),
+      svg(
+        "filter",
+        { id: "land-shadow", x: "-5%", y: "-5%", width: "110%", height: "110%" },
+        svg("feDropShadow", { dx: 0, dy: 1.5 * u, stdDeviation: 2.5 * u, "flood-color": "#06121f", "flood-opacity": 0.55 }),
+      ),
+      svg(
+        "marker",
+        { id: "arrow-head", viewBox: "0 0 10 10", refX: 7, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
+        svg("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" }),
+      ),
+    );
+    root.append(defs);
+    const layer = (name) => {
+      const g = svg("g", { class: `layer layer-${name}` });
+      root.append(g);
+      return g;
+    };
+    const hulls = layer("hulls");
+    const links = layer("links");
+    const coast = layer("coast");
+    const land = layer("land");
+    const rims = layer("rims");
+    const highlights = layer("highlights");
+    const arrows = layer("arrows");
+    const marks = layer("marks");
+    const contLabels = layer("continent-labels");
+    const names = layer("names");
+    const badges = layer("badges");
+    this.layers = { hulls, links, coast, land, rims, highlights, arrows, marks, names, badges, contLabels };
+
+    // Sea lines of the drawing, dashed; links of shapeless territories as lines.
+    const drawnSea = new Set();
+    if (this.drawing && Array.isArray(this.drawing.sea_lines)) {
+      for (const line of this.drawing.sea_lines) {
+        if (!line || !line.path) continue;
+        const [a, b] = (line.between || []).map(String);
+        drawnSea.add(`${a}|${b}`);
+        drawnSea.add(`${b}|${a}`);
+        links.append(svg("path", { d: line.path, class: `sea-line${line.wrap ? " wrap" : ""}`, "stroke-width": 2 * u }));
+      }
+    }
+    const shapeless = new Set(this.shapeless.map((t) => t.slug));
+    for (const t of this.territories) {
+      for (const s of t.neighbors) {
+        if (s <= t.slug || !this.bySlug.has(s)) continue;
+        if (!shapeless.has(t.slug) && !shapeless.has(s)) continue; // outlines touch: no line needed
+        if (drawnSea.has(`${t.slug}|${s}`)) continue;
+        const a = this.pos.get(t.slug);
+        const b = this.pos.get(s);
+        const other = this.bySlug.get(s);
+        const cross = t.continent !== other.continent || t.island || other.island;
+        links.append(
+          svg("line", {
+            x1: a.x, y1: a.y, x2: b.x, y2: b.y,
+            class: cross ? "link-line sea-line" : "link-line",
+            "stroke-width": 2.4 * u,
+          }),
+        );
+      }
+    }
+
+    // Continent hulls behind shapeless nodes.
+    for (const c of this.continents) {
+      const pts = this.shapeless.filter((t) => t.continent === c.name).map((t) => this.pos.get(t.slug));
+      if (!pts.length) continue;
+      const hull = convexHull(pts);
+      const d = hull.length === 1
+        ? `M${hull[0].x - 0.1} ${hull[0].y}L${hull[0].x + 0.1} ${hull[0].y}`
+        : `M${hull.map((p) => `${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join("L")}Z`;
+      hulls.append(
+        svg("path", {
+          d,
+          class: "continent-hull",
+          fill: c.tint,
+          stroke: c.tint,
+          "stroke-width": (this.nodeR + 18 * u) * 2,
+        }),
+      );
+    }
+
+    // Territories.
+    this.els = new Map();
+    const drawn = this.drawing ? this.drawing.territories : {};
+    for (const t of this.territories) {
+      const c = this.continentOf.get(t.continent);
+      const tint = c ? c.tint : "#888";
+      const d = drawn[t.slug];
+      const p = this.pos.get(t.slug);
+      let shape;
+      let rim = null;
+      if (d && d.path) {
+        coast.append(svg("path", { d: d.path, class: "coast", "stroke-width": 5 * u }));
+        shape = svg("path", { d: d.path, id: `t-${t.slug}`, class: "territory", "stroke-width": 0.9 * u });
+        const clipId = `clip-${t.slug}`;
+        defs.append(svg("clipPath", { id: clipId }, svg("path", { d: d.path })));
+        rim = svg("path", {
+          d: d.path,
+          class: "rim",
+          stroke: tint,
+          "stroke-width": 5 * u,
+          "clip-path": `url(#${clipId})`,
+        });
+        rims.append(rim);
+      } else {
+        shape = svg("circle", {
+          id: `t-${t.slug}`,
+          cx: p.x,
+          cy: p.y,
+          r: this.nodeR,
+          class: "territory node",
+          stroke: tint,
+          "stroke-width": 3.5 * u,
+        });
+      }
+      shape.dataset.territory = t.slug;
+      shape.setAttribute("tabindex", "-1");
+      shape.setAttribute("aria-label", t.name);
+      shape.append(svg("title", { text: t.name }));
+      land.append(shape);
+
+      const hl =
+        d && d.path
+          ? svg("path", { d: d.path, class: "hl", "stroke-width": 3.2 * u })
+          : svg("circle", { cx: p.x, cy: p.y, r: this.nodeR + 2.5 * u, class: "hl", "stroke-width": 3.2 * u });
+      highlights.append(hl);
+
+      const shapelessNode = !(d && d.path);
+      const nameY = shapelessNode ? p.y + this.nodeR + 12 * u : p.y + 19 * u;
+      const label = svg("text", {
+        x: p.x,
+        y: nameY,
+        class: "t-name",
+        "font-size": (shapelessNode ? 11 : 8.6) * u,
+        "stroke-width": 2.6 * u,
+        text: t.name,
+      });
+      names.append(label);
+
+      const badge = svg("g", { class: "badge", transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})` });
+      badge.dataset.armies = t.slug;
+      const disc = svg("circle", { r: 11 * u, class: "badge-disc", "stroke-width": 2.4 * u });
+      const count = svg("text", { class: "badge-text", "font-size": 11.5 * u, dy: "0.36em", text: "" });
+      badge.append(disc, count);
+      badges.append(badge);
+
+      this.els.set(t.slug, { shape, rim, hl, label, badge, disc, count, tint });
+    }
+
+    // Continent names and bonuses.
+    const contDrawing = (this.drawing && this.drawing.continents) || {};
+    for (const c of this.continents) {
+      let at = contDrawing[c.name] && contDrawing[c.name].label;
+      if (!at) {
+        const members = this.territories.filter((t) => t.continent === c.name).map((t) => this.pos.get(t.slug));
+        if (!members.length) continue;
+        const cx = members.reduce((s, p) => s + p.x, 0) / members.length;
+        const top = Math.min(...members.map((p) => p.y));
+        at = [cx, top - this.nodeR - 24 * u];
+      }
+      contLabels.append(
+        svg(
+          "text",
+          { x: at[0], y: at[1], class: "continent-label", fill: c.tint, "font-size": 13 * u, "stroke-width": 3.4 * u },
+          svg("tspan", { text: c.name.toUpperCase() }),
+          svg("tspan", { class: "bonus", dx: 5 * u, text: `+${c.bonus}` }),
+        ),
+      );
+    }
+
+    clear(this.host).append(root);
+    this.fit();
+  }
+
+  // -- interaction: click, hover, zoom and pan ---------------------------------------------------
+  _interact() {
+    const root = this.svg;
+    const pointers = new Map();
+    let start = null;
+    let pinch = null;
+
+    const territoryAt = (target) => {
+      const node = target && target.closest ? target.closest("[data-territory]") : null;
+      return node ? node.dataset.territory : null;
+    };
+
+    root.addEventListener("click", (event) => {
+      if (this.dragged) {
+        this.dragged = false;
+        return;
+      }
+      const slug = territoryAt(event.target);
+      if (slug) this.onTerritory(slug, event);
+      else this.onTerritory(null, event);
+    });
+    root.addEventListener("pointerover", (event) => {
+      const slug = territoryAt(event.target);
+      if (slug) this.onHover(slug);
+    });
+    root.addEventListener("pointerout", (event) => {
+      const slug = territoryAt(event.target);
+      if (slug && !territoryAt(event.relatedTarget)) this.onHover(null);
+    });
+
+    root.addEventListener(
+      "wheel",
+      (event) => {
+        if (!event.ctrlKey && !event.metaKey && this.zoomLevel() <= 1.001 && event.deltaY > 0) return;
+        event.preventDefault();
+        const factor = Math.exp(-event.deltaY * (event.deltaMode === 1 ? 0.05 : 0.0018));
+        this.zoomAt(this._svgPoint(event), factor);
+      },
+      { passive: false },
+    );
+
+    root.addEventListener("pointerdown", (event) => {
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.size === 1) {
+        start = { x: event.clientX, y: event.clientY, vb: { ...this.vb }, moved: false };
+        this.dragged = false;
+      } else if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), vb: { ...this.vb }, mid: this._svgPoint({ clientX: (a.x + b.x) / 2, clientY: (a.y + b.y) / 2 }) };
+      }
+    });
+    root.addEventListener("pointermove", (event) => {
+      if (!pointers.has(event.pointerId)) return;
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.size === 2 && pinch) {
+        const [a, b] = [...pointers.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        this.vb = { ...pinch.vb };
+        this.zoomAt(pinch.mid, d / Math.max(1, pinch.d));
+        this.dragged = true;
+        return;
+      }
+      if (!start) return;
+      const dx = event.clientX - start.x;
+      const dy = event.clientY - start.y;
+      if (!start.moved && Math.hypot(dx, dy) < 8) return;
+      if (this.zoomLevel() <= 1.001) return; // nothing to pan at full view
+      if (!start.moved) {
+        start.moved = true;
+        try {
+          root.setPointerCapture(event.pointerId);
+        } catch {
+          /* ignore */
+        }
+      }
+      this.dragged = true;
+      const scale = this._pxToUnits();
+      this.vb = { ...start.vb, x: start.vb.x - dx * scale, y: start.vb.y - dy * scale };
+      this._applyViewBox();
+    });
+    const up = (event) => {
+      pointers.delete(event.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (pointers.size === 0) start = null;
+    };
+    root.addEventListener("pointerup", up);
+    root.addEventListener("pointercancel", up);
+    this._resizeObserver = new ResizeObserver(() => this._applyViewBox());
+    this._resizeObserver.observe(this.host);
+  }
+
+  _svgPoint(event) {
+    const rect = this.svg.getBoundingClientRect();
+    const scale = this._pxToUnits();
+    // viewBox is centred in the element (xMidYMid meet)
+    const cx = rect.left + rect.width / 2;
+    const cy = rect.top + rect.height / 2;
+    return {
+      x: this.vb.x + this.vb.w / 2 + (event.clientX - cx) * scale,
+      y: this.vb.y + this.vb.h / 2 + (event.clientY - cy) * scale,
+    };
+  }
+
+  _pxToUnits() {
+    const rect = this.svg.getBoundingClientRect();
+    if (!rect.width || !rect.height) return 1;
+    return Math.max(this.vb.w / rect.width, this.vb.h / rect.height);
+  }
+
+  zoomLevel() {
+    return this.view.w / this.vb.w;
+  }
+
+  zoomAt(point, factor) {
+    const level = Math.min(6, Math.max(1, this.zoomLevel() * factor));
+    const w = this.view.w / level;
+    const h = this.view.h / level;
+    const fx = (point.x - this.vb.x) / this.vb.w;
+    const fy = (point.y - this.vb.y) / this.vb.h;
+    this.vb = { x: point.x - fx * w, y: point.y - fy * h, w, h };
+    this._applyViewBox();
+  }
+
+  zoomBy(factor) {
+    this.zoomAt({ x: this.vb.x + this.vb.w / 2, y: this.vb.y + this.vb.h / 2 }, factor);
+  }
+
+  fit() {
+    this.vb = { ...this.view };
+    this._applyViewBox();
+  }
+
+  /** Zoom so that these territories are in view (used on small screens for the planned move). */
+  focus(slugs) {
+    const pts = slugs.map((s) => this.pos.get(s)).filter(Boolean);
+    if (!pts.length || this.zoomLevel() <= 1.001) return;
+    const inView = pts.every((p) => p.x > this.vb.x && p.x < this.vb.x + this.vb.w && p.y > this.vb.y && p.y < this.vb.y + this.vb.h);
+    if (inView) return;
+    const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
+    const cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
+    this.vb = { ...this.vb, x: cx - this.vb.w / 2, y: cy - this.vb.h / 2 };
+    this._applyViewBox();
+  }
+
+  _applyViewBox() {
+    const v = this.view;
+    const vb = this.vb;
+    // Keep the view over the board.
+    vb.w = Math.min(vb.w, v.w);
+    vb.h = Math.min(vb.h, v.h);
+    vb.x = Math.min(Math.max(vb.x, v.x), v.x + v.w - vb.w);
+    vb.y = Math.min(Math.max(vb.y, v.y), v.y + v.h - vb.h);
+    this.svg.setAttribute("viewBox", `${vb.x.toFixed(2)} ${vb.y.toFixed(2)} ${vb.w.toFixed(2)} ${vb.h.toFixed(2)}`);
+    this.svg.classList.toggle("zoomed", this.zoomLevel() > 1.001);
+  }
+
+  setNames(visible) {
+    this.names = visible;
+    this.layers.names.classList.toggle("hidden", !visible);
+  }
+
+  // -- state -------------------------------------------------------------------------------------
+  /**
+   * s: {territories: view.territories, colours: [{fill, ink}], neutral: [bool],
+   *     selected, sources: Set, targets: Set, mine: seat|null, capitals: Map slug->seat,
+   *     arrow: {from, to, kind}|null, battle: {from, to}|null, focusSeat}
+   */
+  update(s) {
+    const colours = s.colours || [];
+    const interactive = s.sources && s.sources.size > 0;
+    this.svg.classList.toggle("picking", interactive || (s.targets && s.targets.size > 0));
+    s.territories.forEach((row, i) => {
+      const t = this.territories[i];
+      if (!t) return;
+      const e = this.els.get(t.slug);
+      const owner = row.owner;
+      let fill;
+      if (owner === -2) fill = "url(#hatch)";
+      else if (owner < 0 || owner === null || owner === undefined) fill = UNOWNED.fill;
+      else fill = (colours[owner] || UNOWNED).fill;
+      e.shape.setAttribute("fill", fill);
+      const ink = owner >= 0 && colours[owner] ? colours[owner] : owner === -2 ? TIED : UNOWNED;
+      e.disc.setAttribute("stroke", owner >= 0 && colours[owner] ? shade(colours[owner].fill, -0.35) : "#6b6252");
+      e.count.textContent = row.armies ? String(row.armies) : "";
+      e.badge.classList.toggle("empty", !row.armies);
+      e.badge.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
+      const units = Array.isArray(row.units) ? row.units.filter((n) => n > 0).length : 0;
+      e.badge.classList.toggle("shared", units > 1);
+      const sel = s.selected === t.slug;
+      const target = !!(s.targets && s.targets.has(t.slug));
+      const source = !!(s.sources && s.sources.has(t.slug));
+      e.shape.classList.toggle("selected", sel);
+      e.shape.classList.toggle("target", target);
+      e.shape.classList.toggle("source", source && !sel);
+      e.shape.classList.toggle("inert", interactive && !source && !target && !sel);
+      e.shape.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
+      e.hl.setAttribute("class", `hl${sel ? " hl-selected" : target ? " hl-target" : source ? " hl-source" : ""}`);
+      e.badge.classList.toggle("battle", !!(s.battle && (s.battle.from === t.slug || s.battle.to === t.slug)));
+      void ink;
+    });
+    // Headquarters.
+    const marks = clear(this.layers.marks);
+    if (s.capitals) {
+      for (const [slug, seat] of s.capitals) {
+        const p = this.pos.get(slug);
+        if (!p) continue;
+        const u = this.unit;
+        const c = colours[seat] || UNOWNED;
+        marks.append(
+          svg(
+            "g",
+            { class: "hq", transform: `translate(${(p.x + 12 * u).toFixed(1)} ${(p.y - 12 * u).toFixed(1)}) scale(${u})` },
+            svg("path", { d: "M0-9l2.6 5.6 6.1.7-4.5 4.2 1.2 6L0 4.5-5.4 7.5l1.2-6-4.5-4.2 6.1-.7z", fill: c.fill, class: "hq-star" }),
+          ),
+        );
+      }
+    }
+    // Arrows: the attack being planned, or the last battle.
+    const arrows = clear(this.layers.arrows);
+    for (const a of [s.battle && { ...s.battle, kind: "battle" }, s.arrow].filter(Boolean)) {
+      const p = this.pos.get(a.from);
+      const q = this.pos.get(a.to);
+      if (!p || !q) continue;
+      arrows.append(svg("path", { d: arrowPath(p, q, this.unit, this.view), class: `arrow arrow-${a.kind}`, "stroke-width": 3 * this.unit, "marker-end": "url(#arrow-head)" }));
+    }
+  }
+
+  positionOf(slug) {
+    return this.pos.get(slug);
+  }
+}
+
+function arrowPath(p, q, u, view) {
+  let qx = q.x;
+  // Links across the map's edge (Alaska-Kamchatka): draw toward the near edge instead.
+  if (Math.abs(q.x - p.x) > view.w * 0.5) qx = q.x > p.x ? view.x - 10 : view.x + view.w + 10;
+  const dx = qx - p.x;
+  const dy = q.y - p.y;
+  const d = Math.hypot(dx, dy) || 1;
+  const trim = 14 * u;
+  const sx = p.x + (dx / d) * trim;
+  const sy = p.y + (dy / d) * trim;
+  const ex = qx - (dx / d) * trim;
+  const ey = q.y - (dy / d) * trim;
+  const mx = (sx + ex) / 2 - (dy / d) * d * 0.18;
+  const my = (sy + ey) / 2 + (dx / d) * d * 0.18;
+  return `M${sx.toFixed(1)} ${sy.toFixed(1)}Q${mx.toFixed(1)} ${my.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`;
+}
+
+function convexHull(points) {
+  const pts = points.map((p) => ({ x: p.x, y: p.y })).sort((a, b) => a.x - b.x || a.y - b.y);
+  if (pts.length < 3) return pts;
+  const cross = (o, a, b) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const lower = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper = [];
+  for (const p of pts.slice().reverse()) {
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return lower.slice(0, -1).concat(upper.slice(0, -1));
+}
+
+/** Darken (negative) or lighten (positive) a #rrggbb colour. */
+export function shade(hex, amount) {
+  const n = parseInt(hex.slice(1), 16);
+  const c = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) =>
+    Math.round(amount < 0 ? v * (1 + amount) : v + (255 - v) * amount),
+  );
+  return `#${c.map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+}

@@ -1,0 +1,1330 @@
+// The board page: /game/{id}#token=... (a seat) or /game/{id} (a spectator).
+//
+// Everything the player may do comes from the `legal` list of the latest state message. Every
+// action goes over the websocket with the state id it was chosen at; one at a time is in flight,
+// and the screen says so. State is applied at once: nothing here waits on an animation.
+
+import { api, GameSocket, seats, seatLink } from "./api.js";
+import { Board, shade } from "./board.js";
+import {
+  el, clear, $, slugify, seatColours, toast, armies as armiesWord, dice as diceWord, plural,
+  dieFace, cardGlyph, describeRules, GAME_NAMES, NEUTRAL,
+} from "./ui.js";
+import { actionLabel, missionCard, PHASE_LABELS } from "./words.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const S = {
+  token: tokenFromHash(),
+  msg: null,
+  view: null,
+  seat: null,
+  legal: null,
+  log: [],
+  board: null,
+  boardName: null,
+  names: new Map(), // slug -> territory name
+  index: new Map(), // slug -> territory index
+  selection: null, // {kind: "attack"|"fortify"|"capital", from, to}
+  placeAmount: "1",
+  selectedCards: [],
+  auto: null, // {from, to, floor, label, sent}
+  stopAt: 3,
+  hover: null,
+  odds: new Map(),
+  socket: null,
+  lastTurnSeen: null,
+  gameOverShown: false,
+  sliderMemory: new Map(),
+};
+
+function tokenFromHash() {
+  const m = /(?:^|[#&])token=([^&]+)/.exec(location.hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+// -- start ----------------------------------------------------------------------------------------
+async function start() {
+  wireStatic();
+  if (!gameId) {
+    setPhase("No game here.", "Go back to the lobby to create or join a game.");
+    return;
+  }
+  if (!S.token) offerStoredSeat();
+  connect();
+}
+
+function connect() {
+  if (S.socket) S.socket.close();
+  S.socket = new GameSocket(gameId, S.token, {
+    onState,
+    onAck: () => {},
+    onError,
+    onStatus: showConnection,
+    onPending: showPending,
+  });
+  S.socket.connect();
+}
+
+async function ensureBoard(name) {
+  if (S.board && S.boardName === name) return;
+  S.boardName = name;
+  let data;
+  try {
+    data = await api.board(name);
+  } catch (error) {
+    toast(`The board could not be loaded: ${error.message}`, "error", 0);
+    return;
+  }
+  for (const [i, t] of data.board.territories.entries()) {
+    const slug = t.slug || slugify(t.name);
+    S.names.set(slug, t.name);
+    S.index.set(slug, i);
+  }
+  S.boardData = data;
+  S.board = new Board($("#board"), data, { onTerritory, onHover });
+  S.board.setNames(localStorage.getItem("risk.names") !== "off");
+  $("#toggle-names").setAttribute("aria-pressed", String(S.board.names));
+}
+
+// -- messages ---------------------------------------------------------------------------------------
+let boardLoading = null;
+
+async function onState(msg, fresh) {
+  if (!S.board) {
+    boardLoading = boardLoading || ensureBoard(msg.view.board);
+    await boardLoading;
+  }
+  // The log: all of it after hello, the new entries after an action.
+  if (fresh || msg.log_start === 0) {
+    S.log = msg.log.slice();
+    S.logReset = true;
+  } else if (msg.log_start === S.log.length) S.log.push(...msg.log);
+  else if (msg.log_start < S.log.length) {
+    S.log = S.log.slice(0, msg.log_start).concat(msg.log);
+    S.logReset = true;
+  } else {
+    S.socket.resync(); // a gap: ask for everything again
+  }
+  const previous = S.msg;
+  S.msg = msg;
+  S.view = msg.view;
+  S.seat = msg.seat === null || msg.seat === undefined ? null : msg.seat;
+  S.legal = parseLegal(msg.legal || []);
+  if (S.seat !== null && S.token) {
+    const seatInfo = (msg.seats || [])[S.seat];
+    seats.remember({ game: gameId, seat: S.seat, name: seatInfo ? seatInfo.name : "", token: S.token, mine: true, rules: msg.view.rules });
+  }
+  // Forget choices the new state no longer allows.
+  if (previous && previous.state_id !== msg.state_id) {
+    pruneSelection();
+    S.selectedCards = S.selectedCards.filter((c) => (S.view.hand || []).some((h) => h.card === c));
+  }
+  render();
+  continueAuto();
+}
+
+function onError(msg, pending) {
+  const text = errorText(msg);
+  if (msg.code === "bad-token" && !S.socket.helloDone) {
+    toast(`${msg.message}. Showing the game as a spectator.`, "error", 9000);
+    S.token = null;
+    history.replaceState(null, "", location.pathname);
+    setTimeout(connect, 50);
+    return;
+  }
+  if (msg.code === "not-found") {
+    setPhase("This game does not exist.", msg.message);
+    showMessage(msg.message, "error");
+    return;
+  }
+  if (pending && pending.resent && msg.code === "stale") {
+    // Our move was sent again after a reconnection and the game had moved on: most likely it had
+    // been taken before the connection dropped. The board is up to date either way.
+    showMessage("Reconnected. The board is up to date: check that your last move is on it.", "warn");
+  } else {
+    showMessage(text, "error");
+  }
+  if (S.auto) stopAuto(`Stopped: ${text}`);
+}
+
+function errorText(msg) {
+  switch (msg.code) {
+    case "stale":
+      return "The game moved on: look at the board and try again.";
+    case "not-your-turn":
+      return `Not your turn: ${msg.message}`;
+    case "game-over":
+      return "The game is over.";
+    case "waiting":
+      return "The game starts when every open seat is taken.";
+    case "unavailable":
+      return `The server could not store the move; nothing changed. Try again. (${msg.message})`;
+    default:
+      return msg.message || msg.code;
+  }
+}
+
+// -- legal actions ---------------------------------------------------------------------------------
+function parseLegal(legal) {
+  const L = {
+    claim: new Set(),
+    capital: new Set(),
+    place: new Map(),
+    attack: new Map(),
+    fortify: new Map(),
+    trade: [],
+    defend: null,
+    move: null,
+    other: [],
+    texts: [],
+    count: legal.length,
+  };
+  for (const entry of legal) {
+    const text = entry.text;
+    const w = text.split(" ");
+    const range = entry.min !== undefined ? { min: entry.min, max: entry.max } : null;
+    if (range) {
+      L.texts.push(`${text} ${range.max}`);
+      if (range.min !== range.max) L.texts.push(`${text} ${range.min}`);
+    } else L.texts.push(text);
+    if (w[0] === "claim" && w.length === 2) L.claim.add(w[1]);
+    else if (w[0] === "capital" && w.length === 2) L.capital.add(w[1]);
+    else if (w[0] === "place" && w.length === 2 && range) L.place.set(w[1], range);
+    else if ((w[0] === "attack" || w[0] === "fortify") && w.length === 3 && range) {
+      const m = L[w[0]];
+      if (!m.has(w[1])) m.set(w[1], new Map());
+      m.get(w[1]).set(w[2], range);
+    } else if (w[0] === "trade") L.trade.push(w.slice(1));
+    else if (w[0] === "defend" && range) L.defend = range;
+    else if (w[0] === "move" && range) L.move = range;
+    else L.other.push(entry);
+  }
+  return L;
+}
+
+function myTurn() {
+  return S.seat !== null && S.msg && S.legal && S.legal.count > 0;
+}
+
+function pruneSelection() {
+  const sel = S.selection;
+  if (!sel) return;
+  const map = sel.kind === "attack" ? S.legal.attack : sel.kind === "fortify" ? S.legal.fortify : null;
+  if (sel.kind === "capital") {
+    if (!S.legal.capital.has(sel.from)) S.selection = null;
+    return;
+  }
+  if (!map || !map.has(sel.from)) {
+    S.selection = null;
+    return;
+  }
+  if (sel.to && !map.get(sel.from).has(sel.to)) sel.to = null;
+}
+
+// -- sending ----------------------------------------------------------------------------------------
+function send(action) {
+  if (!S.msg) return false;
+  if (S.seat === null) {
+    showMessage("You are watching: open your seat's private link to play.", "warn");
+    return false;
+  }
+  if (S.socket.busy) {
+    showMessage("Wait: your last move has not been answered yet.", "warn");
+    return false;
+  }
+  if (S.socket.status !== "open") {
+    showMessage("Not connected: the move was not sent. It can be made again once the connection is back.", "error");
+    return false;
+  }
+  const ok = S.socket.send(action, S.msg.state_id);
+  if (ok) showMessage("");
+  return ok;
+}
+
+// -- the attack loop: blitz and "until down to N" --------------------------------------------------
+function startAuto(from, to, floor) {
+  const f = Math.max(1, Math.floor(floor));
+  S.auto = { from, to, floor: f, sent: null, label: f <= 1 ? "Blitz" : `Attacking until ${f} left` };
+  continueAuto();
+  render();
+}
+
+function stopAuto(why) {
+  if (!S.auto) return;
+  S.auto = null;
+  if (why) showMessage(why, "info");
+  render();
+}
+
+function continueAuto() {
+  const a = S.auto;
+  if (!a || !S.msg) return;
+  const v = S.view;
+  if (S.msg.outcome || v.phase === "game-over") return stopAuto("");
+  const to = territory(a.to);
+  if (to && to.owner === S.seat) return stopAuto(`${S.names.get(a.to)} is conquered.`);
+  if (v.phase === "occupy") return stopAuto(`${S.names.get(a.to)} is conquered: move in.`);
+  if (!myTurn()) return; // a defender is choosing dice: wait for the next state
+  if (S.socket.busy) return;
+  const targets = S.legal.attack.get(a.from);
+  const range = targets && targets.get(a.to);
+  if (!range) return stopAuto("The attack can go no further.");
+  const from = territory(a.from);
+  const strength = forceOf(from);
+  if (strength <= a.floor) return stopAuto(`Stopped with ${armiesWord(strength)} left in ${S.names.get(a.from)}.`);
+  if (a.sent === S.msg.state_id) return;
+  a.sent = S.msg.state_id;
+  if (!send(`attack ${a.from} ${a.to} ${range.max}`)) stopAuto("Stopped: the attack could not be sent.");
+}
+
+// -- board interaction ---------------------------------------------------------------------------
+function onTerritory(slug, event) {
+  if (!S.msg) return;
+  if (!slug) {
+    if (S.selection) {
+      S.selection = null;
+      render();
+    }
+    return;
+  }
+  showHover(slug);
+  if (!myTurn() || S.auto) return;
+  const L = S.legal;
+  if (L.claim.has(slug)) {
+    send(`claim ${slug}`);
+    return;
+  }
+  if (L.capital.size) {
+    if (L.capital.has(slug)) {
+      S.selection = { kind: "capital", from: slug };
+      render();
+    }
+    return;
+  }
+  if (L.place.has(slug)) {
+    const range = L.place.get(slug);
+    let n = S.placeAmount === "all" || (event && event.shiftKey) ? range.max : Number(S.placeAmount) || 1;
+    n = Math.max(range.min, Math.min(range.max, n));
+    send(`place ${slug} ${n}`);
+    return;
+  }
+  for (const kind of ["attack", "fortify"]) {
+    const map = L[kind];
+    if (!map.size) continue;
+    const sel = S.selection && S.selection.kind === kind ? S.selection : null;
+    if (sel && sel.from === slug) {
+      S.selection = null;
+    } else if (sel && map.get(sel.from).has(slug)) {
+      sel.to = slug;
+      S.board.focus([sel.from, slug]);
+    } else if (map.has(slug)) {
+      S.selection = { kind, from: slug, to: null };
+    } else {
+      // A target of exactly one source: choose both at once.
+      const sources = [...map.entries()].filter(([, targets]) => targets.has(slug)).map(([s]) => s);
+      if (sources.length === 1) S.selection = { kind, from: sources[0], to: slug };
+      else if (sources.length > 1) {
+        S.selection = null;
+        showMessage(`Choose where to ${kind} ${S.names.get(slug)} from: ${sources.map((s) => S.names.get(s)).join(", ")}.`, "info");
+      } else S.selection = null;
+    }
+    render();
+    return;
+  }
+}
+
+function onHover(slug) {
+  S.hover = slug;
+  showHover(slug);
+}
+
+function showHover(slug) {
+  const box = $("#hover-info");
+  if (!slug || !S.view) {
+    box.hidden = true;
+    return;
+  }
+  const i = S.index.get(slug);
+  const row = S.view.territories[i];
+  const t = S.boardData.board.territories[i];
+  const owner = row.owner >= 0 ? S.view.players[row.owner] : null;
+  const colours = seatColours(S.view);
+  clear(box);
+  box.append(
+    el("strong", { text: t.name }),
+    el("span", { class: "muted", text: ` · ${t.continent}` }),
+    el("br"),
+    owner
+      ? el("span", { class: "swatch", style: { background: colours[row.owner].fill } })
+      : null,
+    owner ? ` ${owner.name} · ${armiesWord(row.armies)}` : row.owner === -2 ? `Tied: no one controls it · ${armiesWord(row.armies)}` : "Unclaimed",
+  );
+  if (Array.isArray(row.units) && row.units.filter((n) => n > 0).length > 1) {
+    box.append(
+      el("br"),
+      row.units
+        .map((n, seat) => (n > 0 ? `${S.view.players[seat].name} ${n}` : null))
+        .filter(Boolean)
+        .join(" + "),
+    );
+  }
+  box.hidden = false;
+}
+
+// -- rendering --------------------------------------------------------------------------------------
+function territory(slug) {
+  const i = S.index.get(slug);
+  return i === undefined ? null : S.view.territories[i];
+}
+
+function forceOf(row) {
+  if (!row) return 0;
+  if (Array.isArray(row.units) && S.seat !== null) return row.units[S.seat] || 0;
+  return row.armies;
+}
+
+function render() {
+  if (!S.msg || !S.board) return;
+  const v = S.view;
+  const colours = seatColours(v);
+  renderBoard(colours);
+  renderPlayers(colours);
+  renderPrompt();
+  renderControls();
+  renderHand();
+  renderGoal(colours);
+  renderLog(colours);
+  renderDice(colours);
+  renderDatalist();
+  renderTitle();
+  renderGameOver(colours);
+  if (S.hover) showHover(S.hover);
+}
+
+function renderBoard(colours) {
+  const v = S.view;
+  const L = S.legal;
+  const sel = S.selection;
+  let sources = new Set();
+  let targets = new Set();
+  let arrow = null;
+  if (myTurn() && !S.auto) {
+    if (L.claim.size) sources = new Set(L.claim);
+    else if (L.capital.size) sources = new Set(L.capital);
+    else if (L.place.size) sources = new Set(L.place.keys());
+    else if (sel && (sel.kind === "attack" || sel.kind === "fortify")) {
+      targets = new Set(L[sel.kind].get(sel.from).keys());
+      sources = new Set(L[sel.kind].keys());
+      if (sel.to) arrow = { from: sel.from, to: sel.to, kind: sel.kind };
+    } else if (L.attack.size) sources = new Set(L.attack.keys());
+    else if (L.fortify.size) sources = new Set(L.fortify.keys());
+  }
+  if (S.auto) arrow = { from: S.auto.from, to: S.auto.to, kind: "attack" };
+  const capitals = new Map();
+  (v.capitals || []).forEach((name, seat) => {
+    if (name) capitals.set(slugify(name), seat);
+  });
+  let battle = null;
+  if (v.phase === "defend" && v.attack) battle = { from: slugify(v.attack.from), to: slugify(v.attack.to) };
+  else if (v.last_battle && !arrow) battle = { from: slugify(v.last_battle.from), to: slugify(v.last_battle.to) };
+  S.board.update({
+    territories: v.territories,
+    colours,
+    mine: S.seat,
+    selected: sel ? sel.from : null,
+    sources,
+    targets,
+    capitals,
+    arrow,
+    battle,
+  });
+}
+
+function seatKind(seatInfo, player) {
+  if (player && player.neutral) return "neutral armies";
+  if (!seatInfo) return "";
+  if (seatInfo.kind === "bot") return `bot · ${seatInfo.bot || ""}`;
+  if (seatInfo.kind === "open") return "open seat";
+  if (seatInfo.kind === "external") return "bot program";
+  return "human";
+}
+
+function renderPlayers(colours) {
+  const v = S.view;
+  const box = clear($("#players"));
+  const totals = v.players.map(() => 0);
+  for (const row of v.territories) {
+    if (Array.isArray(row.units)) row.units.forEach((n, seat) => (totals[seat] += n));
+    else if (row.owner >= 0) totals[row.owner] += row.armies;
+  }
+  const table = el("div", { class: "players" });
+  v.players.forEach((p, i) => {
+    const seatInfo = (S.msg.seats || [])[i];
+    const acting = v.to_act === i && !S.msg.outcome;
+    const current = v.current === i && !S.msg.outcome;
+    const row = el(
+      "div",
+      {
+        class: `player-row${acting ? " acting" : ""}${current ? " current" : ""}${p.alive ? "" : " out"}${S.seat === i ? " me" : ""}`,
+        dataset: { seat: i },
+      },
+      el("span", { class: "player-swatch", style: { background: colours[i].fill } }),
+      el(
+        "span",
+        { class: "player-name" },
+        el("span", { class: "pname", text: p.name }),
+        S.seat === i ? el("span", { class: "tag tag-you", text: "you" }) : null,
+        p.team !== null && p.team !== undefined ? el("span", { class: "tag", text: `team ${p.team + 1}` }) : null,
+        el(
+          "span",
+          { class: "pkind" },
+          seatKind(seatInfo, p),
+          !p.alive
+            ? el("span", { class: "player-state out", text: " · out" })
+            : acting
+              ? el("span", { class: "player-state", text: v.phase === "defend" ? " · defending" : seatInfo && seatInfo.kind === "bot" ? " · thinking…" : " · to play" })
+              : null,
+        ),
+        seatInfo && seatInfo.connected !== undefined && seatInfo.kind === "human"
+          ? el("span", { class: `conn-dot ${seatInfo.connected ? "on" : "off"}`, title: seatInfo.connected ? "connected" : "not connected" })
+          : null,
+      ),
+      el(
+        "span",
+        { class: "player-stats" },
+        el("span", { class: "stat", title: "territories", text: String(p.territories) }),
+        el("span", { class: "stat", title: "armies", text: String(totals[i]) }),
+        el("span", { class: "stat", title: "cards", text: String(p.cards) }),
+      ),
+    );
+    table.append(row);
+  });
+  box.append(
+    el("div", { class: "players-head" }, el("span"), el("span", { text: "Player" }), el("span", { class: "player-stats" }, el("span", { text: "Lands" }), el("span", { text: "Armies" }), el("span", { text: "Cards" }))),
+    table,
+  );
+  const info = [`Turn ${v.turn || 0}`, describeRules(v.rules)];
+  if (v.deck_size !== undefined) info.push(`${plural(v.deck_size, "card")} in the deck`);
+  box.append(el("p", { class: "rules-line", text: info.join(" · ") }));
+}
+
+function setPhase(headline, detail) {
+  $("#phase").textContent = headline;
+  $("#phase-detail").textContent = detail || "";
+}
+
+function renderPrompt() {
+  const v = S.view;
+  const msg = S.msg;
+  const me = S.seat;
+  const name = (i) => (v.players[i] ? v.players[i].name : "?");
+  const actor = name(v.to_act);
+  const mine = myTurn();
+  const L = S.legal;
+  $("#turn-info").textContent = msg.outcome ? "Game over" : `Turn ${v.turn || 0} · ${PHASE_LABELS[v.phase] || v.phase} · ${name(v.current)}`;
+  if (msg.status === "waiting") {
+    const open = (msg.seats || []).filter((s) => s.kind === "open").length;
+    return setPhase(`Waiting for ${plural(open, "player")} to join`, "The game starts when every open seat is taken: friends can take them from the lobby.");
+  }
+  if (msg.outcome) {
+    const w = msg.outcome.winner;
+    return setPhase(w === null || w === undefined ? "The game is over." : `${name(w)} wins!`, msg.outcome.reason || "");
+  }
+  const deadline = msg.deadline ? ` (${Math.max(0, Math.round(msg.deadline - Date.now() / 1000))} s left)` : "";
+  const tname = (n) => n;
+  switch (v.phase) {
+    case "claim":
+      return mine ? setPhase("Claim a territory", "Click an empty territory to claim it.") : setPhase(`${actor} is claiming a territory`);
+    case "setup-place": {
+      if (!mine) return setPhase(`${actor} is placing an army`, "");
+      const left = v.setup_armies ? v.setup_armies[me] : 0;
+      const ownSpots = [...L.place.keys()].some((s) => territory(s).owner === me);
+      return ownSpots
+        ? setPhase(`Place an army (${left} left)`, "Click one of your territories.")
+        : setPhase("Place a neutral army", "Click a neutral territory to place one of its armies.");
+    }
+    case "reinforce":
+    case "elimination-trade": {
+      if (!mine) return setPhase(`${actor} is reinforcing`, "");
+      const mustTrade = L.trade.length && !L.place.size;
+      if (mustTrade) return setPhase(v.phase === "elimination-trade" ? "Trade your cards" : "Trade a set of cards", `You hold ${plural((v.hand || []).length, "card")}: trade a set before placing.`);
+      if (v.pending > 0) return setPhase(`Place ${armiesWord(v.pending)}`, L.trade.length ? "Click your territories, or trade a set of cards first." : "Click your territories to place them.");
+      return setPhase("Reinforce", "");
+    }
+    case "attack":
+      if (!mine) return setPhase(`${actor} is attacking`, "");
+      if (S.auto) return setPhase(`${S.auto.label}: ${tname(S.names.get(S.auto.from))} → ${S.names.get(S.auto.to)}`, "Click Stop to stop attacking.");
+      return setPhase("Attack or end the attack", S.selection && S.selection.to ? "" : S.selection ? "Now click the territory to attack." : "Click one of your territories to attack from.");
+    case "defend": {
+      const a = v.attack;
+      const what = a ? `${name(v.current)} attacks ${a.to} from ${a.from} with ${diceWord(a.dice)}` : "";
+      if (mine) return setPhase(`Choose your defence dice: ${what}`, deadline ? `Chosen for you${deadline}` : "");
+      return setPhase(`${actor} chooses defence dice`, what + deadline);
+    }
+    case "occupy": {
+      const o = v.occupy;
+      if (!mine) return setPhase(`${actor} moves into ${o ? o.to : "the conquered territory"}`);
+      return setPhase(`${o ? o.to : "Territory"} conquered: move in`, o ? `From ${o.from}: ${o.min} to ${o.max} armies.` : "");
+    }
+    case "fortify":
+      if (!mine) return setPhase(`${actor} is fortifying`);
+      return setPhase(
+        "Fortify, or end your turn",
+        S.selection && S.selection.to ? "" : S.selection ? "Now click where to move the armies." : "Click a territory to move armies from.",
+      );
+    case "choose-capital":
+      if (!mine) return setPhase(`${actor} is choosing a headquarters`, "Headquarters are revealed once all have chosen.");
+      return setPhase("Choose your headquarters", "Click one of your territories. The others will not see it until all have chosen.");
+    case "turn-end":
+      if (!mine) return setPhase(`${actor} is ending the turn`);
+      return setPhase("End of turn", "Claim an end-of-turn mission, or end the turn.");
+    case "adjust-dice":
+      if (!mine) return setPhase(`${actor} looks at the dice`);
+      return setPhase("Change the dice?", "Re-roll a die or call on your commander, or accept the dice.");
+    case "ally-place":
+      if (!mine) return setPhase(`${actor} reinforces an ally`);
+      return setPhase(v.pending > 0 ? `Place ${armiesWord(v.pending)} for your ally` : "Place your ally's armies", "Click a territory of your ally.");
+    default:
+      return setPhase(mine ? "Your move" : `${actor} to play`, PHASE_LABELS[v.phase] || v.phase);
+  }
+}
+
+function button(label, attrs = {}, onClick) {
+  const b = el("button", { type: "button", class: "btn", ...attrs, text: label });
+  if (onClick) b.addEventListener("click", onClick);
+  return b;
+}
+
+function renderControls() {
+  const box = clear($("#controls"));
+  const v = S.view;
+  const L = S.legal;
+  if (S.seat === null) {
+    box.append(el("p", { class: "muted", text: "You are watching this game." }));
+    const stored = seats.forGame(gameId).find((s) => s.token);
+    if (stored) box.append(button(`Play as ${stored.name || `seat ${stored.seat + 1}`}`, { class: "btn btn-primary", id: "take-seat" }, () => useSeat(stored)));
+    return;
+  }
+  if (S.msg.outcome || !myTurn()) {
+    if (!S.msg.outcome && v.phase === "defend" && v.attack) box.append(battleCard());
+    return;
+  }
+  if (S.auto) {
+    box.append(
+      el("div", { class: "auto-row" }, el("span", { class: "spinner", "aria-hidden": "true" }), el("span", { text: `${S.auto.label}…` })),
+      button("Stop", { class: "btn btn-danger", id: "stop-auto" }, () => stopAuto("Stopped.")),
+    );
+    return;
+  }
+  const used = new Set();
+  // Trading (reinforce, elimination trade).
+  if (L.trade.length) box.append(tradeControls());
+  // Placing.
+  if (L.place.size) {
+    const max = Math.max(...[...L.place.values()].map((r) => r.max));
+    if (max > 1) {
+      const group = el("div", { class: "segmented", role: "radiogroup", "aria-label": "Armies per click" });
+      for (const [value, label] of [["1", "1"], ["5", "5"], ["all", `All ${max}`]]) {
+        if (value === "5" && max <= 5) continue;
+        const b = button(label, { id: `place-${value}`, role: "radio", "aria-checked": String(S.placeAmount === value), class: `seg${S.placeAmount === value ? " on" : ""}` }, () => {
+          S.placeAmount = value;
+          renderControls();
+        });
+        group.append(b);
+      }
+      box.append(el("div", { class: "row" }, el("span", { class: "label", text: "Per click:" }), group));
+      box.append(el("p", { class: "hint", text: "Shift-click places all." }));
+    }
+  }
+  // Headquarters.
+  if (L.capital.size && S.selection && S.selection.kind === "capital") {
+    const slug = S.selection.from;
+    box.append(button(`Make ${S.names.get(slug)} your headquarters`, { class: "btn btn-primary", id: "confirm-capital" }, () => send(`capital ${slug}`)));
+  }
+  // Attacks.
+  if (L.attack.size && S.selection && S.selection.kind === "attack" && S.selection.to) box.append(attackControls());
+  // Fortify.
+  if (L.fortify.size && S.selection && S.selection.kind === "fortify" && S.selection.to) {
+    const range = L.fortify.get(S.selection.from).get(S.selection.to);
+    box.append(
+      moveControls(range, `fortify ${S.selection.from} ${S.selection.to}`, (n) => `Move ${armiesWord(n)} from ${S.names.get(S.selection.from)} to ${S.names.get(S.selection.to)}`),
+      button("Cancel", { class: "btn btn-ghost", id: "cancel-selection" }, () => {
+        S.selection = null;
+        render();
+      }),
+    );
+  }
+  // Defence.
+  if (L.defend) {
+    if (v.attack) box.append(battleCard());
+    const row = el("div", { class: "row dice-choice" });
+    for (let n = L.defend.max; n >= L.defend.min; n--) {
+      row.append(button(`Defend with ${diceWord(n)}`, { class: `btn ${n === L.defend.max ? "btn-primary" : ""}`, id: `defend-${n}` }, () => send(`defend ${n}`)));
+    }
+    box.append(row);
+  }
+  // Moving in.
+  if (L.move) {
+    const o = v.occupy || {};
+    box.append(moveControls(L.move, "move", (n) => `Move ${armiesWord(n)} into ${o.to || "the territory"}`));
+  }
+  // End of phase, and every other action, as buttons in words.
+  const rest = el("div", { class: "row wrap" });
+  for (const entry of L.other) {
+    const text = entry.text;
+    if (used.has(text)) continue;
+    used.add(text);
+    const label = actionLabel(text, S.names, v.players);
+    if (entry.min !== undefined) {
+      for (let n = entry.min; n <= entry.max; n++) {
+        rest.append(button(`${label} ${n}`, { class: "btn", dataset: { action: `${text} ${n}` } }, () => send(`${text} ${n}`)));
+      }
+      continue;
+    }
+    const isEnd = text === "endattack" || text === "endturn";
+    const attrs = isEnd ? { id: "end-phase", class: "btn btn-end" } : { class: "btn", dataset: { action: text } };
+    if (text === "calloff") attrs.id = "calloff";
+    if (text === "accept") attrs.id = "accept";
+    rest.append(button(label, { ...attrs, dataset: { action: text } }, () => send(text)));
+  }
+  if (rest.childNodes.length) box.append(rest);
+}
+
+function battleCard() {
+  const v = S.view;
+  const a = v.attack;
+  const from = territory(slugify(a.from));
+  const to = territory(slugify(a.to));
+  return el(
+    "div",
+    { class: "battle-card" },
+    el("span", { class: "bc-side" }, el("strong", { text: a.from }), ` ${armiesWord(from ? from.armies : 0)}`),
+    el("span", { class: "bc-vs", text: `⟶ ${diceWord(a.dice)} ⟶` }),
+    el("span", { class: "bc-side" }, el("strong", { text: a.to }), ` ${armiesWord(to ? to.armies : 0)}`),
+  );
+}
+
+function moveControls(range, head, label) {
+  const key = `${S.msg.state_id}|${head}`;
+  let value = S.sliderMemory.get(key);
+  if (value === undefined || value < range.min || value > range.max) value = range.max;
+  const wrap = el("div", { class: "move-controls" });
+  const slider = el("input", {
+    type: "range",
+    id: "move-slider",
+    min: range.min,
+    max: range.max,
+    step: 1,
+    "aria-label": "Armies to move",
+  });
+  slider.value = String(value);
+  if (range.min === range.max) slider.disabled = true;
+  const out = el("output", { id: "move-count", for: "move-slider", text: String(value) });
+  const confirm = button(label(value), { class: "btn btn-primary", id: "move-confirm" }, () => send(`${head} ${slider.value}`));
+  const set = (n) => {
+    const m = Math.max(range.min, Math.min(range.max, n));
+    slider.value = String(m);
+    out.textContent = String(m);
+    confirm.textContent = label(m);
+    S.sliderMemory.set(key, m);
+  };
+  slider.addEventListener("input", () => set(Number(slider.value)));
+  const minus = button("−", { class: "btn btn-small", id: "move-less", "aria-label": "One fewer" }, () => set(Number(slider.value) - 1));
+  const plus = button("+", { class: "btn btn-small", id: "move-more", "aria-label": "One more" }, () => set(Number(slider.value) + 1));
+  wrap.append(
+    el("div", { class: "row slider-row" }, el("span", { class: "range-end", text: String(range.min) }), minus, slider, plus, el("span", { class: "range-end", text: String(range.max) }), out),
+    confirm,
+  );
+  return wrap;
+}
+
+function attackControls() {
+  const sel = S.selection;
+  const range = S.legal.attack.get(sel.from).get(sel.to);
+  const from = territory(sel.from);
+  const to = territory(sel.to);
+  const wrap = el("div", { class: "attack-controls" });
+  wrap.append(
+    el(
+      "div",
+      { class: "battle-card" },
+      el("span", { class: "bc-side" }, el("strong", { text: S.names.get(sel.from) }), ` ${forceOf(from)}`),
+      el("span", { class: "bc-vs", text: "⟶" }),
+      el("span", { class: "bc-side" }, el("strong", { text: S.names.get(sel.to) }), ` ${to.armies}`),
+    ),
+  );
+  if (S.attackDice === undefined || S.attackDice > range.max || S.attackDice < range.min) S.attackDice = range.max;
+  const diceRow = el("div", { class: "segmented", role: "radiogroup", "aria-label": "Dice" });
+  for (let n = range.min; n <= range.max; n++) {
+    diceRow.append(
+      button(String(n), { class: `seg${S.attackDice === n ? " on" : ""}`, id: `dice-${n}`, role: "radio", "aria-checked": String(S.attackDice === n), title: diceWord(n) }, () => {
+        S.attackDice = n;
+        renderControls();
+      }),
+    );
+  }
+  wrap.append(
+    el("div", { class: "row" }, el("span", { class: "label", text: "Dice:" }), diceRow),
+    el(
+      "div",
+      { class: "row wrap" },
+      button(`Roll ${diceWord(S.attackDice)}`, { class: "btn btn-primary", id: "roll" }, () => send(`attack ${sel.from} ${sel.to} ${S.attackDice}`)),
+      button("Blitz", { class: "btn btn-attack", id: "blitz", title: "Attack until it falls or you cannot go on" }, () => startAuto(sel.from, sel.to, 1)),
+    ),
+  );
+  const stop = el("input", { type: "number", id: "stop-at", min: 1, max: Math.max(1, forceOf(from)), "aria-label": "Stop when this many armies are left" });
+  const maxStop = Math.max(1, forceOf(from) - 1);
+  stop.value = String(Math.min(Math.max(1, S.stopAt), maxStop));
+  const untilBtn = button(`Attack until ${stop.value} left`, { class: "btn", id: "attack-until" }, () => {
+    S.stopAt = Math.max(1, Number(stop.value) || 1);
+    startAuto(sel.from, sel.to, S.stopAt);
+  });
+  stop.addEventListener("input", () => {
+    S.stopAt = Math.max(1, Number(stop.value) || 1);
+    untilBtn.textContent = `Attack until ${S.stopAt} left`;
+    showOdds(forceOf(from), to.armies, S.stopAt);
+  });
+  wrap.append(el("div", { class: "row" }, el("label", { for: "stop-at", class: "label", text: "Down to:" }), stop, untilBtn));
+  wrap.append(el("div", { id: "odds", class: "odds", "aria-live": "polite" }));
+  wrap.append(
+    button("Cancel", { class: "btn btn-ghost", id: "cancel-selection" }, () => {
+      S.selection = null;
+      render();
+    }),
+  );
+  queueMicrotask(() => showOdds(forceOf(from), to.armies, 1));
+  return wrap;
+}
+
+async function showOdds(strength, defenders, floor) {
+  const box = document.getElementById("odds");
+  if (!box) return;
+  const attackers = strength - 1;
+  if (attackers < 1 || defenders < 1) {
+    box.textContent = "";
+    return;
+  }
+  const stops = [...new Set([0, Math.max(0, Math.min(attackers, floor - 1))])];
+  try {
+    const results = await Promise.all(
+      stops.map(async (stop) => {
+        const key = `${attackers}/${defenders}/${stop}`;
+        if (!S.odds.has(key)) S.odds.set(key, api.odds(Math.min(attackers, 1000), Math.min(defenders, 1000), stop));
+        return S.odds.get(key);
+      }),
+    );
+    if (!document.body.contains(box)) return;
+    clear(box);
+    const pct = (x) => `${(x * 100).toFixed(x > 0.995 || x < 0.005 ? 1 : 0)}%`;
+    const [blitz, until] = results;
+    box.append(
+      el("span", { class: "odds-label", text: "Chance to conquer: " }),
+      el("strong", { class: oddsClass(blitz.win), text: pct(blitz.win) }),
+      el("span", { class: "muted", text: ` blitz (you lose ~${blitz.expected_attacker_losses.toFixed(1)}, they ~${blitz.expected_defender_losses.toFixed(1)})` }),
+    );
+    if (until) box.append(el("br"), el("span", { class: "odds-label", text: `Stopping at ${floor} left: ` }), el("strong", { class: oddsClass(until.win), text: pct(until.win) }));
+  } catch (error) {
+    box.textContent = "";
+    S.odds.clear();
+  }
+}
+
+function oddsClass(p) {
+  return p >= 0.7 ? "good" : p >= 0.4 ? "fair" : "poor";
+}
+
+// -- cards ------------------------------------------------------------------------------------------
+function setValue(cards) {
+  const v = S.view;
+  const { options, game } = rulesOf(v.rules);
+  const fixed = options["card-values"] === "fixed" || ((game === "mission" || game === "team") && !options["card-values"]);
+  if (!fixed && v.next_set_value) return v.next_set_value;
+  const symbols = cards.map((c) => ((v.hand || []).find((h) => h.card === c) || {}).symbol);
+  const plain = symbols.filter((s) => s !== "wild");
+  if (new Set(plain).size > 1 || plain.length < 2) return 10;
+  const values = { infantry: 4, cavalry: 6, artillery: 8 };
+  return Math.max(values[plain[0]] || 4, plain.length === 2 ? 10 : 0);
+}
+
+function rulesOf(text) {
+  const parts = String(text || "").split(/\s+/);
+  const options = {};
+  let game = "world";
+  for (const p of parts.slice(1)) {
+    const [k, val] = p.split("=");
+    if (k === "game") game = val;
+    else options[k] = val;
+  }
+  return { edition: parts[0], game, options };
+}
+
+function bonusPossible() {
+  const { edition, options } = rulesOf(S.view.rules);
+  const rule = options["territory-card-bonus"] || (edition === "2003" ? "none" : edition ? "on" : "none");
+  return rule !== "none";
+}
+
+/** The cards of a set in the order to send: a card of a territory you hold first (the +2 goes there). */
+function orderSet(cards) {
+  const held = (c) => {
+    const t = territory(c);
+    return t && t.owner === S.seat;
+  };
+  const first = cards.find(held);
+  return first ? [first, ...cards.filter((c) => c !== first)] : cards.slice();
+}
+
+function bestSet() {
+  const L = S.legal;
+  let best = null;
+  for (const set of L.trade) {
+    const value = setValue(set);
+    const bonus = bonusPossible() && set.some((c) => territory(c) && territory(c).owner === S.seat) ? 2 : 0;
+    const wilds = set.filter((c) => c.startsWith("wild")).length;
+    const score = value * 10 + bonus * 5 - wilds * 3;
+    if (!best || score > best.score) best = { set: orderSet(set), value, bonus, score };
+  }
+  return best;
+}
+
+function sameSet(a, b) {
+  return a.length === b.length && [...a].sort().join(" ") === [...b].sort().join(" ");
+}
+
+function tradeControls() {
+  const wrap = el("div", { class: "trade-controls" });
+  const best = bestSet();
+  if (best) {
+    const words = best.set.map((c) => (c.startsWith("wild") ? "Wild" : S.names.get(c) || c)).join(" + ");
+    wrap.append(
+      el(
+        "p",
+        { class: "suggest" },
+        "Best set: ",
+        el("strong", { text: words }),
+        ` = ${armiesWord(best.value)}`,
+        best.bonus ? ` (+2 on ${S.names.get(best.set[0])})` : "",
+      ),
+      button(`Trade best set (+${best.value})`, { class: "btn btn-primary", id: "trade-best" }, () => send(`trade ${best.set.join(" ")}`)),
+    );
+  }
+  const chosen = S.selectedCards;
+  if (chosen.length === 3) {
+    const legal = S.legal.trade.find((set) => sameSet(set, chosen));
+    if (legal) {
+      const ordered = orderSet(chosen);
+      wrap.append(button(`Trade selected (+${setValue(chosen)})`, { class: "btn", id: "trade" }, () => send(`trade ${ordered.join(" ")}`)));
+    } else wrap.append(el("p", { class: "warn-text", text: "These three cards are not a set." }));
+  } else if (S.legal.trade.length > 1) {
+    wrap.append(el("p", { class: "hint", text: "Or pick three cards in your hand." }));
+  }
+  return wrap;
+}
+
+function renderHand() {
+  const v = S.view;
+  const box = clear($("#hand"));
+  const info = $("#hand-info");
+  const hand = v.hand;
+  const panel = $("#hand-panel");
+  if (!hand) {
+    panel.classList.add("spectating");
+    info.textContent = "";
+    box.append(el("p", { class: "muted", text: "Players' cards are secret." }));
+    return;
+  }
+  panel.classList.remove("spectating");
+  const next = v.next_set_value;
+  info.textContent = next ? `next set: ${next}` : "fixed values";
+  if (!hand.length) {
+    box.append(el("p", { class: "muted", text: "No cards yet: conquer a territory in a turn to draw one." }));
+    return;
+  }
+  const canTrade = myTurn() && S.legal.trade.length > 0;
+  const tradable = new Set(S.legal.trade.flat());
+  for (const card of hand) {
+    const name = card.card.startsWith("wild") ? "Wild" : S.names.get(card.card) || card.card;
+    const t = territory(card.card);
+    const held = t && S.seat !== null && t.owner === S.seat;
+    const chosen = S.selectedCards.includes(card.card);
+    const node = el(
+      canTrade ? "button" : "div",
+      {
+        class: `card card-${card.symbol}${chosen ? " chosen" : ""}${held ? " held" : ""}${canTrade && tradable.has(card.card) ? " tradable" : ""}`,
+        dataset: { card: card.card },
+        type: canTrade ? "button" : undefined,
+        "aria-pressed": canTrade ? String(chosen) : undefined,
+        title: held ? `${name}: you hold this territory` : name,
+      },
+      cardGlyph(card.symbol),
+      el("span", { class: "card-name", text: name }),
+      el("span", { class: "card-symbol", text: card.symbol }),
+    );
+    if (canTrade) {
+      node.addEventListener("click", () => {
+        const i = S.selectedCards.indexOf(card.card);
+        if (i >= 0) S.selectedCards.splice(i, 1);
+        else {
+          S.selectedCards.push(card.card);
+          if (S.selectedCards.length > 3) S.selectedCards.shift();
+        }
+        renderHand();
+        renderControls();
+      });
+    }
+    box.append(node);
+  }
+}
+
+// -- goals: missions and headquarters -------------------------------------------------------------
+function renderGoal(colours) {
+  const v = S.view;
+  const panel = $("#goal-panel");
+  const box = clear($("#goal"));
+  let title = "";
+  if (v.game === "secret-mission" && v.missions) {
+    title = "Secret mission";
+    const mine = S.seat !== null ? v.missions[S.seat] : null;
+    if (mine) box.append(el("p", { class: "mission-text", text: mine.text }));
+    const others = v.missions.map((m, i) => (m && i !== S.seat ? [i, m] : null)).filter(Boolean);
+    for (const [i, m] of others) box.append(el("p", { class: "mission-other" }, el("span", { class: "swatch", style: { background: colours[i].fill } }), ` ${v.players[i].name}: ${m.text}`));
+    if (!mine && !others.length) box.append(el("p", { class: "muted", text: "Each player has a secret mission." }));
+  } else if (v.game === "capital") {
+    title = "Headquarters";
+    const list = el("ul", { class: "hq-list" });
+    (v.capitals || []).forEach((c, i) => {
+      if (v.players[i] && v.players[i].neutral) return;
+      const t = c ? territory(slugify(c)) : null;
+      const lost = t && t.owner !== i;
+      list.append(
+        el(
+          "li",
+          {},
+          el("span", { class: "swatch", style: { background: colours[i].fill } }),
+          ` ${v.players[i].name}: `,
+          c ? el("strong", { text: c }) : el("span", { class: "muted", text: "not revealed" }),
+          lost ? el("span", { class: "tag tag-warn", text: `held by ${v.players[t.owner] ? v.players[t.owner].name : "no one"}` }) : null,
+        ),
+      );
+    });
+    box.append(list);
+  } else if (v.game === "mission" && v.mission_cards) {
+    title = "Missions";
+    v.mission_cards.forEach((m, i) => {
+      const own = i === S.seat;
+      const head = el("p", { class: "mission-head" }, el("span", { class: "swatch", style: { background: colours[i].fill } }), ` ${v.players[i].name}: ${m.claimed.length} of 4 claimed`);
+      box.append(head);
+      const list = el("ul", { class: "mission-list" });
+      for (const key of m.claimed) {
+        const c = missionCard(key);
+        list.append(el("li", { class: "claimed" }, el("strong", { text: `${c.rank}: ` }), c.text, el("span", { class: "tag tag-ok", text: "claimed" })));
+      }
+      if (m.unclaimed && (own || m.claimed.length >= 3)) {
+        for (const key of m.unclaimed) {
+          const c = missionCard(key);
+          list.append(el("li", {}, el("strong", { text: `${c.rank}: ` }), c.text, c.timing ? el("span", { class: "muted", text: ` (${c.timing})` }) : null));
+        }
+      }
+      box.append(list);
+    });
+  }
+  panel.hidden = !title;
+  $("#goal-title").textContent = title;
+}
+
+// -- the log and the dice ----------------------------------------------------------------------------
+let renderedLog = 0;
+const LOG_KEEP = 400;
+
+function renderLog(colours) {
+  const box = $("#log");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  let from = renderedLog;
+  if (S.logReset || renderedLog > S.log.length) {
+    clear(box);
+    from = 0;
+  }
+  S.logReset = false;
+  if (S.log.length - from > LOG_KEEP) {
+    clear(box);
+    from = S.log.length - LOG_KEEP;
+  }
+  for (let i = from; i < S.log.length; i++) {
+    const entry = S.log[i];
+    const seat = entry.seat;
+    const colour = seat >= 0 && colours[seat] ? colours[seat].fill : null;
+    const item = el(
+      "li",
+      { class: `log-entry log-${entry.kind || "info"}`, dataset: { kind: entry.kind || "", index: i } },
+      colour ? el("span", { class: "log-dot", style: { background: colour } }) : el("span", { class: "log-dot none" }),
+      el("span", { class: "log-text", text: entry.text }),
+    );
+    if (entry.kind === "battle" && entry.data && entry.data.attack) {
+      const dice = el("span", { class: "log-dice", "aria-hidden": "true" });
+      entry.data.attack.forEach((d) => dice.append(dieFace(d, "attack", 15)));
+      dice.append(el("span", { class: "vs", text: "vs" }));
+      (entry.data.defence || []).forEach((d) => dice.append(dieFace(d, "defence", 15)));
+      item.append(dice);
+    }
+    box.append(item);
+  }
+  while (box.childElementCount > LOG_KEEP) box.firstElementChild.remove();
+  renderedLog = S.log.length;
+  if (atBottom || from === 0) box.scrollTop = box.scrollHeight;
+}
+
+function renderDice(colours) {
+  const v = S.view;
+  const tray = $("#dice");
+  const b = v.last_battle;
+  if (!b) {
+    tray.hidden = true;
+    return;
+  }
+  clear(tray);
+  const attacker = v.current;
+  const defenderSlug = slugify(b.to);
+  const defRow = territory(defenderSlug);
+  const defender = b.conquered ? null : defRow ? defRow.owner : null;
+  const pairs = Math.min(b.attacker_dice.length, b.defender_dice.length);
+  const col = (dice, side) => {
+    const c = el("div", { class: `dice-col dice-${side}` });
+    dice.forEach((d, i) => {
+      const face = dieFace(d, side, 30);
+      if (i < pairs) {
+        const won = side === "attack" ? d > b.defender_dice[i] : d >= b.attacker_dice[i];
+        face.classList.add(won ? "won" : "lost");
+      } else face.classList.add("idle");
+      c.append(face);
+    });
+    return c;
+  };
+  tray.append(
+    el(
+      "div",
+      { class: "dice-head" },
+      el("span", { class: "swatch", style: { background: (colours[attacker] || NEUTRAL).fill } }),
+      ` ${b.from} → ${b.to}`,
+    ),
+    el("div", { class: "dice-body" }, col(b.attacker_dice, "attack"), col(b.defender_dice, "defence")),
+    el(
+      "div",
+      { class: "dice-foot" },
+      b.conquered ? el("strong", { class: "good", text: "Conquered!" }) : `−${b.attacker_losses} / −${b.defender_losses}`,
+    ),
+  );
+  void defender;
+  tray.hidden = false;
+}
+
+function renderDatalist() {
+  const list = clear($("#legal-list"));
+  const texts = S.legal.texts.slice(0, 500);
+  for (const t of texts) list.append(el("option", { value: t }));
+  const input = $("#action-input");
+  input.disabled = S.seat === null;
+  input.placeholder = S.seat === null ? "Watching: actions are for players" : myTurn() ? `e.g. ${texts[0] || "endturn"}` : "Wait for your turn";
+}
+
+function renderTitle() {
+  const v = S.view;
+  const mine = myTurn();
+  let title = "RISK";
+  if (S.msg.outcome) title = "Game over · RISK";
+  else if (mine) title = v.phase === "defend" ? "Defend! · RISK" : "Your turn · RISK";
+  else if (v.players[v.to_act]) title = `${v.players[v.to_act].name} to play · RISK`;
+  document.title = title;
+  document.body.classList.toggle("my-turn", mine);
+  if (mine && S.lastTurnSeen !== S.msg.state_id && document.hidden) flashTitle(title);
+  S.lastTurnSeen = mine ? S.msg.state_id : null;
+}
+
+let flashTimer = null;
+function flashTitle(title) {
+  clearInterval(flashTimer);
+  let on = true;
+  flashTimer = setInterval(() => {
+    if (!document.hidden) {
+      clearInterval(flashTimer);
+      renderTitle();
+      return;
+    }
+    document.title = on ? "● " + title : title;
+    on = !on;
+  }, 1000);
+}
+
+function renderGameOver(colours) {
+  const box = $("#gameover");
+  const o = S.msg.outcome;
+  if (!o) {
+    box.hidden = true;
+    S.gameOverShown = false;
+    return;
+  }
+  if (S.gameOverShown === "dismissed") return;
+  S.gameOverShown = true;
+  const v = S.view;
+  const card = clear($("#gameover-card"));
+  const winners = o.winners && o.winners.length ? o.winners : o.winner !== null && o.winner !== undefined ? [o.winner] : [];
+  const iWon = S.seat !== null && winners.includes(S.seat);
+  card.append(
+    el("h2", { text: iWon ? "Victory!" : "Game over" }),
+    el(
+      "p",
+      { class: "winner-line" },
+      winners.map((w) => el("span", { class: "winner" }, el("span", { class: "swatch big", style: { background: colours[w].fill } }), ` ${v.players[w].name}`)),
+      winners.length ? (winners.length > 1 ? " win" : " wins") : "No winner",
+    ),
+    el("p", { class: "muted", text: o.reason || "" }),
+    el("p", { class: "muted", text: `After ${plural(v.turn || 0, "turn")}.` }),
+  );
+  const actions = el("div", { class: "row wrap center" });
+  if (S.seat !== null && S.token) actions.append(button("Download the record", { class: "btn btn-primary", id: "download-record" }, downloadRecord));
+  actions.append(el("a", { class: "btn", href: "/", id: "to-lobby", text: "Back to the lobby" }));
+  actions.append(
+    button("Look at the board", { class: "btn btn-ghost", id: "close-gameover" }, () => {
+      S.gameOverShown = "dismissed";
+      box.hidden = true;
+    }),
+  );
+  card.append(actions);
+  box.hidden = false;
+}
+
+async function downloadRecord() {
+  try {
+    const text = await api.record(gameId, S.token);
+    const blob = new Blob([text], { type: "text/plain" });
+    const url = URL.createObjectURL(blob);
+    const a = el("a", { href: url, download: `risk-${gameId}.risk` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+  } catch (error) {
+    toast(`The record could not be downloaded: ${error.message}`, "error");
+  }
+}
+
+// -- connection and pending action --------------------------------------------------------------------
+function showConnection(status, detail) {
+  const box = $("#conn");
+  box.dataset.status = status;
+  const text = {
+    connecting: "Connecting…",
+    open: S.seat === null && S.msg ? "Live · watching" : "Live",
+    reconnecting: detail ? `Reconnecting in ${detail} s…` : "Reconnecting…",
+    closed: "Disconnected",
+  }[status];
+  $("#conn-text").textContent = text;
+  const banner = $("#banner");
+  if (status === "reconnecting") {
+    banner.hidden = false;
+    clear(banner).append(
+      el("span", { text: "Connection lost. Reconnecting… The board may be out of date." }),
+      button("Retry now", { class: "btn btn-small", id: "reconnect" }, () => S.socket.reconnectNow()),
+    );
+  } else if (status === "closed") {
+    banner.hidden = false;
+    clear(banner).append(el("span", { text: "Disconnected from the game." }), button("Reconnect", { class: "btn btn-small", id: "reconnect" }, () => connect()));
+  } else banner.hidden = true;
+}
+
+function showPending(p) {
+  const box = $("#pending");
+  document.body.classList.toggle("sending", !!p);
+  if (!p) {
+    box.hidden = true;
+    return;
+  }
+  clear(box);
+  if (p.lost) {
+    box.append(
+      el("span", { text: `Not sent yet: “${p.action}”. It will be sent again when the connection is back (it is refused if the game moved on).` }),
+      button("Cancel it", { class: "btn btn-small", id: "drop-pending" }, () => S.socket.dropPending()),
+    );
+    box.className = "pending warn";
+  } else {
+    box.append(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", { text: p.slow ? ` Still waiting for the server: “${p.action}”` : ` Sending “${p.action}”…` }));
+    box.className = "pending";
+  }
+  box.hidden = false;
+}
+
+let messageTimer = null;
+function showMessage(text, kind = "info") {
+  const box = $("#message");
+  clearTimeout(messageTimer);
+  box.textContent = text || "";
+  box.className = `message ${text ? `message-${kind}` : ""}`;
+  if (text && kind !== "error") messageTimer = setTimeout(() => showMessage(""), 7000);
+}
+
+// -- seats held in this browser ---------------------------------------------------------------------
+function offerStoredSeat() {
+  const stored = seats.forGame(gameId).filter((s) => s.token && s.mine !== false);
+  if (!stored.length) return;
+  const banner = $("#banner");
+  banner.hidden = false;
+  clear(banner).append(
+    el("span", { text: "You hold a seat in this game: " }),
+    stored.map((s) => button(`Play as ${s.name || `seat ${s.seat + 1}`}`, { class: "btn btn-small btn-primary" }, () => useSeat(s))),
+  );
+}
+
+function useSeat(stored) {
+  S.token = stored.token;
+  history.replaceState(null, "", `${location.pathname}#token=${encodeURIComponent(stored.token)}`);
+  $("#banner").hidden = true;
+  connect();
+}
+
+// -- static wiring ------------------------------------------------------------------------------------
+function wireStatic() {
+  $("#action-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("#action-input");
+    const text = input.value.trim();
+    if (!text) return;
+    if (send(text)) input.value = "";
+  });
+  $("#zoom-in").addEventListener("click", () => S.board && S.board.zoomBy(1.5));
+  $("#zoom-out").addEventListener("click", () => S.board && S.board.zoomBy(1 / 1.5));
+  $("#zoom-fit").addEventListener("click", () => S.board && S.board.fit());
+  $("#toggle-names").addEventListener("click", () => {
+    if (!S.board) return;
+    S.board.setNames(!S.board.names);
+    localStorage.setItem("risk.names", S.board.names ? "on" : "off");
+    $("#toggle-names").setAttribute("aria-pressed", String(S.board.names));
+  });
+  $("#copy-link").addEventListener("click", async () => {
+    const { copyText } = await import("./ui.js");
+    const ok = await copyText(seatLink(gameId, null));
+    toast(ok ? "Spectator link copied." : "Copy failed: copy the address bar without the #token part.", ok ? "ok" : "error");
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      if (S.auto) stopAuto("Stopped.");
+      else if (S.selection) {
+        S.selection = null;
+        render();
+      }
+    }
+  });
+  window.addEventListener("hashchange", () => {
+    const token = tokenFromHash();
+    if (token !== S.token) {
+      S.token = token;
+      connect();
+    }
+  });
+  // The defence countdown.
+  setInterval(() => {
+    if (S.msg && S.msg.deadline && !S.msg.outcome) renderPrompt();
+  }, 1000);
+}
+
+start();
+
+export { S as state, shade };

@@ -1,0 +1,584 @@
+// The lobby (/): create a game, join an open seat, watch, and find the games this browser holds.
+
+import { api, seats, seatLink } from "./api.js";
+import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES } from "./ui.js";
+
+const EDITIONS = {
+  1993: "Parker Brothers (1993)",
+  2003: "40th anniversary (2003)",
+  2008: "Classic (2008)",
+};
+const EDITION_DESC = {
+  1993: "Expert options, card bonus once a turn, fortify to a neighbour.",
+  2003: "Roll for the first turn, fortify along a chain, Mission and Team RISK.",
+  2008: "3 to 5 players, cards drawn when attacking ends, fortify along a chain.",
+};
+const GAME_DESC = {
+  world: "Conquer the world: the last player standing wins.",
+  "secret-mission": "Each player has a secret mission; the first to complete theirs wins.",
+  capital: "Choose a secret headquarters; capture the others' and keep yours.",
+  "two-player": "Two players and neutral armies; beat your opponent.",
+  mission: "Four mission cards each, one of each rank: claim all four to win.",
+  team: "Two teams in alternating seats; the first elimination ends the game.",
+};
+// Options that only matter in some games (the rest apply to every game).
+const OPTION_GAMES = {
+  "capitals-to-win": ["capital"],
+  neutrals: ["two-player"],
+  "neutral-mode": ["two-player"],
+  "neutral-armies": ["two-player"],
+  "setup-batch": ["two-player"],
+  "neutral-placement": ["two-player"],
+};
+// What a game changes in its rulebook's options (src/risk/rules/options.py GAME_SETTINGS), so the
+// defaults shown are the ones the game will use.
+const GAME_SETTINGS = {
+  "secret-mission": { "*": { setup: "deal" }, 2008: { setup: "deal", "first-turn": "roll" } },
+  "two-player": {
+    "*": { players: "2-2", "starting-armies": "2:40", setup: "deal", neutrals: "1", "neutral-armies": "40", "setup-batch": "2", "neutral-placement": "interleaved" },
+    2008: { players: "2-2", "starting-armies": "2:40", setup: "deal", neutrals: "1", "neutral-armies": "40", "setup-batch": "2", "neutral-placement": "after-own" },
+    2003: { players: "2-2", "starting-armies": "2:36", setup: "deal", neutrals: "4", "neutral-armies": "24", "setup-batch": "3", "neutral-placement": "interleaved", "first-turn": "roll" },
+  },
+  mission: { "*": { "card-values": "fixed" } },
+  team: { "*": { "card-values": "fixed", players: "4-6" } },
+};
+const HIDDEN_OPTIONS = new Set(["players"]);
+const NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"];
+
+const F = {
+  meta: null,
+  seats: [],
+  options: {}, // name -> value chosen (only those changed from the default are sent)
+};
+
+// -- start ------------------------------------------------------------------------------------------
+async function start() {
+  try {
+    F.meta = await api.meta();
+  } catch (error) {
+    $("#form-error").textContent = `The server cannot be reached: ${error.message}`;
+    return;
+  }
+  const edition = $("#edition");
+  for (const name of Object.keys(F.meta.editions)) edition.append(el("option", { value: name, text: EDITIONS[name] || name }));
+  edition.value = F.meta.editions["2008"] ? "2008" : Object.keys(F.meta.editions).pop();
+  $("#bot-delay").value = String(F.meta.defaults ? F.meta.defaults.bot_delay : 0.6);
+  $("#defend-timeout").value = String(F.meta.defaults ? F.meta.defaults.defend_timeout : 30);
+  const me = seats.name() || "Ann";
+  F.seats = [
+    { kind: "human", name: me },
+    { kind: "bot", bot: defaultBot(), name: "" },
+    { kind: "bot", bot: defaultBot(), name: "" },
+  ];
+  edition.addEventListener("change", () => {
+    F.options = {};
+    fillGames();
+    renderAll();
+  });
+  $("#game").addEventListener("change", () => {
+    F.options = {};
+    fitSeats();
+    renderAll();
+  });
+  for (const radio of document.querySelectorAll('input[name="neutral-mode"]')) radio.addEventListener("change", renderOptions);
+  $("#add-seat").addEventListener("click", () => {
+    const [, max] = playerLimits();
+    if (F.seats.length >= max) return;
+    F.seats.push({ kind: "bot", bot: defaultBot(), name: "" });
+    renderSeats();
+  });
+  $("#new-game").addEventListener("submit", (event) => {
+    event.preventDefault();
+    create();
+  });
+  fillGames();
+  renderAll();
+  refreshLists();
+  setInterval(() => {
+    if (!document.hidden) refreshLists();
+  }, 5000);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refreshLists();
+  });
+  handleJoinHash();
+  window.addEventListener("hashchange", handleJoinHash);
+}
+
+function defaultBot() {
+  const bots = F.meta.bots.map((b) => b.name);
+  return bots.includes("continental") ? "continental" : bots.includes("quick") ? "quick" : bots[0];
+}
+
+function edition() {
+  return $("#edition").value;
+}
+
+function game() {
+  return $("#game").value || "world";
+}
+
+function fillGames() {
+  const select = $("#game");
+  const current = select.value || "world";
+  clear(select);
+  for (const [name, info] of Object.entries(F.meta.games)) {
+    const ok = info.editions.includes(edition());
+    select.append(
+      el("option", {
+        value: name,
+        disabled: !ok,
+        text: ok ? GAME_NAMES[name] || name : `${GAME_NAMES[name] || name} (${info.editions.join(", ")} only)`,
+      }),
+    );
+  }
+  select.value = F.meta.games[current] && F.meta.games[current].editions.includes(edition()) ? current : "world";
+  fitSeats();
+}
+
+/** The option values the chosen edition and game start from. */
+function defaults() {
+  const base = { ...F.meta.editions[edition()].options };
+  const g = GAME_SETTINGS[game()];
+  if (g) Object.assign(base, g[edition()] || g["*"] || {});
+  return base;
+}
+
+function playerLimits() {
+  const text = F.options.players || defaults().players || "3-6";
+  const [lo, hi] = text.split("-").map(Number);
+  return [lo || 2, hi || 6];
+}
+
+function fitSeats() {
+  const [lo, hi] = playerLimits();
+  while (F.seats.length > hi) F.seats.pop();
+  while (F.seats.length < lo) F.seats.push({ kind: "bot", bot: defaultBot(), name: "" });
+  if (game() === "team" && F.seats.length === 5) F.seats.push({ kind: "bot", bot: defaultBot(), name: "" });
+}
+
+function renderAll() {
+  $("#edition-desc").textContent = EDITION_DESC[edition()] || "";
+  $("#game-desc").textContent = GAME_DESC[game()] || "";
+  $("#neutral-field").hidden = game() !== "two-player";
+  renderSeats();
+  renderOptions();
+}
+
+// -- seats ------------------------------------------------------------------------------------------
+function seatPreviewColours() {
+  const n = F.seats.length;
+  const players = F.seats.map((s, i) => ({ neutral: false, team: game() === "team" ? i % 2 : null }));
+  void n;
+  return seatColours({ game: game(), players });
+}
+
+function renderSeats() {
+  const box = clear($("#seats"));
+  const [lo, hi] = playerLimits();
+  const colours = seatPreviewColours();
+  const firstHuman = F.seats.findIndex((s) => s.kind === "human");
+  F.seats.forEach((seat, i) => {
+    const kind = el(
+      "select",
+      { class: "seat-kind", "aria-label": `Seat ${i + 1}: who plays` },
+      el("option", { value: "human", text: "Human" }),
+      el("option", { value: "open", text: "Open seat" }),
+      el("option", { value: "bot", text: "Bot" }),
+    );
+    kind.value = seat.kind;
+    const name = el("input", {
+      class: "seat-name",
+      type: "text",
+      maxlength: 24,
+      placeholder: seat.kind === "bot" ? `${cap(seat.bot)} ${i + 1}` : NAMES[i] || `Player ${i + 1}`,
+      "aria-label": `Seat ${i + 1}: name`,
+    });
+    name.value = seat.name || "";
+    const bot = el("select", { class: "seat-bot", "aria-label": `Seat ${i + 1}: bot level` });
+    F.meta.bots.forEach((b, level) => bot.append(el("option", { value: b.name, text: `${cap(b.name)} · level ${level + 1}` })));
+    bot.value = seat.bot || defaultBot();
+    const desc = el("div", { class: "bot-desc", text: botDescription(bot.value) });
+    const remove = el("button", {
+      type: "button",
+      class: "btn btn-small btn-ghost seat-remove",
+      "aria-label": `Remove seat ${i + 1}`,
+      title: "Remove this seat",
+      disabled: F.seats.length <= lo,
+      text: "✕",
+    });
+    const row = el(
+      "div",
+      { class: `seat-row${i === firstHuman ? " you" : ""}`, dataset: { kind: seat.kind, seat: i } },
+      el("span", { class: "swatch", style: { background: colours[i].fill }, title: colours[i].name }),
+      kind,
+      name,
+      bot,
+      i === firstHuman ? el("span", { class: "seat-you", text: "you" }) : null,
+      remove,
+      desc,
+    );
+    kind.addEventListener("change", () => {
+      seat.kind = kind.value;
+      if (seat.kind === "human" && !seat.name) seat.name = i === 0 ? seats.name() || "Ann" : "";
+      if (seat.kind === "bot" && !seat.bot) seat.bot = defaultBot();
+      renderSeats();
+    });
+    name.addEventListener("input", () => {
+      seat.name = name.value;
+    });
+    bot.addEventListener("change", () => {
+      seat.bot = bot.value;
+      desc.textContent = botDescription(bot.value);
+      name.placeholder = `${cap(bot.value)} ${i + 1}`;
+    });
+    remove.addEventListener("click", () => {
+      if (F.seats.length <= lo) return;
+      F.seats.splice(i, 1);
+      renderSeats();
+    });
+    box.append(row);
+  });
+  $("#add-seat").disabled = F.seats.length >= hi;
+  let limits = lo === hi ? `${lo} players` : `${lo} to ${hi} players`;
+  if (game() === "team") limits = "4 or 6 players, two teams in alternating seats";
+  if (game() === "two-player") limits = "2 players, and neutral armies";
+  $("#seat-limits").textContent = limits;
+}
+
+function botDescription(name) {
+  const b = F.meta.bots.find((x) => x.name === name);
+  return b ? b.description : "";
+}
+
+function cap(s) {
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : "";
+}
+
+// -- rule options -------------------------------------------------------------------------------------
+function renderOptions() {
+  const box = clear($("#options"));
+  const base = defaults();
+  let changed = 0;
+  for (const option of F.meta.options) {
+    if (HIDDEN_OPTIONS.has(option.name)) continue;
+    const only = OPTION_GAMES[option.name];
+    if (only && !only.includes(game())) continue;
+    if (option.name === "neutral-mode") continue; // the radio buttons above
+    const value = F.options[option.name] !== undefined ? F.options[option.name] : base[option.name];
+    const isChanged = F.options[option.name] !== undefined && F.options[option.name] !== base[option.name];
+    if (isChanged) changed += 1;
+    let input;
+    if (option.choices) {
+      input = el("select", { id: `opt-${option.name}`, dataset: { option: option.name } });
+      for (const choice of option.choices) {
+        input.append(el("option", { value: choice, text: choice === base[option.name] ? `${choice} (rulebook)` : choice }));
+      }
+      input.value = value;
+    } else {
+      input = el("input", { id: `opt-${option.name}`, type: "text", dataset: { option: option.name }, spellcheck: "false" });
+      input.value = value === undefined ? "" : value;
+    }
+    input.addEventListener("change", () => {
+      const v = input.value.trim();
+      if (v === base[option.name] || v === "") delete F.options[option.name];
+      else F.options[option.name] = v;
+      if (option.name === "players") fitSeats();
+      renderSeats();
+      renderOptions();
+    });
+    box.append(
+      el(
+        "div",
+        { class: `option-row${isChanged ? " changed" : ""}` },
+        el("label", { class: "opt-name", for: `opt-${option.name}`, text: option.name }),
+        input,
+        el("div", { class: "opt-desc", text: option.description, title: option.source || "" }),
+      ),
+    );
+  }
+  $("#changed-count").textContent = changed ? `${changed} changed` : "as the rulebook says";
+}
+
+// -- creating -----------------------------------------------------------------------------------------
+async function create() {
+  const error = $("#form-error");
+  error.textContent = "";
+  const [lo, hi] = playerLimits();
+  if (F.seats.length < lo || F.seats.length > hi) {
+    error.textContent = `This game is for ${lo === hi ? lo : `${lo} to ${hi}`} players.`;
+    return;
+  }
+  const options = { ...F.options };
+  if (game() === "two-player") {
+    const mode = document.querySelector('input[name="neutral-mode"]:checked').value;
+    if (mode !== (defaults()["neutral-mode"] || "passive")) options["neutral-mode"] = mode;
+  }
+  const seatsOut = F.seats.map((s, i) => {
+    if (s.kind === "open") return { kind: "open" };
+    if (s.kind === "bot") return { kind: "bot", bot: s.bot, name: (s.name || "").trim() };
+    return { kind: "human", name: (s.name || "").trim() || NAMES[i] || `Player ${i + 1}` };
+  });
+  const body = {
+    edition: edition(),
+    game: game(),
+    options,
+    seats: seatsOut,
+    public: $("#public").checked,
+    seed: $("#seed").value.trim() === "" ? null : Number($("#seed").value),
+    bot_delay: Number($("#bot-delay").value || 0),
+    defend_timeout: Number($("#defend-timeout").value || 0),
+  };
+  const button = $("#create-game");
+  button.disabled = true;
+  button.textContent = "Creating…";
+  try {
+    const result = await api.create(body);
+    const firstHuman = result.seats.find((s) => s.kind === "human");
+    if (firstHuman) seats.setName(firstHuman.name);
+    for (const s of result.seats) {
+      if (!s.token) continue;
+      seats.remember({
+        game: result.id,
+        seat: s.seat,
+        name: s.name,
+        token: s.token,
+        mine: firstHuman && s.seat === firstHuman.seat,
+        rules: [body.edition, body.game !== "world" ? `game=${body.game}` : ""].filter(Boolean).join(" "),
+      });
+    }
+    showCreated(result, firstHuman);
+    refreshLists();
+  } catch (err) {
+    error.textContent = err.message;
+  } finally {
+    button.disabled = false;
+    button.textContent = "Create the game";
+  }
+}
+
+function linkRow(label, url, id) {
+  const copy = el("button", { type: "button", class: "btn btn-small", text: "Copy", dataset: { copy: url } });
+  copy.addEventListener("click", async () => {
+    const ok = await copyText(url);
+    toast(ok ? `Copied the link for ${label}.` : "Copy failed: select the link and copy it.", ok ? "ok" : "error");
+  });
+  return el(
+    "div",
+    { class: "link-row", id },
+    el("div", {}, el("strong", { text: label }), el("code", { text: url })),
+    copy,
+    el("a", { class: "btn btn-small btn-ghost", href: url, target: "_blank", rel: "noopener", text: "Open" }),
+  );
+}
+
+function showCreated(result, mine) {
+  const box = clear($("#created"));
+  box.hidden = false;
+  box.append(el("h2", { text: "Game created" }));
+  if (mine) {
+    const play = el("a", { class: "btn btn-primary btn-block", id: "play-now", href: result.seats[mine.seat].link, text: `Play as ${mine.name}` });
+    box.append(play);
+  }
+  const others = result.seats.filter((s) => s.token && (!mine || s.seat !== mine.seat));
+  if (others.length) {
+    box.append(el("p", { class: "hint", text: "Send each friend their private link (anyone with it plays that seat):" }));
+    for (const s of others) box.append(linkRow(s.name, seatLink(result.id, s.token), `link-seat-${s.seat}`));
+  }
+  if (result.seats.some((s) => s.kind === "open")) {
+    box.append(el("p", { class: "hint", text: "Open seats: friends take them with this lobby link (the game starts when all are taken):" }));
+    box.append(linkRow("Join link", `${location.origin}/#join=${encodeURIComponent(result.id)}`, "link-join"));
+  }
+  box.append(linkRow("Watch", `${location.origin}${result.spectate}`, "link-watch"));
+  box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+// -- lists ------------------------------------------------------------------------------------------------
+let refreshing = false;
+
+async function refreshLists() {
+  if (refreshing) return;
+  refreshing = true;
+  try {
+    const { games } = await api.games();
+    const mineIds = new Set(seats.all().filter((s) => s.mine).map((s) => s.game));
+    renderList($("#open-games"), games.filter((g) => g.status === "waiting" && g.seats.some((s) => s.open)), "open", "No open seats right now: create a game with an open seat.");
+    renderList($("#live-games"), games.filter((g) => g.status === "playing"), "live", "No games being played.");
+    renderList($("#over-games"), games.filter((g) => g.status === "over").slice(0, 8), "over", "No finished games yet.");
+    await renderMine(games, mineIds);
+  } catch (error) {
+    const box = $("#live-games");
+    clear(box).append(el("li", { class: "empty", text: `The list cannot be loaded: ${error.message}` }));
+  } finally {
+    refreshing = false;
+  }
+}
+
+function seatLine(g) {
+  const line = el("div", { class: "gi-seats" });
+  const colours = seatColours({ game: parseRules(g.rules).game, players: g.seats.map((s, i) => ({ neutral: false, team: parseRules(g.rules).game === "team" ? i % 2 : null })) });
+  g.seats.forEach((s, i) => {
+    line.append(
+      el(
+        "span",
+        {},
+        el("span", { class: "swatch", style: { background: colours[i].fill } }),
+        " ",
+        s.open ? el("em", { class: "muted", text: "open" }) : s.name,
+        s.kind === "bot" ? el("span", { class: "muted", text: ` (${s.bot})` }) : null,
+        g.winner === i ? el("span", { class: "tag tag-ok", text: "won" }) : null,
+      ),
+    );
+  });
+  return line;
+}
+
+function renderList(box, games, kind, emptyText) {
+  clear(box);
+  if (!games.length) {
+    box.append(el("li", { class: "empty", text: emptyText }));
+    return;
+  }
+  for (const g of games) {
+    const item = el(
+      "li",
+      { class: "game-item", dataset: { game: g.id } },
+      el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: describeRules(g.rules) }), el("span", { class: "gi-meta", text: `${g.status === "waiting" ? "waiting" : `turn ${g.turn}`} · ${ago(g.updated)}` })),
+      seatLine(g),
+    );
+    const actions = el("div", { class: "gi-actions" });
+    if (kind === "open") actions.append(...joinControls(g));
+    else actions.append(el("a", { class: "btn btn-small", href: `/game/${encodeURIComponent(g.id)}`, text: kind === "over" ? "See the board" : "Watch" }));
+    item.append(actions);
+    box.append(item);
+  }
+}
+
+function joinControls(g) {
+  const open = g.seats.filter((s) => s.open);
+  const name = el("input", { type: "text", maxlength: 24, placeholder: "Your name", "aria-label": "Your name", class: "join-name" });
+  name.value = seats.name();
+  const pick = el("select", { "aria-label": "Seat", class: "join-seat" });
+  for (const s of open) pick.append(el("option", { value: s.seat, text: `Seat ${s.seat + 1}` }));
+  const go = el("button", { type: "button", class: "btn btn-small btn-primary join-button", text: "Join" });
+  go.addEventListener("click", async () => {
+    const who = name.value.trim();
+    if (!who) {
+      name.focus();
+      toast("Type your name first.", "error");
+      return;
+    }
+    go.disabled = true;
+    try {
+      const seat = Number(pick.value);
+      const result = await api.join(g.id, seat, who);
+      seats.setName(who);
+      seats.remember({ game: g.id, seat, name: who, token: result.token, mine: true, rules: g.rules });
+      location.href = result.link;
+    } catch (error) {
+      toast(error.message, "error", 8000);
+      go.disabled = false;
+      refreshLists();
+    }
+  });
+  return open.length > 1 ? [name, pick, go] : [name, go];
+}
+
+async function renderMine(games, mineIds) {
+  const box = $("#my-games");
+  const held = seats.all().filter((s) => s.mine);
+  if (!held.length) {
+    clear(box).append(el("li", { class: "empty", text: "Games you create or join appear here." }));
+    return;
+  }
+  const known = new Map(games.map((g) => [g.id, g]));
+  // Private games are not in the public list: ask for each one.
+  const missing = [...mineIds].filter((id) => !known.has(id)).slice(0, 20);
+  await Promise.all(
+    missing.map(async (id) => {
+      try {
+        known.set(id, await api.game(id));
+      } catch (error) {
+        if (error.status === 404) known.set(id, { id, gone: true });
+      }
+    }),
+  );
+  clear(box);
+  const sorted = held.slice().sort((a, b) => {
+    const ga = known.get(a.game);
+    const gb = known.get(b.game);
+    const rank = (g) => (!g || g.gone ? 3 : g.status === "over" ? 2 : g.status === "waiting" ? 1 : 0);
+    return rank(ga) - rank(gb) || (b.created || 0) - (a.created || 0);
+  });
+  for (const s of sorted.slice(0, 30)) {
+    const g = known.get(s.game);
+    const url = seatLink(s.game, s.token);
+    const item = el("li", { class: "game-item mine", dataset: { game: s.game } });
+    if (g && g.gone) {
+      item.append(el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: `${s.name} · game ${s.game}` }), el("span", { class: "gi-meta", text: "no longer on this server" })));
+    } else if (g) {
+      const status = g.status === "over" ? (g.winner === s.seat ? "you won" : "over") : g.status === "waiting" ? "waiting for players" : `turn ${g.turn}`;
+      item.append(
+        el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: `${s.name} · ${describeRules(g.rules)}` }), el("span", { class: "gi-meta", text: `${status} · ${ago(g.updated)}` })),
+        seatLine(g),
+      );
+    } else {
+      item.append(el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: `${s.name} · game ${s.game}` })));
+    }
+    const actions = el("div", { class: "gi-actions" });
+    if (!g || !g.gone) actions.append(el("a", { class: "btn btn-small btn-primary", href: url, text: g && g.status === "over" ? "Open" : "Play" }));
+    const friends = seats.forGame(s.game).filter((x) => !x.mine && x.token);
+    for (const f of friends) {
+      const b = el("button", { type: "button", class: "btn btn-small", text: `Copy ${f.name}'s link` });
+      b.addEventListener("click", async () => {
+        const ok = await copyText(seatLink(f.game, f.token));
+        toast(ok ? `Copied ${f.name}'s private link.` : "Copy failed.", ok ? "ok" : "error");
+      });
+      actions.append(b);
+    }
+    const forget = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Forget" });
+    forget.addEventListener("click", () => {
+      if (g && !g.gone && g.status !== "over" && !confirmForget(forget)) return;
+      seats.forget(s.game);
+      refreshLists();
+    });
+    actions.append(forget);
+    item.append(actions);
+    box.append(item);
+  }
+}
+
+/** Forgetting an unfinished game loses its private link: ask by a second click, not a dialog. */
+function confirmForget(button) {
+  if (button.dataset.armed) return true;
+  button.dataset.armed = "1";
+  button.textContent = "Sure? The link is lost";
+  setTimeout(() => {
+    delete button.dataset.armed;
+    button.textContent = "Forget";
+  }, 4000);
+  return false;
+}
+
+// -- /#join=ID: a link to take an open seat of a (maybe private) game ---------------------------------
+async function handleJoinHash() {
+  const m = /join=([^&]+)/.exec(location.hash);
+  const box = $("#join-box");
+  if (!m) {
+    box.hidden = true;
+    return;
+  }
+  const id = decodeURIComponent(m[1]);
+  clear(box);
+  box.hidden = false;
+  try {
+    const g = await api.game(id);
+    box.append(el("h2", { text: "Join a game" }), el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: describeRules(g.rules) })), seatLine(g));
+    if (g.status !== "waiting" || !g.seats.some((s) => s.open)) {
+      box.append(el("p", { class: "muted", text: "No seat is open in this game any more." }), el("a", { class: "btn btn-small", href: `/game/${encodeURIComponent(id)}`, text: "Watch it" }));
+    } else box.append(el("div", { class: "gi-actions" }, ...joinControls(g)));
+  } catch (error) {
+    box.append(el("p", { class: "form-error", text: error.message }));
+  }
+}
+
+start();
