@@ -1,0 +1,254 @@
+"""Secrets stay on the server: whole games of every game type, humans and bots, every message scanned.
+
+Two checks. Over the websocket, every message each client receives is scanned: no other seat's token,
+no seed, no deck order, no generator, no other hand, mission, hidden headquarters or mission card.
+On the master, at positions all through the games, the message for each seat must not change when
+everything that seat may not see is changed (other hands, the deck order, the generator, other
+missions and hidden headquarters): so nothing of it can be in the message.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from risk import View
+from risk.bots import make_bot
+from risk.rules.game import Game, Phase
+from risk.server.app import create_app
+from risk.server.master import GameMaster, GameSpec, SeatSpec
+from risk.server.storage import MemoryStorage
+
+# (edition, game, options, seats): "h" a human played through a websocket, "b" a server bot.
+GAMES = [
+    ("2008", "world", {}, "hbh"),
+    ("1993", "secret-mission", {}, "hbhb"),
+    ("2008", "capital", {}, "hhbb"),
+    ("2003", "two-player", {"neutral-mode": "active"}, "hh"),
+    ("1993", "two-player", {}, "hb"),
+    ("2003", "mission", {}, "hbh"),
+    ("2003", "team", {}, "hhbb"),
+    ("1993", "world", {"attack-advantage": "on", "commanders": "on"}, "hbh"),
+]
+FORBIDDEN_KEYS = {"seed", "rng", "deck", "hands", "history", "token", "token_hash", "missions_all", "_rng"}
+SEED_BASE = 7_364_519_283_746  # long enough that its digits never appear by chance
+
+
+def _spec(edition: str, game: str, options: dict[str, str], seats: str, seed: int) -> GameSpec:
+    return GameSpec(
+        edition=edition,
+        game=game,
+        options=options,
+        seats=[
+            SeatSpec("human", f"Human {i + 1}") if kind == "h" else SeatSpec("bot", bot="quick")
+            for i, kind in enumerate(seats)
+        ],
+        seed=seed,
+        bot_delay=0,
+        defend_timeout=0,
+    )
+
+
+def _keys(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+def scan(message: dict[str, Any], raw: str, seat: int | None, secrets: list[str]) -> None:
+    """What a client with ``seat`` (None: a spectator) must never receive."""
+    for secret in secrets:
+        assert secret not in raw, f"a secret reached seat {seat}: {message.get('type')}"
+    assert not (_keys(message) & FORBIDDEN_KEYS), _keys(message) & FORBIDDEN_KEYS
+    if message.get("type") != "state":
+        return
+    view = message["view"]
+    over = message["status"] == "over"
+    assert ("hand" in view) == (seat is not None)
+    for player in view["players"]:
+        assert isinstance(player["cards"], int)
+    if "missions" in view and not over:
+        for index, mission in enumerate(view["missions"]):
+            assert mission is None or index == seat
+    if "capitals" in view and view["phase"] == "choose-capital":
+        for index, capital in enumerate(view["capitals"]):
+            assert capital is None or index == seat
+    if "mission_cards" in view and not over:
+        for index, cards in enumerate(view["mission_cards"]):
+            assert cards["unclaimed"] is None or index == seat or len(cards["claimed"]) >= 3
+    if seat is None or message["view"]["to_act"] != seat:
+        assert message["legal"] == []
+
+
+@pytest.mark.parametrize(("edition", "game", "options", "seats"), GAMES)
+def test_every_message_of_whole_games(edition: str, game: str, options: dict[str, str], seats: str) -> None:
+    seed = SEED_BASE + len(seats) * 31 + len(game)
+    app = create_app(MemoryStorage())
+    master: GameMaster = app.state.master
+    with TestClient(app) as client:
+        answer = client.post(
+            "/api/games",
+            json={
+                "edition": edition,
+                "game": game,
+                "options": options,
+                "seats": [
+                    {"kind": "human", "name": f"Human {i + 1}"}
+                    if k == "h"
+                    else {"kind": "bot", "bot": "quick"}
+                    for i, k in enumerate(seats)
+                ],
+                "seed": seed,
+                "bot_delay": 0,
+                "defend_timeout": 0,
+            },
+        )
+        assert answer.status_code == 201, answer.text
+        created = answer.json()
+        game_id = created["id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
+        live = master.live(game_id)
+        deciders = {seat: make_bot("quick", seat) for seat in tokens}
+        sockets: dict[int | None, Any] = {}
+        received = dict.fromkeys([*tokens, None], 0)
+        try:
+            for seat in [*tokens, None]:
+                socket = client.websocket_connect(f"/api/games/{game_id}/ws").__enter__()
+                socket.send_json({"type": "hello", "token": tokens.get(seat) if seat is not None else None})
+                sockets[seat] = socket
+
+            def secrets_for(seat: int | None) -> list[str]:
+                return [str(seed)] + [t for s, t in tokens.items() if s != seat]
+
+            def receive(seat: int | None) -> dict[str, Any]:
+                raw = sockets[seat].receive_text()
+                message = json.loads(raw)
+                scan(message, raw, seat, secrets_for(seat))
+                received[seat] += 1
+                return message
+
+            latest: dict[int | None, int] = dict.fromkeys(sockets, -1)
+            deadline = time.monotonic() + 120
+            while not live.game.is_over:
+                assert time.monotonic() < deadline, "the game did not finish"
+                seat = live.game.to_act
+                if seat not in tokens:
+                    time.sleep(0.001)  # a bot of the server's is thinking
+                    continue
+                # Read this seat's messages until it sees the position where it is to act.
+                while True:
+                    message = receive(seat)
+                    if message["type"] == "state":
+                        latest[seat] = message["state_id"]
+                        if message["legal"] and message["state_id"] == live.state_id:
+                            break
+                    assert message["type"] != "error", message
+                view = View(live.game, seat)
+                action = view.action_text(deciders[seat].choose(view))
+                sockets[seat].send_json(
+                    {"type": "action", "action": action, "state_id": message["state_id"], "ref": 1}
+                )
+                while (answer := receive(seat))["type"] not in ("ack", "error"):
+                    latest[seat] = answer["state_id"]
+                assert answer["type"] == "ack", answer
+            final = live.state_id
+            for seat in sockets:
+                while latest[seat] != final:
+                    message = receive(seat)
+                    if message["type"] == "state":
+                        latest[seat] = message["state_id"]
+        finally:
+            for socket in sockets.values():
+                socket.__exit__(None, None, None)
+        assert all(count > 0 for count in received.values())
+        # The record: for the players, once the game is over; never for a spectator.
+        first = next(iter(tokens))
+        record = client.get(
+            f"/api/games/{game_id}/record", headers={"Authorization": f"Bearer {tokens[first]}"}
+        )
+        assert record.status_code == 200 and record.text.startswith("risk-record 1")
+        refused = client.get(f"/api/games/{game_id}/record")
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "bad-token"
+
+
+# -- the master: messages do not depend on what a seat may not see ----------------------------------
+
+
+def perturb(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``game`` in which everything ``seat`` may not see is changed."""
+    other = game.copy()
+    other._rng = random.Random(rng.random())
+    other.seed = rng.randrange(2**63)
+    # Other hands and the deck: pool the unseen cards and deal them again, keeping the counts.
+    own = other.hands[seat] if seat >= 0 else None
+    unseen_hands = []
+    for hand in other.hands:
+        if hand is not own and all(hand is not h for h in unseen_hands):
+            unseen_hands.append(hand)
+    pool = list(other.deck) + [c for hand in unseen_hands for c in hand]
+    rng.shuffle(pool)
+    for hand in unseen_hands:
+        size = len(hand)
+        hand[:] = pool[:size]
+        pool = pool[size:]
+    other.deck = pool
+    if not game.is_over:
+        hidden = [p for p in range(game.humans) if p != seat]
+        if any(m is not None for m in other.missions):
+            missions = [other.missions[p] for p in hidden]
+            rng.shuffle(missions)
+            for p, mission in zip(hidden, missions, strict=True):
+                other.missions[p] = mission
+        # Unclaimed mission cards: swapped between players holding as many (the counts are public).
+        cards = [p for p in hidden if len(other.missions_claimed[p]) < 3]
+        for size in {len(other.mission_cards[p]) for p in cards}:
+            same = [p for p in cards if len(other.mission_cards[p]) == size]
+            unclaimed = [list(other.mission_cards[p]) for p in same]
+            rng.shuffle(unclaimed)
+            for p, keys in zip(same, unclaimed, strict=True):
+                other.mission_cards[p] = keys
+    if game.phase == Phase.CHOOSE_CAPITAL:
+        for p in range(game.humans):
+            if p != seat and other.capitals[p] >= 0:
+                other.capitals[p] = rng.choice(other.territories_of(p))
+    return other
+
+
+def message_with(master: GameMaster, game_id: str, game: Game, seat: int) -> dict[str, Any]:
+    live = master.live(game_id)
+    real = live.game
+    live.game = game
+    try:
+        return master.state_message(game_id, seat)
+    finally:
+        live.game = real
+
+
+@pytest.mark.parametrize(("edition", "game", "options", "seats"), GAMES)
+def test_messages_do_not_depend_on_unseen_secrets(
+    edition: str, game: str, options: dict[str, str], seats: str
+) -> None:
+    master = GameMaster(MemoryStorage())
+    record, _ = master.create_game(_spec(edition, game, options, "b" * len(seats), seed=SEED_BASE + 1))
+    live = master.live(record.id)
+    rng = random.Random(5)
+    checked = 0
+    step = 0
+    while (turn := master.bot_turn(record.id)) is not None:
+        seat_to_act, state_id, decide = turn
+        if step % 23 == 0:
+            for seat in [-1, *range(live.game.humans)]:
+                expected = master.state_message(record.id, seat)
+                for _ in range(2):
+                    assert message_with(master, record.id, perturb(live.game, seat, rng), seat) == expected
+                checked += 1
+        master.submit_as(record.id, seat_to_act, decide(), state_id)
+        step += 1
+    assert live.game.is_over and checked > 20
