@@ -1,4 +1,6 @@
-"""The game master without HTTP: the order of its checks, stale ids, concurrent submits, restarts."""
+"""The game master without HTTP: the order of its checks, stale ids, concurrent submits, restarts.
+
+The ``storage`` fixture (tests/conftest.py) runs each test on memory, SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
@@ -33,11 +35,6 @@ def run_bots(master: GameMaster, game_id: str) -> int:
 def first_legal(master: GameMaster, game_id: str, seat: int) -> str:
     group = master.state_message(game_id, seat)["legal"][0]
     return group["text"] if "min" not in group else f"{group['text']} {group['max']}"
-
-
-@pytest.fixture
-def storage() -> Storage:
-    return MemoryStorage()
 
 
 def test_tokens_are_random_and_stored_hashed(storage: Storage) -> None:
