@@ -91,6 +91,7 @@ class Connection:
     socket: WebSocket
     seat: int
     log_sent: int = 0
+    state_sent: int = -1  # the newest state id this connection has been sent
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -102,10 +103,13 @@ class Hub:
         self.connections: dict[str, set[Connection]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
 
-    async def send_state(self, game_id: str, connection: Connection) -> None:
+    async def send_state(self, game_id: str, connection: Connection, force: bool = False) -> None:
         async with connection.lock:
+            if not force and self.master.live(game_id).state_id <= connection.state_sent:
+                return  # already sent (a broadcast and a hello can cross): never the same state twice
             message = self.master.state_message(game_id, connection.seat, connection.log_sent)
             connection.log_sent = message["log_start"] + len(message["log"])
+            connection.state_sent = message["state_id"]
             with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
                 await connection.socket.send_json(message)
 
@@ -375,7 +379,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 return
             connection = Connection(socket, seat)
             hub.connections.setdefault(game_id, set()).add(connection)
-            await hub.send_state(game_id, connection)
+            await hub.send_state(game_id, connection, force=True)
             while True:
                 try:
                     message = await _receive(socket)
@@ -391,7 +395,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                     await _act(connection, game_id, message, ref)
                 elif kind == "hello":
                     connection.log_sent = 0
-                    await hub.send_state(game_id, connection)
+                    await hub.send_state(game_id, connection, force=True)
                 else:
                     await _send_error(
                         connection,
