@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from risk.bots import BOTS, LADDER
 from risk.maps import available_maps, load_map
@@ -196,6 +197,16 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
         return JSONResponse({"error": refusal.to_dict()}, status_code=refusal.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error_handler(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not-found", 405: "bad-request"}.get(error.status_code, "bad-request")
+        message = "no such page or API path" if error.status_code == 404 else str(error.detail)
+        return JSONResponse(
+            {"error": {"code": code, "message": message}},
+            status_code=error.status_code,
+            headers=error.headers,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_handler(request: Request, error: RequestValidationError) -> JSONResponse:
