@@ -247,11 +247,6 @@ export class Board {
         svg("rect", { width: 3.2 * u, height: 8 * u, fill: "#5d636b" }),
       ),
       svg(
-        "filter",
-        { id: "land-shadow", x: "-5%", y: "-5%", width: "110%", height: "110%" },
-        svg("feDropShadow", { dx: 0, dy: 1.5 * u, stdDeviation: 2.5 * u, "flood-color": "#06121f", "flood-opacity": 0.55 }),
-      ),
-      svg(
         "marker",
         { id: "arrow-head", viewBox: "0 0 10 10", refX: 7, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
         svg("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" }),
@@ -373,12 +368,12 @@ export class Board {
       highlights.append(hl);
 
       const shapelessNode = !(d && d.path);
-      const nameY = shapelessNode ? p.y + this.nodeR + 12 * u : p.y + 19 * u;
+      const nameY = shapelessNode ? p.y + this.nodeR + 12 * u : p.y + 21 * u;
       const label = svg("text", {
         x: p.x,
         y: nameY,
         class: "t-name",
-        "font-size": (shapelessNode ? 11 : 8.6) * u,
+        "font-size": (shapelessNode ? 11 : 10) * u,
         "stroke-width": 2.6 * u,
         text: t.name,
       });
@@ -386,7 +381,7 @@ export class Board {
 
       const badge = svg("g", { class: "badge", transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})` });
       badge.dataset.armies = t.slug;
-      const disc = svg("circle", { r: 11 * u, class: "badge-disc", "stroke-width": 2.4 * u });
+      const disc = svg("circle", { r: 11 * u, class: "badge-disc", "stroke-width": 2.6 * u });
       const count = svg("text", { class: "badge-text", "font-size": 11.5 * u, dy: "0.36em", text: "" });
       badge.append(disc, count);
       badges.append(badge);
@@ -416,6 +411,9 @@ export class Board {
     }
 
     clear(this.host).append(root);
+    // The page may size the map to the board's shape (small screens).
+    const area = this.host.closest(".map-area") || this.host;
+    area.style.setProperty("--board-aspect", String((w / h).toFixed(3)));
     this.fit();
   }
 
@@ -642,7 +640,9 @@ export class Board {
       const p = this.pos.get(a.from);
       const q = this.pos.get(a.to);
       if (!p || !q) continue;
-      arrows.append(svg("path", { d: arrowPath(p, q, this.unit, this.view), class: `arrow arrow-${a.kind}`, "stroke-width": 3 * this.unit, "marker-end": "url(#arrow-head)" }));
+      const d = arrowPath(p, q, this.unit, this.view);
+      if (a.kind !== "battle") arrows.append(svg("path", { d, class: "arrow arrow-under", "stroke-width": 6 * this.unit }));
+      arrows.append(svg("path", { d, class: `arrow arrow-${a.kind}`, "stroke-width": 3 * this.unit, "marker-end": a.kind === "battle" ? null : "url(#arrow-head)" }));
     }
   }
 

@@ -353,11 +353,9 @@ function showHover(slug) {
   box.append(
     el("strong", { text: t.name }),
     el("span", { class: "muted", text: ` · ${t.continent}` }),
-    el("br"),
-    owner
-      ? el("span", { class: "swatch", style: { background: colours[row.owner].fill } })
-      : null,
-    owner ? ` ${owner.name} · ${armiesWord(row.armies)}` : row.owner === -2 ? `Tied: no one controls it · ${armiesWord(row.armies)}` : "Unclaimed",
+    " · ",
+    owner ? el("span", { class: "swatch", style: { background: colours[row.owner].fill } }) : null,
+    owner ? ` ${owner.name} · ${armiesWord(row.armies)}` : row.owner === -2 ? `tied, no one controls it · ${armiesWord(row.armies)}` : "unclaimed",
   );
   if (Array.isArray(row.units) && row.units.filter((n) => n > 0).length > 1) {
     box.append(
@@ -775,16 +773,16 @@ function attackControls() {
   const stop = el("input", { type: "number", id: "stop-at", min: 1, max: Math.max(1, forceOf(from)), "aria-label": "Stop when this many armies are left" });
   const maxStop = Math.max(1, forceOf(from) - 1);
   stop.value = String(Math.min(Math.max(1, S.stopAt), maxStop));
-  const untilBtn = button(`Attack until ${stop.value} left`, { class: "btn", id: "attack-until" }, () => {
+  const untilBtn = button(`Until ${stop.value} left`, { class: "btn", id: "attack-until" }, () => {
     S.stopAt = Math.max(1, Number(stop.value) || 1);
     startAuto(sel.from, sel.to, S.stopAt);
   });
   stop.addEventListener("input", () => {
     S.stopAt = Math.max(1, Number(stop.value) || 1);
-    untilBtn.textContent = `Attack until ${S.stopAt} left`;
+    untilBtn.textContent = `Until ${S.stopAt} left`;
     showOdds(forceOf(from), to.armies, S.stopAt);
   });
-  wrap.append(el("div", { class: "row" }, el("label", { for: "stop-at", class: "label", text: "Down to:" }), stop, untilBtn));
+  wrap.append(el("div", { class: "row" }, el("label", { for: "stop-at", class: "label", text: "Attack:" }), stop, untilBtn));
   wrap.append(el("div", { id: "odds", class: "odds", "aria-live": "polite" }));
   wrap.append(
     button("Cancel", { class: "btn btn-ghost", id: "cancel-selection" }, () => {
@@ -1082,10 +1080,9 @@ function renderDice(colours) {
     return;
   }
   clear(tray);
-  const attacker = v.current;
-  const defenderSlug = slugify(b.to);
-  const defRow = territory(defenderSlug);
-  const defender = b.conquered ? null : defRow ? defRow.owner : null;
+  // The attacker still holds the territory it attacked from.
+  const fromRow = territory(slugify(b.from));
+  const attacker = fromRow ? fromRow.owner : v.current;
   const pairs = Math.min(b.attacker_dice.length, b.defender_dice.length);
   const col = (dice, side) => {
     const c = el("div", { class: `dice-col dice-${side}` });
@@ -1113,7 +1110,6 @@ function renderDice(colours) {
       b.conquered ? el("strong", { class: "good", text: "Conquered!" }) : `−${b.attacker_losses} / −${b.defender_losses}`,
     ),
   );
-  void defender;
   tray.hidden = false;
 }
 
