@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -311,3 +312,31 @@ def test_views_are_per_seat(storage: Storage) -> None:
         assert (message["legal"] != []) == (seat == game.to_act)
     spectator = master.state_message(game_id, -1)
     assert spectator["seat"] is None and "hand" not in spectator["view"] and spectator["legal"] == []
+
+
+def test_an_external_bot_takes_a_seat(storage: Storage) -> None:
+    """A program speaking the line protocol (examples/bots/simple_bot.py) plays a whole game."""
+    program = str(Path(__file__).parent.parent / "examples" / "bots" / "simple_bot.py")
+    assert GameMaster(storage).allow_external_bots is False
+    master = GameMaster(storage, allow_external_bots=True)
+    with pytest.raises(Refusal) as refused:
+        master.create_game(
+            GameSpec(seats=[SeatSpec("external", "X", "./no/such/bot")] + [SeatSpec("open")] * 2)
+        )
+    assert "no bot program" in refused.value.message
+    record, _ = master.create_game(
+        GameSpec(
+            seats=[
+                SeatSpec("external", "Simple", program),
+                SeatSpec("bot", bot="quick"),
+                SeatSpec("bot", bot="quick"),
+            ],
+            seed=6,
+        )
+    )
+    run_bots(master, record.id)
+    live = master.live(record.id)
+    assert live.game.is_over
+    external = live.externals[0]
+    assert external.decisions > 10 and not external.failed
+    assert external._process is None  # closed at the end of the game

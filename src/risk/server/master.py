@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from risk.bots import BOTS, make_bot
 from risk.errors import IllegalActionError, NotationError, RiskError
 from risk.narrate import narrate, snapshot
+from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
 from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
@@ -220,8 +221,10 @@ class GameMaster:
                         "bad-request", "external bots need the server started with --allow-external-bots"
                     )
                 bot = (seat.bot or "").strip()
-                if not bot:
-                    raise Refusal("bad-request", f"seat {index + 1}: an external bot needs its command")
+                try:
+                    external_command(bot)
+                except ValueError as error:
+                    raise Refusal("bad-request", f"seat {index + 1}: {error}") from None
                 name = _clean_name(seat.name or f"Bot {index + 1}", f"seat {index + 1}")
             elif kind == "open":
                 name = f"Seat {index + 1}"
@@ -417,6 +420,9 @@ class GameMaster:
                 ) from None
             live.game = game = moved
             live.log.extend(new_lines)
+            if game.is_over:
+                for external in live.externals.values():
+                    external.close()  # tells the program the result and ends it
             live.record = replace(
                 live.record,
                 state_id=seq,
@@ -472,8 +478,6 @@ class GameMaster:
             else:
                 bot = live.externals.get(seat_index)
                 if bot is None:
-                    from risk.protocol import ExternalBot
-
                     bot = ExternalBot(seat.bot or "", seed, label=seat.name)
                     live.externals[seat_index] = bot
 
