@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench clean
+.PHONY: play play-terminal test lint bench clean
 
 $(BIN)/risk: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,11 +12,15 @@ $(BIN)/risk: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(BIN)/risk
 
+# The game in the browser: http://127.0.0.1:8000/ (games kept in your data folder).
 play: $(BIN)/risk
+	$(BIN)/risk serve --open
+
+play-terminal: $(BIN)/risk
 	$(BIN)/risk play
 
 test: $(BIN)/risk
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools
 	$(BIN)/pytest
 
 bench: $(BIN)/risk
