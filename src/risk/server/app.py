@@ -43,6 +43,7 @@ log = logging.getLogger("risk.server")
 WEB_DIR = Path(str(resources.files("risk").joinpath("web")))
 MAX_MESSAGE = 16_384  # bytes of one websocket message; an action is a short line
 HELLO_TIMEOUT = 10.0
+STORE_RETRY = 1.0  # seconds before a bot tries again when the store failed
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -103,6 +104,8 @@ class Hub:
         self.master = master
         self.connections: dict[str, set[Connection]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.again: set[str] = set()  # games whose busy driver must look again when it finishes
+        self.sleeping: set[str] = set()  # games whose driver waits for a defender's deadline
 
     async def send_state(self, game_id: str, connection: Connection, force: bool = False) -> None:
         async with connection.lock:
@@ -119,16 +122,23 @@ class Hub:
             await self.send_state(game_id, connection)
 
     def kick(self, game_id: str) -> None:
-        """(Re)start the game's driver: a move was made, so what to wait for may have changed."""
+        """Make the game's driver look again: a move was made, so what to wait for may have changed.
+        A driver in the middle of a bot's move is never cancelled (its move would go unannounced): it
+        is asked to look again when it finishes; one waiting for a defender's deadline is restarted."""
         task = self.drivers.get(game_id)
         if task is not None and not task.done():
+            if game_id not in self.sleeping:
+                self.again.add(game_id)
+                return
             task.cancel()
+        self.again.discard(game_id)
         self.drivers[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
 
     async def _drive(self, game_id: str) -> None:
         master = self.master
         try:
             while True:
+                self.again.discard(game_id)
                 turn = master.bot_turn(game_id)
                 if turn is not None:
                     seat, state_id, decide = turn
@@ -141,22 +151,26 @@ class Hub:
                     except Refusal as refusal:
                         if refusal.code == "stale":
                             continue
+                        if refusal.code == "unavailable":  # the store is down: try again shortly
+                            await asyncio.sleep(STORE_RETRY)
+                            continue
                         log.error("game %s: bot in seat %d refused: %s", game_id, seat, refusal.message)
                         return
                     await self.broadcast(game_id)
                     continue
-                deadline = master.live(game_id).deadline
-                if deadline is None:
+                live = master.live(game_id)
+                if live.deadline is None:
+                    if game_id in self.again:
+                        continue
                     return
-                state_id = master.live(game_id).state_id
-                await asyncio.sleep(max(0.0, deadline - master.clock()))
+                state_id = live.state_id
+                self.sleeping.add(game_id)
                 try:
-                    done = await run_in_threadpool(master.default_defence, game_id, state_id)
-                except Refusal:
-                    return
-                if done is None:
-                    return
-                await self.broadcast(game_id)
+                    await asyncio.sleep(max(0.0, live.deadline - master.clock()))
+                finally:
+                    self.sleeping.discard(game_id)
+                if await run_in_threadpool(master.default_defence, game_id, state_id) is not None:
+                    await self.broadcast(game_id)
         except asyncio.CancelledError:
             raise
         except Refusal as refusal:
