@@ -88,3 +88,9 @@ def test_replay_refuses_a_bad_record(tmp_path) -> None:
     path.write_text("risk-record 1\nrules: 2008\nplayers: a, b, c\n---\n~ first 0\nclaim atlantis\n")
     code, _, err = run("replay", str(path))
     assert code == 2 and "line 6" in err and "atlantis" in err
+
+
+def test_two_player_bot_games_suggest_the_two_player_game() -> None:
+    code, _, err = run("simulate", "--bots", "quick,continental", "--players", "2")
+    assert code == 2 and "not 2" in err and "--game two-player" in err
+    assert len(err.strip().splitlines()) == 1

@@ -377,6 +377,20 @@ def test_player_counts() -> None:
         Game("1993", 2, seed=0)
 
 
+@pytest.mark.parametrize("preset", ["1993", "2003", "2008"])
+def test_two_players_are_pointed_to_the_two_player_game(preset: str) -> None:
+    # Issue 11, item 13: every edition has a 2-player game ("2-Player RISK"), so the refusal says
+    # where to find it, in one sentence.
+    with pytest.raises(ValueError, match="not 2") as caught:
+        Rules.preset(preset).check_player_count(2)
+    message = str(caught.value)
+    assert "--game two-player" in message and message.count(". ") == 0
+    Rules.preset(preset).for_game("two-player").check_player_count(2)
+    with pytest.raises(ValueError) as caught:
+        Rules.preset(preset).check_player_count(7)
+    assert "two-player" not in str(caught.value)
+
+
 def test_claiming_then_placing_then_first_turn() -> None:
     # 1993: the first roller claims first, "going left" until 42 are claimed; then one army at a time;
     # "Whoever placed the first army takes the first turn".

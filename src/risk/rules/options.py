@@ -285,7 +285,11 @@ class Rules:
     def check_player_count(self, player_count: int) -> None:
         low, high = self.players
         if not low <= player_count <= high:
-            raise RulesError(f"the {self.name} rules are for {low} to {high} players, not {player_count}")
+            # Every edition has a 2-player game: say where it is (issue 11, item 13).
+            hint = ": for two players, use --game two-player" if player_count == 2 else ""
+            raise RulesError(
+                f"the {self.name} rules are for {low} to {high} players, not {player_count}{hint}"
+            )
         if self.game == "team" and player_count not in (4, 6):
             raise RulesError(f"Team RISK is for 4 or 6 players in two teams, not {player_count}")
         self.starting_armies_for(player_count)
