@@ -108,7 +108,34 @@ def test_expert_and_fixed_set_values() -> None:
     assert fixed_set_value((2, 2, 2)) == 8
     assert fixed_set_value((0, 1, 2)) == 10
     assert fixed_set_value((1, 2, 3)) == 10  # a wild completes one of each
-    assert fixed_set_value((2, 2, 3)) == 10  # two alike and a wild: the best reading
+
+
+# 2003 Mission RISK (and Team RISK, "the same chart"): "3 Infantry 4, 3 Cavalry 6, 3 Artillery 8, 1 of
+# each 10", and for every set "(Remember: A wild card can be used for any one of the above cards.)"
+WILD_SETS = [
+    ((0, 0, 3), 4),  # two infantry and a wild can only be 3 infantry
+    ((1, 3, 1), 6),  # 3 cavalry
+    ((3, 2, 2), 8),  # 3 artillery
+    ((0, 2, 3), 10),  # two different and a wild: one of each
+    ((0, 3, 3), 10),  # two wilds and an infantry: 3 infantry (4) or one of each (10), the best
+    ((2, 3, 3), 10),
+]
+
+
+@pytest.mark.parametrize(("symbols", "value"), WILD_SETS)
+def test_a_wild_card_completes_one_set_of_the_fixed_chart(symbols: tuple[int, ...], value: int) -> None:
+    assert fixed_set_value(symbols) == value
+
+
+@pytest.mark.parametrize("game_name", ["mission", "team"])
+def test_two_alike_and_a_wild_trade_for_three_alike(game_name: str) -> None:
+    rules = Rules.preset("2003").for_game(game_name)
+    hands = {0: ["Alaska", "Peru", "wild1", "Ontario", "Quebec", "wild2"]}  # 2 infantry, 2 cavalry
+    game = make_position(rules, 4, {"Alaska": (0, 3)}, phase=Phase.REINFORCE, pending=3, hands=hands)
+    assert game.set_value([game.board.card(c) for c in ("Alaska", "Peru", "wild1")]) == 4
+    assert game.set_value([game.board.card(c) for c in ("Alaska", "Ontario", "wild1")]) == 10
+    game.apply("trade ontario quebec wild2")
+    assert game.pending == 3 + 6
 
 
 def test_what_is_a_set() -> None:

@@ -133,11 +133,17 @@ def is_set(symbols: tuple[int, ...] | list[int]) -> bool:
 
 
 def fixed_set_value(symbols: tuple[int, ...] | list[int]) -> int:
-    """The best value of a set under the fixed chart; a wild stands for whatever is worth most."""
-    plain = [s for s in symbols if s != WILD]
-    if len(set(plain)) > 1 or len(plain) < 2:
-        return FIXED_ONE_OF_EACH  # two different symbols (+ wild) or two wilds: one of each
-    return max(FIXED_VALUES[plain[0]], FIXED_ONE_OF_EACH if len(plain) == 2 else 0)
+    """The value of a set under the fixed chart (2003 Mission and Team RISK).
+
+    "A wild card can be used for any one of the above cards": a wild completes the set the other
+    cards make. Two alike and a wild are three alike (4, 6 or 8 by the kind); two different and a
+    wild are one of each (10). A set that could be read either way (two wilds and one card: three
+    alike or one of each) takes the best value it can make, which is one of each.
+    """
+    plain = {s for s in symbols if s != WILD}
+    if len(plain) == 1 and len(symbols) - symbols.count(WILD) >= 2:
+        return FIXED_VALUES[next(iter(plain))]  # three alike, or two alike completed by a wild
+    return FIXED_ONE_OF_EACH  # one of each (a wild completing it), or two wilds: the best reading
 
 
 class Game:

@@ -63,7 +63,7 @@ OPTIONS: dict[str, OptionInfo] = {
             "card_values",
             ("escalating", "plus-one", "fixed"),
             "escalating: 4, 6, 8, 10, 12, 15, then +5 per set traded by anyone; plus-one: 4, 5, 6, 7...; "
-            "fixed: 3 infantry 4, 3 cavalry 6, 3 artillery 8, one of each 10",
+            "fixed: 3 infantry 4, 3 cavalry 6, 3 artillery 8, one of each 10 (a wild completes the set)",
             "1993 set values table; 1993 experts 'increase by only 1 per set'; 2003 Mission/Team RISK chart",
         ),
         OptionInfo(
