@@ -764,6 +764,53 @@ def test_team_fortify_through_teammates() -> None:
     assert game.current == 1
 
 
+def places(game: Game) -> set[str]:
+    """The territories the player to act may place reinforcements on, by the legal actions."""
+    actions = list(game.legal_actions())
+    assert len(game.legal_actions()) == len(actions)
+    return {game.board.name_of(a.territory) for a in actions if isinstance(a, Place)}
+
+
+def test_team_reinforcements_go_only_where_the_player_controls() -> None:
+    # 2003: "place ALL of them into territories that you control", and for Team RISK: "If two players
+    # tie for the most, then NO ONE controls that territory."
+    game = team_position(
+        {
+            "India": {RED: 6},  # Red controls it
+            "Greenland": {RED: 4, GREEN: 4},  # a tie: no one controls it
+            "Siam": {RED: 2, GREEN: 5},  # Green controls it
+            "Ural": {GREEN: 1},  # a teammate's
+        },
+        phase=Phase.REINFORCE,
+        pending=3,
+    )
+    assert places(game) == {"India"}
+    for refused in ("greenland", "siam", "ural"):
+        with pytest.raises(IllegalActionError, match="not controlled by"):
+            game.apply(f"place {refused} 1")
+    t = game.board.territory
+    assert game.owner[t("Greenland")] == -2 and game.owner[t("Siam")] == GREEN  # unchanged
+    game.apply("place india 3")
+    assert game.units[t("India")][RED] == 9 and game.phase == Phase.ATTACK
+
+
+def test_team_player_who_controls_nothing_places_where_it_has_armies() -> None:
+    # The book leaves open a player who controls no territory (every one shared and tied, or a
+    # teammate's): "You must place ALL of these reinforcements", so (our reading) they go onto
+    # territories where the player has armies.
+    game = team_position(
+        {"Greenland": {RED: 4, GREEN: 4}, "Siam": {RED: 2, GREEN: 5}, "Ural": {GREEN: 1}},
+        phase=Phase.REINFORCE,
+        pending=3,
+    )
+    assert game.territory_count[RED] == 0
+    assert places(game) == {"Greenland", "Siam"}
+    with pytest.raises(IllegalActionError, match="has no armies in"):
+        game.apply("place ural 1")
+    game.apply("place greenland 1")
+    assert game.owner[game.board.territory("Greenland")] == RED
+
+
 def test_no_attacks_on_teammates_and_attacks_use_your_own_armies() -> None:
     game = team_position({"Siam": {RED: 2, GREEN: 5}, "India": {RED: 6}, "China": {GREEN: 1}})
     with pytest.raises(IllegalActionError, match="may not attack another player on your team"):

@@ -127,7 +127,8 @@ class QuickBot(Bot):
         """Team RISK: the territory with this player's armies, facing the other team, most armies."""
         assert game.team is not None and game.units is not None
         my_team, armies, neighbours = game.team[me], game.armies, game.board.neighbours
-        mine = [t for t, stack in enumerate(game.units) if stack[me] and game.room(t) > 0]
+        # Reinforcements go only where this player may place them (where it controls: 2003).
+        mine = [t for t in range(len(game.units)) if game.may_reinforce(t, me) and game.room(t) > 0]
         front = [t for t in mine if any(game.team_at(n) != my_team for n in neighbours[t])]
         # Attacks go only from territories this player controls: build there, not on a teammate's pile.
         owner = game.owner

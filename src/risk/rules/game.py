@@ -597,6 +597,16 @@ class Game:
         owner = self.owner
         return [c.index for c in self.board.continents if all(owner[t] == player for t in c.territories)]
 
+    def may_reinforce(self, territory: int, player: int) -> bool:
+        """Whether ``player`` may place reinforcements on ``territory``: one it controls ("place ALL of
+        them into territories that you control"). Team RISK, our reading where the book is silent: a
+        player who controls no territory at all places them where it has armies ("You must place ALL
+        of these reinforcements")."""
+        if self.owner[territory] == player:
+            return True
+        units = self.units
+        return units is not None and self.territory_count[player] == 0 and units[territory][player] > 0
+
     def reinforcement_for(self, player: int) -> int:
         """Armies for territories (at least 3) and whole continents, before any card trade."""
         bonus = sum(self.board.continents[c].bonus for c in self.continents_of(player))
@@ -842,9 +852,7 @@ class Game:
             else:
                 return "there are no armies to place now"
             if self.units is not None:
-                # Team RISK (our reading): armies go where the player has units, controlled or not, so
-                # that a player whose every territory is shared can still place its reinforcements.
-                return "" if self.units[action.territory][player] else f"{name} has no armies in {where}"
+                return self._team_place_refusal(action.territory, player, name)
             if owner[action.territory] != player:
                 return f"{where} is not held by {name}"
             return ""
@@ -984,6 +992,25 @@ class Game:
             return ""
 
         return f"{action!r} is not an action"
+
+    def _team_place_refusal(self, territory: int, player: int, name: str) -> str:
+        """Team RISK: "place ALL of them into territories that you control", where "If two players tie
+        for the most, then NO ONE controls that territory"."""
+        where = self.board.name_of(territory)
+        if self.may_reinforce(territory, player):
+            return ""
+        if self.territory_count[player] == 0:
+            return f"{name} has no armies in {where}"
+        controller = self.owner[territory]
+        why = (
+            f"{self.players[controller]} has the most armies there"
+            if controller >= 0
+            else "a tie for the most armies: 'NO ONE controls that territory'"
+        )
+        return (
+            f"{where} is not controlled by {name} ({why}): "
+            "reinforcements go 'into territories that you control'"
+        )
 
     def _team_fortify_refusal(self, action: Fortify, player: int, name: str) -> str:
         """Team RISK: "You may fortify from one territory where you have units to any other territory
@@ -1240,7 +1267,7 @@ class Game:
         if (
             self.pending
             and not self.must_trade(p)
-            and all(self.room(t) <= 0 for t in range(len(self.owner)) if self.owner[t] == p)
+            and all(self.room(t) <= 0 for t in range(len(self.owner)) if self.may_reinforce(t, p))
         ):
             self.pending = 0
             self.phase = Phase.ATTACK
@@ -1841,7 +1868,7 @@ def generate_actions(game: Game) -> Iterator[Action]:
             yield from trade_options(game, player)
         if not game.must_trade(player):
             for t in range(len(owner)):
-                if owner[t] == player if game.units is None else game.units[t][player]:
+                if owner[t] == player or (game.units is not None and game.may_reinforce(t, player)):
                     for n in range(1, min(game.pending, game.room(t)) + 1):
                         yield Place(t, n)
     elif phase == Phase.ATTACK:
@@ -1932,14 +1959,14 @@ def count_actions(game: Game) -> int:
         if not game.must_trade(player):
             if game.rules.army_cap:
                 total += sum(
-                    max(0, min(game.pending, game.room(t))) for t in range(len(owner)) if owner[t] == player
+                    max(0, min(game.pending, game.room(t)))
+                    for t in range(len(owner))
+                    if game.may_reinforce(t, player)
                 )
             else:
-                placeable = (
-                    game.territory_count[player]
-                    if game.units is None
-                    else sum(1 for stack in game.units if stack[player])
-                )
+                placeable = game.territory_count[player]
+                if placeable == 0 and game.units is not None:  # Team RISK: controls no territory
+                    placeable = sum(1 for stack in game.units if stack[player])
                 total += placeable * game.pending
         return total
     if phase == Phase.FORTIFY and not game.rules.army_cap and not game._active and game.team is None:
