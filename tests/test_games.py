@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, deque
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -53,6 +54,16 @@ def test_mission_deck_has_a_destroy_card_only_for_colours_in_play() -> None:
     deck = mission_deck(3)
     assert len(deck) == len(BASE_MISSIONS) + 3
     assert sorted(m.destroy for m in deck if m.destroy is not None) == [0, 1, 2]
+
+
+def test_mission_deck_size_is_our_documented_reading() -> None:
+    # 1993: "12 Secret Mission cards"; 2008: "the 12 Secret Mission cards". The books print no texts,
+    # and their 12 cannot be one deck (2008: five colours, 1993: six), so we keep SPEC.md's published
+    # deck: 8 missions that name no colour and one destroy card per colour in play. docs/rules.md ("The
+    # Secret Mission deck") states the difference: change it with this test.
+    assert len(BASE_MISSIONS) == 8
+    assert [len(mission_deck(n)) for n in (3, 4, 5, 6)] == [11, 12, 13, 14]
+    assert "12 cards in the books" in (Path(__file__).parents[1] / "docs" / "rules.md").read_text()
 
 
 def test_secret_mission_setup_deals_territories_and_missions() -> None:

@@ -5,6 +5,11 @@ a destroy-a-colour card is removed when that colour is not in play (2008: "remov
 Mission cards that refer to army colors that were not chosen"), a player who draws their own
 colour plays "occupy 24 territories" instead (SPEC), and a colour wiped out by another player still
 completes the mission (2008: "that player has helped you complete your Secret Mission").
+
+Both rulebooks say "12 Secret Mission cards" and print no texts; this deck is 8 + one per colour
+(14 with six colours, 13 with five). The two books' 12 cannot be the same cards (2008 has five colours,
+1993 six), so we keep the published deck rather than invent which missions to drop: see "The Secret
+Mission deck" in docs/rules.md.
 """
 
 from __future__ import annotations
