@@ -37,6 +37,7 @@ from risk.tui.render import (
     Palette,
     render_text,
 )
+from risk.tui.rounds import rounds_played
 from risk.tui.session import DEFAULT_NAMES, PlaySession, make_seats
 from risk.view import View
 
@@ -180,11 +181,11 @@ def play_to_the_end(session: PlaySession, extra: dict[str, str] | None = None) -
 
 GAME_CASES = [
     # preset, game, players, seed, what the screens must say
-    ("1993", "secret-mission", 3, 5, ["secret mission: ", "completes the secret mission and wins on turn"]),
+    ("1993", "secret-mission", 3, 5, ["secret mission: ", "completes the secret mission and wins in round"]),
     ("2008", "capital", 3, 5, ["All headquarters are chosen: Ann ", "holding the headquarters"]),
     ("1993", "two-player", 2, 5, ["place a Neutral army", ": eliminated the opponent (the neutral"]),
     ("2003", "two-player", 2, 5, ["place a Neutral 4 army", ": eliminated the opponent (the neutral"]),
-    ("2003", "mission", 3, 5, ["Mission claimed: ", "completes all four missions and wins"]),
+    ("2003", "mission", 3, 2, ["Mission claimed: ", "completes all four missions and wins"]),
 ]
 
 
@@ -647,8 +648,8 @@ def test_a_team_game_plays_to_the_end_through_the_session(tmp_path: Path) -> Non
     assert "Team 1: Ann, Cy · Team 2: Bob, Dee · armies: each player's own" in text  # `players`
     assert "into and through teammates' territories" in text  # the fortify hint and `help`
     mates = " and ".join(game.players[p] for p in range(4) if game.team[p] == game.team[game.winner])
-    ending = f"The team of {mates} wins on turn {game.turn}: {game.players[loser]} was eliminated by "
-    assert ending + f"{game.players[game.winner]}!" in text
+    ending = f"The team of {mates} wins in round {session.rounds.current}: "
+    assert ending + f"{game.players[loser]} was eliminated by {game.players[game.winner]}!" in text
     assert "who takes" not in text  # the game just ends: no cards change hands
     replayed = read_record((tmp_path / "risk-game-5.risk").read_text(encoding="utf-8"))
     assert replayed.history == game.history and replayed.winner == game.winner
@@ -678,7 +679,7 @@ def test_a_six_player_team_game_of_bots_finishes(
     assert "Teams: Team 1: Ann, Cy, Eve · Team 2: Bob, Dee, Fay" in result.output
     mates = ", ".join(game.players[p] for p in range(6) if game.team[p] == game.team[game.winner])
     mates = " and ".join(mates.rsplit(", ", 1))
-    assert f"The team of {mates} wins on turn {game.turn}: " in result.output
+    assert f"The team of {mates} wins in round {rounds_played(game)}: " in result.output
 
 
 @pytest.mark.parametrize("width", [80, 120])
@@ -771,7 +772,7 @@ def test_hotseat_teammates_share_the_screen_and_the_hand(tmp_path: Path) -> None
     # Ann and Cy are on one team: nothing is hidden between them, and both see the one hand.
     assert not any(isinstance(r, ClearScreen) for output in outputs for r in output)
     text = "".join(render_text(output, 200) for output in outputs)
-    assert re.search(r"Turn \d+ · Cy · pass the keyboard", text)
+    assert re.search(r"Round \d+ · Cy · pass the keyboard", text)
     assert "Team hand of Ann and Cy (" in text
     assert "Team hand of Bob and Dee" not in text
 
@@ -838,9 +839,9 @@ def test_play_in_a_real_terminal(tmp_path: Path) -> None:
         terminal.send("hlep\n")
         terminal.expect(r"Not understood: 'hlep'")
         terminal.send("auto\n")
-        terminal.expect(r"Turn 1 · Ann")
+        terminal.expect(r"Round 1 · Ann")
         terminal.expect(r"Ann reinforce \(\d+ to place\)> ")
-        turn_screen = terminal.screen[terminal.screen.rindex("Turn 1 · Ann") :]
+        turn_screen = terminal.screen[terminal.screen.rindex("Round 1 · Ann") :]
         assert "Peru                A" in turn_screen  # Ann's claim is on the map
         assert "Territories/armies/cards: Ann 14/35/0" in turn_screen
         terminal.send("quit\n")

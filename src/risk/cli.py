@@ -276,8 +276,10 @@ def replay_command(
             }
         )
         return
+    from risk.tui.rounds import rounds_played
+
     console.print(
-        f"{file}: valid record of {actions} actions, {game.turn} turns; "
+        f"{file}: valid record of {actions} actions, {rounds_played(game)} rounds; "
         f"rules {game.rules.describe()}; winner: {winner or 'none (unfinished)'}"
     )
 

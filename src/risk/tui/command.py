@@ -176,7 +176,8 @@ def play_command(
     console = Console(highlight=False)
     if load is not None:
         actions = sum(1 for kind, _, _ in game.history if kind == "action")
-        console.print(f"Resumed {load}: {actions} actions, turn {game.turn}.")
+        where = f"round {session.rounds.current}" if game.turn else "the setup"
+        console.print(f"Resumed {load}: {actions} actions, {where}.")
     reader = terminal_reader(session) if sys.stdin.isatty() else stream_reader(sys.stdin, console)
     run_session(session, console, reader)
 

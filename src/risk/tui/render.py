@@ -464,25 +464,26 @@ def players_line(view: View, palette: Palette) -> Text:
     return line
 
 
-def won_text(view: View, palette: Palette) -> Text:
+def won_text(view: View, palette: Palette, round_number: int) -> Text:
     winner = view.winner
     if winner is None:
         return Text("The game is over.")
     if view.team is not None:
         return Text.assemble(
-            "The team of ", team_names(palette, view.team[winner]), f" has won on turn {view.turn}."
+            "The team of ", team_names(palette, view.team[winner]), f" has won in round {round_number}."
         )
     what = "won the world" if view.rules.game == "world" else "won"
-    return Text.assemble(palette.name(winner), f" has {what} on turn {view.turn}.")
+    return Text.assemble(palette.name(winner), f" has {what} in round {round_number}.")
 
 
-def status_line(view: View, palette: Palette) -> Text:
-    """Turn, whose move, the phase, armies to place and the next set's value, on one line."""
+def status_line(view: View, palette: Palette, round_number: int) -> Text:
+    """Round, whose move, the phase, armies to place and the next set's value, on one line.
+    ``round_number``: the round as players count it (:mod:`risk.tui.rounds`)."""
     parts: list[Text] = []
     if view.is_over:
-        return won_text(view, palette)
+        return won_text(view, palette, round_number)
     phase = view.phase
-    turn = f"Turn {view.turn}" if view.turn else "Setup"
+    turn = f"Round {round_number}" if view.turn else "Setup"
     parts.append(Text(turn, style="bold"))
     parts.append(Text.assemble(palette.name(view.to_act), " to act"))
     parts.append(Text(phase_label(phase)))

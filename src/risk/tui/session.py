@@ -46,6 +46,7 @@ from risk.tui.render import (
     status_line,
     team_names,
 )
+from risk.tui.rounds import Rounds
 from risk.tui.shortforms import (
     META_COMMANDS,
     QUIT_WORDS,
@@ -189,6 +190,7 @@ class PlaySession:
         self._menu_key: tuple[int, int] | None = None  # (history length, player) of the menu shown
         self._saved_at = len(game.history)
         self._quiet = False  # no human left: the bots play on without a running commentary
+        self.rounds = Rounds(game)  # rounds as players count them (game.turn counts player-turns)
 
     # ------------------------------------------------------------------------------------------
     # the public surface: start, handle a line, end of input, the prompt, completions
@@ -334,14 +336,14 @@ class PlaySession:
             self._show_menu()
         elif word == "map":
             self._say(MapView(view, self.palette))
-            self._say(status_line(view, self.palette))
+            self._say(status_line(view, self.palette, self.rounds.current))
         elif word in ("hand", "cards"):
             self._say(hand_text(view, self.palette, self._trade_commands()))
         elif word == "missions":
             self._show_missions()
         elif word in ("players", "status"):
             self._say(players_table(view, self.palette))
-            self._say(status_line(view, self.palette))
+            self._say(status_line(view, self.palette, self.rounds.current))
         elif word == "odds":
             self._odds(args, text)
         elif word == "save":
@@ -623,6 +625,7 @@ class PlaySession:
     def _record(self, effect: Effect, typed: bool) -> None:
         """Log an applied action; show its result now when a human is following it move by move."""
         game, board, palette = self.game, self.game.board, self.palette
+        self.rounds.update()
         if not (typed and effect.turn == 0):  # a claim or placement the human just typed needs no echo
             self._log_for(effect.current, effect.turn).add(effect)
         hand_turn = self._human_turn(effect.current)
@@ -862,7 +865,7 @@ class PlaySession:
             if opening:
                 self._turn_shown = (player, game.turn)
                 handover = " · pass the keyboard" if self._hotseat else ""
-                self._say(Rule(Text.assemble(f"Turn {game.turn} · ", name, handover)))
+                self._say(Rule(Text.assemble(f"Round {self.rounds.current} · ", name, handover)))
                 self._say(MapView(view, palette))
                 self._say(players_line(view, palette))
                 if game.hands[player]:
@@ -1144,7 +1147,10 @@ class PlaySession:
     def _stop_unfinished(self) -> None:
         self._quiet = False
         self._flush_log()
-        self._say(f"Stopped after {self.max_turns} turns with no winner.")
+        self._say(
+            f"Stopped in round {self.rounds.current} with no winner (the limit is {self.max_turns} turns, "
+            "one player's turn each)."
+        )
         self._finish()
 
     def _finish(self, write: bool = True) -> None:
@@ -1157,7 +1163,7 @@ class PlaySession:
         self._say(MapView(view, palette))
         self._say(players_table(view, palette))
         if game.winner is not None:
-            self._say(victory_text(game, palette))
+            self._say(victory_text(game, palette, self.rounds.current))
         if game.rules.game == "secret-mission":
             self._say(secret_mission_text(view, palette))
         elif game.rules.game == "mission":
@@ -1174,9 +1180,9 @@ class PlaySession:
             )
 
 
-def victory_text(game: Game, palette: Palette) -> Text:
-    """Who won, when, and how: the game's own goal, or the last player standing (the engine's
-    ``outcome().reason``)."""
+def victory_text(game: Game, palette: Palette, round_number: int) -> Text:
+    """Who won, in which round, and how: the game's own goal, or the last player standing (the
+    engine's ``outcome().reason``)."""
     winner, outcome = game.winner, game.outcome()
     assert winner is not None and outcome is not None
     kind, board = game.rules.game, game.board
@@ -1184,13 +1190,13 @@ def victory_text(game: Game, palette: Palette) -> Text:
         # "the team of Ann and Cy: Bob was eliminated"
         team, _, how = outcome.reason.partition(": ")
         how = f": {how} by {game.players[winner]}" if how else ""
-        return Text(f"{team[0].upper()}{team[1:]} wins on turn {game.turn}{how}!", style="bold")
+        return Text(f"{team[0].upper()}{team[1:]} wins in round {round_number}{how}!", style="bold")
     line = Text.assemble(palette.name(winner), style="bold")
     standing = sum(game.alive[: game.humans]) == 1
     if kind == "secret-mission" and game.mission_complete(winner):
         mission = game.missions[winner]
         assert mission is not None
-        return line.append(f" completes the secret mission and wins on turn {game.turn}: {mission.text}")
+        return line.append(f" completes the secret mission and wins in round {round_number}: {mission.text}")
     if kind == "capital" and not standing:
         taken = [
             board.name_of(c)
@@ -1199,14 +1205,15 @@ def victory_text(game: Game, palette: Palette) -> Text:
         ]
         home = board.name_of(game.capitals[winner])
         return line.append(
-            f" wins on turn {game.turn}, holding the headquarters {', '.join(taken)} and their own ({home})!"
+            f" wins in round {round_number}, holding the headquarters {', '.join(taken)} "
+            f"and their own ({home})!"
         )
     if kind == "mission" and not game.mission_cards[winner]:
-        return line.append(f" completes all four missions and wins on turn {game.turn}!")
+        return line.append(f" completes all four missions and wins in round {round_number}!")
     if kind == "world":
-        return line.append(f" wins the world on turn {game.turn}!")
+        return line.append(f" wins the world in round {round_number}!")
     neutral = " (the neutral armies need not be beaten)" if kind == "two-player" else ""
-    return line.append(f" wins on turn {game.turn}: {outcome.reason}{neutral}!")
+    return line.append(f" wins in round {round_number}: {outcome.reason}{neutral}!")
 
 
 def reinforcement_breakdown(game: Game, player: int) -> str:
