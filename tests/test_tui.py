@@ -383,7 +383,7 @@ def test_end_ends_the_attack_then_fortify_moves_all_but_one_and_ends_the_turn() 
     game, board = session.game, session.game.board
     assert game.phase == Phase.FORTIFY
     screen = say(session, "fortify alaska alberta", width=200)
-    assert "Moved 14 from Alaska to Alberta. Turn over." in screen
+    assert "Moved 14 armies from Alaska to Alberta. Turn over." in screen
     annes = [action for kind, who, action in game.history if kind == "action" and who == 0]
     assert annes[-1] == Fortify(board.territory("alaska"), board.territory("alberta"), 14)
     assert game.current != 0 or game.turn > 1
@@ -433,9 +433,9 @@ def test_defence_dice_are_asked_and_enter_takes_the_most() -> None:
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        ("attack alaska kamchatka 3", "attacks are only made in the attack phase"),
+        ("attack alaska kamchatka 3", "Not allowed: Attacks are only made in the attack phase."),
         ("place kamchatka 2", "Kamchatka is not held by Player 1"),
-        ("place alaska 9", "has 5 armies to place, not 9"),
+        ("place alaska 9", "Not allowed: You have 5 armies to place, not 9."),
         ("endturn", "cannot end in this phase"),
         ("conquer the world", "unknown action 'conquer'"),
         ("blitz alaska atlantis", "no territory is called 'atlantis'"),
@@ -739,7 +739,7 @@ def test_team_fortify_moves_your_own_armies_through_teammates() -> None:
     # All of Ann's 3 armies leave Siam; Cy's 2 stay and Cy now controls it.
     assert game.units is not None and game.units[siam] == [0, 0, 2, 0] and game.owner[siam] == 2
     assert game.units[indonesia] == [3, 0, 1, 0] and game.owner[indonesia] == 0
-    assert "Moved 3 from Siam to Indonesia (now Ann 3+Cy 1). Turn over." in screen
+    assert "Moved 3 armies from Siam to Indonesia (now Ann 3+Cy 1). Turn over." in screen
 
 
 def test_a_tied_territory_is_defended_by_its_first_stack_and_hotseat_clears_between_teams() -> None:

@@ -90,3 +90,152 @@ def test_a_loaded_game_knows_its_round(tmp_path: Path) -> None:
     resumed = PlaySession(loaded, make_seats(["human", "quick", "quick"], loaded.seed), directory=tmp_path)
     assert resumed.rounds.current == session.rounds.current >= 3
     assert View(loaded, 0).turn == game.turn
+
+
+# -----------------------------------------------------------------------------------------------
+# refusals that say why, in the rules' terms
+# -----------------------------------------------------------------------------------------------
+def setup_session(tmp_path: Path) -> PlaySession:
+    """Ann to place her setup armies (every territory claimed)."""
+    session = new_session(3, tmp_path)
+    session.start()
+    game = session.game
+    while not (game.phase == Phase.SETUP_PLACE and game.to_act == 0):
+        say(session, helper_line(session))
+    return session
+
+
+def test_setup_place_more_than_is_left_is_refused_with_the_number_left(tmp_path: Path) -> None:
+    session = setup_session(tmp_path)
+    game = session.game
+    left = game.setup_armies[0]
+    mine = game.board.slug_of(game.territories_of(0)[0])
+    name = game.board.name_of(game.territories_of(0)[0])
+    before = game.to_dict()
+    screen = say(session, f"place {mine} 50", 200)
+    assert game.to_dict() == before and game.phase == Phase.SETUP_PLACE
+    refusal = f"Not allowed: You have {left} setup armies left, not 50: place {mine} {left} puts them all on "
+    assert refusal + f"{name}." in screen
+    # A number that fits is queued; once it has been placed the map shows where everything is.
+    screen = say(session, f"place {mine} 5", 200)
+    assert f"Your next 5 setup armies go to {name}." in screen
+    assert (
+        "North America +5" in screen and game.phase == Phase.SETUP_PLACE and game.setup_armies[0] == left - 5
+    )
+    assert session.prompt == f"Ann place ({left - 5} left)> "
+
+
+def test_claim_after_the_claims_says_what_to_do_now(tmp_path: Path) -> None:
+    session = setup_session(tmp_path)
+    game = session.game
+    free = game.board.slug_of(game.territories_of(1)[0])
+    screen = say(session, f"claim {free}", 200)
+    assert (
+        "Not allowed: Every territory is claimed now: place your setup armies on your own territories"
+        in screen
+    )
+    assert "claiming is only during setup" not in screen
+    say(session, "auto")
+    assert game.phase == Phase.REINFORCE and game.to_act == 0
+    screen = say(session, f"claim {free}", 200)
+    assert "Every territory was claimed at the start of the game: to take one, attack it." in screen
+
+
+def fortify_position() -> PlaySession:
+    from positions import make_position
+
+    owners = {
+        "ural": (0, 1),
+        "siberia": (0, 3),
+        "mongolia": (0, 1),
+        "alaska": (0, 10),
+        "kamchatka": (1, 6),
+    }
+    game = make_position(owners=owners, phase=Phase.ATTACK, current=0)
+    return PlaySession(game, make_seats(["human", "quick", "quick"], 1))
+
+
+def test_nothing_moves_from_a_territory_with_one_army() -> None:
+    session = fortify_position()
+    session.start()
+    say(session, "end")
+    assert session.game.phase == Phase.FORTIFY
+    screen = say(session, "fortify ural siberia", 200)
+    assert (
+        "Not allowed: Ural has only 1 army, and one army always stays behind: nothing can move from it."
+        in screen
+    )
+    assert "1 to 0" not in screen
+    screen = say(session, "fortify siberia ural 5", 200)
+    assert "Not allowed: Siberia can move at most 2 armies (one stays behind)." in screen
+
+
+def test_odds_from_a_territory_with_one_army_says_it_cannot_attack() -> None:
+    session = fortify_position()
+    session.start()
+    screen = say(session, "odds mongolia china", 200)
+    assert (
+        "Mongolia has only 1 army, so it cannot attack: an attack needs at least 2 (one stays behind)."
+        in screen
+    )
+    assert "0.0%" not in screen
+    assert "Siberia is yours: you cannot attack your own territory." in say(
+        session, "odds mongolia siberia", 200
+    )
+    assert "Peru is not next to Alaska" in say(session, "odds alaska peru", 200)
+    assert "the attack takes it" in say(session, "odds alaska kamchatka", 200)
+
+
+def test_the_defender_is_told_the_rule_not_a_count_of_armies() -> None:
+    from positions import make_position
+
+    game = make_position(
+        owners={"kamchatka": (1, 10), "alaska": (0, 6), "northwest territory": (0, 1)},
+        phase=Phase.FORTIFY,
+        current=0,
+    )
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1))
+    session.start()
+    say(session, "end")
+    assert game.phase == Phase.DEFEND and game.to_act == 0
+    before = game.to_dict()
+    screen = say(session, "3", 200)
+    assert game.to_dict() == before
+    assert (
+        "Not allowed: The defender rolls 1 or 2 dice, never more: defend 1 or defend 2 (Enter: 2)." in screen
+    )
+    assert "has 6 armies" not in screen
+    screen = say(session, "attack alaska kamchatka 4", 200)
+    assert "Attacks are only made in the attack phase." in screen
+
+
+def test_attack_dice_refusals_name_the_rule() -> None:
+    session = fortify_position()
+    session.start()
+    assert "Not allowed: The attacker rolls 1 to 3 dice." in say(session, "attack alaska kamchatka 4", 200)
+    assert "Siberia has 3 armies and one stays behind, so it may roll 1 or 2 dice." in say(
+        session, "attack siberia yakutsk 3", 200
+    )
+
+
+ODD_PLURALS = re.compile(r"\b1 (armies|dice|cards|setup armies|territories|rolls|times)\b|\b1 \w+ armies\b")
+
+
+def test_a_whole_game_reads_in_sentences_with_the_right_plurals(tmp_path: Path) -> None:
+    session = new_session(7, tmp_path)
+    screens = [render_text(session.start(), 200)]
+    game = session.game
+    noise = ["place nowhere-land 3", "fortify alaska peru 2", "attack alaska peru 9", "defend 3", "move 99"]
+    step = 0
+    while not session.finished:
+        if step % 7 == 0:
+            screens.append(say(session, noise[step // 7 % len(noise)], 200))
+        screens.append(say(session, helper_line(session), 200))
+        step += 1
+    text = "".join(screens)
+    assert game.winner is not None
+    assert not ODD_PLURALS.search(text), ODD_PLURALS.search(text)
+    refusals = [line for line in text.splitlines() if line.startswith("Not allowed: ")]
+    assert len(refusals) > 10
+    assert all(line.rstrip().endswith(".") for line in refusals), [r for r in refusals if not r.endswith(".")]
+    assert not any(" to act, phase " in line for line in refusals)

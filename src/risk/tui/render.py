@@ -71,6 +71,25 @@ GAME_TITLES = {
 }
 
 
+# Nouns whose plural is not the noun + "s".
+PLURALS = {"army": "armies", "die": "dice", "territory": "territories", "setup army": "setup armies"}
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 army', '2 armies', '1 die', '3 dice', '1 card', '0 cards'."""
+    return f"{count} {noun if count == 1 else PLURALS.get(noun, noun + 's')}"
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a full stop (unless it ends a sentence
+    already)."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
 def phase_label(phase: Phase) -> str:
     """The phase for the status line; a phase added to the engine later shows its own name."""
     return PHASE_LABELS.get(phase, phase.name.lower().replace("_", " "))
@@ -490,9 +509,10 @@ def status_line(view: View, palette: Palette, round_number: int) -> Text:
     if phase in (Phase.CLAIM, Phase.SETUP_PLACE):
         seat = view.placing_for if phase == Phase.SETUP_PLACE else view.to_act
         whose = f"{view.players[seat]}'s " if seat != view.to_act else ""
-        parts.append(Text(f"{view.setup_armies[seat]} {whose}setup armies left"))
+        left = view.setup_armies[seat]
+        parts.append(Text(f"{left} {whose}setup {'army' if left == 1 else 'armies'} left"))
     if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE) and view.pending:
-        parts.append(Text(f"{view.pending} armies to place", style="bold"))
+        parts.append(Text(f"{plural(view.pending, 'army')} to place", style="bold"))
     value = view.next_set_value()
     parts.append(Text(f"next set: {value}" if value is not None else "sets: fixed values"))
     return Text(" · ").join(parts)

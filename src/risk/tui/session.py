@@ -10,6 +10,7 @@ human must answer or the game is over. What it shows a human goes through that h
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,9 @@ from risk.tui.render import (
     phase_label,
     players_line,
     players_table,
+    plural,
     secret_mission_text,
+    sentence,
     stack_text,
     status_line,
     team_names,
@@ -56,10 +59,13 @@ from risk.tui.shortforms import (
     SetupOrder,
     choices,
     completions,
+    enemy_of,
     interpret,
     most_attack_dice,
     most_defence_dice,
+    mover,
     own_force,
+    refusal,
     two_territories,
 )
 from risk.tui.summary import Effect, SetupLog, TurnLog, apply_and_measure, battle_line
@@ -184,7 +190,9 @@ class PlaySession:
         self._helpers: dict[int, Bot] = {}
         self._asked: set[tuple[int, ...]] = set()  # the questions put to humans this turn
         self._asked_turn = -1
-        self._setup_map_shown: set[int] = set()
+        self._setup_map_shown: set[int] = set()  # players shown the map in the setup (2-player
+        # RISK asks again for each neutral)
+        self._setup_map_due = False  # a `place T N` has been carried out: the map again
         self._turn_shown: tuple[int, int] | None = None  # (player, turn) whose opening screen was shown
         self._forced_menu: list[tuple[str, str]] | None = None  # a menu of a few actions, e.g. sets
         self._menu_key: tuple[int, int] | None = None  # (history length, player) of the menu shown
@@ -389,6 +397,9 @@ class PlaySession:
         player = game.to_act
         try:
             order = interpret(self.game, text)
+            reason = refusal(game, order) if isinstance(order, Action) else None
+            if reason is not None:
+                raise IllegalActionError(reason)
             if isinstance(order, BlitzOrder):
                 game.check(Attack(order.source, order.target, most_attack_dice(game, order.source)))
                 self._blitz = Blitz(order.source, order.target, player, self._holders(order.target))
@@ -397,8 +408,12 @@ class PlaySession:
                 seat = game.placing_for
                 count = min(order.armies, game.setup_armies[seat])
                 self._setup_queue[(player, seat)] = [order.territory] * count
-                whose = "setup armies" if seat == player else f"{game.players[seat]} armies"
-                self._say(f"Your next {count} {whose} go to {game.board.name_of(order.territory)}.")
+                whose = "setup" if seat == player else game.players[seat]
+                where = game.board.name_of(order.territory)
+                if count == 1:
+                    self._say(f"Your next {whose} army goes to {where}.")
+                else:
+                    self._say(f"Your next {count} {whose} armies go to {where}.")
             else:
                 self._record(apply_and_measure(game, order), typed=True)
         except ChoiceNeeded as choice:
@@ -408,9 +423,13 @@ class PlaySession:
             self._warn(f"Not understood: {error}. Type help for commands.")
             return
         except IllegalActionError as error:
-            self._warn(f"Not allowed: {error}")
+            self._refuse(error)
             return
         self._advance()
+
+    def _refuse(self, error: IllegalActionError) -> None:
+        """'Not allowed: ...' with the reason as a sentence, the commands in it in bold."""
+        self._say(hint(sentence(engine_reason(error)), Text("Not allowed: ", style="red")))
 
     def _holders(self, territory: int) -> tuple[int, ...]:
         """Whose armies are in ``territory``: its owner; in Team RISK every seat with armies there."""
@@ -435,6 +454,10 @@ class PlaySession:
                 where = f"{attackers} attacking armies (not counting the one that stays) against {defenders}"
             else:
                 attack = two_territories(game, "attack", args, typed_verb="odds")
+                cannot = self._cannot_attack(attack.source, attack.target)
+                if cannot is not None:
+                    self._say(Text(sentence(cannot)))
+                    return
                 # Team RISK: only the attacker's own armies there fight.
                 attackers, defenders = own_force(game, attack.source) - 1, game.armies[attack.target]
                 where = (
@@ -462,6 +485,33 @@ class PlaySession:
                 + (f"; after a win {survivors:.1f} armies left to move in." if win > 0 else "."),
             )
         )
+
+    def _cannot_attack(self, source: int, target: int) -> str | None:
+        """Why there are no odds to give for an attack from ``source`` on ``target``, if so."""
+        game, board = self.game, self.game.board
+        attacker = mover(game, source)
+        if attacker < 0:
+            return f"{board.name_of(source)} is not held by anyone yet, so it cannot attack"
+        if not enemy_of(game, attacker, target):
+            holder = game.owner[target]
+            mine = attacker == self.viewer
+            if game.team is not None and holder != attacker:
+                return f"{board.name_of(target)} is held by a teammate, who is never attacked"
+            if mine:
+                return f"{board.name_of(target)} is yours: you cannot attack your own territory"
+            return f"{board.name_of(target)} is {game.players[holder]}'s own: no one attacks themselves"
+        if target not in board.adjacent[source]:
+            return (
+                f"{board.name_of(target)} is not next to {board.name_of(source)}, so it cannot be "
+                "attacked from there"
+            )
+        force = own_force(game, source)
+        if force < 2:
+            return (
+                f"{board.name_of(source)} has only {plural(force, 'army')}, so it cannot attack: an attack "
+                "needs at least 2 (one stays behind)"
+            )
+        return None
 
     # ------------------------------------------------------------------------------------------
     # numbered choices
@@ -521,6 +571,8 @@ class PlaySession:
             queue = self._setup_queue.get((actor, game.placing_for))
             if game.phase == Phase.SETUP_PLACE and queue:
                 self._apply_automatic(Place(queue.pop(), 1))
+                if not queue:
+                    self._setup_map_due = True
                 continue
             break
         if self._blitz is not None:
@@ -690,9 +742,9 @@ class PlaySession:
         game, board = self.game, self.game.board
         action = effect.action
         if isinstance(action, Place) and effect.phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
-            left = f"{game.pending} left to place" if game.pending else "all placed"
+            left = f"{plural(game.pending, 'army')} left to place" if game.pending else "all placed"
             self._say(
-                Text(f"Placed {action.armies} on {board.name_of(action.territory)} (now ")
+                Text(f"Placed {plural(action.armies, 'army')} on {board.name_of(action.territory)} (now ")
                 .append_text(self._armies_in(action.territory))
                 .append(f"); {left}.")
             )
@@ -700,12 +752,14 @@ class PlaySession:
             assert game.last_battle is not None
             source, target = game.last_battle.source, game.last_battle.target
             self._say(
-                f"Moved {action.armies} into {board.name_of(target)}: {board.name_of(target)} "
-                f"{game.armies[target]}, {board.name_of(source)} {game.armies[source]}."
+                f"Moved {plural(action.armies, 'army')} into {board.name_of(target)}: "
+                f"{board.name_of(target)} {game.armies[target]}, "
+                f"{board.name_of(source)} {game.armies[source]}."
             )
         elif isinstance(action, Fortify):
             line = Text(
-                f"Moved {action.armies} from {board.name_of(action.source)} to {board.name_of(action.target)}"
+                f"Moved {plural(action.armies, 'army')} from {board.name_of(action.source)} "
+                f"to {board.name_of(action.target)}"
             )
             if game.team is not None:  # who holds what there now: control may have changed
                 line.append(" (now ").append_text(self._armies_in(action.target)).append(")")
@@ -786,7 +840,7 @@ class PlaySession:
             self._asked_turn, self._asked = game.turn, set()
         # Hot-seat: a question asked before is asked again when the keyboard comes back (after another
         # human's defence), so that the screens and `hand` are the player's own again.
-        if question in self._asked and player == self.viewer:
+        if question in self._asked and player == self.viewer and not self._setup_map_due:
             return
         self._asked.add(question)
         if player != self.viewer:
@@ -824,7 +878,8 @@ class PlaySession:
                 )
             )
         elif phase == Phase.SETUP_PLACE:
-            if player not in self._setup_map_shown:  # once: 2-player RISK asks again for each neutral
+            if player not in self._setup_map_shown or self._setup_map_due:
+                self._setup_map_due = False
                 self._setup_map_shown.add(player)
                 self._say(MapView(view, palette))
             seat = game.placing_for
@@ -836,16 +891,16 @@ class PlaySession:
                     .append_text(hint(" army on a territory of ").append_text(neutral))
                     .append_text(
                         hint(
-                            f" (grey on the map; {game.setup_armies[seat]} left): `place NAME` "
-                            "(`place NAME N` sends the next N there), or `auto`."
+                            f" (grey on the map; {plural(game.setup_armies[seat], 'army')} left): "
+                            "`place NAME` (`place NAME N` sends the next N there), or `auto`."
                         )
                     )
                 )
             else:
                 self._say(
                     hint(
-                        f", place your {game.setup_armies[player]} setup armies one at a time: `place NAME` "
-                        "(`place NAME N` sends your next N there), or `auto`.",
+                        f", place your {plural(game.setup_armies[player], 'setup army')} one at a time: "
+                        "`place NAME` (`place NAME N` sends your next N there), or `auto`.",
                         name,
                     )
                 )
@@ -883,7 +938,7 @@ class PlaySession:
             else:
                 if trades and not game.placed_this_turn:
                     self._say(hint("You may trade a set first: `trade` (or see `hand`)."))
-                place = "Place them" if receive else f"Place your {game.pending} armies"
+                place = "Place them" if receive else f"Place your {plural(game.pending, 'army')}"
                 # Team RISK: also where the player shares a territory, or one is tied.
                 where = " on any territory where you have armies" if game.team is not None else ""
                 self._say(hint(f"{receive}{place}{where}: `place NAME [N]` (all of them without N)."))
@@ -894,7 +949,9 @@ class PlaySession:
                     "(type a number):"
                 )
             else:
-                self._say(hint(f"Place the {game.pending} armies from your trades: `place NAME [N]`."))
+                self._say(
+                    hint(f"Place the {plural(game.pending, 'army')} from your trades: `place NAME [N]`.")
+                )
         elif phase == Phase.ATTACK:
             claim = self._claim_hint("before attacking")
             if claim is not None:
@@ -964,7 +1021,9 @@ class PlaySession:
             line = Text.assemble(palette.name(game.current), " attacks ", whose)
             line.append_text(Text(f"{board.name_of(target)} (").append_text(self._armies_in(target)))
             line.append_text(
-                hint(f") from {board.name_of(source)} ({own_force(game, source)}) with {dice} dice. ")
+                hint(
+                    f") from {board.name_of(source)} ({own_force(game, source)}) with {plural(dice, 'die')}. "
+                )
             )
             if game.team is not None and len(self._holders(target)) > 1:
                 line.append("You have the most armies there: you roll, and lose armies first. ")
@@ -1178,6 +1237,18 @@ class PlaySession:
                     "The game record is in ", (str(path), "bold"), f" (check it with: risk replay {path})."
                 )
             )
+
+
+# The engine's refusals: "'fortify ural siberia 1': <reason> (Ann to act, phase fortify)".
+ENGINE_REFUSAL = re.compile(r"^'[^']*': (?P<reason>.+) \([^()]* to act, phase [^()]*\)$", re.DOTALL)
+
+
+def engine_reason(error: Exception) -> str:
+    """The reason in an engine error, without the action repeated and the "(Ann to act, ...)" that
+    the player can see on screen."""
+    text = str(error)
+    match = ENGINE_REFUSAL.match(text)
+    return match.group("reason") if match else text
 
 
 def victory_text(game: Game, palette: Palette, round_number: int) -> Text:

@@ -40,6 +40,7 @@ from risk.rules.actions import (
 )
 from risk.rules.game import Game, Phase, trade_options
 from risk.rules.missions import ranked_mission
+from risk.tui.render import plural
 
 END_WORDS = ("end", "done", "pass", "e")
 ALL_WORDS = ("all", "max")
@@ -212,14 +213,89 @@ def _place(game: Game, args: list[str]) -> Place | SetupOrder:
     place = game.parse(" ".join(["place", *names]))
     assert isinstance(place, Place)
     if names and names[-1].isdigit():
-        if phase == Phase.SETUP_PLACE and place.armies > 1:
-            return SetupOrder(place.territory, place.armies)
+        if phase == Phase.SETUP_PLACE:
+            _check_setup_count(game, place)
+            if place.armies > 1:
+                return SetupOrder(place.territory, place.armies)
         return place
     if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE) and game.pending:
         return Place(place.territory, game.pending)
     if phase == Phase.SETUP_PLACE and everything:
         return SetupOrder(place.territory, game.setup_armies[game.placing_for])
     return place
+
+
+def _check_setup_count(game: Game, place: Place) -> None:
+    """``place T N`` in the setup: N must be between 1 and the armies left (as when reinforcing)."""
+    seat = game.placing_for
+    left = game.setup_armies[seat]
+    slug = game.board.slug_of(place.territory)
+    whose = "you have" if seat == game.to_act else f"{game.players[seat]} has"
+    if place.armies < 1:
+        raise IllegalActionError(f"place at least 1 army ({whose} {plural(left, 'setup army')} left)")
+    if place.armies > left:
+        raise IllegalActionError(
+            f"{whose} {plural(left, 'setup army')} left, not {place.armies}: "
+            f"`place {slug} {left}` puts them all on {game.board.name_of(place.territory)}"
+        )
+
+
+def refusal(game: Game, action: Action) -> str | None:
+    """Why ``action`` is refused, where the terminal can say it better than the engine (the rule
+    itself rather than a count that only follows from it); ``None``: leave it to the engine."""
+    board, phase = game.board, game.phase
+    if isinstance(action, Claim) and phase != Phase.CLAIM:
+        if phase == Phase.SETUP_PLACE:
+            return (
+                "every territory is claimed now: place your setup armies on your own territories, one "
+                "at a time (`place NAME`, or `place NAME N` for N of them)"
+            )
+        if phase == Phase.CHOOSE_CAPITAL:
+            return "every territory is claimed now: choose your headquarters (`capital NAME`)"
+        return "every territory was claimed at the start of the game: to take one, attack it"
+    if isinstance(action, Claim) and game.owner[action.territory] >= 0:
+        who = game.players[game.owner[action.territory]]
+        return f"{board.name_of(action.territory)} is already claimed by {who}: claim an empty territory"
+    if (
+        isinstance(action, Place)
+        and phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE)
+        and game.pending
+        and not game.must_trade(game.to_act)
+        and not 1 <= action.armies <= game.pending
+    ):
+        return f"you have {plural(game.pending, 'army')} to place, not {action.armies}"
+    if isinstance(action, Defend) and phase == Phase.DEFEND and game.pending_attack is not None:
+        target = game.pending_attack[1]
+        if action.dice > 2 or action.dice < 1:
+            return "the defender rolls 1 or 2 dice, never more: `defend 1` or `defend 2` (Enter: 2)"
+        if action.dice > game.armies[target]:
+            return f"{board.name_of(target)} has only 1 army, so it defends with 1 die"
+    if isinstance(action, Attack) and phase == Phase.ATTACK and game.owner[action.source] == game.current:
+        force = own_force(game, action.source)
+        if force >= 2 and not 1 <= action.dice <= min(3, force - 1):
+            if action.dice > 3 or action.dice < 1:
+                return "the attacker rolls 1 to 3 dice"
+            return (
+                f"{board.name_of(action.source)} has {plural(force, 'army')} and one stays behind, so it "
+                f"may roll {'1 die' if force == 2 else f'1 or {force - 1} dice'}"
+            )
+    if isinstance(action, Fortify) and phase == Phase.FORTIFY:
+        source = action.source
+        mine = game.force(source, mover(game, source))
+        if mine >= 1 and movable(game, source) < 1:
+            return (
+                f"{board.name_of(source)} has only 1 army, and one army always stays behind: nothing "
+                "can move from it"
+            )
+        most = movable(game, source)
+        if mine >= 1 and action.armies > most and game.owner[action.target] == game.owner[source]:
+            return f"{board.name_of(source)} can move at most {plural(most, 'army')} (one stays behind)"
+    if isinstance(action, Occupy) and phase == Phase.OCCUPY:
+        low, high = game.occupy_range()
+        if not low <= action.armies <= high:
+            span = plural(low, "army") if low == high else f"{low} to {high} armies"
+            return f"move in {span}, not {action.armies}"
+    return None
 
 
 # The action types each phase's short list covers; any other legal action (a kind the engine

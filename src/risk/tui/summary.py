@@ -181,7 +181,8 @@ class TurnLog:
             or self.cards_drawn
         )
 
-    def describe(self, game: Game, palette: Palette) -> Text:
+    def describe(self, game: Game, palette: Palette, stop: bool = True) -> Text:
+        """The line; ``stop``: ending with a full stop (not when it is joined to others)."""
         board = game.board
         parts: list[str | Text] = []
         if self.claims:
@@ -240,13 +241,16 @@ class TurnLog:
             parts.append(Text.assemble("eliminated ", palette.name(player), "!"))
         if self.fortified is not None:
             source, target, armies = self.fortified
-            parts.append(f"fortified {board.name_of(source)} -> {board.name_of(target)} {armies}")
+            noun = "army" if armies == 1 else "armies"
+            parts.append(f"fortified {board.name_of(source)} -> {board.name_of(target)} ({armies} {noun})")
         if self.cards_drawn:
             parts.append(f"drew {'a card' if self.cards_drawn == 1 else f'{self.cards_drawn} cards'}")
         if not parts and self.ended:
             parts.append("ended the turn")
         line = Text.assemble(palette.name(self.player), ": ")
         line.append_text(Text("; ").join(Text(p) if isinstance(p, str) else p for p in parts))
+        if stop and not line.plain.endswith(("!", ".")):
+            line.append(".")
         return line
 
 
@@ -307,7 +311,9 @@ class SetupLog:
         return not self.empty
 
     def describe(self, game: Game, palette: Palette) -> Text:
-        lines = [log.describe(game, palette) for log in self.logs.values() if not log.empty]
+        logs = [log for log in self.logs.values() if not log.empty]
         # A round of single claims or placements reads best on one line.
-        one_line = Text(" · ").join(lines)
-        return one_line if one_line.cell_len <= 80 else Text("\n").join(lines)
+        one_line = Text(" · ").join(log.describe(game, palette, stop=False) for log in logs)
+        if one_line.cell_len < 80:
+            return one_line.append(".")
+        return Text("\n").join(log.describe(game, palette) for log in logs)
