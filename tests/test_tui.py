@@ -401,7 +401,7 @@ def test_numbered_choices_pick_an_action_and_stale_numbers_are_refused() -> None
     assert session.game.phase == Phase.ATTACK
     # The menu on screen was for placing: once the game moved on, a number shows the new menu.
     stale = say(session, "1")
-    assert "Pick from the current choices" in stale and "1) attack alaska kamchatka" in stale
+    assert "Pick from the current choices" in stale and "1) blitz alaska kamchatka" in stale
     say(session, "1")
     assert session.game.last_battle is not None
 
@@ -437,7 +437,7 @@ def test_defence_dice_are_asked_and_enter_takes_the_most() -> None:
         ("place kamchatka 2", "Kamchatka is not held by Player 1"),
         ("place alaska 9", "Not allowed: You have 5 armies to place, not 9."),
         ("endturn", "cannot end in this phase"),
-        ("conquer the world", "unknown action 'conquer'"),
+        ("conquer the world", "Not understood: 'conquer'."),
         ("blitz alaska atlantis", "no territory is called 'atlantis'"),
         ("move", "there is no conquered territory"),
         ("end", "nothing to end now"),
@@ -717,7 +717,7 @@ def test_team_attacks_use_your_own_armies_and_never_a_teammate() -> None:
     screen = say(session, "attack india siam", 200)
     assert "Siam is held by Ann's team: 'You may not attack another player on your team'" in screen
     menu = say(session, "help")
-    assert "attack siam china" in menu and "attack india indonesia" not in menu
+    assert "blitz siam china" in menu and "india indonesia" not in menu
     assert "3 v 10" in menu  # Ann's own 3 armies in Siam attack, not Cy's 2
     assert "with your own armies there" in menu
     assert session.completions("attack ") == ["iceland", "india", "siam"]

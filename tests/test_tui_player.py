@@ -239,3 +239,75 @@ def test_a_whole_game_reads_in_sentences_with_the_right_plurals(tmp_path: Path) 
     assert len(refusals) > 10
     assert all(line.rstrip().endswith(".") for line in refusals), [r for r in refusals if not r.endswith(".")]
     assert not any(" to act, phase " in line for line in refusals)
+
+
+# -----------------------------------------------------------------------------------------------
+# numbered choices, unknown words, neighbours
+# -----------------------------------------------------------------------------------------------
+def test_a_numbered_choice_does_what_its_line_says() -> None:
+    from positions import make_position
+
+    game = make_position(
+        owners={"middle east": (0, 3), "egypt": (1, 1), "ukraine": (0, 1), "alaska": (0, 5)},
+        phase=Phase.REINFORCE,
+        pending=4,
+        current=0,
+    )
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+    session.start()
+    menu = say(session, "help", 200)
+    line = next(line for line in menu.splitlines() if "1) " in line)
+    assert "1) place " in line and re.search(r"1\) place [a-z-]+ 4 ", line)  # the count it places
+    say(session, "place ukraine")
+    menu = say(session, "help", 200)
+    entry = re.search(r"(\d+)\) blitz middle-east egypt  3 v 1, wins \d+%", menu)
+    assert entry is not None, menu
+    number = entry.group(1)
+    rolls_before = sum(1 for kind, what, _ in game.history if what == "dice")
+    screen = say(session, number, 200)
+    # A blitz: rolls until Egypt falls or Middle East is down to one army.
+    board = game.board
+    assert "Blitz Middle East -> Egypt" in screen
+    assert game.owner[board.territory("egypt")] == 0 or game.armies[board.territory("middle east")] == 1
+    assert sum(1 for kind, what, _ in game.history if what == "dice") > rolls_before
+
+
+def test_an_unknown_word_lists_what_makes_sense_now_in_this_game(tmp_path: Path) -> None:
+    session = setup_session(tmp_path)
+    screen = say(session, "banana", 200)
+    assert "Not understood: 'banana'." in screen
+    assert "Now: place NAME [N], or a number from help." in screen
+    for word in ("reroll", "commander", "accept", "bribe", "reinforce", "calloff", "claim", "attack"):
+        assert word not in screen, word
+    assert "Any time: help · map" in screen
+    say(session, "auto")
+    screen = say(session, "banana", 200)
+    assert "Now: place NAME [N], or a number from help." in screen or "Now: trade" in screen
+    screen = say(session, "hlep", 200)
+    assert "Not understood: 'hlep' (did you mean help?)." in screen
+
+
+def test_neighbours_of_one_territory_and_of_all_of_yours() -> None:
+    session = fortify_position()
+    session.start()
+    screen = say(session, "neighbours alaska", 200)
+    assert (
+        "Alaska (yours, 10) borders 3 territories. Enemies: Alberta (Player 2 1), Kamchatka (Player 2 6),"
+        in (screen)
+    )
+    screen = say(session, "neighbours siberia", 200)
+    assert "Siberia (yours, 3) borders 5 territories. Enemies: China (Player 2 1)," in screen
+    assert "Yours: Mongolia (1), Ural (1)." in screen
+    screen = say(session, "neighbors kamchatka", 200)
+    assert "Kamchatka (Player 2 6) borders 5 territories. Yours: Alaska (10), Mongolia (1). Others: " in (
+        screen
+    )
+    assert "No territory is called 'atlantis'" in say(session, "neighbours atlantis", 200)
+    front = say(session, "neighbours", 200)
+    assert "Player 1's territories and the enemy territories beside them" in front
+    lines = front.splitlines()
+    alaska = next(line for line in lines if line.startswith("Alaska"))
+    assert re.match(r"Alaska +10 beside Kamchatka \(Player 2 6\), ", alaska)
+    siberia = next(line for line in lines if line.startswith("Siberia"))
+    assert "Ural" not in siberia and "Mongolia" not in siberia and "Yakutsk (Player 2 1)" in siberia
+    assert session.completions("neighbours ala") == ["alaska"]

@@ -483,6 +483,92 @@ def players_line(view: View, palette: Palette) -> Text:
     return line
 
 
+def _hostile(view: View, player: int, territory: int) -> bool:
+    """Whether ``territory`` is an enemy's for ``player`` (Team RISK: not a teammate's either)."""
+    holder = view.owner[territory]
+    if holder == player:
+        return False
+    teams = view.team
+    return teams is None or holder < 0 or teams[holder] != teams[player]
+
+
+def _territory_label(view: View, palette: Palette, territory: int, mine: bool = False) -> Text:
+    """'Kamchatka (Bob 2)' in its owner's colour; 'Alberta (3)' for the viewer's own."""
+    holder = view.owner[territory]
+    label = Text(view.board.name_of(territory), style=palette.style(holder))
+    if mine or holder < 0:
+        return label.append(f" ({view.armies[territory]})")
+    return label.append(" (").append_text(palette.name(holder)).append(f" {view.armies[territory]})")
+
+
+def neighbours_text(view: View, palette: Palette, territory: int) -> Text:
+    """One territory's neighbours: 'Alaska (Ann 10) borders 3 territories. Enemies: Kamchatka
+    (Bob 2). Yours: Alberta (1), Northwest Territory (1).'"""
+    board, player = view.board, view.player
+    around = sorted(board.neighbours[territory], key=board.name_of)
+    if view.owner[territory] == player >= 0:
+        line = Text(board.name_of(territory), style=f"bold {palette.style(player)}")
+        line.append(f" (yours, {view.armies[territory]})")
+    else:
+        line = _territory_label(view, palette, territory)
+    line.append(f" borders {len(around)} territories.")
+    if player < 0:  # watching: everyone's, as they are
+        groups = [("", around)]
+    else:
+        enemies = [n for n in around if _hostile(view, player, n)]
+        friends = [n for n in around if n not in enemies]
+        mine = view.owner[territory] == player
+        groups = [
+            ("Enemies" if mine else "Others", enemies),
+            ("Yours" if view.team is None else "Your team's", friends),
+        ]
+        if not mine:
+            groups.reverse()
+    for title, group in groups:
+        if group:
+            line.append(f" {title}: " if title else " ")
+            labels = [_territory_label(view, palette, n, view.owner[n] == player) for n in group]
+            line.append_text(Text(", ").join(labels)).append(".")
+    return line
+
+
+def front_view(view: View, palette: Palette) -> RenderableType:
+    """Each of the viewer's territories with the enemy territories beside it (the front first,
+    biggest stacks first; then the territories with no enemy beside them, on one line)."""
+    board, player = view.board, view.player
+    if player < 0 or not any(o == player for o in view.owner):
+        return Text("You hold no territories.")
+    own = [t for t, o in enumerate(view.owner) if o == player]
+    front = {t: [n for n in board.neighbours[t] if _hostile(view, player, n)] for t in own}
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column()
+    facing = sorted((t for t in own if front[t]), key=lambda t: (-view.armies[t], board.name_of(t)))
+    for t in facing:
+        enemies = sorted(front[t], key=lambda n: (-view.armies[n], board.name_of(n)))
+        table.add_row(
+            Text(board.name_of(t), style=f"bold {palette.style(player)}"),
+            str(view.armies[t]),
+            "beside",
+            Text(", ").join(_territory_label(view, palette, n) for n in enemies),
+        )
+    title = hint(
+        "'s territories and the enemy territories beside them (`neighbours NAME`: one territory):",
+        palette.name(player),
+    )
+    parts: list[RenderableType] = [title, table]
+    inside = sorted((t for t in own if not front[t]), key=board.name_of)
+    if inside:
+        parts.append(
+            Text("No enemy beside: ", style="dim").append_text(
+                Text(", ").join(Text(f"{board.name_of(t)} {view.armies[t]}") for t in inside)
+            )
+        )
+    return Group(*parts)
+
+
 def won_text(view: View, palette: Palette, round_number: int) -> Text:
     winner = view.winner
     if winner is None:

@@ -10,6 +10,7 @@ human must answer or the game is over. What it shows a human goes through that h
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,11 +35,13 @@ from risk.tui.render import (
     MapView,
     Palette,
     card_label,
+    front_view,
     game_title,
     hand_text,
     hint,
     menu_renderable,
     mission_cards_text,
+    neighbours_text,
     phase_label,
     players_line,
     players_table,
@@ -57,10 +60,12 @@ from risk.tui.shortforms import (
     Choice,
     ChoiceNeeded,
     SetupOrder,
+    actions_now,
     choices,
     completions,
     enemy_of,
     interpret,
+    known_word,
     most_attack_dice,
     most_defence_dice,
     mover,
@@ -354,6 +359,8 @@ class PlaySession:
             self._say(status_line(view, self.palette, self.rounds.current))
         elif word == "odds":
             self._odds(args, text)
+        elif word in ("neighbours", "neighbors"):
+            self._neighbours(args)
         elif word == "save":
             raw = text.split(None, 1)
             self._save(Path(raw[1]) if len(raw) > 1 else None)
@@ -420,12 +427,50 @@ class PlaySession:
             self._show_menu(choice.title, choice.entries)
             return
         except NotationError as error:
-            self._warn(f"Not understood: {error}. Type help for commands.")
+            word = text.split()[0].lower()
+            if known_word(word):
+                self._say(
+                    hint(f"{sentence(str(error))} Type `help` for commands.", Text("Not understood: ", "red"))
+                )
+            else:
+                self._unknown_word(word)
             return
         except IllegalActionError as error:
             self._refuse(error)
             return
         self._advance()
+
+    def _unknown_word(self, word: str) -> None:
+        """A word that is no command: what may be typed now, in this game (not every verb of
+        every game), and the likeliest command meant."""
+        game = self.game
+        line = Text("Not understood: ", "red").append(repr(word))
+        close = difflib.get_close_matches(word, [*self._words_now(), *META_COMMANDS], n=1, cutoff=0.6)
+        if close:
+            line.append_text(hint(f" (did you mean `{close[0]}`?)"))
+        if game.is_over or not self.seats[game.to_act].is_human:
+            self._say(line.append("."))
+            return
+        now = " · ".join(f"`{usage}`" for usage in actions_now(game))
+        anytime = [
+            "help",
+            "map",
+            "hand",
+            "players",
+            "neighbours [NAME]",
+            "odds FROM TO",
+            "log",
+            "save",
+            "quit",
+        ]
+        if game.rules.game in ("mission", "secret-mission"):
+            anytime.insert(3, "missions")
+        self._say(line.append(". "))
+        self._say(hint(f"Now: {now}, or a number from `help`."))
+        self._say(hint("Any time: " + " · ".join(f"`{w}`" for w in anytime) + "."))
+
+    def _words_now(self) -> list[str]:
+        return [usage.split()[0] for usage in actions_now(self.game)] if not self.game.is_over else []
 
     def _refuse(self, error: IllegalActionError) -> None:
         """'Not allowed: ...' with the reason as a sentence, the commands in it in bold."""
@@ -485,6 +530,21 @@ class PlaySession:
                 + (f"; after a win {survivors:.1f} armies left to move in." if win > 0 else "."),
             )
         )
+
+    def _neighbours(self, args: list[str]) -> None:
+        """`neighbours`: every territory of the player's with the enemies beside it; `neighbours T`:
+        one territory's neighbours."""
+        view = self._view()
+        if not args:
+            self._say(front_view(view, self.palette))
+            return
+        territory = self.game.board.find_territory(" ".join(args))
+        if territory is None:
+            self._say(
+                hint(f"No territory is called {' '.join(args)!r}: `neighbours NAME` (Tab completes names).")
+            )
+            return
+        self._say(neighbours_text(view, self.palette, territory))
 
     def _cannot_attack(self, source: int, target: int) -> str | None:
         """Why there are no odds to give for an attack from ``source`` on ``target``, if so."""
@@ -1325,6 +1385,7 @@ def help_table(game: str = "world") -> Table:
         ("a number", "one of the numbered choices listed by help"),
         ("map · hand · players", "the board, your cards, the players"),
         ("odds A D / odds FROM TO", "exact odds of an attack fought to the end"),
+        ("neighbours [T]", "T's neighbours; alone: the enemies beside each of your territories"),
         ("log [N]", "the last N turns in one line each"),
         ("auto", "let the computer play your setup, or your current turn"),
         ("save [FILE] · quit", "save the game (resume: risk play --load FILE); leave"),

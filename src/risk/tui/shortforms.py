@@ -58,6 +58,8 @@ META_COMMANDS = (
     "log",
     "auto",
     "missions",
+    "neighbours",
+    "neighbors",
     *QUIT_WORDS,
 )
 SHORT_VERBS = ("blitz", "end")
@@ -339,10 +341,12 @@ def _short_choices(game: Game) -> list[Choice]:
         return any(owner[n] != owner[t] for n in board.neighbours[t])
 
     def placement(t: int) -> Choice:
-        # Team RISK: a shared territory shows the player's own armies too.
+        # The command says how many it places (one at a time in the setup); the note what is there
+        # now (Team RISK: a shared territory shows the player's own armies too).
         mine = game.force(t, player)
         count = f"{armies[t]}" if team is None or mine == armies[t] else f"{armies[t]} ({mine} yours)"
-        return f"place {board.slug_of(t)}", count + (" front" if front(t) else "")
+        placed = 1 if phase == Phase.SETUP_PLACE else game.pending
+        return f"place {board.slug_of(t)} {placed}", f"has {count}" + (", front" if front(t) else "")
 
     if phase == Phase.CLAIM:
         return [(f"claim {board.slug_of(t)}", "") for t in range(len(board)) if owner[t] == -1]
@@ -370,9 +374,10 @@ def _short_choices(game: Game) -> list[Choice]:
                 continue
             for t in board.neighbours[s]:
                 if enemy_of(game, player, t):
+                    # A blitz, as the odds are those of a blitz: the line does what it says.
                     win = invasion(force - 1, armies[t]).attacker_wins
-                    note = f"{force} v {armies[t]}, blitz wins {win:.0%}"
-                    attacks.append((-win, f"attack {board.slug_of(s)} {board.slug_of(t)}", note))
+                    note = f"{force} v {armies[t]}, wins {win:.0%}"
+                    attacks.append((-win, f"blitz {board.slug_of(s)} {board.slug_of(t)}", note))
         return [
             *mission_choices(game),
             *((command, note) for _, command, note in sorted(attacks)),
@@ -393,12 +398,51 @@ def _short_choices(game: Game) -> list[Choice]:
             for t in game.fortify_targets(s):
                 # Interior armies towards the front first.
                 rank = (front(s), not front(t), -most)
-                moves.append((rank, f"fortify {board.slug_of(s)} {board.slug_of(t)}", f"up to {most}"))
+                command = f"fortify {board.slug_of(s)} {board.slug_of(t)} {most}"
+                moves.append((rank, command, "all that can move"))
         entries = [(command, note) for _, command, note in sorted(moves)[:MAX_FORTIFY_CHOICES]]
         return [*entries, ("endturn", "end the turn")]
     if phase == Phase.TURN_END:
         return [*mission_choices(game), ("endturn", "")]
     return []
+
+
+# How each verb of the numbered choices is typed, for "what you can do now".
+USAGES = {
+    "claim": "claim NAME",
+    "place": "place NAME [N]",
+    "trade": "trade",
+    "blitz": "blitz FROM TO",
+    "attack": "attack FROM TO [DICE]",
+    "endattack": "end",
+    "fortify": "fortify FROM TO [N]",
+    "endturn": "end",
+    "defend": "defend 1 or 2",
+    "move": "move N",
+    "capital": "capital NAME",
+    "mission": "mission KEY",
+}
+# Words the terminal knows besides the verbs: aliases and short forms.
+OTHER_WORDS = ("occupy", "hq", "headquarters", "call-off", "autodefend", "?")
+
+
+def known_word(word: str) -> bool:
+    """Whether ``word`` starts any command the terminal knows (in any phase, in any game)."""
+    return word in (*VERBS, *SHORT_VERBS, *END_WORDS, *META_COMMANDS, *OTHER_WORDS)
+
+
+def actions_now(game: Game) -> list[str]:
+    """The actions that make sense now, in this game, as typed: 'place NAME [N]', 'trade', ...
+    (from the numbered choices, so that an action the engine adds is named too)."""
+    usages: list[str] = []
+    for command, _ in choices(game):
+        verb = command.split()[0]
+        usage = USAGES.get(verb, verb)
+        if usage not in usages:
+            usages.append(usage)
+    if game.phase == Phase.ATTACK and "blitz FROM TO" in usages:
+        usages.insert(usages.index("blitz FROM TO") + 1, "attack FROM TO [DICE]")
+    return usages
 
 
 def completions(game: Game, line: str, viewer: int) -> list[str]:
@@ -442,7 +486,7 @@ def completions(game: Game, line: str, viewer: int) -> list[str]:
             territories = [t for t in sources if movable(game, t) >= 1]
         elif len(args) == 1 and (source := board.find_territory(args[0])) is not None:
             territories = game.fortify_targets(source) if source in sources else []
-    elif verb == "odds" and len(args) < 2:
+    elif (verb in ("neighbours", "neighbors") and not args) or (verb == "odds" and len(args) < 2):
         territories = list(range(len(board)))
     elif verb == "trade" and 0 <= viewer < len(game.players):
         names = [board.card_name(c) for c in game.hands[viewer]]
