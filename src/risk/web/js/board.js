@@ -356,7 +356,6 @@ export class Board {
         });
       }
       shape.dataset.territory = t.slug;
-      shape.setAttribute("tabindex", "-1");
       shape.setAttribute("aria-label", t.name);
       shape.append(svg("title", { text: t.name }));
       land.append(shape);
@@ -611,7 +610,7 @@ export class Board {
       e.shape.classList.toggle("selected", sel);
       e.shape.classList.toggle("target", target);
       e.shape.classList.toggle("source", source && !sel);
-      e.shape.classList.toggle("inert", interactive && !source && !target && !sel);
+      e.shape.classList.toggle("inert", !!(s.targets && s.targets.size) && !source && !target && !sel);
       e.shape.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
       e.hl.setAttribute("class", `hl${sel ? " hl-selected" : target ? " hl-target" : source ? " hl-source" : ""}`);
       e.badge.classList.toggle("battle", !!(s.battle && (s.battle.from === t.slug || s.battle.to === t.slug)));

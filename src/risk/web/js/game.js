@@ -472,11 +472,11 @@ function renderPlayers(colours) {
         { class: "player-name" },
         el("span", { class: "pname", text: p.name }),
         S.seat === i ? el("span", { class: "tag tag-you", text: "you" }) : null,
-        p.team !== null && p.team !== undefined ? el("span", { class: "tag", text: `team ${p.team + 1}` }) : null,
         el(
           "span",
           { class: "pkind" },
           seatKind(seatInfo, p),
+          p.team !== null && p.team !== undefined ? ` · team ${p.team + 1}` : "",
           !p.alive
             ? el("span", { class: "player-state out", text: " · out" })
             : acting

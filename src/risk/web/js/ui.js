@@ -78,13 +78,21 @@ const TEAM = [
   [BASE[1], BASE[2], BASE[6]],
 ];
 export const NEUTRAL = { name: "neutral", fill: "#8d939b", ink: "#fff" };
+// Several neutrals (2003 2-player RISK) are greys of different tints, so each can be told apart.
+const NEUTRALS = [
+  NEUTRAL,
+  { name: "neutral", fill: "#a8998a", ink: "#fff" },
+  { name: "neutral", fill: "#7d8fa6", ink: "#fff" },
+  { name: "neutral", fill: "#93a086", ink: "#fff" },
+];
 export const UNOWNED = { name: "unclaimed", fill: "#e6dbbf", ink: "#2a2418" };
 export const TIED = { name: "tied", fill: "#9aa0a8", ink: "#1a1c20" };
 
 export function seatColours(view) {
   const players = view.players || [];
+  let neutrals = 0;
   return players.map((p, i) => {
-    if (p.neutral) return NEUTRAL;
+    if (p.neutral) return NEUTRALS[neutrals++ % NEUTRALS.length];
     if (view.game === "team" && p.team !== null && p.team !== undefined) return TEAM[p.team % 2][Math.floor(i / 2) % 3];
     if (view.game === "secret-mission") return i < 4 ? BASE[i] : MISSION_EXTRA[i - 4] || BASE[i % BASE.length];
     return BASE[i % BASE.length];
