@@ -94,3 +94,41 @@ def test_two_player_bot_games_suggest_the_two_player_game() -> None:
     code, _, err = run("simulate", "--bots", "quick,continental", "--players", "2")
     assert code == 2 and "not 2" in err and "--game two-player" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_replay_checks_the_dice_against_the_seed(tmp_path) -> None:
+    code, _, _ = run("simulate", "--games", "1", "--seed", "3", "--record", str(tmp_path))
+    path = next(tmp_path.glob("*.risk"))
+    text = path.read_text()
+    code, out, _ = run("replay", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["dice_verified"] is True and data["seed"] == 3
+    code, out, _ = run("replay", str(path))
+    assert code == 0 and "dice verified against seed 3" in " ".join(out.split())
+    # Edited dice (the attacker's lowest die made a 6): refused at that line.
+    lines = text.splitlines()
+    index = next(i for i, x in enumerate(lines) if x.startswith("~ dice ") and x.split()[2][-1] != "6")
+    attack, defence = lines[index].split()[2:]
+    dice = sorted([6, *map(int, attack.split(",")[:-1])], reverse=True)
+    lines[index] = f"~ dice {','.join(map(str, dice))} {defence}"
+    edited = tmp_path / "edited.risk"
+    edited.write_text("\n".join(lines) + "\n")
+    code, _, err = run("replay", str(edited))
+    assert code == 2 and f"line {index + 1}:" in err and "seed 3" in err
+    assert len(err.strip().splitlines()) == 1
+    # Another seed: refused by default; --no-verify replays it and says the dice are unverified.
+    other = tmp_path / "other.risk"
+    other.write_text(text.replace("seed: 3\n", "seed: 4\n"))
+    assert run("replay", str(other))[0] == 2
+    code, out, _ = run("replay", str(other), "--no-verify", "--json")
+    assert code == 0 and json.loads(out)["dice_verified"] is False
+    code, out, _ = run("replay", str(other), "--no-verify")
+    assert code == 0 and "dice unverified" in " ".join(out.split())
+    # A record without a seed replays, and says its dice are unverified.
+    study = tmp_path / "study.risk"
+    study.write_text(text.replace("seed: 3\n", ""))
+    code, out, _ = run("replay", str(study), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["dice_verified"] is False and data["seed"] is None
+    code, out, _ = run("replay", str(study))
+    assert code == 0 and "dice unverified: the record names no seed" in " ".join(out.split())

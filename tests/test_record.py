@@ -6,7 +6,8 @@ import pytest
 
 from risk.errors import RecordError
 from risk.record import read_record, write_record
-from risk.rules.game import Game
+from risk.rules.actions import Attack
+from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.simulate import play_game
 
@@ -40,9 +41,14 @@ def test_header_keeps_overridden_options(finished: tuple[Game, str]) -> None:
 
 def test_replay_needs_no_generator(finished: tuple[Game, str]) -> None:
     _, text = finished
-    # A different seed in the header: the outcomes come from the record, so the game is the same.
+    # Without checking, the outcomes come from the record: a different seed gives the same game.
     other = text.replace("seed: 21", "seed: 12345")
-    assert read_record(other).owner == read_record(text).owner
+    assert read_record(other, verify=False).owner == read_record(text).owner
+    assert read_record(text).chance_from_seed and not read_record(other, verify=False).chance_from_seed
+    # Checked (the default), the first chance line is not what seed 12345 gives.
+    first = body_line(text, "~ first")
+    with pytest.raises(RecordError, match=rf"^line {first + 1}: .*seed 12345"):
+        read_record(other)
 
 
 def body_line(text: str, prefix: str, nth: int = 0) -> int:
@@ -102,3 +108,77 @@ def test_a_players_record_hides_other_draws(finished: tuple[Game, str]) -> None:
     assert drawn_by_me  # player 0 still sees its own draws
     with pytest.raises(RecordError, match="hides a card draw"):
         read_record(mine)
+
+
+# -- a record that names a seed verifies its own chance lines ------------------------------------
+
+
+def test_edited_dice_are_refused_at_their_line(finished: tuple[Game, str]) -> None:
+    # Issue 11: a record whose dice were edited (`~ dice 5,4,2 2` made `~ dice 5,5,2 2`) replayed as
+    # valid. The seed's generator rolls every die: the record must hold exactly those.
+    _, text = finished
+    lines = text.splitlines()
+    index = next(
+        i for i, line in enumerate(lines) if line.startswith("~ dice ") and line.split()[2].count(",") == 2
+    )
+    attack, defence = lines[index].split()[2:]
+    dice = sorted(map(int, attack.split(",")), reverse=True)
+    dice[1] = dice[0]  # a better second die: the battle is still legal, its outcome may change
+    if dice == sorted(map(int, attack.split(",")), reverse=True):
+        dice[2] = 1 if dice[2] != 1 else 2
+        dice.sort(reverse=True)
+    edited = with_line(text, index, f"~ dice {','.join(map(str, dice))} {defence}")
+    with pytest.raises(RecordError, match=rf"^line {index + 1}: .*'{lines[index]}'") as caught:
+        read_record(edited)
+    assert caught.value.line == index + 1 and "seed 21" in str(caught.value)
+
+
+@pytest.mark.parametrize("prefix", ["~ first", "~ draw", "~ deal", "~ missions"])
+def test_every_kind_of_chance_line_is_checked(prefix: str) -> None:
+    game, _ = play_game(Rules.preset("2008").for_game("secret-mission"), ["quick", "random", "quick"], 4)
+    text = write_record(game)
+    index = body_line(text, prefix)
+    line = text.splitlines()[index]
+    if prefix == "~ first":
+        other = line[:-1] + str((int(line[-1]) + 1) % 3)
+    elif prefix == "~ draw":
+        drawn = {x.split()[2] for x in text.splitlines() if x.startswith("~ draw ")}
+        card = next(c for c in ("wild1", "wild2", "alaska", "peru", "siam") if c not in drawn)
+        other = f"~ draw {card}"
+    else:  # a list: swap its first two items
+        items = line.split()[2].split(",")
+        items[0], items[1] = items[1], items[0]
+        other = f"{prefix} {','.join(items)}"
+    lines = with_line(text, index, other).replace("result: ", "result: unfinished #").splitlines()
+    end = next(i for i in range(index + 1, len(lines)) if not lines[i].startswith("~"))
+    edited = "\n".join(lines[:end]) + "\n"  # up to the edited line's outcomes: a legal record
+    read_record(edited, verify=False)
+    with pytest.raises(RecordError, match=rf"^line {index + 1}: ") as caught:
+        read_record(edited)
+    assert "seed 4" in str(caught.value)
+
+
+def test_a_record_without_a_seed_replays_unverified(finished: tuple[Game, str]) -> None:
+    game, text = finished
+    study = text.replace("seed: 21\n", "")
+    replayed = read_record(study)  # a hand-made position: nothing to check against
+    assert replayed.owner == game.owner and not replayed.chance_from_seed
+    # Written again, it still names no seed: its outcomes are not seed 0's.
+    assert "seed:" not in write_record(replayed)
+    assert read_record(write_record(replayed)).history == replayed.history
+
+
+def test_dice_given_by_hand_are_not_credited_to_the_seed() -> None:
+    game = Game("2008", 3, seed=5)
+    while game.phase != Phase.ATTACK:
+        game.apply(next(iter(game.legal_actions())))
+    assert game.chance_from_seed and "seed: 5" in write_record(game)
+    attack = next(a for a in game.legal_actions() if isinstance(a, Attack) and a.dice == 1)
+    if game.armies[attack.target] == 1:
+        game.apply_with_dice(attack, (6,), (1,))
+    else:
+        game.apply(attack)
+        game.apply_with_dice("defend 1", (6,), (1,))
+    assert not game.chance_from_seed  # the dice were given, not rolled by the seed's generator
+    text = write_record(game)
+    assert "seed:" not in text and read_record(text).history == game.history

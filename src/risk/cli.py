@@ -253,14 +253,28 @@ def simulate_command(
 def replay_command(
     file: Annotated[Path, typer.Argument(help="a game record")],
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify/--no-verify",
+            help="refuse a record whose chance lines are not what its seed gives",
+        ),
+    ] = True,
 ) -> None:
-    """Replay a game record and check every action against the rules."""
-    from risk.record import read_record_file
+    """Replay a game record and check every action against the rules, and its dice against its seed."""
+    from risk.record import replay_record_file
 
     try:
-        game = read_record_file(file)
+        replay = replay_record_file(file, verify=verify)
     except RiskError as error:
         fail(f"{file}: {error}")
+    game = replay.game
+    if replay.verified:
+        dice = f"dice verified against seed {replay.seed}"
+    elif replay.seed is None:
+        dice = "dice unverified: the record names no seed"
+    else:
+        dice = f"dice unverified: they are not what seed {replay.seed} gives (--no-verify)"
     winner = game.players[game.winner] if game.winner is not None else None
     actions = sum(1 for kind, _, _ in game.history if kind == "action")
     if as_json:
@@ -273,6 +287,8 @@ def replay_command(
                 "winner": winner,
                 "turns": game.turn,
                 "actions": actions,
+                "seed": replay.seed,
+                "dice_verified": replay.verified,
             }
         )
         return
@@ -280,7 +296,7 @@ def replay_command(
 
     console.print(
         f"{file}: valid record of {actions} actions, {rounds_played(game)} rounds; "
-        f"rules {game.rules.describe()}; winner: {winner or 'none (unfinished)'}"
+        f"rules {game.rules.describe()}; winner: {winner or 'none (unfinished)'}; {dice}"
     )
 
 

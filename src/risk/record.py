@@ -22,6 +22,11 @@ territories in dealing order), ``dice A,A,A D,D`` (a battle, each side sorted hi
 from the record, so it needs no generator; a record that does not follow the rules is refused
 with its line number and the reason. ``#`` starts a comment.
 
+A record that names a seed holds exactly the outcomes that seed's generator gives: replay checks
+each one (the generator runs beside the record at no extra cost) and refuses the first that differs,
+with its line. A record without a seed (a position made by hand, or a game whose dice were given)
+replays with its outcomes unverified.
+
 A record written for one player (``viewer=``) hides the other players' card draws (``~ draw ?``)
 and the seed: such a record can be read but not replayed past a hidden draw.
 """
@@ -34,8 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from risk.errors import RecordError, RiskError
+from risk.maps import Board, load_map
 from risk.rules.actions import Action
-from risk.rules.game import Game
+from risk.rules.game import ChanceMismatch, Game
 from risk.rules.options import Rules
 from risk.view import public_history
 
@@ -43,8 +49,7 @@ MAGIC = "risk-record 1"
 SEPARATOR = "---"
 
 
-def _format_chance(game: Game, kind: str, value: Any) -> str:
-    board = game.board
+def _format_chance(board: Board, kind: str, value: Any) -> str:
     if kind in ("first", "first-turn", "die"):
         return f"~ {kind} {value}"
     if kind == "dice":
@@ -69,7 +74,8 @@ def write_record(game: Game, viewer: int | None = None, result: str | None = Non
         f"board: {game.board.name}",
         f"players: {', '.join(game.players[: game.humans])}",
     ]
-    if viewer is None:
+    if viewer is None and game.chance_from_seed:
+        # Only a seed that gave every outcome is named: a record that names one is checked against it.
         lines.append(f"seed: {game.seed}")
     lines += [f"result: {result}", SEPARATOR]
     history = game.history if viewer is None else public_history(game, viewer)
@@ -77,7 +83,7 @@ def write_record(game: Game, viewer: int | None = None, result: str | None = Non
         if kind == "action":
             lines.append("capital ?" if value is None else value.text(game.board))
         else:
-            lines.append(_format_chance(game, who, value))
+            lines.append(_format_chance(game.board, who, value))
     return "\n".join(lines) + "\n"
 
 
@@ -161,8 +167,20 @@ def _parse_chance(text: str, game_board: Any, number: int) -> tuple[str, Any]:
     raise RecordError(f"bad chance outcome {text!r}", number)
 
 
-def read_record(text: str) -> Game:
-    """Replay a record and return the game it reaches. Raises :class:`RecordError` with the line."""
+@dataclass
+class Replay:
+    """A replayed record: the game it reaches, the seed it names, and whether every chance outcome
+    is the one that seed gives (always False without a seed: nothing to check against)."""
+
+    game: Game
+    seed: int | None
+    verified: bool
+
+
+def replay_record(text: str, verify: bool = True) -> Replay:
+    """Replay a record. Raises :class:`RecordError` with the line of the first action or outcome
+    that breaks the rules and, with ``verify`` (the default), of the first chance line that is not
+    what the record's seed gives."""
     lines = [
         (number, line.split("#", 1)[0].strip())
         for number, line in enumerate(text.splitlines(), start=1)
@@ -172,53 +190,82 @@ def read_record(text: str) -> Game:
 
     # Group the body: the chance outcomes before the first action, then each action with the
     # outcomes that follow it. Each group's outcomes must be exactly the ones its action needs.
-    from risk.maps import load_map
-
     try:
         board = load_map(header.board)
     except RiskError as error:
         raise RecordError(str(error), 1) from None
     opening: deque[tuple[str, Any]] = deque()
-    groups: list[tuple[int, str, deque[tuple[str, Any]]]] = []
+    opening_lines: list[tuple[int, str]] = []
+    groups: list[tuple[int, str, deque[tuple[str, Any]], list[tuple[int, str]]]] = []
     for number, line in lines[start:]:
         if line.startswith("~"):
             outcome = _parse_chance(line, board, number)
             (groups[-1][2] if groups else opening).append(outcome)
+            (groups[-1][3] if groups else opening_lines).append((number, line))
         else:
-            groups.append((number, line, deque()))
+            groups.append((number, line, deque(), []))
+
+    def differs(error: ChanceMismatch, left: deque[Any], where: list[tuple[int, str]]) -> RecordError:
+        number, line = where[len(where) - len(left) - 1]  # the outcome just taken from the script
+        seed_gives = _format_chance(board, error.kind, error.generated)
+        return RecordError(
+            f"{line!r} is not what seed {error.seed} gives ({seed_gives!r}): the record's chance lines "
+            "were changed, or it was not made with this seed",
+            number,
+        )
 
     first_line = lines[start][0] if start < len(lines) else lines[-1][0]
+    checked = verify and header.seed is not None
     try:
-        game = Game(header.rules, header.players, seed=header.seed or 0, board=board, _script=opening)
+        game = Game(
+            header.rules, header.players, seed=header.seed or 0, board=board, _script=opening, _verify=checked
+        )
+    except ChanceMismatch as error:
+        raise differs(error, opening, opening_lines) from None
     except RiskError as error:
         raise RecordError(str(error), first_line) from None
     if opening:
         raise RecordError("the record has chance outcomes before the first action that the game did not use",
                           first_line)
-    for number, line, outcomes in groups:
+    for number, line, outcomes, outcome_lines in groups:
         try:
             action: Action = game.parse(line)
             game._script = outcomes
             game.apply(action)
+        except ChanceMismatch as error:
+            raise differs(error, outcomes, outcome_lines) from None
         except RiskError as error:
             raise RecordError(str(error), number) from None
         if outcomes:
             raise RecordError(f"{line!r} does not lead to the chance outcome that follows it", number)
     game._script = None
+    game._verify = False
+    if header.seed is None:
+        game.chance_from_seed = False  # seed 0 stands in for the generator: the record did not name it
     if header.result and header.result != "unfinished":
         winner = game.players[game.winner] if game.winner is not None else "unfinished"
         if header.result != winner:
             raise RecordError(f"the header says the result is {header.result!r}, the replay gives {winner!r}",
                               lines[-1][0])
-    return game
+    return Replay(game, header.seed, game.chance_from_seed)
 
 
-def read_record_file(path: str | Path) -> Game:
+def read_record(text: str, verify: bool = True) -> Game:
+    """Replay a record and return the game it reaches. Raises :class:`RecordError` with the line;
+    with ``verify`` (the default), a record that names a seed must hold exactly that seed's outcomes."""
+    return replay_record(text, verify).game
+
+
+def read_record_file(path: str | Path, verify: bool = True) -> Game:
+    return replay_record_file(path, verify).game
+
+
+def replay_record_file(path: str | Path, verify: bool = True) -> Replay:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
-    return read_record(text)
+    return replay_record(text, verify)
 
 
 def save_record(game: Game, path: str | Path) -> None:

@@ -1,7 +1,8 @@
 """The world-domination game: state, legal actions and their effects. Pure: no I/O, no clock.
 
 One seeded generator, owned by the game, rolls every die and makes every shuffle. Every chance
-outcome is written to the history next to the actions, so a record replays without a generator.
+outcome is written to the history next to the actions, so a record replays without a generator; the
+generator runs all the same, so a replay can check that each outcome is the one the seed gives.
 
 The turn is data: the game is always in one :class:`Phase`, and each phase accepts only its own
 actions. ``game.to_act`` is the player who must act now (the defender while it chooses its dice).
@@ -80,6 +81,15 @@ ESCALATING_VALUES = (4, 6, 8, 10, 12, 15)
 # Fixed set values (2003 Mission and Team RISK): by the symbol of a three-of-a-kind, or one of each.
 FIXED_VALUES = (4, 6, 8)
 FIXED_ONE_OF_EACH = 10
+
+
+class ChanceMismatch(IllegalActionError):
+    """A replayed chance outcome that is not the one the game's seed gives (a record checked
+    against its seed): the record's outcome, and the generator's."""
+
+    def __init__(self, kind: str, recorded: Any, generated: Any, seed: int) -> None:
+        self.kind, self.recorded, self.generated, self.seed = kind, recorded, generated, seed
+        super().__init__(f"the {kind!r} outcome {recorded!r} is not what seed {seed} gives ({generated!r})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +176,7 @@ class Game:
         "_rolled",
         "_script",
         "_setup_queue",
+        "_verify",
         "alive",
         "ally",
         "ally_reinforced",
@@ -174,6 +185,7 @@ class Game:
         "board",
         "bribed",
         "capitals",
+        "chance_from_seed",
         "claimed_mission_this_turn",
         "commander_used",
         "conquered_this_turn",
@@ -219,6 +231,7 @@ class Game:
         board: Board | str = "classic",
         *,
         _script: deque[tuple[str, Any]] | None = None,
+        _verify: bool = False,
     ) -> None:
         self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
         self.board = load_map(board) if isinstance(board, str) else board
@@ -242,6 +255,11 @@ class Game:
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self._rng = random.Random(self.seed)
         self._script = _script
+        # Whether every chance outcome so far is the one the generator gave (False once an outcome is
+        # given instead: dice passed to apply_with_dice, or a replayed record that differs from its
+        # seed); with _verify, a replayed outcome that differs is refused (ChanceMismatch).
+        self._verify = _verify
+        self.chance_from_seed = True
         n, t = len(names), len(self.board)
         self.owner: list[int] = [-1] * t
         self.armies: list[int] = [0] * t
@@ -333,15 +351,23 @@ class Game:
             raise IllegalActionError(f"the record gives a {got_kind!r} outcome where the game needs {kind!r}")
         return value
 
+    def _check_chance(self, kind: str, recorded: Any, generated: Any) -> None:
+        """A scripted outcome (already checked against the rules) against the generator's."""
+        if recorded != generated:
+            self.chance_from_seed = False
+            if self._verify:
+                raise ChanceMismatch(kind, recorded, generated, self.seed)
+
     def _chance_player(self, kind: str, candidates: list[int]) -> int:
         """A die roll-off among ``candidates``: the winner is uniformly any of them."""
         chosen = candidates[int(self._rng.random() * len(candidates))]
         if self._script is not None:
-            chosen = self._scripted(kind)
+            generated, chosen = chosen, self._scripted(kind)
             if chosen not in candidates:
                 raise IllegalActionError(
                     f"the record names player {chosen} for {kind!r}, who cannot be chosen"
                 )
+            self._check_chance(kind, chosen, generated)
         self.history.append(("chance", kind, chosen))
         return chosen
 
@@ -351,12 +377,14 @@ class Game:
         attack = attack_rolls[int(r() * len(attack_rolls))]
         defence = defence_rolls[int(r() * len(defence_rolls))]
         if self._script is not None:
+            generated = attack, defence
             attack, defence = self._scripted("dice")
             if len(attack) != attacker_dice or len(defence) != defender_dice:
                 raise IllegalActionError(
                     f"the record rolls {len(attack)} and {len(defence)} dice where the battle has "
                     f"{attacker_dice} and {defender_dice}"
                 )
+            self._check_chance("dice", (attack, defence), generated)
         self.history.append(("chance", "dice", (attack, defence)))
         return attack, defence
 
@@ -374,6 +402,7 @@ class Game:
                     raise IllegalActionError(
                         f"the record draws card {self.board.card_name(wanted)}, which is not in the draw pile"
                     )
+                self._check_chance("draw", wanted, card)
                 self.deck.remove(wanted)
                 self.deck.append(card)
                 card = wanted
@@ -384,9 +413,10 @@ class Game:
         order = list(range(len(self.board)))
         self._rng.shuffle(order)
         if self._script is not None:
-            order = list(self._scripted("deal"))
+            generated, order = tuple(order), list(self._scripted("deal"))
             if sorted(order) != list(range(len(self.board))):
                 raise IllegalActionError("the record's deal does not list every territory once")
+            self._check_chance("deal", tuple(order), generated)
         self.history.append(("chance", "deal", tuple(order)))
         n = len(self.players)
         quota = self._deal_quotas()
@@ -466,7 +496,7 @@ class Game:
             self._rng.shuffle(pile)
             for seat in range(self.humans):
                 hands[seat].append(pile[seat % len(pile)])
-        dealt = tuple("+".join(h) for h in hands)
+        dealt = generated = tuple("+".join(h) for h in hands)
         if self._script is not None:
             dealt = tuple(self._scripted("mission-cards"))
             if len(dealt) != self.humans:
@@ -480,6 +510,8 @@ class Game:
             if sorted(ranks) != sorted(RANKS):
                 raise IllegalActionError(f"mission cards {cards!r} are not one of each rank")
             self.mission_cards[seat] = keys
+        if self._script is not None:
+            self._check_chance("mission-cards", dealt, generated)
         self.history.append(("chance", "mission-cards", dealt))
 
     def mission_window(self) -> str | None:
@@ -513,6 +545,7 @@ class Game:
         order = list(range(len(deck)))
         self._rng.shuffle(order)
         keys = tuple(deck[i].key for i in order[: self.humans])
+        generated = keys
         if self._script is not None:
             keys = tuple(self._scripted("missions"))
             if len(keys) != self.humans or len(set(keys)) != len(keys):
@@ -523,6 +556,8 @@ class Game:
                 self.missions[seat] = effective_mission(mission_by_key(key, self.humans), seat)
             except ValueError as error:
                 raise IllegalActionError(str(error)) from None
+        if self._script is not None:
+            self._check_chance("missions", keys, generated)
 
     def _shuffle_deck(self) -> None:
         self.deck = list(range(self.board.card_count))
@@ -1355,9 +1390,10 @@ class Game:
     def _roll_die(self) -> int:
         value = int(self._rng.random() * 6) + 1
         if self._script is not None:
-            value = self._scripted("die")
+            generated, value = value, self._scripted("die")
             if not (isinstance(value, int) and 1 <= value <= 6):
                 raise IllegalActionError(f"the record's die shows {value!r}, not 1 to 6")
+            self._check_chance("die", value, generated)
         self.history.append(("chance", "die", value))
         return value
 
@@ -1587,6 +1623,7 @@ class Game:
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
         other._script = None
+        other._verify, other.chance_from_seed = False, self.chance_from_seed
         other.owner, other.armies = self.owner[:], self.armies[:]
         other.territory_count, other.alive = self.territory_count[:], self.alive[:]
         other.hands = [h[:] for h in self.hands]
@@ -1648,6 +1685,7 @@ class Game:
             "players": list(self.players),
             "seed": self.seed,
             "rng": [version, list(internal), gauss],
+            "chance_from_seed": self.chance_from_seed,
             "phase": PHASE_NAMES[self.phase],
             **{name: getattr(self, name) for name in _PLAIN_FIELDS},
             "hands": [h[:] for h in self.hands],
@@ -1677,6 +1715,8 @@ class Game:
             game._rng = random.Random()
             game._rng.setstate((version, tuple(internal), gauss))
             game._script = None
+            game._verify = False
+            game.chance_from_seed = bool(data.get("chance_from_seed", True))
             game.phase = Phase[data["phase"].upper().replace("-", "_")]
             for name in _PLAIN_FIELDS:
                 value = data[name]
@@ -1735,7 +1775,7 @@ class Game:
 def _restore(game: Game, snapshot: Game) -> None:
     """Put ``game`` back to ``snapshot`` (a copy taken before a refused step)."""
     for name in Game.__slots__:
-        if name != "_script":
+        if name not in ("_script", "_verify"):
             setattr(game, name, getattr(snapshot, name))
 
 
