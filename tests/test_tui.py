@@ -35,6 +35,7 @@ from risk.tui.render import (
     ClearScreen,
     MapView,
     Palette,
+    mission_text,
     render_text,
 )
 from risk.tui.rounds import rounds_played
@@ -206,7 +207,8 @@ def test_every_game_plays_to_a_winner_through_the_session(
     assert replayed.winner == game.winner and replayed.history == game.history
     if name == "secret-mission":
         mission = game.missions[0]
-        assert mission is not None and f"Ann's secret mission: {mission.text}" in text
+        shown = mission_text(mission.key, mission.text, session.palette).plain if mission else ""
+        assert mission is not None and f"Ann's secret mission: {shown}" in text
         assert "Missions: Ann: " in text  # everyone's mission is shown at the end
     if name == "mission":
         # `missions` (and `mission` with nothing to claim) list the cards with rank and timing.

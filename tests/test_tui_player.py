@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from risk.cli import app as risk_app
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
-from risk.tui.render import render_text
+from risk.tui.render import Palette, mission_text, render_text
 from risk.tui.rounds import count_rounds, rounds_played
 from risk.tui.session import PlaySession, make_seats
 from risk.view import View
@@ -311,3 +311,27 @@ def test_neighbours_of_one_territory_and_of_all_of_yours() -> None:
     siberia = next(line for line in lines if line.startswith("Siberia"))
     assert "Ural" not in siberia and "Mongolia" not in siberia and "Yakutsk (Player 2 1)" in siberia
     assert session.completions("neighbours ala") == ["alaska"]
+
+
+# -----------------------------------------------------------------------------------------------
+# secret missions name the player to destroy
+# -----------------------------------------------------------------------------------------------
+def test_a_destroy_mission_names_the_player_not_only_a_colour(tmp_path: Path) -> None:
+    game = Game(Rules.preset("2008").for_game("secret-mission"), ["Ann", "Bob", "Cy"], seed=5)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 5), directory=tmp_path)
+    screens = [render_text(session.start(), 200)]
+    mission = game.missions[0]
+    assert mission is not None and mission.key == "destroy-green"
+    assert "Ann's secret mission: Destroy all of Cy's armies (green)." in screens[0]
+    assert "Destroy all green armies" not in screens[0]
+    screens.append(say(session, "missions", 200))
+    assert "Destroy all of Cy's armies (green)." in screens[-1]
+    # Seat 5's card says black, but the screen shows that player in another colour: the name only.
+    palette = Palette.for_players(["Ann", "Bob", "Cy", "Dee", "Eve"])
+    assert (
+        mission_text("destroy-black", "Destroy all black armies.", palette).plain
+        == "Destroy all of Eve's armies."
+    )
+    assert (
+        mission_text("asia-africa", "Conquer Asia and Africa.", palette).plain == "Conquer Asia and Africa."
+    )

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from risk.maps import SYMBOLS, WILD, Board
 from risk.rules.game import TIED, Phase
-from risk.rules.missions import ranked_mission
+from risk.rules.missions import COLOURS, ranked_mission
 from risk.view import SPECTATOR, View
 
 # Bright colours read on dark and light backgrounds; one per seat, in seat order.
@@ -644,13 +644,30 @@ def secret_mission_text(view: View, palette: Palette) -> Text:
     if view.is_over:
         text = Text("Missions: ")
         shown = [
-            Text.assemble(palette.name(p), f": {m['text']}") for p, m in enumerate(missions) if m is not None
+            Text.assemble(palette.name(p), ": ", mission_text(m["key"], m["text"], palette))
+            for p, m in enumerate(missions)
+            if m is not None
         ]
         return text.append_text(Text(" · ").join(shown))
     mission = view.mission
     if mission is None:
         return Text("(no mission: watching)")
-    return Text.assemble(palette.name(view.player), "'s secret mission: ", (mission.text, "bold"))
+    return Text.assemble(
+        palette.name(view.player),
+        "'s secret mission: ",
+        mission_text(mission.key, mission.text, palette, "bold"),
+    )
+
+
+def mission_text(key: str, text: str, palette: Palette, style: str = "") -> Text:
+    """A secret mission's text; a destroy card names the player, not only a colour: 'Destroy all of
+    Cy's armies (green).' (the colour only where the screen shows that player in it)."""
+    colour = key.removeprefix("destroy-")
+    if colour == key or colour not in COLOURS or COLOURS.index(colour) >= len(palette.names):
+        return Text(text, style=style)
+    seat = COLOURS.index(colour)
+    shown = f" ({colour})" if colour in palette.colours[seat] else ""
+    return Text.assemble("Destroy all of ", palette.name(seat), f"'s armies{shown}.", style=style)
 
 
 def mission_cards_text(

@@ -41,6 +41,7 @@ from risk.tui.render import (
     hint,
     menu_renderable,
     mission_cards_text,
+    mission_text,
     neighbours_text,
     phase_label,
     players_line,
@@ -1327,7 +1328,8 @@ def victory_text(game: Game, palette: Palette, round_number: int) -> Text:
     if kind == "secret-mission" and game.mission_complete(winner):
         mission = game.missions[winner]
         assert mission is not None
-        return line.append(f" completes the secret mission and wins in round {round_number}: {mission.text}")
+        line.append(f" completes the secret mission and wins in round {round_number}: ")
+        return line.append_text(mission_text(mission.key, mission.text, palette))
     if kind == "capital" and not standing:
         taken = [
             board.name_of(c)
