@@ -17,6 +17,7 @@ from risk.rules.game import Game, Phase
 from risk.rules.missions import BASE_MISSIONS, OCCUPY_24, destroy_mission, mission_by_key, mission_deck
 from risk.rules.options import Rules
 from risk.simulate import play_game
+from risk.tui.shortforms import placeable
 from risk.view import View, public_history
 
 
@@ -796,6 +797,7 @@ def test_team_reinforcements_go_only_where_the_player_controls() -> None:
         pending=3,
     )
     assert places(game) == {"India"}
+    assert [game.board.name_of(t) for t in placeable(game, RED)] == ["India"]  # the terminal's choices
     for refused in ("greenland", "siam", "ural"):
         with pytest.raises(IllegalActionError, match="not controlled by"):
             game.apply(f"place {refused} 1")

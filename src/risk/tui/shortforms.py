@@ -119,7 +119,13 @@ def most_attack_dice(game: Game, source: int) -> int:
 
 
 def placeable(game: Game, player: int) -> list[int]:
-    """Where ``player`` may place reinforcements: its territories; in Team RISK wherever it has armies."""
+    """Where ``player`` may place reinforcements: the territories it controls (``Game.may_reinforce``;
+    in Team RISK not a tied one or a teammate's, unless it controls none)."""
+    return [t for t in range(len(game.owner)) if game.may_reinforce(t, player)]
+
+
+def with_armies(game: Game, player: int) -> list[int]:
+    """The territories holding armies of ``player`` (in Team RISK, shared ones too)."""
     if game.units is not None:
         return [t for t, stack in enumerate(game.units) if stack[player]]
     return [t for t, who in enumerate(game.owner) if who == player]
@@ -391,7 +397,7 @@ def _short_choices(game: Game) -> list[Choice]:
     if phase == Phase.FORTIFY:
         moves = []
         # Team RISK: from wherever the player has armies, its own only.
-        for s in own if team is None else placeable(game, player):
+        for s in own if team is None else with_armies(game, player):
             most = movable(game, s)
             if most < 1:
                 continue
@@ -481,7 +487,7 @@ def completions(game: Game, line: str, viewer: int) -> list[str]:
         elif verb == "attack" and len(args) == 2:
             return [w for w in ("1", "2", "3", "all") if w.startswith(prefix)]
     elif verb == "fortify":
-        sources = own if game.units is None else placeable(game, player)
+        sources = own if game.units is None else with_armies(game, player)
         if not args:
             territories = [t for t in sources if movable(game, t) >= 1]
         elif len(args) == 1 and (source := board.find_territory(args[0])) is not None:
