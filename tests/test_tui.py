@@ -418,15 +418,17 @@ def test_defence_dice_are_asked_and_enter_takes_the_most() -> None:
     session.start()
     screen = say(session, "end", width=200)  # Ann's turn ends; Bob masses on Kamchatka and attacks Alaska
     assert game.phase == Phase.DEFEND and game.to_act == 0
+    assert "attacks your Alaska (5) from Kamchatka" in screen
     assert (
-        "attacks your Alaska (5) from Kamchatka" in screen and "Defend with 1 or 2 dice (Enter = 2)" in screen
+        "Defend with 1 or 2 dice; Enter: 2 dice, this roll and the rest of this attack; autodefend:" in screen
     )
     assert session.prompt == "Player 1 defend 1-2 [2]> "
     screen = say(session, "", width=200)
-    battle = game.last_battle
-    assert battle is not None and battle.target == game.board.territory("alaska")
-    assert len(battle.defender_dice) == 2
-    assert "Player 2 attacks Alaska from Kamchatka" in screen
+    # Enter: the most dice for every roll of this attack on Alaska, each roll shown, no more questions.
+    rolls = re.findall(r"Player 2 attacks Alaska from Kamchatka: [\d ]+ against ([\d ]+);", screen)
+    assert len(rolls) >= 2 and len(rolls[0].split()) == 2
+    assert "Defend with" not in screen
+    assert game.owner[game.board.territory("alaska")] == 1
 
 
 # -----------------------------------------------------------------------------------------------
@@ -441,8 +443,8 @@ def test_defence_dice_are_asked_and_enter_takes_the_most() -> None:
         ("endturn", "cannot end in this phase"),
         ("conquer the world", "Not understood: 'conquer'."),
         ("blitz alaska atlantis", "no territory is called 'atlantis'"),
-        ("move", "there is no conquered territory"),
-        ("end", "nothing to end now"),
+        ("move", "Not allowed: There is no conquered territory to move into."),
+        ("end", "Not allowed: There is nothing to end now: place your armies first;"),
     ],
 )
 def test_illegal_input_changes_nothing_and_says_why(line: str, reason: str) -> None:

@@ -335,3 +335,64 @@ def test_a_destroy_mission_names_the_player_not_only_a_colour(tmp_path: Path) ->
     assert (
         mission_text("asia-africa", "Conquer Asia and Africa.", palette).plain == "Conquer Asia and Africa."
     )
+
+
+# -----------------------------------------------------------------------------------------------
+# defending: one question an attack, and automatic defence
+# -----------------------------------------------------------------------------------------------
+def test_enter_defends_a_whole_attack_with_one_question(tmp_path: Path) -> None:
+    """One Enter defends the rest of an attack with the most dice: at most one question per attack
+    and turn, where each roll used to ask again."""
+    session = new_session(5, tmp_path)
+    session.start()
+    say(session, "auto")
+    game = session.game
+    questions, attacks, rolls = 0, set(), 0
+    while not session.finished and game.turn < 60:
+        if game.phase == Phase.DEFEND and game.to_act == 0:
+            attack = game.pending_attack
+            assert attack is not None
+            key = (game.turn, attack[0], attack[1])
+            assert key not in attacks  # never asked twice about the same attack
+            attacks.add(key)
+            questions += 1
+            before = sum(1 for kind, what, _ in game.history if what == "dice")
+            say(session, "")
+            rolls += sum(1 for kind, what, _ in game.history if what == "dice") - before
+        else:
+            say(session, helper_line(session))
+    assert questions >= 3 and rolls > questions
+
+
+def test_autodefend_switches_automatic_defence_on_and_off(tmp_path: Path) -> None:
+    session = new_session(5, tmp_path)
+    session.start()
+    say(session, "auto")
+    game = session.game
+    while not (game.phase == Phase.DEFEND and game.to_act == 0):
+        say(session, helper_line(session))
+    screen = say(session, "autodefend", 200)
+    assert (
+        "Automatic defence is on: you defend every attack with the most dice, without being asked" in screen
+    )
+    assert not (game.phase == Phase.DEFEND and game.to_act == 0)
+    turn = game.turn
+    for _ in range(400):
+        if game.turn > turn + 6 or session.finished:
+            break
+        assert not (game.phase == Phase.DEFEND and game.to_act == 0)
+        say(session, helper_line(session))
+    if session.finished:
+        return
+    assert "Automatic defence is off" in say(session, "autodefend off", 200)
+    asked = False
+    for _ in range(2000):
+        if session.finished:
+            break
+        if game.phase == Phase.DEFEND and game.to_act == 0:
+            asked = True
+            assert "Automatic defence is on" in say(session, "auto", 200)  # `auto` at the question, too
+            break
+        say(session, helper_line(session))
+    assert asked or session.finished
+    assert "autodefend" in session.completions("autod")

@@ -172,7 +172,12 @@ class PlaySession:
         self.game = game
         self.seats = list(seats)
         self.save_path = save_path
-        self.auto_defend = auto_defend
+        self.auto_defend = auto_defend  # every human defends with the most dice, unasked
+        # Humans who turned automatic defence on in the game (`autodefend`).
+        self.auto_defenders: set[int] = set()
+        # Enter at the defence question: the most dice for the rest of that attack this turn, by
+        # (turn, from, to); the defender sees the rolls.
+        self._defending: set[tuple[int, int, int]] = set()
         self.directory = directory or Path.cwd()
         self.max_turns = max_turns
         self.loaded_from = loaded_from  # where a resumed game came from: `save` alone writes it back
@@ -371,6 +376,8 @@ class PlaySession:
             self._say(Group(*lines))
         elif word == "auto":
             self._start_autopilot()
+        elif word == "autodefend":
+            self._toggle_auto_defence(args)
         elif word in QUIT_WORDS:
             self._leave("Quitting.")
 
@@ -378,6 +385,11 @@ class PlaySession:
         """Enter alone: the default answer where the prompt shows one, else a reminder."""
         game = self.game
         if game.phase == Phase.DEFEND:
+            # The most dice, and the same for the rest of this attack: one Enter, not one a roll.
+            attack = game.pending_attack
+            if attack is not None:
+                self._defending = {key for key in self._defending if key[0] == game.turn}
+                self._defending.add((game.turn, attack[0], attack[1]))
             self._act(f"defend {most_defence_dice(self.game)}")
         elif game.phase == Phase.OCCUPY:
             self._act(f"move {game.occupy_range()[1]}")
@@ -617,7 +629,15 @@ class PlaySession:
             seat = self.seats[actor]
             if self._blitz is not None and self._blitz_step():
                 continue
-            if game.phase == Phase.DEFEND and (not seat.is_human or self.auto_defend):
+            if game.phase == Phase.DEFEND and seat.is_human and self._defends_on(actor):
+                # Enter said "the rest of this attack": no question.
+                # The attacker's turn so far first (as before a question), then the rolls.
+                log = self._log
+                if log is not None and log.player != actor and log.has_news:
+                    self._flush_log()
+                self._record(apply_and_measure(game, Defend(most_defence_dice(game))), typed=True)
+                continue
+            if game.phase == Phase.DEFEND and (not seat.is_human or self._auto_defends(actor)):
                 chosen = (
                     seat.bot.choose(View(game, actor)) if seat.bot else Defend(most_defence_dice(self.game))
                 )
@@ -642,6 +662,54 @@ class PlaySession:
             self._finish()
         else:
             self._ask()
+
+    def _auto_defends(self, player: int) -> bool:
+        """Whether ``player`` defends every attack with the most dice, unasked (`autodefend`)."""
+        return self.auto_defend or player in self.auto_defenders
+
+    def _defends_on(self, player: int) -> bool:
+        """Whether the human ``player`` rolls this defence without being asked: Enter was pressed
+        earlier in this attack. (A single army is never asked: the engine rolls its one die.)"""
+        game = self.game
+        attack = game.pending_attack
+        if attack is None or self._auto_defends(player):
+            return False
+        return (game.turn, attack[0], attack[1]) in self._defending
+
+    def _toggle_auto_defence(self, args: list[str]) -> None:
+        """`autodefend [on|off]`: the player at the keyboard defends with the most dice, unasked."""
+        game = self.game
+        player = (
+            game.to_act if game.phase == Phase.DEFEND and self.seats[game.to_act].is_human else self.viewer
+        )
+        if player < 0:
+            self._warn("Automatic defence is for a player: no one is at the keyboard.")
+            return
+        if self.auto_defend:
+            self._say("Automatic defence is on for everyone (--auto-defend).")
+            return
+        on = player not in self.auto_defenders if not args else args[0] in ("on", "yes", "1")
+        if args and args[0] not in ("on", "off", "yes", "no", "1", "0"):
+            self._warn("Type `autodefend on` or `autodefend off` (alone, it switches).")
+            return
+        if on:
+            self.auto_defenders.add(player)
+            self._say(
+                hint(
+                    "Automatic defence is on: you defend every attack with the most dice, without being "
+                    "asked; the rolls are in the attacker's turn summary. `autodefend off` to choose again."
+                )
+            )
+        else:
+            self.auto_defenders.discard(player)
+            self._say(
+                hint(
+                    "Automatic defence is off: you choose your dice (Enter: the most, for the rest of the "
+                    "attack)."
+                )
+            )
+        if on and game.phase == Phase.DEFEND and game.to_act == player:
+            self._advance()
 
     def _apply_automatic(self, action: Action) -> None:
         """Apply a move no one typed (a bot's, a blitz roll, a queued placement)."""
@@ -715,8 +783,8 @@ class PlaySession:
         player = game.to_act
         if game.is_over or not self.seats[player].is_human:
             return
-        if game.phase == Phase.DEFEND:
-            self._warn("auto plays your setup or your own turn; choose your defence dice now.")
+        if game.phase == Phase.DEFEND:  # `auto` at the defence question: defend automatically
+            self._toggle_auto_defence(["on"])
             return
         if game.phase == Phase.CHOOSE_CAPITAL:
             self._say(f"The computer ({DEFAULT_BOT} bot) chooses your headquarters.")
@@ -1074,7 +1142,10 @@ class PlaySession:
             source, target, dice = game.pending_attack
             most = most_defence_dice(self.game)
             choice = (
-                f"`Defend with 1 or 2 dice` (Enter = {most})." if most > 1 else "`Defend with 1 die` (Enter)."
+                f"Defend with `1` or `2` dice; Enter: {most} dice, this roll and the rest of this attack; "
+                "`autodefend`: every attack from now on."
+                if most > 1
+                else "`Defend with 1 die` (Enter)."
             )
             # 2-player RISK: the other player rolls for a neutral; Team RISK: the biggest stack defends.
             defender = game.owner[target] if game.team is None else player

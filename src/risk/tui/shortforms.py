@@ -57,6 +57,7 @@ META_COMMANDS = (
     "save",
     "log",
     "auto",
+    "autodefend",
     "missions",
     "neighbours",
     "neighbors",
@@ -154,7 +155,7 @@ def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
             return END_ATTACK
         if phase in (Phase.FORTIFY, Phase.TURN_END):
             return END_TURN
-        raise IllegalActionError(f"'{verb}': there is nothing to end now (phase {phase.name.lower()})")
+        raise IllegalActionError(f"there is nothing to end now: {_what_now(game)}")
     if verb == "blitz" or (verb == "attack" and args and args[-1] in ("all", "blitz")):
         attack = two_territories(game, "attack", args if verb == "blitz" else args[:-1])
         return BlitzOrder(attack.source, attack.target)
@@ -168,22 +169,36 @@ def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
         return Fortify(fortify.source, fortify.target, max(1, movable(game, fortify.source)))
     if verb in ("move", "occupy") and len(args) <= 1 and (not args or args[0] in (*ALL_WORDS, "min")):
         if phase != Phase.OCCUPY:
-            raise IllegalActionError(f"{text!r}: there is no conquered territory to move into")
+            raise IllegalActionError("there is no conquered territory to move into")
         low, high = game.occupy_range()
         return Occupy(low if args == ["min"] else high)
     if verb == "defend" and not args:
         if phase != Phase.DEFEND:
-            raise IllegalActionError(f"{text!r}: there is no attack to defend against")
+            raise IllegalActionError("there is no attack to defend against")
         return Defend(most_defence_dice(game))
     if verb == "trade" and not args:
         options = trade_options(game, game.to_act)
         if not options:
-            raise IllegalActionError("'trade': there is no set in your hand to trade")
+            raise IllegalActionError("there is no set in your hand to trade")
         if len(options) == 1:
             return options[0]
         entries = [(t.text(game.board), f"+{game.set_value(t.cards)}") for t in options]
         raise ChoiceNeeded("Which set?", entries)
     return game.parse(text)
+
+
+def _what_now(game: Game) -> str:
+    """What the player must do before `end` means something."""
+    phase = game.phase
+    if phase in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
+        return "the setup ends by itself once every army is placed"
+    if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+        return "place your armies first; then `end` ends your attacks, and then your turn"
+    if phase == Phase.DEFEND:
+        return "choose your defence dice first"
+    if phase == Phase.OCCUPY:
+        return "move armies into the conquered territory first (`move N`)"
+    return "answer the question first"
 
 
 def two_territories(game: Game, verb: str, names: list[str], typed_verb: str = "") -> Attack | Fortify:
@@ -429,7 +444,7 @@ USAGES = {
     "mission": "mission KEY",
 }
 # Words the terminal knows besides the verbs: aliases and short forms.
-OTHER_WORDS = ("occupy", "hq", "headquarters", "call-off", "autodefend", "?")
+OTHER_WORDS = ("occupy", "hq", "headquarters", "call-off", "?")
 
 
 def known_word(word: str) -> bool:
