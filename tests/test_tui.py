@@ -52,6 +52,11 @@ def new_session(
     return PlaySession(game, make_seats(kinds, seed), directory=tmp_path, **options)  # type: ignore[arg-type]
 
 
+def unwrapped(output: str) -> str:
+    """Output as one line: rich wraps long lines at spaces (kept) or inside long words."""
+    return output.replace("\n", "")
+
+
 def say(session: PlaySession, line: str, width: int = 80) -> str:
     """Send one line and return the screen text it produced (rendered, so rendering is tested too)."""
     return render_text(session.handle(line), width)
@@ -71,6 +76,14 @@ def play_on(session: PlaySession, until: object = None, limit: int = 20_000) -> 
             return
         say(session, helper_line(session))
     raise AssertionError("the game did not finish")
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Saved games go to a throwaway data folder, never the user's (platformdirs reads XDG_DATA_HOME)."""
+    folder = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    return folder
 
 
 # -----------------------------------------------------------------------------------------------
@@ -112,8 +125,8 @@ def test_a_whole_game_through_the_interface_with_noise(tmp_path: Path) -> None:
         assert steps < 20_000
     assert game.winner is not None
     assert refusals >= 5
-    record_path = tmp_path / f"risk-game-{game.seed}.risk"
-    assert session.record_path == record_path
+    record_path = session.save_file  # saved as it went, in the session's folder
+    assert session.record_path == record_path and record_path.parent == tmp_path
     replayed = read_record(record_path.read_text(encoding="utf-8"))
     assert replayed.winner == game.winner and replayed.history == game.history
     middle = read_record_file(tmp_path / "middle.risk")
@@ -201,8 +214,9 @@ def test_every_game_plays_to_a_winner_through_the_session(
     for phrase in expected:
         assert phrase in text, phrase
     # The seats line names the players only, never the neutral armies.
-    record = (tmp_path / f"risk-game-{seed}.risk").read_text(encoding="utf-8")
-    assert record.rstrip().endswith("# risk play seats: " + ",".join(["human"] + ["quick"] * (players - 1)))
+    assert session.record_path is not None and session.record_path.parent == tmp_path
+    record = session.record_path.read_text(encoding="utf-8")
+    assert "# risk play seats: " + ",".join(["human"] + ["quick"] * (players - 1)) in record.splitlines()
     replayed = read_record(record)
     assert replayed.winner == game.winner and replayed.history == game.history
     if name == "secret-mission":
@@ -284,14 +298,14 @@ def test_two_player_save_and_load_keep_the_seat_kinds(tmp_path: Path, app: typer
     play_on(session, until=lambda s: s.game.turn >= 3)
     path = tmp_path / "duel.risk"
     assert "Saved to" in say(session, f"save {path}")
-    assert path.read_text(encoding="utf-8").rstrip().endswith("# risk play seats: quick,human")
+    assert "# risk play seats: quick,human" in path.read_text(encoding="utf-8").splitlines()
     game, kinds = load_game(path, None, None, None, None, "2008")
     assert kinds == ["quick", "human"] and game.humans == 2 and len(game.players) == 6
-    result = CliRunner().invoke(app, ["play", "--load", str(path)], input="players\nquit\n")
+    result = CliRunner().invoke(app, ["play", "--load", str(path)], input="players\nquit\ny\n")
     assert result.exit_code == 0, result.output
     assert "Bob (you)" in result.output and "Ann (bot: quick)" in result.output
     assert "Neutral 3" in result.output and "neutral" in result.output
-    assert "Quitting. Nothing new to save." in result.output
+    assert f"Quitting. Saved to {path}." in unwrapped(result.output)
 
 
 def test_neutrals_are_grey_with_their_own_tags() -> None:
@@ -497,24 +511,28 @@ def test_play_command_resumes_a_saved_game_with_its_seats(app: typer.Typer, tmp_
     )
     assert first.exit_code == 0, first.output
     assert "Input ended. Saved to" in first.output and save.exists()
-    assert save.read_text().rstrip().endswith("# risk play seats: human,random,random")
+    assert "# risk play seats: human,random,random" in save.read_text().splitlines()
     saved = read_record_file(save)
-    second = runner.invoke(app, ["play", "--load", str(save)], input="players\nquit\n")
+    second = runner.invoke(app, ["play", "--load", str(save)], input="players\nquit\ny\n")
     assert second.exit_code == 0, second.output
     assert "Resumed" in second.output and "bot: random" in second.output
-    assert "Quitting. Nothing new to save." in second.output
+    assert f"Quitting. Saved to {save}." in unwrapped(second.output)
     assert read_record_file(save).to_dict() == saved.to_dict()
 
 
-def test_play_command_end_of_input_without_save_file_saves_nothing(
-    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_play_command_end_of_input_saves_in_the_data_folder(
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data_folder: Path
 ) -> None:
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["play", "--seed", "2"], input="claim peru\n")
     assert result.exit_code == 0
-    assert "Input ended. Not saved" in result.output
+    saves = list((data_folder / "risk" / "saves").iterdir())
+    assert len(saves) == 1 and f"Input ended. Saved to {saves[0]}." in unwrapped(result.output)
+    assert "Resume with: risk play --load (it lists your recent games; Enter picks the newest)." in unwrapped(
+        result.output
+    )
     assert "Ann claim> claim peru" in result.output  # piped input is echoed after its prompt
-    assert not list(tmp_path.iterdir())
+    assert not list(tmp_path.iterdir())  # nothing in the current folder
 
 
 def test_a_finished_game_writes_its_record_where_it_says(
@@ -523,8 +541,9 @@ def test_a_finished_game_writes_its_record_where_it_says(
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["play", "--seed", "6", "--humans", "none"])
     assert result.exit_code == 0, result.output
-    assert "The game record is in" in result.output
-    assert read_record_file(tmp_path / "risk-game-6.risk").winner is not None
+    path = re.search(r"The game record is in (\S+?\.risk)", unwrapped(result.output))
+    assert path is not None and Path(path.group(1)).parent.name == "saves"
+    assert read_record_file(path.group(1)).winner is not None
 
 
 @pytest.mark.parametrize(
@@ -655,12 +674,13 @@ def test_a_team_game_plays_to_the_end_through_the_session(tmp_path: Path) -> Non
     ending = f"The team of {mates} wins in round {session.rounds.current}: "
     assert ending + f"{game.players[loser]} was eliminated by {game.players[game.winner]}!" in text
     assert "who takes" not in text  # the game just ends: no cards change hands
-    replayed = read_record((tmp_path / "risk-game-5.risk").read_text(encoding="utf-8"))
+    assert session.record_path is not None
+    replayed = read_record(session.record_path.read_text(encoding="utf-8"))
     assert replayed.history == game.history and replayed.winner == game.winner
 
 
 def test_a_six_player_team_game_of_bots_finishes(
-    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data_folder: Path
 ) -> None:
     monkeypatch.chdir(tmp_path)
     arguments = [
@@ -678,7 +698,8 @@ def test_a_six_player_team_game_of_bots_finishes(
     ]
     result = CliRunner().invoke(app, arguments)
     assert result.exit_code == 0, result.output
-    game = read_record_file(tmp_path / "risk-game-2.risk")
+    (path,) = (data_folder / "risk" / "saves").iterdir()
+    game = read_record_file(path)
     assert game.winner is not None and game.team is not None and len(game.players) == 6
     assert "Teams: Team 1: Ann, Cy, Eve · Team 2: Bob, Dee, Fay" in result.output
     mates = ", ".join(game.players[p] for p in range(6) if game.team[p] == game.team[game.winner])
@@ -849,7 +870,9 @@ def test_play_in_a_real_terminal(tmp_path: Path) -> None:
         assert "Peru                A" in turn_screen  # Ann's claim is on the map
         assert "Territories/armies/cards: Ann 14/35/0" in turn_screen
         terminal.send("quit\n")
-        terminal.expect(r"Quitting\. Not saved")
+        terminal.expect(r"Quit\? y/n> ")
+        terminal.send("y\n")
+        terminal.expect(r"Quitting\. Saved to ")
         assert terminal.wait() == 0
     finally:
         terminal.close()

@@ -6,16 +6,26 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from risk.cli import app as risk_app
+from risk.record import read_record_file
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.tui.render import Palette, mission_text, render_text
 from risk.tui.rounds import count_rounds, rounds_played
 from risk.tui.session import PlaySession, make_seats
 from risk.view import View
-from test_tui import helper_line, new_session, say
+from test_tui import helper_line, new_session, say, unwrapped
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Saved games go to a throwaway data folder, never the user's (platformdirs reads XDG_DATA_HOME)."""
+    folder = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    return folder
 
 
 # -----------------------------------------------------------------------------------------------
@@ -84,8 +94,6 @@ def test_a_loaded_game_knows_its_round(tmp_path: Path) -> None:
         say(session, helper_line(session))
     path = tmp_path / "saved.risk"
     say(session, f"save {path}")
-    from risk.record import read_record_file
-
     loaded = read_record_file(path)
     resumed = PlaySession(loaded, make_seats(["human", "quick", "quick"], loaded.seed), directory=tmp_path)
     assert resumed.rounds.current == session.rounds.current >= 3
@@ -396,3 +404,59 @@ def test_autodefend_switches_automatic_defence_on_and_off(tmp_path: Path) -> Non
         say(session, helper_line(session))
     assert asked or session.finished
     assert "autodefend" in session.completions("autod")
+
+
+# -----------------------------------------------------------------------------------------------
+# quitting, saving as you play, --load without a file
+# -----------------------------------------------------------------------------------------------
+def test_quit_asks_first_and_every_game_is_saved_as_it_goes(tmp_path: Path) -> None:
+    session = new_session(3, tmp_path)
+    session.start()
+    say(session, helper_line(session))  # a claim
+    game = session.game
+    path = session.save_file
+    assert path.parent == tmp_path and path.suffix == ".risk"
+    assert read_record_file(path).history == game.history  # saved after the move, unasked
+    screen = say(session, "q")
+    assert not session.finished and session.prompt == "Quit? y/n> "
+    assert f"Leave the game? The game is saved in {path}" in unwrapped(screen)
+    screen = say(session, "n")
+    assert "Playing on." in screen and not session.finished and session.prompt == "Ann claim> "
+    say(session, helper_line(session))
+    say(session, "quit")
+    screen = say(session, "y")
+    assert session.finished and f"Quitting. Saved to {path}." in unwrapped(screen)
+    saved = read_record_file(path)
+    assert saved.history == game.history
+    assert "# risk play status: setup · Ann to act · setup: claim" in path.read_text(encoding="utf-8")
+
+
+def test_load_without_a_file_lists_recent_saves_and_shows_the_map(data_folder: Path) -> None:
+    runner = CliRunner()
+    saves = data_folder / "risk" / "saves"
+    result = runner.invoke(risk_app, ["play", "--load"])
+    assert result.exit_code == 1 and f"no saved games in {saves}" in unwrapped(result.output)
+    first = runner.invoke(risk_app, ["play", "--seed", "4"], input="auto\nplace iceland\n")
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(risk_app, ["play", "--seed", "5", "--names", "Zoe,Yan,Xi"], input="claim peru\n")
+    assert second.exit_code == 0, second.output
+    assert len(list(saves.iterdir())) == 2
+    listing = runner.invoke(risk_app, ["play", "--load"], input="2\nquit\ny\n")
+    assert listing.exit_code == 0, listing.output
+    text = listing.output
+    assert f"Saved games in {saves}, newest first:" in unwrapped(text)
+    lines = text.splitlines()
+    newest = next(line for line in lines if line.startswith(" 1) "))
+    older = next(line for line in lines if line.startswith(" 2) "))
+    assert "Zoe, Yan, Xi · setup · Yan to act" in newest or "Zoe, Yan, Xi · setup" in newest
+    assert "Ann, Bob, Cy · round 1 · Ann to act · attack" in older
+    assert re.search(r"^    rules 2008 · \d{8}-\d{6}-world-seed4\.risk$", text, re.MULTILINE)
+    assert "Which game? A number (Enter: 1, q: none)> 2" in text
+    # The seed-4 game resumed in its attack phase: the board is shown, then the question.
+    after = text[text.index("Resumed") :]
+    assert "North America +5" in after and "Round 1 · Ann to act · attack" in after
+    assert after.index("North America +5") < after.index("Ann attack> ")
+    # --load NAME finds a save by its name in the saves folder.
+    name = next(p.name for p in saves.iterdir() if "seed5" in p.name)
+    again = runner.invoke(risk_app, ["play", "--load", name.removesuffix(".risk")], input="")
+    assert again.exit_code == 0 and "Resumed" in again.output and "Zoe (you)" in again.output

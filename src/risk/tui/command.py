@@ -10,11 +10,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn, TextIO
+from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperCommand
 
 from risk.bots import BOTS, DEFAULT_BOT
 from risk.errors import RiskError
@@ -22,6 +23,7 @@ from risk.record import read_record
 from risk.rules.game import Game
 from risk.rules.options import GAMES, Rules
 from risk.tui.render import game_title
+from risk.tui.saves import SUFFIX, recent_saves, saves_dir
 from risk.tui.session import DEFAULT_NAMES, HUMAN, PlaySession, make_seats, seat_kinds_in_record
 
 LineReader = Callable[[str], str]
@@ -33,11 +35,27 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(code=2)
 
 
+class PlayCommand(TyperCommand):
+    """``play``, where ``--load`` may be given without a file: it then lists the recent saves."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        args = list(args)
+        for index, arg in enumerate(args):
+            if arg == "--":
+                break
+            if arg == "--load" and (index + 1 == len(args) or args[index + 1].startswith("-")):
+                args.insert(index + 1, "")  # no file: choose from the list
+                break
+        return super().parse_args(ctx, args)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``play`` command to ``app``."""
-    app.command("play", help="Play RISK in the terminal against bots, or with friends at one keyboard.")(
-        play_command
-    )
+    app.command(
+        "play",
+        cls=PlayCommand,
+        help="Play RISK in the terminal against bots, or with friends at one keyboard.",
+    )(play_command)
 
 
 def parse_seat_list(text: str, what: str) -> list[int]:
@@ -98,9 +116,20 @@ def play_command(
         str | None, typer.Option("--names", help="player names by seat, comma-separated")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the dice and cards")] = None,
-    load: Annotated[Path | None, typer.Option("--load", help="resume a saved game (a record file)")] = None,
+    load: Annotated[
+        str | None,
+        typer.Option(
+            "--load",
+            help="resume a saved game (a record file or a save's name); alone: choose among recent saves",
+            metavar="[FILE]",
+        ),
+    ] = None,
     save: Annotated[
-        Path | None, typer.Option("--save", help="save here on save, quit, end of input and at the end")
+        Path | None,
+        typer.Option(
+            "--save",
+            help="where to save the game as it goes (default: a new file in your saves folder)",
+        ),
     ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")
@@ -132,10 +161,12 @@ def play_command(
     elif humans is not None:
         human_seats = parse_seat_list(humans, "--humans")
 
+    load_path: Path | None = None
     if load is not None:
         if game_name != "world":
             fail("--load resumes a saved game: --game does not apply (the record names its game)")
-        game, kinds = load_game(load, players, seed, option, names, rules)
+        load_path = choose_save(Console(highlight=False)) if load == "" else find_save(load)
+        game, kinds = load_game(load_path, players, seed, option, names, rules)
         if human_seats is not None or hotseat or bots is not None:
             count = game.humans
             chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
@@ -171,15 +202,59 @@ def play_command(
             fail(str(error))
 
     session = PlaySession(
-        game, make_seats(kinds, game.seed), save_path=save, auto_defend=auto_defend, loaded_from=load
+        game, make_seats(kinds, game.seed), save_path=save, auto_defend=auto_defend, loaded_from=load_path
     )
     console = Console(highlight=False)
-    if load is not None:
+    if load_path is not None:
         actions = sum(1 for kind, _, _ in game.history if kind == "action")
         where = f"round {session.rounds.current}" if game.turn else "the setup"
-        console.print(f"Resumed {load}: {actions} actions, {where}.")
+        console.print(f"Resumed {load_path}: {actions} actions, {where}.")
     reader = terminal_reader(session) if sys.stdin.isatty() else stream_reader(sys.stdin, console)
     run_session(session, console, reader)
+
+
+def find_save(name: str) -> Path:
+    """A file to load: the path as given, else a save of that name in the saves folder."""
+    path = Path(name)
+    if not path.exists():
+        for candidate in (saves_dir() / name, saves_dir() / f"{name}{SUFFIX}"):
+            if candidate.is_file():
+                return candidate
+    return path
+
+
+def choose_save(console: Console) -> Path:
+    """`--load` without a file: the recent saves, numbered; the player picks one."""
+    folder = saves_dir()
+    saves = recent_saves(folder, limit=10)
+    if not saves:
+        typer.echo(f"risk: no saved games in {folder}; start one with: risk play", err=True)
+        raise typer.Exit(code=1)
+    console.print(Text(f"Saved games in {folder}, newest first:", style="bold"))
+    for number, info in enumerate(saves, start=1):
+        console.print(Text.assemble((f"{number:>2}) ", "dim"), info.describe()))
+        console.print(Text(f"    {info.details()}", style="dim"))
+    prompt = "Which game? A number (Enter: 1, q: none)> "
+    while True:
+        try:
+            if sys.stdin.isatty():
+                answer = input(prompt)
+            else:
+                answer = sys.stdin.readline()
+                if not answer:
+                    raise EOFError
+                console.print(Text(prompt, style="bold") + Text(answer.rstrip("\n")))
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            raise typer.Exit(code=0) from None
+        answer = answer.strip().lower()
+        if answer in ("q", "quit", "n", "none"):
+            raise typer.Exit(code=0)
+        if not answer:
+            return saves[0].path
+        if answer.isdigit() and 1 <= int(answer) <= len(saves):
+            return saves[int(answer) - 1].path
+        console.print(Text(f"Type a number from 1 to {len(saves)}, Enter for the newest, or q.", style="red"))
 
 
 def load_game(
@@ -220,7 +295,8 @@ def run_session(session: PlaySession, console: Console, read_line: LineReader) -
             except Exception as error:  # a bug must not cost a player the game: report it, play on
                 console.print(
                     Text(
-                        f"Internal error (please report it): {error!r}. Type save FILE to keep the game.",
+                        f"Internal error (please report it): {error!r}. The game so far is saved "
+                        f"in {session.save_file}.",
                         "red",
                     )
                 )

@@ -54,6 +54,7 @@ from risk.tui.render import (
     team_names,
 )
 from risk.tui.rounds import Rounds
+from risk.tui.saves import SEATS_COMMENT, STATUS_COMMENT, new_save_path, saves_dir
 from risk.tui.shortforms import (
     META_COMMANDS,
     QUIT_WORDS,
@@ -79,9 +80,6 @@ from risk.view import SPECTATOR, View
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 HUMAN = "human"
-# A saved game is a plain record plus this comment (records ignore comments), so that
-# `--load` knows which seats were people and which bots.
-SEATS_COMMENT = "# risk play seats:"
 DEFAULT_MAX_TURNS = 1000
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE)
 # Games with secrets beyond the cards: in hot-seat play the screen is cleared between players.
@@ -119,9 +117,11 @@ def make_seats(kinds: Sequence[str], game_seed: int) -> list[Seat]:
     ]
 
 
-def record_text(game: Game, seats: Sequence[Seat]) -> str:
-    """The game's full record, with a comment naming each player's kind (for ``--load``)."""
-    return write_record(game) + f"{SEATS_COMMENT} {','.join(seat.kind for seat in seats)}\n"
+def record_text(game: Game, seats: Sequence[Seat], status: str = "") -> str:
+    """The game's full record, with a comment naming each player's kind (for ``--load``) and one
+    saying where the game is (for the list of saves)."""
+    text = write_record(game) + f"{SEATS_COMMENT} {','.join(seat.kind for seat in seats)}\n"
+    return text + (f"{STATUS_COMMENT} {status}\n" if status else "")
 
 
 def seat_kinds_in_record(text: str) -> list[str] | None:
@@ -151,9 +151,12 @@ class Blitz:
 class PlaySession:
     """One game at the terminal: ``start()``, then ``handle(line)`` until ``finished``.
 
-    ``save_path``: where ``save`` (with no file), the end of the game, ``quit`` and the end of
-    input write the record. Without it, only the end of the game writes one, to
-    ``directory / risk-game-<seed>.risk``. ``auto_defend``: humans always defend with the most dice.
+    The game is saved as it goes (``autosave``), after every line typed, at the end of input, on
+    quitting and at the end of the game: to ``save_path`` if given, else back to ``loaded_from``,
+    else to a new file in ``directory`` (default: the saves folder in the user's data folder,
+    :func:`risk.tui.saves.saves_dir`). ``save_file`` is that file. Without ``autosave``
+    only ``save``, and the end of the game, write it. ``auto_defend``: humans always defend with
+    the most dice.
     """
 
     def __init__(
@@ -166,6 +169,7 @@ class PlaySession:
         directory: Path | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
         loaded_from: Path | None = None,
+        autosave: bool = True,
     ) -> None:
         if len(seats) != game.humans:
             raise ValueError(f"{len(seats)} seats for {game.humans} players")
@@ -178,7 +182,11 @@ class PlaySession:
         # Enter at the defence question: the most dice for the rest of that attack this turn, by
         # (turn, from, to); the defender sees the rolls.
         self._defending: set[tuple[int, int, int]] = set()
-        self.directory = directory or Path.cwd()
+        self.directory = directory or saves_dir()
+        self.autosave = autosave
+        self._save_file: Path | None = None  # chosen on first use (see save_file)
+        self._quitting = False  # `quit` typed: asking whether to leave
+        self._show_map_when_asked = False  # a resumed game: the board first
         self.max_turns = max_turns
         self.loaded_from = loaded_from  # where a resumed game came from: `save` alone writes it back
         self.humans = [i for i, seat in enumerate(self.seats) if seat.is_human]
@@ -245,7 +253,10 @@ class PlaySession:
         if game.is_over:
             self._finish(write=False)
         else:
+            if self.loaded_from is not None:
+                self._show_map_when_asked = True
             self._advance()
+            self._autosave()
         return self._take_output()
 
     def handle(self, line: str) -> list[RenderableType]:
@@ -254,6 +265,15 @@ class PlaySession:
         words = text.lower().split()
         if self.finished:
             self._say("The game is over." if self.game.is_over else "The session has ended.")
+            return self._take_output()
+        if self._quitting:
+            self._quitting = False
+            if words[:1] in (["y"], ["yes"], *([w] for w in QUIT_WORDS)):
+                self._leave("Quitting.")
+            else:
+                self._say("Playing on.")
+                self._asked = set()
+                self._ask()
             return self._take_output()
         if not words:
             self._answer_default()
@@ -271,10 +291,11 @@ class PlaySession:
                 self._pick(int(words[0]))
         else:
             self._act(text)
+        self._autosave()
         return self._take_output()
 
     def end_of_input(self) -> list[RenderableType]:
-        """Input ended (Ctrl-D): leave cleanly, saving only when a save file was given."""
+        """Input ended (Ctrl-D): leave cleanly, saving the game (see ``autosave``)."""
         if not self.finished:
             self._leave("Input ended.")
         return self._take_output()
@@ -284,6 +305,8 @@ class PlaySession:
         game = self.game
         if self.finished or game.is_over:
             return "> "
+        if self._quitting:
+            return "Quit? y/n> "
         player = game.to_act
         name = game.players[player]
         phase = game.phase
@@ -379,7 +402,14 @@ class PlaySession:
         elif word == "autodefend":
             self._toggle_auto_defence(args)
         elif word in QUIT_WORDS:
-            self._leave("Quitting.")
+            self._quitting = True
+            where = self.save_file if self.autosave or self.save_path else None
+            kept = (
+                f"The game is saved in {where}; `risk play --load` resumes it."
+                if where
+                else "It is not saved."
+            )
+            self._say(hint(f"Leave the game? {kept} `y` leaves, anything else plays on."))
 
     def _answer_default(self) -> None:
         """Enter alone: the default answer where the prompt shows one, else a reminder."""
@@ -996,6 +1026,18 @@ class PlaySession:
         view = self._view()
         board = game.board
         name = palette.name(player)
+        if self._show_map_when_asked:
+            self._show_map_when_asked = False
+            # A resumed game shows the board, unless the question shows it anyway.
+            shows_map = (
+                (phase == Phase.REINFORCE and self._turn_shown != (player, game.turn))
+                or (phase == Phase.SETUP_PLACE and player not in self._setup_map_shown)
+                or (phase == Phase.CLAIM and game.territory_count[player] == 0)
+                or phase == Phase.CHOOSE_CAPITAL
+            )
+            if not shows_map:
+                self._say(MapView(view, palette))
+                self._say(status_line(view, palette, self.rounds.current))
         if phase == Phase.CLAIM:
             if game.territory_count[player] == 0:
                 self._say(MapView(view, palette))
@@ -1300,30 +1342,65 @@ class PlaySession:
     # ------------------------------------------------------------------------------------------
     # saving, leaving, the end of the game
     # ------------------------------------------------------------------------------------------
-    def default_record_path(self) -> Path:
-        return self.directory / f"risk-game-{self.game.seed}.risk"
+    @property
+    def save_file(self) -> Path:
+        """Where the game is saved: ``save_path``, else the file it was loaded from, else a new file
+        in ``directory``."""
+        if self._save_file is None:
+            if self.save_path is not None:
+                self._save_file = self.save_path
+            elif self.loaded_from is not None:
+                self._save_file = self.loaded_from
+            else:
+                self._save_file = new_save_path(self.directory, self.game.rules.game, self.game.seed)
+        return self._save_file
+
+    def status_text(self) -> str:
+        """Where the game is, for the list of saves: 'round 5 · Ann to act · reinforce'."""
+        game = self.game
+        if game.is_over:
+            return "over" if game.winner is None else f"won by {game.players[game.winner]}"
+        when = f"round {self.rounds.current}" if game.turn else "setup"
+        return f"{when} · {game.players[game.to_act]} to act · {phase_label(game.phase)}"
 
     def _write(self, path: Path) -> bool:
         try:
-            path.write_text(record_text(self.game, self.seats), encoding="utf-8")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(record_text(self.game, self.seats, self.status_text()), encoding="utf-8")
         except OSError as error:
-            self._warn(f"Could not write {path}: {error.strerror or error}")
+            self._warn(f"Could not write {path}: {error.strerror or error}.")
             return False
         self._saved_at = len(self.game.history)
         return True
 
+    def _autosave(self) -> None:
+        """Save the game if it has moved on since it was last saved (see ``autosave``)."""
+        if not self.autosave or self.finished or len(self.game.history) == self._saved_at:
+            return
+        if not self._write(self.save_file):
+            self.autosave = False
+            self._warn("Saving as you play is off for this game; `save FILE` saves it elsewhere.")
+
+    def _resume_command(self, path: Path | None = None) -> str:
+        """How to resume the game saved in ``path`` (default: ``save_file``): `risk play --load`
+        alone when it is among the saves listed there."""
+        path = path or self.save_file
+        if path.parent.resolve() == saves_dir().resolve():
+            return "`risk play --load` (it lists your recent games; Enter picks the newest)."
+        return f"`risk play --load {path}`."
+
     def _save(self, path: Path | None) -> None:
-        target = path or self.save_path or self.loaded_from or self.default_record_path()
+        target = path or self.save_file
         if self._write(target):
-            self._say(
-                Text.assemble("Saved to ", (str(target), "bold"), f". Resume with: risk play --load {target}")
-            )
+            self._say(Text.assemble("Saved to ", (str(target), "bold"), "."))
+            self._say(hint(f"Resume with: {self._resume_command(target)}"))
 
     def _leave(self, reason: str) -> None:
         self._flush_log()
         self.finished = True
-        if self.save_path is not None and self._write(self.save_path):
-            self._say(f"{reason} Saved to {self.save_path}; resume with: risk play --load {self.save_path}")
+        if (self.autosave or self.save_path is not None) and self._write(self.save_file):
+            self._say(Text.assemble(f"{reason} Saved to ", (str(self.save_file), "bold"), "."))
+            self._say(hint(f"Resume with: {self._resume_command()}"))
             return
         unsaved = len(self.game.history) != self._saved_at
         self._say(
@@ -1361,7 +1438,7 @@ class PlaySession:
             self._say(mission_cards_text(view, palette, (), ()))
         if not write:
             return
-        path = self.save_path or self.default_record_path()
+        path = self.save_file
         if self._write(path):
             self.record_path = path
             self._say(
@@ -1461,7 +1538,11 @@ def help_table(game: str = "world") -> Table:
         ("neighbours [T]", "T's neighbours; alone: the enemies beside each of your territories"),
         ("log [N]", "the last N turns in one line each"),
         ("auto", "let the computer play your setup, or your current turn"),
-        ("save [FILE] · quit", "save the game (resume: risk play --load FILE); leave"),
+        (
+            "save [FILE] · quit",
+            "the game saves itself as you play; save FILE: a copy there; quit: leave (asks)",
+        ),
+        ("autodefend [on|off]", "defend every attack with the most dice, without being asked"),
     ]
     if game == "team":
         team_rows = {
