@@ -137,10 +137,16 @@ function onError(msg, pending) {
     showMessage(msg.message, "error");
     return;
   }
-  if (pending && pending.resent && msg.code === "stale") {
-    // Our move was sent again after a reconnection and the game had moved on: most likely it had
-    // been taken before the connection dropped. The board is up to date either way.
-    showMessage("Reconnected. The board is up to date: check that your last move is on it.", "warn");
+  if (pending && pending.resent && ["stale", "illegal", "not-your-turn", "game-over"].includes(msg.code)) {
+    // Our move was sent again after a reconnection and refused: most likely it had been taken
+    // before the connection dropped (or the game moved on). The board is up to date either way.
+    const taken = S.msg && S.msg.state_id > pending.stateId;
+    showMessage(
+      taken
+        ? `Reconnected. Your move “${pending.action}” had already reached the server: the board is up to date.`
+        : `Reconnected, but “${pending.action}” was refused: ${msg.message}`,
+      taken ? "info" : "error",
+    );
   } else {
     showMessage(text, "error");
   }
@@ -672,10 +678,11 @@ function renderControls() {
     const text = entry.text;
     if (used.has(text)) continue;
     used.add(text);
-    const label = actionLabel(text, S.names, v.players);
+    const label = actionLabel(text, S.names, v.players, v.last_battle);
     if (entry.min !== undefined) {
       for (let n = entry.min; n <= entry.max; n++) {
-        rest.append(button(`${label} ${n}`, { class: "btn", dataset: { action: `${text} ${n}` } }, () => send(`${text} ${n}`)));
+        const full = `${text} ${n}`;
+        rest.append(button(actionLabel(full, S.names, v.players, v.last_battle), { class: "btn", dataset: { action: full } }, () => send(full)));
       }
       continue;
     }

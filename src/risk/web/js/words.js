@@ -66,7 +66,7 @@ export const PHASE_LABELS = {
 };
 
 /** A legal action as a button label, in words. names: slug -> territory name. */
-export function actionLabel(text, names, players) {
+export function actionLabel(text, names, players, battle) {
   const w = text.split(" ");
   const t = (slug) => names.get(slug) || slug;
   const neutral = (word) => {
@@ -85,10 +85,16 @@ export function actionLabel(text, names, players) {
       return "Call off the invasion";
     case "accept":
       return "Accept the dice";
-    case "reroll":
-      return w[1] === "attacker" ? `Re-roll your die ${w[2]}` : `Re-roll the defender's die ${w[2]}`;
-    case "commander":
-      return `Commander: make your die ${w[1]} a 6`;
+    case "reroll": {
+      const mine = w[1] === "attacker";
+      const rolled = battle ? (mine ? battle.attacker_dice : battle.defender_dice)[Number(w[2]) - 1] : undefined;
+      const shown = rolled ? ` (a ${rolled})` : "";
+      return mine ? `Re-roll your die ${w[2]}${shown}` : `Re-roll the defender's die ${w[2]}${shown}`;
+    }
+    case "commander": {
+      const rolled = battle ? battle.attacker_dice[Number(w[1]) - 1] : undefined;
+      return `Commander: turn your die ${w[1]}${rolled ? ` (a ${rolled})` : ""} into a 6`;
+    }
     case "mission": {
       const card = missionCard(w[1]);
       return `Claim mission: ${card.text}`;
