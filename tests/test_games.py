@@ -852,6 +852,23 @@ def test_the_game_ends_when_one_player_is_eliminated() -> None:
     assert "Player 4 was eliminated" in game.outcome().reason
 
 
+def test_two_teammates_eliminated_by_one_conquest_are_both_out() -> None:
+    # "When one player from a team is eliminated, the opposing team wins": here one conquest takes the
+    # last armies of two teammates (seats 1 and 3, one army each in Western Australia).
+    game = team_position({"Indonesia": {RED: 6}, "Western Australia": {1: 1, 3: 1}}, players=4)
+    for t in range(42):
+        if t != game.board.territory("Western Australia"):
+            game.units[t] = [0, 0, 1, 0] if t != game.board.territory("Indonesia") else game.units[t]
+            game.armies[t] = sum(game.units[t])
+            game._recontrol(t)
+    game.alive = [True] * 4
+    game.apply("attack indonesia western-australia 3")
+    game.apply_with_dice("defend 2", (6, 6, 6), (1, 1))
+    assert game.is_over and game.winner == RED
+    assert game.alive == [True, False, True, False]
+    assert "Player 2 and Player 4 were eliminated" in game.outcome().reason
+
+
 def test_team_games_need_four_or_six_players() -> None:
     with pytest.raises(RulesError, match="4 or 6 players"):
         Game(rules("2003", "team"), 5, seed=0)

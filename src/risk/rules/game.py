@@ -579,7 +579,8 @@ class Game:
             out = [self.players[p] for p in range(self.humans) if not self.alive[p]]
             names = [self.players[p] for p in range(self.humans) if self.team[p] == self.team[w]]
             mates = ", ".join(names[:-1]) + " and " + names[-1]
-            reason = f"the team of {mates}: {', '.join(out)} was eliminated"
+            gone = out[0] if len(out) == 1 else ", ".join(out[:-1]) + " and " + out[-1]
+            reason = f"the team of {mates}: {gone} {'was' if len(out) == 1 else 'were'} eliminated"
         elif sum(self.alive[: self.humans]) == 1:
             reason = "the last player standing" if game != "two-player" else "eliminated the opponent"
         elif game == "secret-mission" and self.missions[w] is not None:
@@ -1436,9 +1437,8 @@ class Game:
         if not conquered:
             self.phase = Phase.ATTACK
             if self.units is not None and defender_losses:
-                for seat in range(self.humans):  # the losses may have fallen on any defender there
-                    if self._team_elimination(seat):
-                        break
+                for seat in range(self.humans):  # the losses may have fallen on any defender there,
+                    self._team_elimination(seat)  # and may have taken the last armies of more than one
             return
         # Conquest: the territory changes hands; the defender may be eliminated.
         player = self.current
@@ -1464,8 +1464,8 @@ class Game:
             ]
             if self.force(source, attacker) == 1 or out:
                 self._do_occupy(minimum)  # nothing more can move, or the game is about to end
-                if out:
-                    self._team_elimination(out[0])
+                for seat in out:  # a shared territory: teammates may go out together
+                    self._team_elimination(seat)
             return
         eliminated = self.territory_count[defender] == 0
         if eliminated:
