@@ -195,7 +195,7 @@ function renderSeats() {
     });
     name.value = seat.name || "";
     const bot = el("select", { class: "seat-bot", "aria-label": `Seat ${i + 1}: bot level` });
-    F.meta.bots.forEach((b, level) => bot.append(el("option", { value: b.name, text: `${cap(b.name)} · level ${level + 1}` })));
+    F.meta.bots.forEach((b, level) => bot.append(el("option", { value: b.name, text: `${cap(b.name)} (level ${level + 1})` })));
     bot.value = seat.bot || defaultBot();
     const desc = el("div", { class: "bot-desc", text: botDescription(bot.value) });
     const remove = el("button", {
@@ -389,7 +389,7 @@ function showCreated(result, mine) {
     box.append(linkRow("Join link", `${location.origin}/#join=${encodeURIComponent(result.id)}`, "link-join"));
   }
   box.append(linkRow("Watch", `${location.origin}${result.spectate}`, "link-watch"));
-  box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  box.scrollIntoView({ block: "start" });
 }
 
 // -- lists ------------------------------------------------------------------------------------------------
@@ -403,7 +403,7 @@ async function refreshLists() {
     const mineIds = new Set(seats.all().filter((s) => s.mine).map((s) => s.game));
     renderList($("#open-games"), games.filter((g) => g.status === "waiting" && g.seats.some((s) => s.open)), "open", "No open seats right now: create a game with an open seat.");
     renderList($("#live-games"), games.filter((g) => g.status === "playing"), "live", "No games being played.");
-    renderList($("#over-games"), games.filter((g) => g.status === "over").slice(0, 8), "over", "No finished games yet.");
+    renderList($("#over-games"), games.filter((g) => g.status === "over"), "over", "No finished games yet.");
     await renderMine(games, mineIds);
   } catch (error) {
     const box = $("#live-games");
@@ -438,7 +438,8 @@ function renderList(box, games, kind, emptyText) {
     box.append(el("li", { class: "empty", text: emptyText }));
     return;
   }
-  for (const g of games) {
+  const shown = games.slice(0, 8);
+  for (const g of shown) {
     const item = el(
       "li",
       { class: "game-item", dataset: { game: g.id } },
@@ -451,6 +452,7 @@ function renderList(box, games, kind, emptyText) {
     item.append(actions);
     box.append(item);
   }
+  if (games.length > shown.length) box.append(el("li", { class: "more-games", text: `and ${games.length - shown.length} more` }));
 }
 
 function joinControls(g) {
