@@ -1555,5 +1555,5 @@ def help_table(game: str = "world") -> Table:
         }
         rows = [(command, team_rows.get(command, meaning)) for command, meaning in rows]
     for command, meaning in rows:
-        table.add_row(command, meaning)
+        table.add_row(Text(command), Text(meaning))  # not markup: "[on|off]" is text
     return table
