@@ -124,6 +124,7 @@ class Board:
         # Card symbols indexed by card number; wild cards count as any symbol.
         self.card_symbols: tuple[int, ...] = tuple(t.card_symbol for t in territories) + (WILD,) * wild_cards
 
+        self._slugs: tuple[str, ...] = tuple(slug(t.name) for t in territories)  # notation is hot
         self._lookup: dict[str, int] = {}
         for t in territories:
             for key in (t.name, slug(t.name), *t.aliases):
@@ -179,12 +180,12 @@ class Board:
         return self.territories[territory].name
 
     def slug_of(self, territory: int) -> str:
-        return slug(self.territories[territory].name)
+        return self._slugs[territory]
 
     def card_name(self, card: int) -> str:
         """The notation of a card: the territory's slug, or ``wild1``, ``wild2``..."""
         if card < len(self.territories):
-            return slug(self.territories[card].name)
+            return self._slugs[card]
         return f"wild{card - len(self.territories) + 1}"
 
     def card(self, name: str) -> int:

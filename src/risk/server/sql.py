@@ -24,7 +24,9 @@ database at the previous head, and review the file it writes under migrations/ve
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +187,7 @@ def _make_engine(url: URL, sqlite_synchronous: str) -> Engine:
         connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
     # pre_ping: a server restart costs a reconnect, not one failed request per pooled connection.
     return sa.create_engine(
-        url, connect_args=connect_args, pool_size=5, max_overflow=10, pool_timeout=30, pool_pre_ping=True
+        url, connect_args=connect_args, pool_size=20, max_overflow=20, pool_timeout=30, pool_pre_ping=True
     )
 
 
@@ -204,6 +206,17 @@ def _is_unique_violation(exc: IntegrityError) -> bool:
     return sqlite_name in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
 
 
+@dataclass
+class _Append:
+    """One caller's action waiting for the next group commit."""
+
+    game_id: str
+    action: ActionRecord
+    progress: Progress
+    done: bool = False
+    error: StorageError | None = None
+
+
 class SqlStorage(Storage):
     """Games in a SQLite file or a PostgreSQL database. Thread-safe: every call has its own connection."""
 
@@ -214,6 +227,9 @@ class SqlStorage(Storage):
         self.backend = self.url.get_backend_name()
         self._shown = self.url.render_as_string(hide_password=True)
         self._closed = False
+        self._pending: list[_Append] = []
+        self._pending_lock = threading.Lock()
+        self._writer = threading.Lock()  # one group commit at a time in this process
         try:
             self._engine = _make_engine(self.url, sqlite_synchronous)
         except (SQLAlchemyError, ImportError) as exc:
@@ -324,32 +340,69 @@ class SqlStorage(Storage):
             return [ActionRecord(seq=r.seq, seat=r.seat, text=r.text, at=r.at) for r in conn.execute(query)]
 
     def append_action(self, game_id: str, action: ActionRecord, progress: Progress) -> None:
-        with self._errors("storing an action"), self._transaction(write=True) as conn:
-            state_id = self._lock_game(conn, game_id)
-            if action.seq != state_id + 1:
-                raise StaleWrite(f"game {game_id} is at state {state_id}, not {action.seq - 1}")
-            try:
-                conn.execute(
-                    actions.insert().values(
-                        game_id=game_id, seq=action.seq, seat=action.seat, text=action.text, at=action.at
+        """Group commit: appends that arrive while another commit is under way are written together in
+        the next transaction, so many games share one fsync; each caller returns only once its own
+        action is committed (or raises its own error)."""
+        request = _Append(game_id, action, progress)
+        with self._pending_lock:
+            self._pending.append(request)
+        with self._writer:
+            if not request.done:
+                with self._pending_lock:
+                    batch, self._pending = self._pending, []
+                self._commit_batch(batch)
+        if request.error is not None:
+            raise request.error
+
+    def _commit_batch(self, batch: list[_Append]) -> None:
+        # Rows locked in one order (by game) so two server processes never deadlock.
+        batch.sort(key=lambda r: r.game_id)
+        try:
+            with self._errors("storing an action"), self._transaction(write=True) as conn:
+                for request in batch:
+                    state_id = self._lock_game(conn, request.game_id)
+                    if request.action.seq != state_id + 1:
+                        request.error = StaleWrite(
+                            f"game {request.game_id} is at state {state_id}, not {request.action.seq - 1}"
+                        )
+                        continue
+                    action, progress = request.action, request.progress
+                    try:
+                        conn.execute(
+                            actions.insert().values(
+                                game_id=request.game_id,
+                                seq=action.seq,
+                                seat=action.seat,
+                                text=action.text,
+                                at=action.at,
+                            )
+                        )
+                    except IntegrityError as exc:
+                        # Only reachable if a writer bypassed the lock: the primary key is the last word.
+                        # The transaction is spoilt, so the whole batch is refused ("try again").
+                        if _is_unique_violation(exc):
+                            request.error = StaleWrite(
+                                f"game {request.game_id} already has action {action.seq}"
+                            )
+                        raise
+                    conn.execute(
+                        games.update()
+                        .where(games.c.id == request.game_id)
+                        .values(
+                            state_id=action.seq,
+                            status=progress.status,
+                            winner=progress.winner,
+                            turn=progress.turn,
+                            updated=action.at,
+                        )
                     )
-                )
-            except IntegrityError as exc:
-                # Only reachable if a writer bypassed the lock: the primary key is the last word.
-                if _is_unique_violation(exc):
-                    raise StaleWrite(f"game {game_id} already has action {action.seq}") from exc
-                raise
-            conn.execute(
-                games.update()
-                .where(games.c.id == game_id)
-                .values(
-                    state_id=action.seq,
-                    status=progress.status,
-                    winner=progress.winner,
-                    turn=progress.turn,
-                    updated=action.at,
-                )
-            )
+        except StorageError as error:
+            for request in batch:
+                if request.error is None or not isinstance(request.error, StaleWrite):
+                    request.error = error
+        finally:
+            for request in batch:
+                request.done = True
 
     def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
         with self._errors("updating a seat"), self._transaction(write=True) as conn:
