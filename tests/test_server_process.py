@@ -5,66 +5,19 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from websockets.sync.client import connect
 
+from live_server import free_port, post, server
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.sql import SqlStorage
 from risk.server.storage import MemoryStorage
 
 SEATS = [("human", "Ann"), ("bot", "quick"), ("bot", "fortress")]
 SEED = 424_242
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@contextmanager
-def server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "risk", "serve", "--port", str(port), "--db", url, "--log-level", "warning"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/meta", timeout=1).read()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"the server did not start: {process.stderr.read().decode()}"
-                    ) from None
-                time.sleep(0.1)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
-        if process.stderr:
-            process.stderr.close()
-
-
-def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", json.dumps(body).encode(), {"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
 
 
 def passive_choice(legal: list[dict[str, Any]]) -> str:
