@@ -576,7 +576,8 @@ class Game:
         w = self.winner
         game = self.rules.game
         if self.team is not None:
-            out = [self.players[p] for p in range(self.humans) if not self.alive[p]]
+            losers = [p for p in range(self.humans) if self.team[p] != self.team[w]]
+            out = [self.players[p] for p in losers if not self.alive[p]]
             names = [self.players[p] for p in range(self.humans) if self.team[p] == self.team[w]]
             mates = ", ".join(names[:-1]) + " and " + names[-1]
             gone = out[0] if len(out) == 1 else ", ".join(out[:-1]) + " and " + out[-1]
