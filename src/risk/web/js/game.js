@@ -120,6 +120,8 @@ async function onState(msg, fresh) {
     S.selectedCards = S.selectedCards.filter((c) => (S.view.hand || []).some((h) => h.card === c));
   }
   render();
+  // The state shown, for tests and tools that drive the page (data-state-id on <body>).
+  document.body.dataset.stateId = String(msg.state_id);
   continueAuto();
 }
 
