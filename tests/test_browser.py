@@ -80,7 +80,7 @@ class Person:
     def state(self) -> dict[str, Any]:
         return request(self.port, "GET", f"/api/games/{self.game_id}/view", token=self.token)
 
-    def wait_for_my_turn(self, timeout: float = 30) -> dict[str, Any]:
+    def wait_for_my_turn(self, timeout: float = 60) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             state = self.state()
@@ -89,7 +89,7 @@ class Person:
                 self.page.wait_for_function(
                     "id => document.body.dataset.stateId === String(id)",
                     arg=state["state_id"],
-                    timeout=10_000,
+                    timeout=30_000,
                 )
                 return state
             time.sleep(0.05)
@@ -106,7 +106,7 @@ class Person:
 
     def click(self, selector: str) -> None:
         try:
-            self.page.locator(selector).first.click(timeout=15_000)
+            self.page.locator(selector).first.click(timeout=30_000)
         except playwright_api.TimeoutError:
             self.page.screenshot(
                 path=str(Path(os.environ.get("RISK_SCREENSHOTS", "/tmp")) / "browser-failure.png")
@@ -165,7 +165,7 @@ class Person:
                 _, source, target = text.split()
                 self.click_territory(source)
                 self.click_territory(target)
-                self.page.locator("#odds").filter(has_text="%").wait_for(timeout=10_000)
+                self.page.locator("#odds").filter(has_text="%").wait_for(timeout=30_000)
                 self.click("#blitz")
                 self.did.add("attack")
                 self.did_turn.add("attack")
@@ -175,7 +175,7 @@ class Person:
             else:
                 self.click("#end-phase")
         elif phase == "occupy":
-            self.page.locator("#move-slider").wait_for(timeout=10_000)
+            self.page.locator("#move-slider").wait_for(timeout=30_000)
             assert self.page.locator("#move-slider").input_value() == str(legal["move"]["max"])  # all but one
             self.click("#move-confirm")
             self.did.add("move")
@@ -189,7 +189,7 @@ class Person:
                 _, source, target = move.split()
                 self.click_territory(source)
                 self.click_territory(target)
-                self.page.locator("#move-slider").wait_for(timeout=10_000)
+                self.page.locator("#move-slider").wait_for(timeout=30_000)
                 self.click("#move-confirm")
                 self.did.add("fortify")
                 self.did_turn.add("fortify")
@@ -220,7 +220,7 @@ class Person:
         self._neighbours = {t["name"]: [index[n] for n in t["neighbors"]] for t in board["territories"]}
 
 
-def play(person: Person, turns: int, timeout: float = 240) -> None:
+def play(person: Person, turns: int, timeout: float = 480) -> None:
     """Play by clicking for ``turns`` of this player's turns (or to the end of the game)."""
     person.load_board()
     deadline = time.monotonic() + timeout
@@ -243,7 +243,7 @@ def play(person: Person, turns: int, timeout: float = 240) -> None:
     raise AssertionError("ran out of time")
 
 
-def wait_until(condition: Any, what: str, timeout: float = 15) -> None:
+def wait_until(condition: Any, what: str, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -264,15 +264,15 @@ def test_a_person_creates_a_game_and_plays_whole_turns(browser: Any, port: int) 
     page.locator("#seed").fill("2024")
     page.click("#create-game")
     play_now = page.locator("#play-now")
-    play_now.wait_for(timeout=10_000)
+    play_now.wait_for(timeout=30_000)
     href = play_now.get_attribute("href")
     assert href is not None and "#token=" in href
     play_now.click()
-    page.wait_for_url("**/game/**", timeout=10_000)
+    page.wait_for_url("**/game/**", timeout=30_000)
     game_id = href.split("/game/")[1].split("#")[0]
     token = href.split("#token=")[1]
     person = Person(page, port, game_id, token)
-    page.locator('[data-territory="alaska"]').wait_for(timeout=15_000)
+    page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
     play(person, turns=7)
     shot(page, "board-laptop")
     assert {"claim", "setup", "place", "attack", "move", "fortify"} <= person.did, person.did
@@ -302,11 +302,11 @@ def test_a_friend_sees_moves_live_in_a_second_browser(browser: Any, port: int) -
     # Bob takes the open seat from the lobby's list.
     bob.goto(f"http://127.0.0.1:{port}/")
     row = bob.locator("#open-games .join-name").first
-    row.wait_for(timeout=10_000)
+    row.wait_for(timeout=30_000)
     row.fill("Bob")
     bob.locator("#open-games .join-button").first.click()
-    bob.wait_for_url(f"**/game/{game_id}*", timeout=10_000)
-    bob.locator('[data-territory="alaska"]').wait_for(timeout=15_000)
+    bob.wait_for_url(f"**/game/{game_id}*", timeout=30_000)
+    bob.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
     summary = request(port, "GET", f"/api/games/{game_id}")
     assert summary["status"] == "playing" and summary["seats"][1]["name"] == "Bob"
     bob_token = bob.evaluate("() => location.hash.split('token=')[1] || ''")
@@ -317,7 +317,7 @@ def test_a_friend_sees_moves_live_in_a_second_browser(browser: Any, port: int) -
         state = person.wait_for_my_turn()
         target = next(g["text"].split(" ", 1)[1] for g in state["legal"] if g["text"].startswith("claim "))
         person.click_territory(target)
-        bob.locator(f'[data-armies="{target}"]').filter(has_text="1").wait_for(timeout=10_000)
+        bob.locator(f'[data-armies="{target}"]').filter(has_text="1").wait_for(timeout=30_000)
         owner = bob.locator(f'[data-territory="{target}"]').get_attribute("data-owner")
         assert owner in (None, "0")
         # And Bob plays his own claims in his page, which Ann sees.
@@ -327,7 +327,7 @@ def test_a_friend_sees_moves_live_in_a_second_browser(browser: Any, port: int) -
                 g["text"].split(" ", 1)[1] for g in bob_view["legal"] if g["text"].startswith("claim ")
             )
             Person(bob, port, game_id, bob_token).click_territory(bob_target)
-            ann.locator(f'[data-armies="{bob_target}"]').filter(has_text="1").wait_for(timeout=10_000)
+            ann.locator(f'[data-armies="{bob_target}"]').filter(has_text="1").wait_for(timeout=30_000)
     shot(bob, "friend-laptop")
     ann_context.close()
     bob_context.close()
@@ -353,7 +353,7 @@ def test_phone_width(browser: Any, port: int) -> None:
     page.goto(f"http://127.0.0.1:{port}/")
     shot(page, "lobby-phone")
     page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={created['seats'][0]['token']}")
-    page.locator('[data-territory="alaska"]').wait_for(timeout=15_000)
+    page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1, f"the page is {width} px wide on a {PHONE['width']} px phone"
     person = Person(page, port, created["id"], created["seats"][0]["token"])
