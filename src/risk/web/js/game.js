@@ -49,7 +49,6 @@ async function start() {
     setPhase("No game here.", "Go back to the lobby to create or join a game.");
     return;
   }
-  if (!S.token) offerStoredSeat();
   connect();
 }
 
@@ -822,7 +821,7 @@ async function showOdds(strength, defenders, floor) {
     );
     if (!document.body.contains(box)) return;
     clear(box);
-    const pct = (x) => `${(x * 100).toFixed(x > 0.995 || x < 0.005 ? 1 : 0)}%`;
+    const pct = (x) => (x >= 0.9995 ? ">99.9%" : x <= 0.0005 ? "<0.1%" : `${(x * 100).toFixed(x > 0.995 || x < 0.005 ? 1 : 0)}%`);
     const [blitz, until] = results;
     box.append(
       el("span", { class: "odds-label", text: "Chance to conquer: " }),
@@ -1267,21 +1266,9 @@ function showMessage(text, kind = "info") {
 }
 
 // -- seats held in this browser ---------------------------------------------------------------------
-function offerStoredSeat() {
-  const stored = seats.forGame(gameId).filter((s) => s.token && s.mine !== false);
-  if (!stored.length) return;
-  const banner = $("#banner");
-  banner.hidden = false;
-  clear(banner).append(
-    el("span", { text: "You hold a seat in this game: " }),
-    stored.map((s) => button(`Play as ${s.name || `seat ${s.seat + 1}`}`, { class: "btn btn-small btn-primary" }, () => useSeat(s))),
-  );
-}
-
 function useSeat(stored) {
   S.token = stored.token;
   history.replaceState(null, "", `${location.pathname}#token=${encodeURIComponent(stored.token)}`);
-  $("#banner").hidden = true;
   connect();
 }
 
