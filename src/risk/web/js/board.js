@@ -599,7 +599,16 @@ export class Board {
       e.shape.setAttribute("fill", fill);
       const ink = owner >= 0 && colours[owner] ? colours[owner] : owner === -2 ? TIED : UNOWNED;
       e.disc.setAttribute("stroke", owner >= 0 && colours[owner] ? shade(colours[owner].fill, -0.35) : "#6b6252");
-      e.count.textContent = row.armies ? String(row.armies) : "";
+      const text = row.armies ? String(row.armies) : "";
+      if (e.count.textContent !== text || e.owner !== owner) {
+        // A short flash where something changed; the state is already drawn, nothing waits on it.
+        if (e.count.textContent !== "" || e.owner !== undefined) {
+          e.badge.classList.remove("changed");
+          requestAnimationFrame(() => e.badge.classList.add("changed"));
+        }
+        e.count.textContent = text;
+        e.owner = owner;
+      }
       e.badge.classList.toggle("empty", !row.armies);
       e.badge.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
       const units = Array.isArray(row.units) ? row.units.filter((n) => n > 0).length : 0;

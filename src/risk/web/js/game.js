@@ -1075,6 +1075,12 @@ function renderLog(colours) {
     box.append(item);
   }
   while (box.childElementCount > LOG_KEEP) box.firstElementChild.remove();
+  // The latest lines over the map's sea as well, for eyes on the board.
+  const ticker = clear($("#ticker"));
+  for (const entry of S.log.slice(-3)) {
+    const colour = entry.seat >= 0 && colours[entry.seat] ? colours[entry.seat].fill : null;
+    ticker.append(el("li", {}, colour ? el("span", { class: "log-dot", style: { background: colour } }) : null, el("span", { text: entry.text })));
+  }
   renderedLog = S.log.length;
   if (atBottom || from === 0) box.scrollTop = box.scrollHeight;
 }
