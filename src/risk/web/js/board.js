@@ -597,6 +597,7 @@ export class Board {
       else if (owner < 0 || owner === null || owner === undefined) fill = UNOWNED.fill;
       else fill = (colours[owner] || UNOWNED).fill;
       e.shape.setAttribute("fill", fill);
+      e.shape.dataset.owner = String(owner); // seat; -1 unclaimed; -2 tied (Team RISK)
       const ink = owner >= 0 && colours[owner] ? colours[owner] : owner === -2 ? TIED : UNOWNED;
       e.disc.setAttribute("stroke", owner >= 0 && colours[owner] ? shade(colours[owner].fill, -0.35) : "#6b6252");
       const text = row.armies ? String(row.armies) : "";
