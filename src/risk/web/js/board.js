@@ -637,8 +637,10 @@ export class Board {
         marks.append(
           svg(
             "g",
-            { class: "hq", transform: `translate(${(p.x + 12 * u).toFixed(1)} ${(p.y - 12 * u).toFixed(1)}) scale(${u})` },
-            svg("path", { d: "M0-9l2.6 5.6 6.1.7-4.5 4.2 1.2 6L0 4.5-5.4 7.5l1.2-6-4.5-4.2 6.1-.7z", fill: c.fill, class: "hq-star" }),
+            { class: "hq", transform: `translate(${(p.x + 13 * u).toFixed(1)} ${(p.y - 12 * u).toFixed(1)}) scale(${u})` },
+            svg("title", { text: "Headquarters" }),
+            svg("circle", { r: 9.5, class: "hq-disc" }),
+            svg("path", { d: "M0-7.2l2.1 4.5 4.9.6-3.6 3.4 1 4.8L0 3.6-4.4 6.1l1-4.8-3.6-3.4 4.9-.6z", fill: c.fill, class: "hq-star" }),
           ),
         );
       }

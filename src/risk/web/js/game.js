@@ -759,7 +759,12 @@ function attackControls() {
       el("span", { class: "bc-side" }, el("strong", { text: S.names.get(sel.to) }), ` ${to.armies}`),
     ),
   );
-  if (S.attackDice === undefined || S.attackDice > range.max || S.attackDice < range.min) S.attackDice = range.max;
+  // A new attack starts with the most dice; the choice is kept while the same attack goes on.
+  const planned = `${sel.from}>${sel.to}`;
+  if (S.attackDiceFor !== planned || S.attackDice === undefined || S.attackDice > range.max || S.attackDice < range.min) {
+    S.attackDice = range.max;
+    S.attackDiceFor = planned;
+  }
   const diceRow = el("div", { class: "segmented", role: "radiogroup", "aria-label": "Dice" });
   for (let n = range.min; n <= range.max; n++) {
     diceRow.append(
