@@ -73,18 +73,39 @@ export class Board {
     const P = ts.map((t, i) => {
       const p = pos.get(t.slug);
       if (p) return { x: p.x, y: p.y, fixed: true };
+      // Continents in two rows, in the board's order (the classic board reads west to east:
+      // North and South America, Europe and Africa, Asia and Australia).
       let ci = cont.indexOf(t.continent);
       if (ci < 0) ci = 0;
-      const ca = (2 * Math.PI * ci) / Math.max(1, cont.length);
+      const cols = Math.max(1, Math.ceil(cont.length / 2));
+      const cx = vx + ((Math.floor(ci / 2) + 0.5) / cols) * w;
+      const cy = vy + (cont.length < 2 ? 0.5 : ci % 2 ? 0.72 : 0.3) * h;
       const members = ts.filter((u) => u.continent === t.continent);
       const k = members.indexOf(t);
       const a = (2 * Math.PI * k) / Math.max(1, members.length) + ci;
-      return {
-        x: vx + w / 2 + Math.cos(ca) * w * 0.3 + Math.cos(a) * w * 0.06,
-        y: vy + h / 2 + Math.sin(ca) * h * 0.3 + Math.sin(a) * h * 0.08,
-        fixed: false,
-      };
+      return { x: cx + Math.cos(a) * w * 0.06, y: cy + Math.sin(a) * h * 0.08, fixed: false };
     });
+    if (pos.size) {
+      // Some territories are drawn: put each of the others beside its drawn neighbours, then only
+      // keep them from overlapping (no global forces, which would push them off the drawing).
+      const idx0 = new Map(ts.map((t, i) => [t.slug, i]));
+      for (let round = 0; round < 3; round++) {
+        ts.forEach((t, i) => {
+          if (P[i].fixed) return;
+          const near = t.neighbors.map((s) => idx0.get(s)).filter((j) => j !== undefined && (P[j].fixed || round > 0));
+          if (!near.length) return;
+          const mx = near.reduce((sum, j) => sum + P[j].x, 0) / near.length;
+          const my = near.reduce((sum, j) => sum + P[j].y, 0) / near.length;
+          P[i].x = mx + ((i % 5) - 2) * 6;
+          P[i].y = my + 28 + ((i % 3) - 1) * 6;
+        });
+      }
+      this._spread(P, n, vx, vy, w, h, 44, 1);
+      ts.forEach((t, i) => {
+        if (!pos.has(t.slug)) pos.set(t.slug, { x: P[i].x, y: P[i].y, fixed: false });
+      });
+      return;
+    }
     const idx = new Map(ts.map((t, i) => [t.slug, i]));
     const edges = [];
     ts.forEach((t, i) =>
@@ -196,14 +217,24 @@ export class Board {
       }
     }
     // Then spread out what the fitting squeezed together, inside the view.
-    const room = Math.min(w, h * 1.6) / 1000 * 66;
-    for (let step = 0; step < 120; step++) {
+    this._spread(P, n, vx, vy, w, h);
+    ts.forEach((t, i) => {
+      if (!pos.has(t.slug)) pos.set(t.slug, { x: P[i].x, y: P[i].y, fixed: false });
+    });
+  }
+
+  /** Push apart nodes closer than a node and its name need, keeping them inside the view. */
+  _spread(P, n, vx, vy, w, h, factor = 66, wide = 0.62) {
+    // Distances count sideways less (names are wider than tall): side by side needs more room.
+    const room = (Math.min(w, h * 1.6) / 1000) * factor;
+    for (let step = 0; step < 200; step++) {
       let moved = false;
       for (let i = 0; i < n; i++) {
         for (let j = i + 1; j < n; j++) {
+          if (P[i].fixed && P[j].fixed) continue;
           const ex = P[j].x - P[i].x;
           const ey = P[j].y - P[i].y;
-          const d = Math.hypot(ex, ey) || 0.01;
+          const d = Math.hypot(ex * wide, ey) || 0.01;
           if (d >= room) continue;
           moved = true;
           const push = (room - d) / 2 + 0.5;
@@ -221,9 +252,6 @@ export class Board {
       }
       if (!moved) break;
     }
-    ts.forEach((t, i) => {
-      if (!pos.has(t.slug)) pos.set(t.slug, { x: P[i].x, y: P[i].y, fixed: false });
-    });
   }
 
   // -- building --------------------------------------------------------------------------------
