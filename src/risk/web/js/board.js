@@ -626,7 +626,6 @@ export class Board {
       else fill = (colours[owner] || UNOWNED).fill;
       e.shape.setAttribute("fill", fill);
       e.shape.dataset.owner = String(owner); // seat; -1 unclaimed; -2 tied (Team RISK)
-      const ink = owner >= 0 && colours[owner] ? colours[owner] : owner === -2 ? TIED : UNOWNED;
       e.disc.setAttribute("stroke", owner >= 0 && colours[owner] ? shade(colours[owner].fill, -0.35) : "#6b6252");
       const text = row.armies ? String(row.armies) : "";
       if (e.count.textContent !== text || e.owner !== owner) {
@@ -652,7 +651,6 @@ export class Board {
       e.shape.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
       e.hl.setAttribute("class", `hl${sel ? " hl-selected" : target ? " hl-target" : source ? " hl-source" : ""}`);
       e.badge.classList.toggle("battle", !!(s.battle && (s.battle.from === t.slug || s.battle.to === t.slug)));
-      void ink;
     });
     // Headquarters.
     const marks = clear(this.layers.marks);

@@ -5,10 +5,10 @@
 // and the screen says so. State is applied at once: nothing here waits on an animation.
 
 import { api, GameSocket, seats, seatLink } from "./api.js";
-import { Board, shade } from "./board.js";
+import { Board } from "./board.js";
 import {
   el, clear, $, slugify, seatColours, toast, armies as armiesWord, dice as diceWord, plural,
-  dieFace, cardGlyph, describeRules, GAME_NAMES, NEUTRAL,
+  dieFace, cardGlyph, describeRules, NEUTRAL, copyText,
 } from "./ui.js";
 import { actionLabel, missionCard, PHASE_LABELS } from "./words.js";
 
@@ -536,7 +536,6 @@ function renderPrompt() {
     return setPhase(w === null || w === undefined ? "The game is over." : `${name(w)} wins!`, msg.outcome.reason || "");
   }
   const deadline = msg.deadline ? ` (${Math.max(0, Math.round(msg.deadline - Date.now() / 1000))} s left)` : "";
-  const tname = (n) => n;
   switch (v.phase) {
     case "claim":
       return mine ? setPhase("Claim a territory", "Click an empty territory to claim it.") : setPhase(`${actor} is claiming a territory`);
@@ -558,7 +557,7 @@ function renderPrompt() {
     }
     case "attack":
       if (!mine) return setPhase(`${actor} is attacking`, "");
-      if (S.auto) return setPhase(`${S.auto.label}: ${tname(S.names.get(S.auto.from))} → ${S.names.get(S.auto.to)}`, "Click Stop to stop attacking.");
+      if (S.auto) return setPhase(`${S.auto.label}: ${S.names.get(S.auto.from)} → ${S.names.get(S.auto.to)}`, "Click Stop to stop attacking.");
       return setPhase("Attack or end the attack", S.selection && S.selection.to ? "" : S.selection ? "Now click the territory to attack." : "Click one of your territories to attack from.");
     case "defend": {
       const a = v.attack;
@@ -1302,7 +1301,6 @@ function wireStatic() {
     $("#toggle-names").setAttribute("aria-pressed", String(S.board.names));
   });
   $("#copy-link").addEventListener("click", async () => {
-    const { copyText } = await import("./ui.js");
     const ok = await copyText(seatLink(gameId, null));
     toast(ok ? "Spectator link copied." : "Copy failed: copy the address bar without the #token part.", ok ? "ok" : "error");
   });
@@ -1330,4 +1328,4 @@ function wireStatic() {
 
 start();
 
-export { S as state, shade };
+

@@ -166,9 +166,7 @@ function renderAll() {
 
 // -- seats ------------------------------------------------------------------------------------------
 function seatPreviewColours() {
-  const n = F.seats.length;
   const players = F.seats.map((s, i) => ({ neutral: false, team: game() === "team" ? i % 2 : null }));
-  void n;
   return seatColours({ game: game(), players });
 }
 
