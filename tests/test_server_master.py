@@ -340,3 +340,17 @@ def test_an_external_bot_takes_a_seat(storage: Storage) -> None:
     external = live.externals[0]
     assert external.decisions > 10 and not external.failed
     assert external._process is None  # closed at the end of the game
+
+
+def test_rounds_as_players_count_them(storage: Storage) -> None:
+    """The state message counts rounds (as the terminal does), not the engine's player-turns."""
+    from risk.tui.rounds import rounds_played
+
+    master = GameMaster(storage)
+    game_id, _ = human_game(master, seed=17, humans=0, bots=3)
+    assert master.state_message(game_id, 0)["round"] == 0  # the setup
+    run_bots(master, game_id)
+    game = master.live(game_id).game
+    message = master.state_message(game_id, 0)
+    assert message["round"] == rounds_played(game) and 0 < message["round"] < game.turn
+    assert GameMaster(storage).state_message(game_id, 0)["round"] == message["round"]  # after a restart

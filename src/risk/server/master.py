@@ -24,6 +24,7 @@ from risk.errors import IllegalActionError, NotationError, RiskError
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
+from risk.rounds import count_rounds
 from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.storage import (
@@ -124,6 +125,11 @@ class LiveGame:
     lock: threading.RLock = field(default_factory=threading.RLock)
     deadline: float | None = None  # when a waiting human defender's dice are chosen for it
     externals: dict[int, Any] = field(default_factory=dict)  # seat -> ExternalBot, started on demand
+    starters: list[int] = field(default_factory=list)  # who started each turn: rounds, as players count
+
+    def note_turns(self, game: Game) -> None:
+        while len(self.starters) < game.turn:
+            self.starters.append(game.current)
 
     @property
     def state_id(self) -> int:
@@ -320,6 +326,7 @@ class GameMaster:
                         f"but seat {game.to_act} was to act"
                     )
                 _apply(game, live.log, stored.text)
+                live.note_turns(game)
             live.record = record
             self._arm_deadline(live)
             self._live[game_id] = live
@@ -420,6 +427,7 @@ class GameMaster:
                 ) from None
             live.game = game = moved
             live.log.extend(new_lines)
+            live.note_turns(game)
             if game.is_over:
                 for external in live.externals.values():
                     external.close()  # tells the program the result and ends it
@@ -500,6 +508,7 @@ class GameMaster:
                 "state_id": live.state_id,
                 "seat": None if seat == SPECTATOR else seat,
                 "status": _progress(live).status,
+                "round": count_rounds(live.starters, game.humans),
                 "seats": [
                     {
                         "seat": s.seat,

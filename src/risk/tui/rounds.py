@@ -14,6 +14,7 @@ from collections import deque
 from typing import Any
 
 from risk.errors import RiskError
+from risk.rounds import count_rounds
 from risk.rules.actions import Action
 from risk.rules.game import Game
 
@@ -87,21 +88,6 @@ class Rounds:
     @property
     def current(self) -> int:
         return self.round_of()
-
-
-def count_rounds(starters: list[int], players: int) -> int:
-    """How many rounds the turns started by ``starters`` span: a new round whenever the turn goes
-    back round past the first player (in seat order counted from the first player)."""
-    if not starters:
-        return 0
-    first = starters[0]
-    rounds, previous = 1, 0
-    for player in starters[1:]:
-        place = (player - first) % players
-        if place <= previous:
-            rounds += 1
-        previous = place
-    return rounds
 
 
 def rounds_played(game: Game) -> int:
