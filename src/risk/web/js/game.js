@@ -81,7 +81,9 @@ async function ensureBoard(name) {
   }
   S.boardData = data;
   S.board = new Board($("#board"), data, { onTerritory, onHover });
-  S.board.setNames(localStorage.getItem("risk.names") !== "off");
+  // Names on the map: as last chosen, else only where the map is wide enough to read them.
+  const pref = localStorage.getItem("risk.names");
+  S.board.setNames(pref ? pref !== "off" : window.innerWidth >= 700);
   $("#toggle-names").setAttribute("aria-pressed", String(S.board.names));
 }
 
@@ -637,7 +639,7 @@ function renderControls() {
         group.append(b);
       }
       box.append(el("div", { class: "row" }, el("span", { class: "label", text: "Per click:" }), group));
-      box.append(el("p", { class: "hint", text: "Shift-click places all." }));
+      box.append(el("p", { class: "hint hint-mouse", text: "Shift-click places all." }));
     }
   }
   // Headquarters.
