@@ -193,7 +193,7 @@ function renderSeats() {
     });
     name.value = seat.name || "";
     const bot = el("select", { class: "seat-bot", "aria-label": `Seat ${i + 1}: bot level` });
-    F.meta.bots.forEach((b, level) => bot.append(el("option", { value: b.name, text: `${cap(b.name)} (level ${level + 1})` })));
+    F.meta.bots.forEach((b, level) => bot.append(el("option", { value: b.name, text: `${level + 1}. ${cap(b.name)}`, title: `level ${level + 1} of ${F.meta.bots.length}` })));
     bot.value = seat.bot || defaultBot();
     const desc = el("div", { class: "bot-desc", text: botDescription(bot.value) });
     const remove = el("button", {
