@@ -360,11 +360,15 @@ function showHover(slug) {
   const colours = seatColours(S.view);
   clear(box);
   box.append(
-    el("strong", { text: t.name }),
-    el("span", { class: "muted", text: ` · ${t.continent}` }),
-    " · ",
-    owner ? el("span", { class: "swatch", style: { background: colours[row.owner].fill } }) : null,
-    owner ? ` ${owner.name} · ${armiesWord(row.armies)}` : row.owner === -2 ? `tied, no one controls it · ${armiesWord(row.armies)}` : "unclaimed",
+    el(
+      "span",
+      {},
+      el("strong", { text: t.name }),
+      el("span", { class: "muted", text: ` · ${t.continent}` }),
+      " · ",
+      owner ? el("span", { class: "swatch", style: { background: colours[row.owner].fill } }) : null,
+      owner ? ` ${owner.name} · ${armiesWord(row.armies)}` : row.owner === -2 ? `tied, no one controls it · ${armiesWord(row.armies)}` : "unclaimed",
+    ),
   );
   if (Array.isArray(row.units) && row.units.filter((n) => n > 0).length > 1) {
     box.append(
