@@ -211,6 +211,11 @@ function parseLegal(legal) {
   return L;
 }
 
+// Rounds as players count them (the server's "round"; 0 is the setup), not the engine's player-turns.
+function roundText(msg) {
+  return msg && msg.round ? `Round ${msg.round}` : "Setup";
+}
+
 function myTurn() {
   return S.seat !== null && S.msg && S.legal && S.legal.count > 0;
 }
@@ -514,7 +519,7 @@ function renderPlayers(colours) {
     el("div", { class: "players-head" }, el("span"), el("span", { text: "Player" }), el("span", { class: "player-stats" }, el("span", { text: "Lands" }), el("span", { text: "Armies" }), el("span", { text: "Cards" }))),
     table,
   );
-  const info = [`Turn ${v.turn || 0}`, describeRules(v.rules)];
+  const info = [roundText(S.msg), describeRules(v.rules)];
   if (v.deck_size !== undefined) info.push(`${plural(v.deck_size, "card")} in the deck`);
   box.append(el("p", { class: "rules-line", text: info.join(" · ") }));
 }
@@ -532,7 +537,7 @@ function renderPrompt() {
   const actor = name(v.to_act);
   const mine = myTurn();
   const L = S.legal;
-  $("#turn-info").textContent = msg.outcome ? "Game over" : `Turn ${v.turn || 0} · ${PHASE_LABELS[v.phase] || v.phase} · ${name(v.current)}`;
+  $("#turn-info").textContent = msg.outcome ? "Game over" : `${roundText(msg)} · ${PHASE_LABELS[v.phase] || v.phase} · ${name(v.current)}`;
   if (msg.status === "waiting") {
     const open = (msg.seats || []).filter((s) => s.kind === "open").length;
     return setPhase(`Waiting for ${plural(open, "player")} to join`, "The game starts when every open seat is taken: friends can take them from the lobby.");
