@@ -441,7 +441,7 @@ function renderBoard(colours) {
     if (name) capitals.set(slugify(name), seat);
   });
   let battle = null;
-  if (v.phase === "defend" && v.attack) battle = { from: slugify(v.attack.from), to: slugify(v.attack.to) };
+  if (v.phase === "defend" && v.attack) arrow = { from: slugify(v.attack.from), to: slugify(v.attack.to), kind: "attack" };
   else if (v.last_battle && !arrow) battle = { from: slugify(v.last_battle.from), to: slugify(v.last_battle.to) };
   S.board.update({
     territories: v.territories,
@@ -573,7 +573,8 @@ function renderPrompt() {
     case "defend": {
       const a = v.attack;
       const what = a ? `${name(v.current)} attacks ${a.to} from ${a.from} with ${diceWord(a.dice)}` : "";
-      if (mine) return setPhase(`Choose your defence dice: ${what}`, deadline ? `Chosen for you${deadline}` : "");
+      const left = msg.deadline ? Math.max(0, Math.round(msg.deadline - Date.now() / 1000)) : null;
+      if (mine) return setPhase(`Choose your defence dice: ${what}`, left !== null ? `${left} s left, then the most dice are rolled for you.` : "");
       return setPhase(`${actor} chooses defence dice`, what + deadline);
     }
     case "occupy": {
