@@ -209,3 +209,19 @@ def test_pages_and_security_headers(client: TestClient) -> None:
     assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
     assert "<script>" not in lobby.text and "<script>" not in page.text  # no inline script
     assert client.get("/openapi.json").json()["info"]["title"] == "risk"
+
+
+def test_websockets_from_other_sites_are_refused(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    game = new_game(client)
+    url = f"/api/games/{game['id']}/ws"
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(url, headers={"origin": "http://evil.example"}) as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 4403
+    with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+        ws.send_json({"type": "hello", "token": None})
+        assert ws.receive_json()["type"] == "state"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
@@ -378,6 +379,12 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     # -- live play -----------------------------------------------------------------------------
     @app.websocket("/api/games/{game_id}/ws")
     async def play(socket: WebSocket, game_id: str) -> None:
+        # A page from another site must not drive a player's seat with the player's browser: browsers
+        # always send Origin on websockets, and it must name this server.
+        origin = socket.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != socket.headers.get("host", ""):
+            await socket.close(code=4403, reason="cross-origin websocket refused")
+            return
         await socket.accept()
         connection: Connection | None = None
         try:
