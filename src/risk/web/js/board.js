@@ -695,7 +695,7 @@ function arrowPath(p, q, u, view) {
   const dx = qx - p.x;
   const dy = q.y - p.y;
   const d = Math.hypot(dx, dy) || 1;
-  const trim = 14 * u;
+  const trim = 12 * u;
   const sx = p.x + (dx / d) * trim;
   const sy = p.y + (dy / d) * trim;
   const ex = qx - (dx / d) * trim;

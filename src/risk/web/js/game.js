@@ -441,13 +441,19 @@ function renderBoard(colours) {
     if (name) capitals.set(slugify(name), seat);
   });
   let battle = null;
-  if (v.phase === "defend" && v.attack) arrow = { from: slugify(v.attack.from), to: slugify(v.attack.to), kind: "attack" };
+  let selected = sel ? sel.from : null;
+  if (v.phase === "defend" && v.attack) {
+    // The attack waiting for its defence: both ends outlined, an arrow between them.
+    arrow = { from: slugify(v.attack.from), to: slugify(v.attack.to), kind: "attack" };
+    selected = arrow.from;
+    targets = new Set([arrow.to]);
+  }
   else if (v.last_battle && !arrow) battle = { from: slugify(v.last_battle.from), to: slugify(v.last_battle.to) };
   S.board.update({
     territories: v.territories,
     colours,
     mine: S.seat,
-    selected: sel ? sel.from : null,
+    selected,
     sources,
     targets,
     capitals,
