@@ -225,3 +225,23 @@ def test_websockets_from_other_sites_are_refused(client: TestClient) -> None:
     with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
         ws.send_json({"type": "hello", "token": None})
         assert ws.receive_json()["type"] == "state"
+
+
+def test_a_finished_game_nobody_watches_leaves_memory(client: TestClient) -> None:
+    import time
+
+    master = client.app.state.master  # type: ignore[attr-defined]
+    game = new_game(client, seats=[{"kind": "bot", "bot": "quick"}] * 3)
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/games/{game['id']}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.05)
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        assert ws.receive_json()["status"] == "over"
+        assert game["id"] in master._live
+    deadline = time.monotonic() + 10
+    while game["id"] in master._live:
+        assert time.monotonic() < deadline, "the finished game stayed in memory"
+        time.sleep(0.02)
+    assert client.get(f"/api/games/{game['id']}").json()["status"] == "over"  # reloaded from the store

@@ -438,7 +438,14 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             pass
         finally:
             if connection is not None:
-                hub.connections.get(game_id, set()).discard(connection)
+                watchers = hub.connections.get(game_id, set())
+                watchers.discard(connection)
+                if not watchers:
+                    hub.connections.pop(game_id, None)
+                    # A finished game nobody watches leaves memory (it reloads from the store if asked).
+                    with contextlib.suppress(Refusal):
+                        if master.live(game_id).game.is_over:
+                            master.forget(game_id)
 
     async def _act(connection: Connection, game_id: str, message: dict[str, Any], ref: Any) -> None:
         if connection.seat == SPECTATOR:
