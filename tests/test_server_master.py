@@ -354,3 +354,20 @@ def test_rounds_as_players_count_them(storage: Storage) -> None:
     message = master.state_message(game_id, 0)
     assert message["round"] == rounds_played(game) and 0 < message["round"] < game.turn
     assert GameMaster(storage).state_message(game_id, 0)["round"] == message["round"]  # after a restart
+
+
+def test_a_store_that_does_not_replay_is_refused_clearly() -> None:
+    storage = MemoryStorage()
+    master = GameMaster(storage)
+    game_id, _ = human_game(master, seed=3, humans=0, bots=3)
+    run_bots(master, game_id)
+    record = storage.get_game(game_id)
+    assert record is not None
+    broken = MemoryStorage()
+    broken.create_game(replace(record, state_id=0))
+    for action in storage.actions(game_id)[:10]:
+        text = "endturn" if action.seq == 5 else action.text
+        broken.append_action(game_id, replace(action, text=text), Progress("playing", None, 0))
+    with pytest.raises(Refusal) as refused:
+        GameMaster(broken).live(game_id)
+    assert refused.value.code == "unavailable" and "stored action 5" in refused.value.message

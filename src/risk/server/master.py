@@ -320,12 +320,22 @@ class GameMaster:
             opening = [line.to_dict() for line in narrate(game, snapshot(game), list(game.history))]
             live = LiveGame(record=replace(record, state_id=0), game=game, log=opening)
             for stored in actions:
+                # A store edited by hand (or by a release that disagreed on the rules) is refused
+                # with the action that does not fit, never half-loaded.
+                problem = None
                 if stored.seat != game.to_act:
-                    raise StorageError(
-                        f"game {game_id}: stored action {stored.seq} is by seat {stored.seat}, "
-                        f"but seat {game.to_act} was to act"
+                    problem = f"it is by seat {stored.seat}, but seat {game.to_act} was to act"
+                else:
+                    try:
+                        _apply(game, live.log, stored.text)
+                    except RiskError as error:
+                        problem = str(error)
+                if problem is not None:
+                    raise Refusal(
+                        "unavailable",
+                        f"game {game_id} cannot be loaded: stored action {stored.seq} "
+                        f"({stored.text!r}) does not fit: {problem}",
                     )
-                _apply(game, live.log, stored.text)
                 live.note_turns(game)
             live.record = record
             self._arm_deadline(live)
