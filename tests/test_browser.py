@@ -310,24 +310,20 @@ def test_a_friend_sees_moves_live_in_a_second_browser(browser: Any, port: int) -
     summary = request(port, "GET", f"/api/games/{game_id}")
     assert summary["status"] == "playing" and summary["seats"][1]["name"] == "Bob"
     bob_token = bob.evaluate("() => location.hash.split('token=')[1] || ''")
-    # Ann claims by clicking; Bob's page shows it without reloading.
-    person = Person(ann, port, game_id, token)
-    person.load_board()
+    assert bob_token, "Bob's page holds no seat token"
+    # Ann claims by clicking; Bob's page shows it without reloading. Then Bob, next in seat order,
+    # claims in his page, and Ann's page shows that.
+    ann_person, bob_person = Person(ann, port, game_id, token), Person(bob, port, game_id, bob_token)
+    ann_person.load_board()
     for _ in range(3):
-        state = person.wait_for_my_turn()
-        target = next(g["text"].split(" ", 1)[1] for g in state["legal"] if g["text"].startswith("claim "))
-        person.click_territory(target)
-        bob.locator(f'[data-armies="{target}"]').filter(has_text="1").wait_for(timeout=30_000)
-        owner = bob.locator(f'[data-territory="{target}"]').get_attribute("data-owner")
-        assert owner in (None, "0")
-        # And Bob plays his own claims in his page, which Ann sees.
-        bob_view = request(port, "GET", f"/api/games/{game_id}/view", token=bob_token) if bob_token else None
-        if bob_view and bob_view["legal"]:
-            bob_target = next(
-                g["text"].split(" ", 1)[1] for g in bob_view["legal"] if g["text"].startswith("claim ")
+        for actor, seat, watcher in ((ann_person, "0", bob), (bob_person, "1", ann)):
+            state = actor.wait_for_my_turn()
+            target = next(
+                g["text"].split(" ", 1)[1] for g in state["legal"] if g["text"].startswith("claim ")
             )
-            Person(bob, port, game_id, bob_token).click_territory(bob_target)
-            ann.locator(f'[data-armies="{bob_target}"]').filter(has_text="1").wait_for(timeout=30_000)
+            actor.click_territory(target)
+            watcher.locator(f'[data-armies="{target}"]').filter(has_text="1").wait_for(timeout=30_000)
+            assert watcher.locator(f'[data-territory="{target}"]').get_attribute("data-owner") == seat
     shot(bob, "friend-laptop")
     ann_context.close()
     bob_context.close()

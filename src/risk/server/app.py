@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from risk.bots import BOTS, LADDER
+from risk.bots import LADDER
 from risk.maps import available_maps, load_map
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.server.master import (
@@ -435,7 +435,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                         Refusal("bad-request", f"unknown message type {kind!r}; types: hello, action, ping"),
                     )
         except WebSocketDisconnect:
-            pass
+            return  # the client left: the normal end of a connection (the clean-up follows)
         finally:
             if connection is not None:
                 watchers = hub.connections.get(game_id, set())
@@ -504,4 +504,4 @@ async def _send_error(connection: Connection, ref: Any, refusal: Refusal) -> Non
             await connection.socket.send_json({"type": "error", "ref": ref, **refusal.to_dict()})
 
 
-__all__ = ["BOTS", "create_app"]
+__all__ = ["create_app"]
