@@ -29,9 +29,11 @@ from risk.server.sql import (
 )
 from risk.server.storage import (
     ActionRecord,
+    ChatRecord,
     GameRecord,
     MemoryStorage,
     Progress,
+    RulesetRecord,
     SeatRecord,
     StaleWrite,
     Storage,
@@ -194,6 +196,68 @@ def test_update_seat(storage: Storage) -> None:
     storage.update_seat("g1", handed)  # no status: it stays
     game = storage.get_game("g1")
     assert game is not None and game.seats[0] == handed and game.status == "playing"
+
+
+def test_several_actions_at_once_all_or_none(storage: Storage) -> None:
+    storage.create_game(make_game())
+    storage.append_action("g1", act(1), PLAYING)
+    storage.append_actions("g1", [act(2), act(3), act(4)], Progress("playing", None, turn=2))
+    game = storage.get_game("g1")
+    assert game is not None and (game.state_id, game.turn, game.updated) == (4, 2, act(4).at)
+    before = storage.actions("g1")
+    with pytest.raises(StaleWrite):  # the first is taken: none is stored
+        storage.append_actions("g1", [act(4), act(5)], PLAYING)
+    with pytest.raises(ValueError, match="not consecutive"):
+        storage.append_actions("g1", [act(5), act(7)], PLAYING)
+    with pytest.raises(ValueError, match="no actions"):
+        storage.append_actions("g1", [], PLAYING)
+    assert storage.actions("g1") == before == [act(seq) for seq in range(1, 5)]
+
+
+def test_online_play_fields_round_trip(storage: Storage) -> None:
+    away = SeatRecord(0, "Ann", "human", None, "a" * 64, stand_in="continental", missed=2)
+    storage.create_game(
+        make_game(host_hash="h" * 64, seats=(away, SeatRecord(1, "Bob", "human", None, "b" * 64)))
+    )
+    game = storage.get_game("g1")
+    assert game is not None and game.host_hash == "h" * 64 and game.seats[0] == away
+    assert (game.deadline, game.deadline_state) == (None, None)
+    storage.set_deadline("g1", 1_700_000_123.5, 7)
+    game = storage.get_game("g1")
+    assert game is not None and (game.deadline, game.deadline_state) == (1_700_000_123.5, 7)
+    back = SeatRecord(0, "Ann", "human", None, "a" * 64)
+    storage.update_seat("g1", back)
+    storage.set_deadline("g1", None, None)
+    storage.update_settings("g1", {"public": False, "rematch": "g2"})
+    game = storage.get_game("g1")
+    assert game is not None and game.seats[0] == back and game.deadline is None
+    assert game.settings == {"public": False, "rematch": "g2"}
+    with pytest.raises(StorageError, match="no game"):
+        storage.set_deadline("nope", 1.0, 1)
+
+
+def test_chat_is_numbered_per_game(storage: Storage) -> None:
+    storage.create_game(make_game())
+    storage.create_game(make_game("g2"))
+    said = [
+        storage.add_chat("g1", ChatRecord(0, 0, "all", None, "Ann", "hello <b>all</b>", 5.0)),
+        storage.add_chat("g2", ChatRecord(0, 1, "all", None, "Bob", "elsewhere", 6.0)),
+        storage.add_chat("g1", ChatRecord(0, 2, "team", 1, "Cy", "team only", 7.0)),
+    ]
+    assert [m.seq for m in said] == [1, 1, 2]
+    assert storage.chat("g1") == [said[0], said[2]]
+    assert storage.chat("g1", after=1) == [said[2]]
+    assert storage.chat("g2") == [said[1]] and storage.chat("nope") == []
+    with pytest.raises(StorageError, match="no game"):
+        storage.add_chat("nope", said[0])
+
+
+def test_rulesets(storage: Storage) -> None:
+    rules = RulesetRecord("r1", "Friday night", {"edition": "2008", "game": "capital", "options": {}}, 3.0)
+    storage.save_ruleset(rules)
+    assert storage.get_ruleset("r1") == rules and storage.get_ruleset("r2") is None
+    with pytest.raises(StorageError, match="exist"):
+        storage.save_ruleset(rules)
 
 
 def test_list_games_filters_and_order(storage: Storage) -> None:
@@ -410,7 +474,7 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     finally:
         store.close()
-    assert table_names(storage_url) == {"alembic_version", "games", "seats", "actions"}
+    assert table_names(storage_url) == {"alembic_version", "games", "seats", "actions", "chat", "rulesets"}
 
 
 def test_opening_twice_is_harmless(storage_url: str) -> None:
@@ -434,6 +498,22 @@ def test_older_database_is_upgraded(storage_url: str) -> None:
         assert store.schema_revision() == schema_head()
         store.create_game(make_game())
         assert store.get_game("g1") == make_game()
+    finally:
+        store.close()
+
+
+def test_games_stored_before_online_play_keep_their_seats(storage_url: str) -> None:
+    store = SqlStorage(storage_url)
+    store.create_game(make_game())
+    store.append_action("g1", act(1), PLAYING)
+    store.close()
+    command.downgrade(alembic_config(storage_url), "0001")
+    store = SqlStorage(storage_url)  # upgraded again on opening
+    try:
+        game = store.get_game("g1")
+        assert game is not None and game.seats == make_game().seats  # no stand-in, nothing missed
+        assert (game.state_id, game.deadline, game.host_hash) == (1, None, None)
+        assert store.chat("g1") == []
     finally:
         store.close()
 

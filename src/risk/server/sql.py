@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +43,16 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from risk.server.storage import (
     ActionRecord,
+    ChatRecord,
     GameRecord,
     MemoryStorage,
     Progress,
+    RulesetRecord,
     SeatRecord,
     StaleWrite,
     Storage,
     StorageError,
+    check_consecutive,
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -71,6 +74,9 @@ games = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("winner", sa.Integer, nullable=True),
     sa.Column("turn", sa.Integer, nullable=False),
+    sa.Column("deadline", sa.Double, nullable=True),
+    sa.Column("deadline_state", sa.Integer, nullable=True),
+    sa.Column("host_hash", sa.String(64), nullable=True),
     sa.Index("games_updated", "updated"),  # list_games: most recently updated first
 )
 
@@ -83,6 +89,8 @@ seats = sa.Table(
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("bot", sa.Text, nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("stand_in", sa.Text, nullable=True),
+    sa.Column("missed", sa.Integer, nullable=False, server_default="0"),
 )
 
 actions = sa.Table(
@@ -93,6 +101,28 @@ actions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("at", sa.Double, nullable=False),
+)
+
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("game_id", sa.String(64), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("channel", sa.String(16), nullable=False),
+    sa.Column("team", sa.Integer, nullable=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Double, nullable=False),
+)
+
+rulesets = sa.Table(
+    "rulesets",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("settings", sa.JSON().with_variant(JSONB(), "postgresql"), nullable=False),
+    sa.Column("created", sa.Double, nullable=False),
 )
 
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
@@ -208,10 +238,10 @@ def _is_unique_violation(exc: IntegrityError) -> bool:
 
 @dataclass
 class _Append:
-    """One caller's action waiting for the next group commit."""
+    """One caller's actions waiting for the next group commit."""
 
     game_id: str
-    action: ActionRecord
+    actions: Sequence[ActionRecord]
     progress: Progress
     done: bool = False
     error: StorageError | None = None
@@ -307,6 +337,9 @@ class SqlStorage(Storage):
                         status=game.status,
                         winner=game.winner,
                         turn=game.turn,
+                        deadline=game.deadline,
+                        deadline_state=game.deadline_state,
+                        host_hash=game.host_hash,
                     )
                 )
             except IntegrityError as exc:
@@ -339,11 +372,12 @@ class SqlStorage(Storage):
         with self._errors("reading actions"), self._transaction() as conn:
             return [ActionRecord(seq=r.seq, seat=r.seat, text=r.text, at=r.at) for r in conn.execute(query)]
 
-    def append_action(self, game_id: str, action: ActionRecord, progress: Progress) -> None:
+    def append_actions(self, game_id: str, actions: Sequence[ActionRecord], progress: Progress) -> None:
         """Group commit: appends that arrive while another commit is under way are written together in
         the next transaction, so many games share one fsync; each caller returns only once its own
-        action is committed (or raises its own error)."""
-        request = _Append(game_id, action, progress)
+        actions are committed (or raises its own error)."""
+        check_consecutive(actions)
+        request = _Append(game_id, list(actions), progress)
         with self._pending_lock:
             self._pending.append(request)
         with self._writer:
@@ -361,39 +395,44 @@ class SqlStorage(Storage):
             with self._errors("storing an action"), self._transaction(write=True) as conn:
                 for request in batch:
                     state_id = self._lock_game(conn, request.game_id)
-                    if request.action.seq != state_id + 1:
+                    first, last = request.actions[0], request.actions[-1]
+                    if first.seq != state_id + 1:
                         request.error = StaleWrite(
-                            f"game {request.game_id} is at state {state_id}, not {request.action.seq - 1}"
+                            f"game {request.game_id} is at state {state_id}, not {first.seq - 1}"
                         )
                         continue
-                    action, progress = request.action, request.progress
                     try:
                         conn.execute(
-                            actions.insert().values(
-                                game_id=request.game_id,
-                                seq=action.seq,
-                                seat=action.seat,
-                                text=action.text,
-                                at=action.at,
-                            )
+                            actions.insert(),
+                            [
+                                {
+                                    "game_id": request.game_id,
+                                    "seq": a.seq,
+                                    "seat": a.seat,
+                                    "text": a.text,
+                                    "at": a.at,
+                                }
+                                for a in request.actions
+                            ],
                         )
                     except IntegrityError as exc:
                         # Only reachable if a writer bypassed the lock: the primary key is the last word.
                         # The transaction is spoilt, so the whole batch is refused ("try again").
                         if _is_unique_violation(exc):
                             request.error = StaleWrite(
-                                f"game {request.game_id} already has action {action.seq}"
+                                f"game {request.game_id} already has action {first.seq}"
                             )
                         raise
+                    progress = request.progress
                     conn.execute(
                         games.update()
                         .where(games.c.id == request.game_id)
                         .values(
-                            state_id=action.seq,
+                            state_id=last.seq,
                             status=progress.status,
                             winner=progress.winner,
                             turn=progress.turn,
-                            updated=action.at,
+                            updated=last.at,
                         )
                     )
         except StorageError as error:
@@ -415,6 +454,54 @@ class SqlStorage(Storage):
             )
             if status:
                 conn.execute(games.update().where(games.c.id == game_id).values(status=status))
+
+    def set_deadline(self, game_id: str, deadline: float | None, state_id: int | None) -> None:
+        with self._errors("setting the turn clock"), self._transaction(write=True) as conn:
+            self._lock_game(conn, game_id)
+            conn.execute(
+                games.update().where(games.c.id == game_id).values(deadline=deadline, deadline_state=state_id)
+            )
+
+    def update_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        with self._errors("updating a game's settings"), self._transaction(write=True) as conn:
+            self._lock_game(conn, game_id)
+            conn.execute(games.update().where(games.c.id == game_id).values(settings=settings))
+
+    def add_chat(self, game_id: str, message: ChatRecord) -> ChatRecord:
+        with self._errors("storing a chat message"), self._transaction(write=True) as conn:
+            self._lock_game(conn, game_id)  # numbers the messages one writer at a time
+            last = conn.execute(sa.select(sa.func.max(chat.c.seq)).where(chat.c.game_id == game_id)).scalar()
+            stored = replace(message, seq=int(last or 0) + 1)
+            conn.execute(chat.insert().values(game_id=game_id, **asdict(stored)))
+            return stored
+
+    def chat(self, game_id: str, after: int = 0) -> list[ChatRecord]:
+        query = sa.select(chat).where(chat.c.game_id == game_id, chat.c.seq > after).order_by(chat.c.seq)
+        with self._errors("reading the chat"), self._transaction() as conn:
+            return [
+                ChatRecord(
+                    seq=r.seq, seat=r.seat, channel=r.channel, team=r.team, name=r.name, text=r.text, at=r.at
+                )
+                for r in conn.execute(query)
+            ]
+
+    def save_ruleset(self, ruleset: RulesetRecord) -> None:
+        with self._errors("saving house rules"), self._transaction(write=True) as conn:
+            try:
+                conn.execute(rulesets.insert().values(**asdict(ruleset)))
+            except IntegrityError as exc:
+                if _is_unique_violation(exc):
+                    raise StorageError(f"house rules with id {ruleset.id!r} exist") from exc
+                raise
+
+    def get_ruleset(self, ruleset_id: str) -> RulesetRecord | None:
+        with self._errors("reading house rules"), self._transaction() as conn:
+            row = conn.execute(sa.select(rulesets).where(rulesets.c.id == ruleset_id)).one_or_none()
+        if row is None:
+            return None
+        return RulesetRecord(
+            id=row.id, name=row.name, settings=dict(row.settings), created=float(row.created)
+        )
 
     def list_games(
         self, status: str | None = None, public_only: bool = True, limit: int = 100
@@ -450,11 +537,21 @@ def _seat_row(game_id: str, seat: SeatRecord) -> dict[str, Any]:
         "kind": seat.kind,
         "bot": seat.bot,
         "token_hash": seat.token_hash,
+        "stand_in": seat.stand_in,
+        "missed": seat.missed,
     }
 
 
 def _seat(row: Any) -> SeatRecord:
-    return SeatRecord(seat=row.seat, name=row.name, kind=row.kind, bot=row.bot, token_hash=row.token_hash)
+    return SeatRecord(
+        seat=row.seat,
+        name=row.name,
+        kind=row.kind,
+        bot=row.bot,
+        token_hash=row.token_hash,
+        stand_in=row.stand_in,
+        missed=int(row.missed),
+    )
 
 
 def _game(row: Any, game_seats: Sequence[SeatRecord]) -> GameRecord:
@@ -471,4 +568,7 @@ def _game(row: Any, game_seats: Sequence[SeatRecord]) -> GameRecord:
         winner=row.winner,
         turn=int(row.turn),
         updated=float(row.updated),
+        deadline=None if row.deadline is None else float(row.deadline),
+        deadline_state=row.deadline_state,
+        host_hash=row.host_hash,
     )

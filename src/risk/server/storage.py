@@ -9,8 +9,10 @@ writers can never both extend a game from the same state.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -30,6 +32,8 @@ class SeatRecord:
     kind: str  # "human", "open", "bot" or "external"
     bot: str | None = None  # the bot's name, or the external command
     token_hash: str | None = None  # sha256 hex of the seat's token; None for bots and untaken seats
+    stand_in: str | None = None  # the bot playing for this human while they are away (they keep the token)
+    missed: int = 0  # turns in a row the turn clock ran out on this seat
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,9 @@ class GameRecord:
     winner: int | None = None
     turn: int = 0
     updated: float = 0.0
+    deadline: float | None = None  # when the turn clock of state ``deadline_state`` runs out (epoch s)
+    deadline_state: int | None = None
+    host_hash: str | None = None  # sha256 hex of the host's token (whoever created the game)
 
 
 @dataclass(frozen=True)
@@ -58,12 +65,42 @@ class ActionRecord:
 
 
 @dataclass(frozen=True)
+class ChatRecord:
+    seq: int  # 1, 2, 3, ... per game; 0 before the store numbers it
+    seat: int | None  # the writer's seat (None: the server itself)
+    channel: str  # "all", or "team" (seen only by the seats of ``team``)
+    team: int | None
+    name: str
+    text: str
+    at: float
+
+
+@dataclass(frozen=True)
+class RulesetRecord:
+    """House rules saved under a name: what the lobby needs to create the same game again."""
+
+    id: str
+    name: str
+    settings: dict[str, Any]  # edition, game, options, board, seats...
+    created: float
+
+
+@dataclass(frozen=True)
 class Progress:
     """What ``append_action`` updates on the game row together with the action."""
 
     status: str
     winner: int | None
     turn: int
+
+
+def check_consecutive(actions: Sequence[ActionRecord]) -> None:
+    """A batch of actions must be non-empty and numbered one after another (a caller's bug otherwise)."""
+    if not actions:
+        raise ValueError("no actions to append")
+    for before, after in itertools.pairwise(actions):
+        if after.seq != before.seq + 1:
+            raise ValueError(f"actions {before.seq} and {after.seq} are not consecutive")
 
 
 class Storage(ABC):
@@ -81,14 +118,43 @@ class Storage(ABC):
     def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
         """The game's actions with ``seq > after``, in order."""
 
-    @abstractmethod
     def append_action(self, game_id: str, action: ActionRecord, progress: Progress) -> None:
         """Commit one action (its seq must be the game's state_id + 1) and the game's new progress.
         Raises StaleWrite if that seq is taken (another writer got there first)."""
+        self.append_actions(game_id, [action], progress)
+
+    @abstractmethod
+    def append_actions(self, game_id: str, actions: Sequence[ActionRecord], progress: Progress) -> None:
+        """Commit several actions at once, all or none (seqs state_id + 1, + 2, ...), e.g. a whole
+        invasion. Raises StaleWrite if the first seq is taken."""
 
     @abstractmethod
     def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
         """Replace one seat (an open seat taken, a seat handed to a bot); optionally the game's status."""
+
+    @abstractmethod
+    def set_deadline(self, game_id: str, deadline: float | None, state_id: int | None) -> None:
+        """Start (or with None, stop) the turn clock of state ``state_id``."""
+
+    @abstractmethod
+    def update_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        """Replace the game's settings (e.g. a rematch's id)."""
+
+    @abstractmethod
+    def add_chat(self, game_id: str, message: ChatRecord) -> ChatRecord:
+        """Store a chat message; returns it with its seq."""
+
+    @abstractmethod
+    def chat(self, game_id: str, after: int = 0) -> list[ChatRecord]:
+        """The game's chat messages with ``seq > after``, in order."""
+
+    @abstractmethod
+    def save_ruleset(self, ruleset: RulesetRecord) -> None:
+        """Store house rules. Raises StorageError if the id is taken."""
+
+    @abstractmethod
+    def get_ruleset(self, ruleset_id: str) -> RulesetRecord | None:
+        """Saved house rules, or None."""
 
     @abstractmethod
     def list_games(
@@ -106,6 +172,8 @@ class MemoryStorage(Storage):
     def __init__(self) -> None:
         self._games: dict[str, GameRecord] = {}
         self._actions: dict[str, list[ActionRecord]] = {}
+        self._chat: dict[str, list[ChatRecord]] = {}
+        self._rulesets: dict[str, RulesetRecord] = {}
         self._lock = threading.Lock()
 
     def create_game(self, game: GameRecord) -> None:
@@ -121,28 +189,59 @@ class MemoryStorage(Storage):
     def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
         return [a for a in self._actions.get(game_id, []) if a.seq > after]
 
-    def append_action(self, game_id: str, action: ActionRecord, progress: Progress) -> None:
+    def append_actions(self, game_id: str, actions: Sequence[ActionRecord], progress: Progress) -> None:
+        check_consecutive(actions)
         with self._lock:
-            game = self._games.get(game_id)
-            if game is None:
-                raise StorageError(f"no game {game_id!r}")
-            if action.seq != game.state_id + 1:
-                raise StaleWrite(f"game {game_id} is at state {game.state_id}, not {action.seq - 1}")
-            self._actions[game_id].append(action)
+            game = self._game(game_id)
+            if actions[0].seq != game.state_id + 1:
+                raise StaleWrite(f"game {game_id} is at state {game.state_id}, not {actions[0].seq - 1}")
+            self._actions[game_id].extend(actions)
             self._games[game_id] = replace(
                 game,
-                state_id=action.seq,
+                state_id=actions[-1].seq,
                 status=progress.status,
                 winner=progress.winner,
                 turn=progress.turn,
-                updated=action.at,
+                updated=actions[-1].at,
             )
+
+    def _game(self, game_id: str) -> GameRecord:
+        game = self._games.get(game_id)
+        if game is None:
+            raise StorageError(f"no game {game_id!r}")
+        return game
+
+    def set_deadline(self, game_id: str, deadline: float | None, state_id: int | None) -> None:
+        with self._lock:
+            game = self._game(game_id)
+            self._games[game_id] = replace(game, deadline=deadline, deadline_state=state_id)
+
+    def update_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        with self._lock:
+            self._games[game_id] = replace(self._game(game_id), settings=dict(settings))
+
+    def add_chat(self, game_id: str, message: ChatRecord) -> ChatRecord:
+        with self._lock:
+            self._game(game_id)
+            stored = replace(message, seq=len(self._chat.setdefault(game_id, [])) + 1)
+            self._chat[game_id].append(stored)
+            return stored
+
+    def chat(self, game_id: str, after: int = 0) -> list[ChatRecord]:
+        return [m for m in self._chat.get(game_id, []) if m.seq > after]
+
+    def save_ruleset(self, ruleset: RulesetRecord) -> None:
+        with self._lock:
+            if ruleset.id in self._rulesets:
+                raise StorageError(f"house rules with id {ruleset.id!r} exist")
+            self._rulesets[ruleset.id] = ruleset
+
+    def get_ruleset(self, ruleset_id: str) -> RulesetRecord | None:
+        return self._rulesets.get(ruleset_id)
 
     def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
         with self._lock:
-            game = self._games.get(game_id)
-            if game is None:
-                raise StorageError(f"no game {game_id!r}")
+            game = self._game(game_id)
             seats = tuple(seat if s.seat == seat.seat else s for s in game.seats)
             self._games[game_id] = replace(game, seats=seats, status=status or game.status)
 
