@@ -314,6 +314,7 @@ class Timelapse {
     const seat = step[f.seat];
     if (seat >= 0) log.append(swatch(seat), " ");
     log.append(step[f.log] || "");
+    log.title = step[f.log] || ""; // the whole line, where it is cut short
     this.renderPlayers(rows);
     for (const chart of S.charts) chart.cursor(frame);
     this.hover(this.hovered);
