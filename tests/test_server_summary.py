@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from risk.errors import RecordError
 from risk.history import summarize
 from risk.record import replay_record, write_record
 from risk.server.app import MAX_RECORD, create_app
@@ -144,3 +145,15 @@ def test_pages_are_served(client: TestClient) -> None:
         page = client.get(path)
         assert page.status_code == 200 and "summary.js" in page.text
         assert "script-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_a_summary_that_cannot_be_made_is_refused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = finished_bot_game(client)
+
+    def broken(game: Any) -> dict[str, Any]:
+        raise RecordError("action 7 does not replay")
+
+    monkeypatch.setattr("risk.server.master.summarize", broken)
+    refused(client.get(f"/api/games/{game_id}/summary"), 503, "unavailable", "action 7 does not replay")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from risk.bots import BOTS, make_bot
-from risk.errors import IllegalActionError, NotationError, RiskError
+from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
 from risk.history import summarize
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
@@ -568,7 +568,10 @@ class GameMaster:
                     "the summary opens when the game is over; until then the board and its log show "
                     "what has happened",
                 )
-        return summarize(game)  # a finished game no longer changes: no lock needed
+        try:
+            return summarize(game)  # a finished game no longer changes: no lock needed
+        except RecordError as error:  # never seen: the game was just replayed to load it
+            raise Refusal("unavailable", f"game {game_id}'s summary could not be made: {error}") from None
 
     def list_games(self, status: str | None = None) -> list[dict[str, Any]]:
         records = self._store(lambda: self.storage.list_games(status=status, public_only=True))
