@@ -44,7 +44,7 @@ from functools import cache
 from typing import Any
 
 from risk.errors import RecordError, RiskError
-from risk.maps import available_maps, normalise
+from risk.maps import Board, available_maps, normalise
 from risk.narrate import LogLine, narrate, snapshot
 from risk.odds import roll_outcomes
 from risk.record import MAGIC, SEPARATOR, replay_record
@@ -363,11 +363,11 @@ def summarize(game: Game) -> dict[str, Any]:
     """The summary of ``game`` so far (see the module's description): its history is replayed from
     the start; ``game`` itself is not changed. Raises :class:`RecordError` if the history does not
     replay (a game built by hand around the rules)."""
-    return summarize_history(game.rules, list(game.players[: game.humans]), game.board.name, game.history)
+    return summarize_history(game.rules, list(game.players[: game.humans]), game.board, game.history)
 
 
 def summarize_history(
-    rules: Rules, players: list[str], board: str, history: list[tuple[str, Any, Any]]
+    rules: Rules, players: list[str], board: Board | str, history: list[tuple[str, Any, Any]]
 ) -> dict[str, Any]:
     """The summary of the game with these settings and this history (``Game.history``: actions and
     chance outcomes, in order). Only the public part of it reaches the answer."""
