@@ -376,6 +376,45 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             text, headers={"Content-Disposition": f'attachment; filename="risk-{game_id}.txt"'}
         )
 
+    # -- after the game: charts, luck meter, timelapse (risk.history) --------------------------------
+    summaries: dict[str, bytes] = {}  # finished games' summaries as JSON, newest last: they never change
+
+    @app.get("/game/{game_id}/summary", include_in_schema=False)
+    async def summary_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "summary.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "summary.html")
+
+    @app.get("/api/games/{game_id}/summary", summary="A finished game's charts, luck meter and timelapse")
+    async def after_game(game_id: str, request: Request) -> Response:
+        body = summaries.pop(game_id, None)
+        if body is None:
+            body = _json_bytes(await run_in_threadpool(master.after_game, game_id))
+            if not hub.connections.get(game_id):
+                master.forget(game_id)  # loaded only for this: it leaves memory again
+        summaries[game_id] = body
+        while len(summaries) > SUMMARIES_KEPT:
+            summaries.pop(next(iter(summaries)))
+        return _json_answer(request, body)
+
+    @app.post(
+        "/api/replay",
+        summary="The charts, luck meter and timelapse of an uploaded record",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": f"the record file's text (docs/notation.md), at most {MAX_RECORD} bytes",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            }
+        },
+    )
+    async def replay(request: Request) -> Response:
+        text = await _read_record(request)
+        data, verified = await run_in_threadpool(_summarize_upload, text)
+        return _json_answer(request, _json_bytes(data | {"verified": verified}))
+
     # -- live play -----------------------------------------------------------------------------
     @app.websocket("/api/games/{game_id}/ws")
     async def play(socket: WebSocket, game_id: str) -> None:
@@ -502,6 +541,58 @@ async def _send_error(connection: Connection, ref: Any, refusal: Refusal) -> Non
     async with connection.lock:
         with contextlib.suppress(Exception):
             await connection.socket.send_json({"type": "error", "ref": ref, **refusal.to_dict()})
+
+
+# -- after the game -------------------------------------------------------------------------------
+MAX_RECORD = 1 << 20  # bytes of an uploaded record: a long game (9,000 actions) is 250 KB
+SUMMARIES_KEPT = 8
+
+
+async def _read_record(request: Request) -> str:
+    """The uploaded record's text, read no further than the size limit."""
+    too_large = Refusal("too-large", f"a record file is at most {MAX_RECORD // 1024} KB; this one is larger")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_RECORD:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_RECORD:
+            raise too_large
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Refusal("bad-record", "the file is not a record: a record is plain UTF-8 text") from None
+    if not text.strip():
+        raise Refusal("bad-record", "nothing was uploaded: send the record file's text as the request body")
+    return text
+
+
+def _summarize_upload(text: str) -> tuple[dict[str, Any], bool]:
+    from risk.errors import RecordError
+    from risk.history import summarize_record
+
+    try:
+        return summarize_record(text)
+    except RecordError as error:
+        raise Refusal("bad-record", f"the record does not replay: {error}") from None
+
+
+def _json_bytes(data: dict[str, Any]) -> bytes:
+    import json
+
+    return json.dumps(data, separators=(",", ":")).encode("utf-8")
+
+
+def _json_answer(request: Request, body: bytes) -> Response:
+    """JSON, gzipped for a client that takes it (a summary's frames shrink tenfold)."""
+    import gzip
+
+    headers = {"Vary": "Accept-Encoding"}
+    if len(body) > 1024 and "gzip" in request.headers.get("accept-encoding", "").lower():
+        body = gzip.compress(body, 6)
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)
 
 
 __all__ = ["create_app"]

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from risk.bots import BOTS, make_bot
-from risk.errors import IllegalActionError, NotationError, RiskError
+from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
+from risk.history import summarize
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
@@ -52,6 +53,9 @@ class Refusal(Exception):
         "bad-token": 403,
         "not-found": 404,
         "game-over": 409,
+        "not-over": 409,  # what is shown only after the game (its summary)
+        "bad-record": 422,  # an uploaded record that does not replay
+        "too-large": 413,
         "waiting": 409,
         "not-your-turn": 409,
         "stale": 409,
@@ -551,6 +555,23 @@ class GameMaster:
             if not live.game.is_over:
                 raise Refusal("bad-request", "the record can be downloaded when the game is over")
             return write_record(live.game)
+
+    def after_game(self, game_id: str) -> dict[str, Any]:
+        """A finished game's charts, luck meter and timelapse (:mod:`risk.history`), for anyone who
+        may watch it: they hold only what the players saw. Refused while the game is played."""
+        live = self.live(game_id)
+        with live.lock:
+            game = live.game
+            if not game.is_over:
+                raise Refusal(
+                    "not-over",
+                    "the summary opens when the game is over; until then the board and its log show "
+                    "what has happened",
+                )
+        try:
+            return summarize(game)  # a finished game no longer changes: no lock needed
+        except RecordError as error:  # never seen: the game was just replayed to load it
+            raise Refusal("unavailable", f"game {game_id}'s summary could not be made: {error}") from None
 
     def list_games(self, status: str | None = None) -> list[dict[str, Any]]:
         records = self._store(lambda: self.storage.list_games(status=status, public_only=True))

@@ -1213,6 +1213,7 @@ function renderGameOver(colours) {
   );
   const actions = el("div", { class: "row wrap center" });
   if (S.seat !== null && S.token) actions.append(button("Download the record", { class: "btn btn-primary", id: "download-record" }, downloadRecord));
+  actions.append(el("a", { class: "btn", href: `/game/${encodeURIComponent(gameId)}/summary`, id: "view-summary", text: "Charts, luck & replay" }));
   actions.append(el("a", { class: "btn", href: "/", id: "to-lobby", text: "Back to the lobby" }));
   actions.append(
     button("Look at the board", { class: "btn btn-ghost", id: "close-gameover" }, () => {

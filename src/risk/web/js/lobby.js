@@ -447,6 +447,7 @@ function renderList(box, games, kind, emptyText) {
     const actions = el("div", { class: "gi-actions" });
     if (kind === "open") actions.append(...joinControls(g));
     else actions.append(el("a", { class: "btn btn-small", href: `/game/${encodeURIComponent(g.id)}`, text: kind === "over" ? "See the board" : "Watch" }));
+    if (kind === "over") actions.append(el("a", { class: "btn btn-small summary-link", href: `/game/${encodeURIComponent(g.id)}/summary`, text: "Charts & replay" }));
     item.append(actions);
     box.append(item);
   }
@@ -526,6 +527,7 @@ async function renderMine(games, mineIds) {
     }
     const actions = el("div", { class: "gi-actions" });
     if (!g || !g.gone) actions.append(el("a", { class: "btn btn-small btn-primary", href: url, text: g && g.status === "over" ? "Open" : "Play" }));
+    if (g && g.status === "over") actions.append(el("a", { class: "btn btn-small summary-link", href: `/game/${encodeURIComponent(s.game)}/summary`, text: "Charts & replay" }));
     const friends = seats.forGame(s.game).filter((x) => !x.mine && x.token);
     for (const f of friends) {
       const b = el("button", { type: "button", class: "btn btn-small", text: `Copy ${f.name}'s link` });
