@@ -93,7 +93,7 @@ def run_blitz(
 
     while True:
         if settled and game.last_battle is not None and game.last_battle.conquered:
-            return stop("conquered", f"{target} is conquered: move in.")
+            return stop("conquered", f"{target} is conquered.")
         if game.is_over:
             return stop("over", "The game is over.")
         if game.phase == Phase.ADJUST_DICE:

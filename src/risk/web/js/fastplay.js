@@ -18,10 +18,12 @@ export function blitzLabel(names, from, to, until) {
   return until <= 1 ? `Blitz ${route}` : `Attack ${route} until ${until} left`;
 }
 
-/** What a blitz did, from its ack: why it stopped and how many rolls it took. */
+/** What a blitz did, from its ack: how many rolls it took and why it stopped. Null while it waits
+ * for a defender (the waiting panel says so). */
 export function blitzResult(ack) {
   const b = ack.blitz;
-  return `${b.message} (${plural(b.rolls, "roll")})`;
+  if (b.stopped === "defender") return null;
+  return b.rolls ? `Blitz, ${plural(b.rolls, "roll")}: ${b.message}` : b.message;
 }
 
 /**
@@ -47,11 +49,14 @@ export function keepAttacker(S) {
 }
 
 /** A move that can be taken back, in words: "2 armies placed in Alaska". */
-export function undoWords(text, names) {
+export function undoWords(text, names, view) {
   const w = String(text || "").split(" ");
   const t = (slug) => names.get(slug) || slug;
   if (w[0] === "place") return `${armiesWord(Number(w[2] || 1))} placed in ${t(w[1])}`;
-  if (w[0] === "move") return `${armiesWord(Number(w[1]))} moved in`;
+  if (w[0] === "move") {
+    const battle = view && view.last_battle; // the conquest the armies moved into
+    return `${armiesWord(Number(w[1]))} moved into ${battle ? battle.to : "the conquered territory"}`;
+  }
   if (w[0] === "fortify") return `${armiesWord(Number(w[3]))} moved from ${t(w[1])} to ${t(w[2])}`;
   return text;
 }
@@ -60,7 +65,7 @@ export function undoWords(text, names) {
 export function undoControl(S, onUndo) {
   const undo = S.msg && S.msg.undo;
   if (!undo) return null;
-  const words = undoWords(undo.last, S.names);
+  const words = undoWords(undo.last, S.names, S.view);
   const more = undo.actions > 1 ? ` · ${undo.actions - 1} more before it` : "";
   const b = el("button", {
     type: "button",

@@ -266,7 +266,8 @@ function sendMessage(message, label) {
 }
 
 function onAck(msg) {
-  if (msg.blitz) showMessage(blitzResult(msg), "info");
+  const blitz = msg.blitz ? blitzResult(msg) : null;
+  if (blitz) showMessage(blitz, "info");
 }
 
 // -- fast play: blitz and "until N left" settled by the server, undo ---------------------------------
@@ -285,7 +286,7 @@ function sendUndo() {
     showMessage("Nothing to take back: only placements and moves that revealed nothing new can be.", "info");
     return;
   }
-  sendMessage({ type: "undo" }, `Undo: ${undoWords(undo.last, S.names)}`);
+  sendMessage({ type: "undo" }, `Undo: ${undoWords(undo.last, S.names, S.view)}`);
 }
 
 function cancelSelection() {
@@ -704,7 +705,6 @@ function renderControls() {
     if (text === "accept") attrs.id = "accept";
     rest.append(button(label, { ...attrs, dataset: { action: text } }, () => send(text)));
   }
-  if (rest.childNodes.length) box.append(rest);
   // A source chosen, no target yet: say so, and make it easy to let go of.
   if (S.selection && !S.selection.to && S.selection.kind !== "capital") {
     const verb = S.selection.kind === "attack" ? "Attacking from" : "Moving from";
@@ -717,6 +717,7 @@ function renderControls() {
       ),
     );
   }
+  if (rest.childNodes.length) box.append(rest);
   const undo = undoControl(S, sendUndo);
   if (undo) box.append(undo);
 }
@@ -806,26 +807,24 @@ function attackControls() {
       { class: "row wrap" },
       button(`Roll ${diceWord(S.attackDice)}`, { class: "btn btn-primary", id: "roll" }, () => send(`attack ${sel.from} ${sel.to} ${S.attackDice}`)),
       button("Blitz", { class: "btn btn-attack", id: "blitz", title: "Attack until it falls or you cannot go on: the server rolls every battle at once" }, () => sendBlitz(sel.from, sel.to, 1)),
+      button("Cancel", { class: "btn btn-ghost btn-small push-right", id: "cancel-selection", title: "Choose another attack (Esc)" }, cancelSelection),
     ),
   );
   const stop = el("input", { type: "number", id: "stop-at", min: 1, max: Math.max(1, forceOf(from)), "aria-label": "Stop when this many armies are left" });
   const maxStop = Math.max(1, forceOf(from) - 1);
   stop.value = String(Math.min(Math.max(1, S.stopAt), maxStop));
-  const untilBtn = button(`Until ${stop.value} left`, { class: "btn", id: "attack-until" }, () => {
+  const untilBtn = button(`Attack until ${stop.value} left`, { class: "btn", id: "attack-until" }, () => {
     S.stopAt = Math.max(1, Number(stop.value) || 1);
     sendBlitz(sel.from, sel.to, S.stopAt);
   });
   stop.addEventListener("input", () => {
     S.stopAt = Math.max(1, Number(stop.value) || 1);
-    untilBtn.textContent = `Until ${S.stopAt} left`;
+    untilBtn.textContent = `Attack until ${S.stopAt} left`;
     showOdds(forceOf(from), to.armies, S.stopAt);
   });
-  wrap.append(el("div", { class: "row" }, el("label", { for: "stop-at", class: "label", text: "Attack:" }), stop, untilBtn));
+  wrap.append(el("div", { class: "row" }, el("label", { for: "stop-at", class: "label", text: "Stop at" }), stop, untilBtn));
   wrap.append(el("div", { id: "odds", class: "odds", "aria-live": "polite" }));
-  wrap.append(
-    button("Cancel", { class: "btn btn-ghost", id: "cancel-selection" }, cancelSelection),
-  );
-  queueMicrotask(() => showOdds(forceOf(from), to.armies, 1));
+  queueMicrotask(() => showOdds(forceOf(from), to.armies, Number(stop.value)));
   return wrap;
 }
 
