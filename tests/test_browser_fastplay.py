@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from live_server import request
+from live_server import post, request
 from test_browser import (  # noqa: F401 - the browser and port fixtures are used by name
     LAPTOP,
     PHONE,
@@ -43,20 +43,8 @@ def board(server_port: int) -> dict[str, Any]:
 
 
 def new_game(server_port: int, seed: int) -> tuple[str, str]:
-    created = request(
-        server_port,
-        "POST",
-        "/api/games",
-        {
-            "seats": [
-                {"kind": "human", "name": "Ann"},
-                {"kind": "bot", "bot": "quick"},
-                {"kind": "bot", "bot": "quick"},
-            ],
-            "seed": seed,
-            "bot_delay": 0,
-        },
-    )
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 2
+    created = post(server_port, "/api/games", {"seats": seats, "seed": seed, "bot_delay": 0})
     return created["id"], created["seats"][0]["token"]
 
 
