@@ -144,6 +144,8 @@ def one_by_one(table: Table, seat: int, source: str, target: str, floor: int) ->
             defender, state_id, decide = table.master.bot_turn(table.game_id)  # type: ignore[misc]
             table.master.submit_as(table.game_id, defender, decide(), state_id)
         rolls += 1
+        if table.game.phase == Phase.ADJUST_DICE:
+            return rolls  # 1993 experts: the attacker may change the dice, a choice of its own
         battle = table.game.last_battle
         assert battle is not None and slug_of(battle.target) == target
         if battle.conquered:
@@ -189,6 +191,44 @@ def test_a_blitz_stores_what_the_same_attacks_one_by_one_would(seed: int, floor:
         compared += 1
         table.step()
     assert compared >= 2
+
+
+@pytest.mark.parametrize(
+    ("edition", "game", "options", "seats"),
+    [
+        ("1993", "secret-mission", {}, "hbbb"),
+        ("2008", "capital", {}, "hbbb"),
+        ("2003", "two-player", {"neutral-mode": "active"}, "hb"),
+        ("1993", "two-player", {}, "hb"),
+        ("2003", "mission", {}, "hbb"),
+        ("2003", "team", {}, "hbbb"),
+        ("1993", "world", {"attack-advantage": "on", "commanders": "on"}, "hbb"),
+    ],
+)
+def test_a_blitz_in_every_game_stores_what_the_attacks_one_by_one_would(
+    edition: str, game: str, options: dict[str, str], seats: str
+) -> None:
+    storage = MemoryStorage()
+    master = GameMaster(storage)
+    game_id, _ = new_game(master, seats, 5, edition=edition, game=game, options=options)
+    table = Table(master, game_id)
+    stops: set[str] = set()
+    for _ in range(4):
+        found = table.until(lambda: table.attack_for(0, 1, lambda owner: owner != 0))
+        if found is None:
+            break
+        twin = Table(GameMaster(clone(storage, game_id)), game_id)
+        _, run = master.blitz(game_id, 0, *found, 1, None)
+        assert run.rolls == one_by_one(twin, 0, *found, 1) >= 1
+        assert [(a.seat, a.text) for a in storage.actions(game_id)] == [
+            (a.seat, a.text) for a in twin.master.storage.actions(game_id)
+        ]
+        assert table.game.to_dict() == twin.game.to_dict() and table.live.log == twin.live.log
+        stops.add(run.stopped)
+        table.step()
+    assert stops, "no attack came"
+    if options.get("commanders") == "on":
+        assert "adjust" in stops  # the experts' dice are the attacker's to change: the blitz stops
 
 
 def test_a_blitz_is_one_transaction_and_a_failed_store_keeps_nothing() -> None:
