@@ -767,10 +767,10 @@ class GameMaster:
     def log_resume(self, game_id: str, log_sent: int, state_sent: int) -> int:
         """Where a connection's next log starts: after what it was sent, or earlier if an undo since
         the state it saw cut the log back."""
-        live = self.live(game_id)
-        with live.lock:
-            cuts = [length for state, length in live.log_cuts if state > state_sent]
-            return min([log_sent, *cuts])
+        # No lock: this runs on the event loop, which must not wait for a commit under way. The list
+        # only grows (appends are atomic), and a cut it misses comes with the state it belongs to.
+        cuts = self.live(game_id).log_cuts
+        return min([log_sent, *(length for state, length in cuts[:] if state > state_sent)])
 
     def _keep_undo_point(
         self, live: LiveGame, seq: int, seat: int, text: str, before: Game | None, log_length: int, turns: int
