@@ -252,3 +252,140 @@ def test_messages_do_not_depend_on_unseen_secrets(
         master.submit_as(record.id, seat_to_act, decide(), state_id)
         step += 1
     assert live.game.is_over and checked > 20
+
+
+# -- fast play: undo and blitz reveal nothing -------------------------------------------------------
+
+PRIVATE_TO_A_STATE = ("state_id", "log", "log_start", "undo")  # what differs after an undo by design
+
+
+@pytest.mark.parametrize(("edition", "game", "options", "seats"), GAMES)
+def test_an_undo_shows_each_seat_exactly_what_it_saw_before(
+    edition: str, game: str, options: dict[str, str], seats: str
+) -> None:
+    """Every seat a human, taking moves back now and then: after each undo, every seat (and a
+    spectator) is shown exactly the message it was shown before the moves taken back, nothing that
+    depends on what it may not see, and a record for a player holds the effective actions only."""
+    from risk.record import write_record
+    from risk.server.undo import effective_actions
+
+    master = GameMaster(MemoryStorage())
+    record, _ = master.create_game(_spec(edition, game, options, "h" * len(seats), seed=SEED_BASE + 3))
+    game_id, live = record.id, master.live(record.id)
+    everyone = [-1, *range(live.game.humans)]
+    deciders = {seat: make_bot("quick", seat) for seat in range(live.game.humans)}
+    rng = random.Random(11)
+    seen: dict[int, dict[int, dict[str, Any]]] = {}  # state id -> seat -> the message it was shown
+    undos = 0
+    while not live.game.is_over and live.state_id < 1500:
+        seen[live.state_id] = {s: master.state_message(game_id, s) for s in everyone}
+        seen.pop(live.state_id - 80, None)
+        seat = live.game.to_act
+        undo = seen[live.state_id][seat]["undo"]
+        if undo is not None and rng.random() < 0.35:
+            first = live.undo_points[-rng.randint(1, len(live.undo_points))].seq
+            master.undo(game_id, seat, live.state_id, first)
+            undos += 1
+            for s in everyone:
+                now, before = master.state_message(game_id, s), seen[first - 1][s]
+                for key in PRIVATE_TO_A_STATE:
+                    now.pop(key), before.pop(key)
+                assert now == before, f"seat {s} sees something new after an undo"
+                if s >= 0 and undos % 5 == 1:
+                    assert message_with(master, game_id, perturb(live.game, s, rng), s) == (
+                        master.state_message(game_id, s)
+                    )
+                    # A record for this player now: the effective actions, no seed, nothing undone.
+                    text = write_record(live.game, viewer=s)
+                    assert str(live.game.seed) not in text and "#undo" not in text
+                    body = text.split("---\n", 1)[1].splitlines()
+                    moves = [line for line in body if not line.startswith("~")]
+                    assert len(moves) == len(effective_actions(master.storage.actions(game_id)))
+            assert live.log[-1]["kind"] == "undo" and str(live.game.seed) not in live.log[-1]["text"]
+            continue
+        view = View(live.game.copy(), seat)
+        master.submit_as(game_id, seat, view.action_text(deciders[seat].choose(view)), live.state_id)
+    assert undos >= 3
+
+
+@pytest.mark.parametrize(
+    ("edition", "game", "options", "seats"),
+    [g for g in GAMES if g[1] in ("world", "capital", "secret-mission", "team")][:4],
+)
+def test_every_message_with_blitzes_and_undos(
+    edition: str, game: str, options: dict[str, str], seats: str
+) -> None:
+    """Whole games over the websocket where the humans blitz instead of attacking once and take back
+    what they may: every message every client receives is scanned, as above."""
+    seed = SEED_BASE + 17 + len(seats)
+    app = create_app(MemoryStorage())
+    master: GameMaster = app.state.master
+    rng = random.Random(seed)
+    counts = {"blitz": 0, "undo": 0}
+    with TestClient(app) as client:
+        seat_list = [
+            {"kind": "human", "name": f"Human {i + 1}"} if k == "h" else {"kind": "bot", "bot": "quick"}
+            for i, k in enumerate(seats)
+        ]
+        body = {"edition": edition, "game": game, "options": options, "seats": seat_list, "seed": seed}
+        created = client.post("/api/games", json=body | {"bot_delay": 0, "defend_timeout": 0}).json()
+        game_id = created["id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
+        live = master.live(game_id)
+        deciders = {seat: make_bot("quick", seat) for seat in tokens}
+        sockets: dict[int | None, Any] = {}
+        try:
+            for seat in [*tokens, None]:
+                socket = client.websocket_connect(f"/api/games/{game_id}/ws").__enter__()
+                socket.send_json({"type": "hello", "token": tokens.get(seat) if seat is not None else None})
+                sockets[seat] = socket
+
+            def receive(seat: int | None) -> dict[str, Any]:
+                raw = sockets[seat].receive_text()
+                message = json.loads(raw)
+                scan(message, raw, seat, [str(seed)] + [t for s, t in tokens.items() if s != seat])
+                if message["type"] == "state":
+                    assert message["blitz"] is None or message["seat"] == message["view"]["current"]
+                    assert message["undo"] is None or message["seat"] == message["view"]["to_act"]
+                return message
+
+            deadline = time.monotonic() + 120
+            while not live.game.is_over:
+                assert time.monotonic() < deadline, "the game did not finish"
+                seat = live.game.to_act
+                if seat not in tokens:
+                    time.sleep(0.001)
+                    continue
+                while True:
+                    message = receive(seat)
+                    assert message["type"] != "error", message
+                    current = message["type"] == "state" and message["state_id"] == live.state_id
+                    if current and message["legal"]:
+                        break
+                state_id = message["state_id"]
+                if message["undo"] is not None and rng.random() < 0.3:
+                    sent = {"type": "undo", "state_id": state_id, "ref": 1}
+                    counts["undo"] += 1
+                else:
+                    view = View(live.game.copy(), seat)
+                    action = view.action_text(deciders[seat].choose(view))
+                    words = action.split()
+                    if words[0] == "attack" and rng.random() < 0.6:
+                        sent = {"type": "blitz", "from": words[1], "to": words[2]}
+                        sent |= {"state_id": state_id, "ref": 1}
+                        counts["blitz"] += 1
+                    else:
+                        sent = {"type": "action", "action": action, "state_id": state_id, "ref": 1}
+                sockets[seat].send_json(sent)
+                while (answer := receive(seat))["type"] not in ("ack", "error"):
+                    pass
+                assert answer["type"] == "ack", (sent, answer)
+            for seat in sockets:  # read what is left: the final states are scanned too
+                while True:
+                    message = receive(seat)
+                    if message["type"] == "state" and message["state_id"] == live.state_id:
+                        break
+        finally:
+            for socket in sockets.values():
+                socket.__exit__(None, None, None)
+    assert counts["blitz"] >= 3 and counts["undo"] >= 3, counts

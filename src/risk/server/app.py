@@ -80,6 +80,18 @@ class ActionIn(BaseModel):
     state_id: int | None = None
 
 
+class BlitzIn(BaseModel):
+    source: str = Field(alias="from", max_length=100, description="the attacking territory")
+    to: str = Field(max_length=100, description="the territory attacked")
+    until: int = Field(1, ge=1, description="stop once the attacking territory holds this many armies")
+    state_id: int | None = None
+
+
+class UndoIn(BaseModel):
+    state_id: int | None = None
+    to: int | None = Field(None, description="take back every move from this stored one (default: the last)")
+
+
 def _bearer(authorization: str | None) -> str | None:
     if not authorization:
         return None
@@ -112,7 +124,9 @@ class Hub:
         async with connection.lock:
             if not force and self.master.live(game_id).state_id <= connection.state_sent:
                 return  # already sent (a broadcast and a hello can cross): never the same state twice
-            message = self.master.state_message(game_id, connection.seat, connection.log_sent)
+            # An undo since the last state sent cuts the log back: resend it from there.
+            log_start = self.master.log_resume(game_id, connection.log_sent, connection.state_sent)
+            message = self.master.state_message(game_id, connection.seat, log_start)
             connection.log_sent = message["log_start"] + len(message["log"])
             connection.state_sent = message["state_id"]
             with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
@@ -121,6 +135,13 @@ class Hub:
     async def broadcast(self, game_id: str) -> None:
         for connection in list(self.connections.get(game_id, ())):
             await self.send_state(game_id, connection)
+
+    async def refresh_seat(self, game_id: str, seat: int) -> None:
+        """Send one seat's connections their view again: it changed without a new state (a blitz
+        called off)."""
+        for connection in list(self.connections.get(game_id, ())):
+            if connection.seat == seat:
+                await self.send_state(game_id, connection, force=True)
 
     def kick(self, game_id: str) -> None:
         """Make the game's driver look again: a move was made, so what to wait for may have changed.
@@ -464,6 +485,8 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                         await socket.send_json({"type": "pong"})
                 elif kind == "action":
                     await _act(connection, game_id, message, ref)
+                elif kind in FAST_PLAY_MESSAGES:
+                    await _fast_play(connection, game_id, kind, message, ref)
                 elif kind == "hello":
                     connection.log_sent = 0
                     await hub.send_state(game_id, connection, force=True)
@@ -471,7 +494,11 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                     await _send_error(
                         connection,
                         ref,
-                        Refusal("bad-request", f"unknown message type {kind!r}; types: hello, action, ping"),
+                        Refusal(
+                            "bad-request",
+                            f"unknown message type {kind!r}; types: hello, action, ping, "
+                            + ", ".join(FAST_PLAY_MESSAGES),
+                        ),
                     )
         except WebSocketDisconnect:
             return  # the client left: the normal end of a connection (the clean-up follows)
@@ -513,7 +540,84 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         await hub.broadcast(game_id)
         hub.kick(game_id)
 
+    # -- fast play: blitz and undo (docs/web.md "Faster play") ----------------------------------------
+    async def _player(game_id: str, authorization: str | None) -> int:
+        seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
+        if seat == SPECTATOR:
+            raise Refusal("bad-token", "spectators cannot act: open your seat's private link to play")
+        return seat
+
+    @app.post("/api/games/{game_id}/blitz", summary="Attack again and again in one request (blitz)")
+    async def blitz(game_id: str, body: BlitzIn, authorization: str | None = Header(None)) -> dict[str, Any]:
+        seat = await _player(game_id, authorization)
+        state_id, run = await run_in_threadpool(
+            master.blitz, game_id, seat, body.source, body.to, body.until, body.state_id
+        )
+        await hub.broadcast(game_id)
+        hub.kick(game_id)
+        return {"state_id": state_id, "blitz": run.to_dict()}
+
+    @app.post("/api/games/{game_id}/blitz/stop", summary="Call off a blitz that waits for a defender")
+    async def stop_blitz(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        seat = await _player(game_id, authorization)
+        stopped = await run_in_threadpool(master.stop_blitz, game_id, seat)
+        await hub.refresh_seat(game_id, seat)
+        return {"stopped": stopped}
+
+    @app.post("/api/games/{game_id}/undo", summary="Take back moves that revealed nothing new")
+    async def undo(game_id: str, body: UndoIn, authorization: str | None = Header(None)) -> dict[str, Any]:
+        seat = await _player(game_id, authorization)
+        state_id = await run_in_threadpool(master.undo, game_id, seat, body.state_id, body.to)
+        await hub.broadcast(game_id)
+        hub.kick(game_id)
+        return {"state_id": state_id}
+
+    async def _fast_play(
+        connection: Connection, game_id: str, kind: str, message: dict[str, Any], ref: Any
+    ) -> None:
+        seat, state_id = connection.seat, message.get("state_id")
+        extra: dict[str, Any] = {}
+        try:
+            if seat == SPECTATOR:
+                raise Refusal("bad-token", "spectators cannot act")
+            if state_id is not None and (not isinstance(state_id, int) or isinstance(state_id, bool)):
+                raise Refusal("bad-request", "the state_id is the number of the state the move was chosen at")
+            if kind == "blitz":
+                source, target, until = message.get("from"), message.get("to"), message.get("until", 1)
+                if not isinstance(source, str) or not isinstance(target, str):
+                    raise Refusal(
+                        "bad-request",
+                        "a blitz message is {'type': 'blitz', 'from': TERRITORY, 'to': TERRITORY, "
+                        "'until': ARMIES, 'state_id': N}",
+                    )
+                new_id, run = await run_in_threadpool(
+                    master.blitz, game_id, seat, source, target, until, state_id
+                )
+                extra["blitz"] = run.to_dict()
+            elif kind == "undo":
+                to = message.get("to")
+                if to is not None and (not isinstance(to, int) or isinstance(to, bool)):
+                    raise Refusal("bad-request", "'to' is the stored number of the first move to take back")
+                new_id = await run_in_threadpool(master.undo, game_id, seat, state_id, to)
+            else:  # blitz-stop: no new state, only this seat's view of its blitz changes
+                extra["stopped"] = await run_in_threadpool(master.stop_blitz, game_id, seat)
+                new_id = master.live(game_id).state_id
+        except Refusal as refusal:
+            await _send_error(connection, ref, refusal)
+            return
+        async with connection.lock:
+            with contextlib.suppress(Exception):
+                await connection.socket.send_json({"type": "ack", "ref": ref, "state_id": new_id, **extra})
+        if kind == "blitz-stop":
+            await hub.refresh_seat(game_id, seat)
+            return
+        await hub.broadcast(game_id)
+        hub.kick(game_id)
+
     return app
+
+
+FAST_PLAY_MESSAGES = ("blitz", "blitz-stop", "undo")
 
 
 async def _receive(socket: WebSocket) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 import threading
@@ -19,15 +20,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from risk.bots import BOTS, make_bot
+from risk.bots import BOTS, Bot, make_bot
 from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
 from risk.history import summarize
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
 from risk.rounds import count_rounds
+from risk.rules.actions import Attack
 from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
+from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
+from risk.server.steps import apply_narrated as _apply
 from risk.server.storage import (
     ActionRecord,
     GameRecord,
@@ -37,8 +41,19 @@ from risk.server.storage import (
     Storage,
     StorageError,
 )
+from risk.server.undo import (
+    Checkpoint,
+    Undo,
+    effective_entries,
+    may_take_back,
+    reveals_nothing,
+    undo_line,
+    undo_text,
+)
 from risk.simulate import bot_seed
 from risk.view import SPECTATOR, View
+
+log = logging.getLogger("risk.server")
 
 SEAT_KINDS = ("human", "open", "bot", "external")
 MAX_NAME = 24
@@ -63,6 +78,7 @@ class Refusal(Exception):
         "illegal": 422,
         "bad-request": 422,
         "seat-taken": 409,
+        "nothing-to-undo": 409,
         "unavailable": 503,
     }
 
@@ -130,6 +146,12 @@ class LiveGame:
     deadline: float | None = None  # when a waiting human defender's dice are chosen for it
     externals: dict[int, Any] = field(default_factory=dict)  # seat -> ExternalBot, started on demand
     starters: list[int] = field(default_factory=list)  # who started each turn: rounds, as players count
+    # fast-play: the moves that may still be taken back (oldest first), the log lengths undos cut the
+    # log back to (by the undo's state id, for connections that saw the longer log), and a blitz
+    # waiting for a human defender's dice.
+    undo_points: list[Checkpoint] = field(default_factory=list)
+    log_cuts: list[tuple[int, int]] = field(default_factory=list)
+    blitz: BlitzPlan | None = None
 
     def note_turns(self, game: Game) -> None:
         while len(self.starters) < game.turn:
@@ -153,12 +175,6 @@ def _clean_name(name: str, what: str) -> str:
     if re.search(r'[,"\n\\]', name):
         raise Refusal("bad-request", f"the name {name!r} may not contain commas, quotes or backslashes")
     return name
-
-
-def _apply(game: Game, log: list[dict[str, Any]], text: str) -> None:
-    before, start = snapshot(game), len(game.history)
-    game.apply(text)
-    log.extend(line.to_dict() for line in narrate(game, before, game.history[start:]))
 
 
 def _progress(live: LiveGame, game: Game | None = None) -> Progress:
@@ -318,29 +334,29 @@ class GameMaster:
             record = self._store(lambda: self.storage.get_game(game_id))
             if record is None:
                 raise Refusal("not-found", f"no game {game_id!r}")
-            actions = self._store(lambda: self.storage.actions(game_id))
+            stored_entries = self._store(lambda: self.storage.actions(game_id))
             game = self._new_game(record)
             # The chance steps of the setup (the first roll, a deal) come before any action.
             opening = [line.to_dict() for line in narrate(game, snapshot(game), list(game.history))]
             live = LiveGame(record=replace(record, state_id=0), game=game, log=opening)
-            for stored in actions:
+            try:
+                entries = effective_entries(stored_entries)  # undone actions are not replayed
+            except ValueError as error:
+                raise Refusal("unavailable", f"game {game_id} cannot be loaded: {error}") from None
+            for entry in entries:
                 # A store edited by hand (or by a release that disagreed on the rules) is refused
                 # with the action that does not fit, never half-loaded.
-                problem = None
-                if stored.seat != game.to_act:
-                    problem = f"it is by seat {stored.seat}, but seat {game.to_act} was to act"
+                stored = entry.entry if isinstance(entry, Undo) else entry
+                if isinstance(entry, Undo):
+                    problem = self._replay_undo(live, entry)
                 else:
-                    try:
-                        _apply(game, live.log, stored.text)
-                    except RiskError as error:
-                        problem = str(error)
+                    problem = self._replay_action(live, entry)
                 if problem is not None:
                     raise Refusal(
                         "unavailable",
                         f"game {game_id} cannot be loaded: stored action {stored.seq} "
                         f"({stored.text!r}) does not fit: {problem}",
                     )
-                live.note_turns(game)
             live.record = record
             self._arm_deadline(live)
             self._live[game_id] = live
@@ -397,17 +413,7 @@ class GameMaster:
         if len(text) > 200:
             raise Refusal("bad-request", "the action is longer than 200 characters")
         with live.lock:
-            game = live.game
-            if game.is_over:
-                raise Refusal("game-over", f"the game is over: {self._result_text(live)}")
-            if live.waiting:
-                raise Refusal("waiting", "the game starts when every open seat is taken")
-            if seat != game.to_act:
-                raise Refusal(
-                    "not-your-turn",
-                    f"it is not your turn: {game.players[game.to_act]} is to act "
-                    f"(phase {PHASE_NAMES[game.phase]})",
-                )
+            game = self._check_turn(live, seat)
             try:
                 action = game.parse(text)
                 game.check(action)
@@ -417,44 +423,71 @@ class GameMaster:
                 raise Refusal("illegal", str(error)) from None
             except RiskError as error:
                 raise Refusal("illegal", str(error)) from None
-            if state_id is not None and state_id != live.state_id:
-                raise Refusal(
-                    "stale",
-                    f"the game moved on (state {live.state_id}, not {state_id}): "
-                    "look at the board again and retry",
-                )
+            self._check_state(live, state_id)
             canonical = game.action_text(action)
             # Apply to a copy: the live game changes only once the action is stored.
             moved, new_lines = game.copy(), []
             _apply(moved, new_lines, canonical)
-            seq = live.state_id + 1
-            stored = ActionRecord(seq=seq, seat=seat, text=canonical, at=self.clock())
-            try:
-                self.storage.append_action(game_id, stored, _progress(live, moved))
-            except StaleWrite:
-                # Another process moved this game on: reload it from the store.
-                self.forget(game_id)
-                raise Refusal("stale", "the game moved on: look at the board again and retry") from None
-            except StorageError as error:
-                raise Refusal(
-                    "unavailable", f"the game store failed, the action was not taken; try again ({error})"
-                ) from None
-            live.game = game = moved
-            live.log.extend(new_lines)
-            live.note_turns(game)
-            if game.is_over:
-                for external in live.externals.values():
-                    external.close()  # tells the program the result and ends it
-            live.record = replace(
-                live.record,
-                state_id=seq,
-                status=_progress(live).status,
-                winner=game.winner,
-                turn=game.turn,
-                updated=stored.at,
-            )
-            self._arm_deadline(live)
+            steps = [(seat, canonical)]
+            # A blitz waiting for this defence goes on at once, stored with it (fast-play).
+            run = self._continue_blitz(live, game, moved, seat)
+            if run is not None:
+                steps += run.steps
+                new_lines += run.lines
+                moved = run.game
+            seq = self._commit(game_id, live, steps, moved, new_lines)
+            live.blitz = None if run is None else run.waiting
             return seq
+
+    def _commit(
+        self,
+        game_id: str,
+        live: LiveGame,
+        steps: list[tuple[int, str]],
+        moved: Game,
+        new_lines: list[dict[str, Any]],
+    ) -> int:
+        """Store ``steps`` (seat, text), already applied to ``moved``, in one transaction; then, and only
+        then, make ``moved`` the live game. Answers the new state id. Called with the game's lock held."""
+        first, at = live.state_id + 1, self.clock()
+        stored = [ActionRecord(seq=first + i, seat=s, text=t, at=at) for i, (s, t) in enumerate(steps)]
+        self._append(game_id, stored, _progress(live, moved))
+        before, log_length, turns = live.game, len(live.log), len(live.starters)
+        live.game = game = moved
+        live.log.extend(new_lines)
+        live.note_turns(game)
+        seat = steps[0][0]
+        undoable = len(stored) == 1 and reveals_nothing(before, game, seat)
+        self._keep_undo_point(live, first, seat, steps[0][1], before if undoable else None, log_length, turns)
+        if game.is_over:
+            for external in live.externals.values():
+                external.close()  # tells the program the result and ends it
+        live.record = replace(
+            live.record,
+            state_id=stored[-1].seq,
+            status=_progress(live).status,
+            winner=game.winner,
+            turn=game.turn,
+            updated=at,
+        )
+        self._arm_deadline(live)
+        return stored[-1].seq
+
+    def _append(self, game_id: str, stored: list[ActionRecord], progress: Progress) -> None:
+        """The commit point: store the entries in one transaction, or refuse with nothing changed."""
+        try:
+            if len(stored) == 1:
+                self.storage.append_action(game_id, stored[0], progress)
+            else:
+                self.storage.append_actions(game_id, stored, progress)
+        except StaleWrite:
+            # Another process moved this game on: reload it from the store.
+            self.forget(game_id)
+            raise Refusal("stale", "the game moved on: look at the board again and retry") from None
+        except StorageError as error:
+            raise Refusal(
+                "unavailable", f"the game store failed, the action was not taken; try again ({error})"
+            ) from None
 
     def _arm_deadline(self, live: LiveGame) -> None:
         game = live.game
@@ -489,25 +522,31 @@ class GameMaster:
             seat_index = game.to_act
             if seat_index >= len(live.record.seats):
                 return None
-            seat = live.record.seats[seat_index]
-            if seat.kind not in ("bot", "external"):
-                return None
             state_id = live.state_id
+            bot = self._server_bot(live, seat_index, state_id)
+            if bot is None:
+                return None
             copy = game.copy()
-            seed = (bot_seed(game.seed, seat_index) * 1_000_003 + state_id) % 2**63
-            if seat.kind == "bot":
-                bot = make_bot(seat.bot or "quick", seed)
-            else:
-                bot = live.externals.get(seat_index)
-                if bot is None:
-                    bot = ExternalBot(seat.bot or "", seed, label=seat.name)
-                    live.externals[seat_index] = bot
 
         def decide() -> str:
             view = View(copy, seat_index)
             return view.action_text(bot.choose(view))
 
         return seat_index, state_id, decide
+
+    def _server_bot(self, live: LiveGame, seat_index: int, state_id: int) -> Bot | None:
+        """The bot of the server's that plays ``seat_index`` at ``state_id``; None for a human's seat."""
+        seat = live.record.seats[seat_index]
+        if seat.kind not in ("bot", "external"):
+            return None
+        seed = (bot_seed(live.game.seed, seat_index) * 1_000_003 + state_id) % 2**63
+        if seat.kind == "bot":
+            return make_bot(seat.bot or "quick", seed)
+        bot = live.externals.get(seat_index)
+        if bot is None:
+            bot = ExternalBot(seat.bot or "", seed, label=seat.name)
+            live.externals[seat_index] = bot
+        return bot
 
     # -- what a seat sees ------------------------------------------------------------------------
     def state_message(self, game_id: str, seat: int, log_start: int = 0) -> dict[str, Any]:
@@ -540,6 +579,8 @@ class GameMaster:
                 if outcome is None
                 else {"winner": outcome.winner, "winners": list(outcome.winners), "reason": outcome.reason},
                 "deadline": live.deadline,
+                "undo": None if seat == SPECTATOR else self.undo_state(live, seat),
+                "blitz": live.blitz.describe(game) if live.blitz and live.blitz.seat == seat else None,
             }
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -589,6 +630,215 @@ class GameMaster:
         if outcome is None or outcome.winner is None:
             return "no winner"
         return f"{live.game.players[outcome.winner]} won ({outcome.reason})"
+
+    # -- fast play: the checks every move shares, blitz, undo (docs/web.md "Faster play") ---------------
+    def _check_turn(self, live: LiveGame, seat: int) -> Game:
+        """The game, if ``seat`` may act in it now; else the refusal that says why."""
+        game = live.game
+        if game.is_over:
+            raise Refusal("game-over", f"the game is over: {self._result_text(live)}")
+        if live.waiting:
+            raise Refusal("waiting", "the game starts when every open seat is taken")
+        if seat != game.to_act:
+            raise Refusal(
+                "not-your-turn",
+                f"it is not your turn: {game.players[game.to_act]} is to act "
+                f"(phase {PHASE_NAMES[game.phase]})",
+            )
+        return game
+
+    @staticmethod
+    def _check_state(live: LiveGame, state_id: int | None) -> None:
+        if state_id is not None and state_id != live.state_id:
+            raise Refusal(
+                "stale",
+                f"the game moved on (state {live.state_id}, not {state_id}): "
+                "look at the board again and retry",
+            )
+
+    def blitz(
+        self, game_id: str, seat: int, source: str, target: str, until: int, state_id: int | None
+    ) -> tuple[int, BlitzRun]:
+        """Attack from ``source`` to ``target`` with the most dice, again and again, until the target
+        falls, ``source`` is down to ``until`` armies, or the attack can go no further. Every roll is
+        stored in one transaction (all or none) and narrated. Answers the new state id and the run."""
+        live = self.live(game_id)
+        if not isinstance(until, int) or isinstance(until, bool) or until < 1:
+            raise Refusal(
+                "bad-request",
+                "'until' is how many armies to keep in the attacking territory: 1 or more (1: to the end)",
+            )
+        with live.lock:
+            game = self._check_turn(live, seat)
+            try:
+                origin, aim = game.board.territory(source), game.board.territory(target)
+            except RiskError as error:
+                raise Refusal("notation", str(error)) from None
+            if most_dice(game, origin, aim) == 0:
+                try:
+                    game.check(Attack(origin, aim, 1))
+                except RiskError as error:
+                    raise Refusal("illegal", f"no blitz: {error}") from None
+            left = strength(game, origin)
+            if left <= until:
+                raise Refusal(
+                    "bad-request",
+                    f"{game.board.name_of(origin)} has {left} armies: attacking until {until} "
+                    "are left would not roll at all",
+                )
+            self._check_state(live, state_id)
+            start, copy = live.state_id, game.copy()
+        # Outside the lock: the bots that defend think on the copy; the store is checked again below.
+        try:
+            run = run_blitz(copy, BlitzPlan(seat, origin, aim, until), start, self._defence(live))
+        except RiskError as error:
+            raise Refusal("illegal", f"the blitz stopped on a move the rules refuse: {error}") from None
+        with live.lock:
+            self._check_state(live, start)
+            seq = self._commit(game_id, live, run.steps, copy, run.lines)
+            live.blitz = run.waiting
+        return seq, run
+
+    def stop_blitz(self, game_id: str, seat: int) -> bool:
+        """Call off this seat's blitz that waits for a defender: the current roll is the last."""
+        live = self.live(game_id)
+        with live.lock:
+            if live.blitz is None or live.blitz.seat != seat:
+                return False
+            live.blitz = None
+            return True
+
+    def _defence(self, live: LiveGame) -> Defence:
+        """How a blitz's defender chooses: a bot of the server's as it would one roll at a time (the same
+        seed, from the state id), a human never (None: the blitz waits for them)."""
+
+        def choose(game: Game, defender: int, state_id: int) -> str | None:
+            if defender >= len(live.record.seats):
+                return None
+            bot = self._server_bot(live, defender, state_id)
+            if bot is None:
+                return None
+            view = View(game.copy(), defender)
+            return view.action_text(bot.choose(view))
+
+        return choose
+
+    def _continue_blitz(self, live: LiveGame, before: Game, moved: Game, seat: int) -> BlitzRun | None:
+        """After a defender chose the dice of a blitz's roll: the blitz's next rolls, on ``moved``."""
+        plan = live.blitz
+        if plan is None or seat == plan.seat or before.phase != Phase.DEFEND:
+            return None
+        pending = before.pending_attack
+        if pending is None or pending[:2] != (plan.source, plan.target):
+            return None
+        trial = moved.copy()
+        try:
+            return run_blitz(trial, plan, live.state_id + 1, self._defence(live), settled=True)
+        except RiskError as error:  # a bot's bad answer: the defence alone is taken
+            log.error("game %s: the blitz of seat %d stopped: %s", live.record.id, plan.seat, error)
+            return None
+
+    def undo(self, game_id: str, seat: int, state_id: int | None, to: int | None = None) -> int:
+        """Take back this seat's last move that revealed nothing new (or every such move from the one
+        stored as ``to``). Stored as an ``#undo S`` entry; answers the new state id."""
+        live = self.live(game_id)
+        with live.lock:
+            self._check_turn(live, seat)
+            points = live.undo_points
+            if not points or points[-1].seat != seat:
+                raise Refusal(
+                    "nothing-to-undo",
+                    "nothing to take back: only placements and moves that revealed nothing new (no die "
+                    "rolled, no card drawn or shown) since your last such step can be taken back",
+                )
+            first = points[-1].seq if to is None else to
+            index = next((i for i, p in enumerate(points) if p.seq == first), None)
+            if index is None:
+                raise Refusal(
+                    "bad-request",
+                    f"move {to} cannot be taken back; the moves that can are "
+                    + ", ".join(str(p.seq) for p in points),
+                )
+            self._check_state(live, state_id)
+            stored = ActionRecord(seq=live.state_id + 1, seat=seat, text=undo_text(first), at=self.clock())
+            self._append(game_id, [stored], _progress(live))
+            point = points[index]
+            removed = live.log[point.log_length :]
+            live.game = point.game.copy()
+            del live.log[point.log_length :]
+            live.log.append(undo_line(live.game.players[seat], seat, len(points) - index, removed))
+            live.log_cuts.append((stored.seq, point.log_length))
+            del live.starters[point.turns :]
+            del points[index:]
+            live.blitz = None
+            live.record = replace(live.record, state_id=stored.seq, turn=live.game.turn, updated=stored.at)
+            self._arm_deadline(live)
+            return stored.seq
+
+    def undo_state(self, live: LiveGame, seat: int) -> dict[str, Any] | None:
+        """What ``seat`` may take back now: the seq of the move one undo takes back, how many in a row
+        can be, and that move's text. None when nothing can be."""
+        points = live.undo_points
+        if not points or live.waiting or live.game.is_over or live.game.to_act != seat:
+            return None
+        if points[-1].seat != seat:
+            return None
+        return {"to": points[-1].seq, "actions": len(points), "last": points[-1].text}
+
+    def log_resume(self, game_id: str, log_sent: int, state_sent: int) -> int:
+        """Where a connection's next log starts: after what it was sent, or earlier if an undo since
+        the state it saw cut the log back."""
+        # No lock: this runs on the event loop, which must not wait for a commit under way. The list
+        # only grows (appends are atomic), and a cut it misses comes with the state it belongs to.
+        cuts = self.live(game_id).log_cuts
+        return min([log_sent, *(length for state, length in cuts[:] if state > state_sent)])
+
+    def _keep_undo_point(
+        self, live: LiveGame, seq: int, seat: int, text: str, before: Game | None, log_length: int, turns: int
+    ) -> None:
+        """After a step: remember the position before it if it may be taken back; else nothing before
+        it may be any more."""
+        if before is None:
+            live.undo_points.clear()
+        else:
+            live.undo_points.append(Checkpoint(seq, seat, text, before, log_length, turns))
+
+    def _replay_action(self, live: LiveGame, stored: ActionRecord) -> str | None:
+        """Loading: apply a stored action; answers what is wrong with it, if anything."""
+        game = live.game
+        if stored.seat != game.to_act:
+            return f"it is by seat {stored.seat}, but seat {game.to_act} was to act"
+        log_length, turns = len(live.log), len(live.starters)
+        try:
+            before = game.copy() if may_take_back(game, game.parse(stored.text)) else None
+            _apply(game, live.log, stored.text)
+        except RiskError as error:
+            return str(error)
+        live.note_turns(game)
+        undoable = before is not None and reveals_nothing(before, game, stored.seat)
+        self._keep_undo_point(
+            live, stored.seq, stored.seat, stored.text, before if undoable else None, log_length, turns
+        )
+        return None
+
+    def _replay_undo(self, live: LiveGame, undo: Undo) -> str | None:
+        """Loading: an undo that counts. The moves it took back are not part of the game; they are
+        replayed on a copy only to check that they could be taken back, and for the log line."""
+        seat, game, lines = undo.entry.seat, live.game, []
+        if not undo.undone:
+            return "it takes back nothing"
+        for stored in undo.undone:
+            if stored.seat != seat or game.to_act != seat:
+                return f"it takes back action {stored.seq}, which was not a move of seat {seat}'s own turn"
+            before, game = game, game.copy()
+            try:
+                _apply(game, lines, stored.text)
+            except RiskError as error:
+                return f"the action {stored.seq} it takes back does not fit: {error}"
+            if not reveals_nothing(before, game, seat):
+                return f"the action {stored.seq} ({stored.text!r}) revealed something: no taking it back"
+        live.log.append(undo_line(live.game.players[seat], seat, len(undo.undone), lines))
+        return None
 
 
 def game_summary(record: GameRecord) -> dict[str, Any]:

@@ -122,7 +122,7 @@ export class GameSocket {
     this.h = handlers;
     this.ws = null;
     this.status = "connecting";
-    this.pending = null; // {ref, action, stateId, sent: bool, resent: bool}
+    this.pending = null; // {ref, action (its words), message, stateId, sent: bool, resent: bool}
     this.attempt = 0;
     this.refCounter = 0;
     this.stopped = false;
@@ -204,11 +204,19 @@ export class GameSocket {
    * another action is still waiting for its answer or the connection is down.
    */
   send(action, stateId) {
+    return this.sendMessage({ type: "action", action }, stateId, action);
+  }
+
+  /**
+   * Submit any move message ({type: "action"|"blitz"|"undo"|"blitz-stop", ...}) the same way: one in
+   * flight, sent again after a reconnection. ``label`` names it for the player.
+   */
+  sendMessage(message, stateId, label) {
     if (this.pending) return false;
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.helloDone) return false;
     const ref = `a${++this.refCounter}`;
-    this.pending = { ref, action, stateId, sent: true, resent: false, lost: false };
-    this._raw({ type: "action", action, state_id: stateId, ref });
+    this.pending = { ref, action: label, message, stateId, sent: true, resent: false, lost: false };
+    this._raw({ ...message, state_id: stateId, ref });
     this._armSlow();
     this.h.onPending && this.h.onPending(this.pending);
     return true;
@@ -252,7 +260,7 @@ export class GameSocket {
         const p = this.pending;
         p.lost = false;
         p.resent = true;
-        this._raw({ type: "action", action: p.action, state_id: p.stateId, ref: p.ref });
+        this._raw({ ...p.message, state_id: p.stateId, ref: p.ref });
         this._armSlow();
         this.h.onPending && this.h.onPending(p);
       }

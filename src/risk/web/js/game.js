@@ -11,6 +11,9 @@ import {
   dieFace, cardGlyph, describeRules, NEUTRAL, copyText,
 } from "./ui.js";
 import { actionLabel, missionCard, PHASE_LABELS } from "./words.js";
+import {
+  blitzLabel, blitzMessage, blitzResult, isUndoKey, keepAttacker, undoControl, undoWords, waitingBlitz,
+} from "./fastplay.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const S = {
@@ -27,7 +30,7 @@ const S = {
   selection: null, // {kind: "attack"|"fortify"|"capital", from, to}
   placeAmount: "1",
   selectedCards: [],
-  auto: null, // {from, to, floor, label, sent}
+  lastAttack: null, // {from, to}: the last attack sent, whose source stays selected (fastplay.js)
   stopAt: 3,
   hover: null,
   odds: new Map(),
@@ -56,7 +59,7 @@ function connect() {
   if (S.socket) S.socket.close();
   S.socket = new GameSocket(gameId, S.token, {
     onState,
-    onAck: () => {},
+    onAck,
     onError,
     onStatus: showConnection,
     onPending: showPending,
@@ -118,12 +121,12 @@ async function onState(msg, fresh) {
   // Forget choices the new state no longer allows.
   if (previous && previous.state_id !== msg.state_id) {
     pruneSelection();
+    keepAttacker(S);
     S.selectedCards = S.selectedCards.filter((c) => (S.view.hand || []).some((h) => h.card === c));
   }
   render();
   // The state shown, for tests and tools that drive the page (data-state-id on <body>).
   document.body.dataset.stateId = String(msg.state_id);
-  continueAuto();
 }
 
 function onError(msg, pending) {
@@ -153,7 +156,6 @@ function onError(msg, pending) {
   } else {
     showMessage(text, "error");
   }
-  if (S.auto) stopAuto(`Stopped: ${text}`);
 }
 
 function errorText(msg) {
@@ -237,6 +239,14 @@ function pruneSelection() {
 
 // -- sending ----------------------------------------------------------------------------------------
 function send(action) {
+  if (action.startsWith("attack ")) {
+    const [, from, to] = action.split(" ");
+    S.lastAttack = { from, to };
+  }
+  return sendMessage({ type: "action", action }, action);
+}
+
+function sendMessage(message, label) {
   if (!S.msg) return false;
   if (S.seat === null) {
     showMessage("You are watching: open your seat's private link to play.", "warn");
@@ -250,59 +260,50 @@ function send(action) {
     showMessage("Not connected: the move was not sent. It can be made again once the connection is back.", "error");
     return false;
   }
-  const ok = S.socket.send(action, S.msg.state_id);
+  const ok = S.socket.sendMessage(message, S.msg.state_id, label);
   if (ok) showMessage("");
   return ok;
 }
 
-// -- the attack loop: blitz and "until down to N" --------------------------------------------------
-function startAuto(from, to, floor) {
-  const f = Math.max(1, Math.floor(floor));
-  S.auto = { from, to, floor: f, sent: null, label: f <= 1 ? "Blitz" : `Attacking until ${f} left` };
-  continueAuto();
-  render();
+function onAck(msg) {
+  const blitz = msg.blitz ? blitzResult(msg) : null;
+  if (blitz) showMessage(blitz, "info");
 }
 
-function stopAuto(why) {
-  if (!S.auto) return;
-  S.auto = null;
-  if (why) showMessage(why, "info");
-  render();
+// -- fast play: blitz and "until N left" settled by the server, undo ---------------------------------
+function sendBlitz(from, to, until) {
+  S.lastAttack = { from, to };
+  return sendMessage(blitzMessage(from, to, until), blitzLabel(S.names, from, to, until));
 }
 
-function continueAuto() {
-  const a = S.auto;
-  if (!a || !S.msg) return;
-  const v = S.view;
-  if (S.msg.outcome || v.phase === "game-over") return stopAuto("");
-  const to = territory(a.to);
-  if (to && to.owner === S.seat) return stopAuto(`${S.names.get(a.to)} is conquered.`);
-  if (v.phase === "occupy") return stopAuto(`${S.names.get(a.to)} is conquered: move in.`);
-  if (!myTurn()) return; // a defender is choosing dice: wait for the next state
-  if (S.socket.busy) return;
-  const targets = S.legal.attack.get(a.from);
-  const range = targets && targets.get(a.to);
-  if (!range) return stopAuto("The attack can go no further.");
-  const from = territory(a.from);
-  const strength = forceOf(from);
-  if (strength <= a.floor) return stopAuto(`Stopped with ${armiesWord(strength)} left in ${S.names.get(a.from)}.`);
-  if (a.sent === S.msg.state_id) return;
-  a.sent = S.msg.state_id;
-  if (!send(`attack ${a.from} ${a.to} ${range.max}`)) stopAuto("Stopped: the attack could not be sent.");
+function stopBlitz() {
+  if (sendMessage({ type: "blitz-stop" }, "Stop the blitz")) showMessage("The blitz stops after this roll.", "info");
+}
+
+function sendUndo() {
+  const undo = S.msg && S.msg.undo;
+  if (!undo) {
+    showMessage("Nothing to take back: only placements and moves that revealed nothing new can be.", "info");
+    return;
+  }
+  sendMessage({ type: "undo" }, `Undo: ${undoWords(undo.last, S.names, S.view)}`);
+}
+
+function cancelSelection() {
+  S.selection = null;
+  S.lastAttack = null;
+  render();
 }
 
 // -- board interaction ---------------------------------------------------------------------------
 function onTerritory(slug, event) {
   if (!S.msg) return;
   if (!slug) {
-    if (S.selection) {
-      S.selection = null;
-      render();
-    }
+    if (S.selection) cancelSelection();
     return;
   }
   showHover(slug);
-  if (!myTurn() || S.auto) return;
+  if (!myTurn()) return;
   const L = S.legal;
   if (L.claim.has(slug)) {
     send(`claim ${slug}`);
@@ -328,6 +329,7 @@ function onTerritory(slug, event) {
     const sel = S.selection && S.selection.kind === kind ? S.selection : null;
     if (sel && sel.from === slug) {
       S.selection = null;
+      S.lastAttack = null;
     } else if (sel && map.get(sel.from).has(slug)) {
       sel.to = slug;
       S.board.focus([sel.from, slug]);
@@ -424,7 +426,7 @@ function renderBoard(colours) {
   let sources = new Set();
   let targets = new Set();
   let arrow = null;
-  if (myTurn() && !S.auto) {
+  if (myTurn()) {
     if (L.claim.size) sources = new Set(L.claim);
     else if (L.capital.size) sources = new Set(L.capital);
     else if (L.place.size) sources = new Set(L.place.keys());
@@ -435,7 +437,6 @@ function renderBoard(colours) {
     } else if (L.attack.size) sources = new Set(L.attack.keys());
     else if (L.fortify.size) sources = new Set(L.fortify.keys());
   }
-  if (S.auto) arrow = { from: S.auto.from, to: S.auto.to, kind: "attack" };
   const capitals = new Map();
   (v.capitals || []).forEach((name, seat) => {
     if (name) capitals.set(slugify(name), seat);
@@ -574,7 +575,6 @@ function renderPrompt() {
     }
     case "attack":
       if (!mine) return setPhase(`${actor} is attacking`, "");
-      if (S.auto) return setPhase(`${S.auto.label}: ${S.names.get(S.auto.from)} → ${S.names.get(S.auto.to)}`, "Click Stop to stop attacking.");
       return setPhase("Attack or end the attack", S.selection && S.selection.to ? "" : S.selection ? "Now click the territory to attack." : "Click one of your territories to attack from.");
     case "defend": {
       const a = v.attack;
@@ -629,13 +629,8 @@ function renderControls() {
   }
   if (S.msg.outcome || !myTurn()) {
     if (!S.msg.outcome && v.phase === "defend" && v.attack) box.append(battleCard());
-    return;
-  }
-  if (S.auto) {
-    box.append(
-      el("div", { class: "auto-row" }, el("span", { class: "spinner", "aria-hidden": "true" }), el("span", { text: `${S.auto.label}…` })),
-      button("Stop", { class: "btn btn-danger", id: "stop-auto" }, () => stopAuto("Stopped.")),
-    );
+    const waiting = S.msg.outcome ? null : waitingBlitz(S, stopBlitz);
+    if (waiting) box.append(waiting);
     return;
   }
   const used = new Set();
@@ -710,7 +705,21 @@ function renderControls() {
     if (text === "accept") attrs.id = "accept";
     rest.append(button(label, { ...attrs, dataset: { action: text } }, () => send(text)));
   }
+  // A source chosen, no target yet: say so, and make it easy to let go of.
+  if (S.selection && !S.selection.to && S.selection.kind !== "capital") {
+    const verb = S.selection.kind === "attack" ? "Attacking from" : "Moving from";
+    box.append(
+      el(
+        "div",
+        { class: "row selection-row" },
+        el("span", { class: "selection-what" }, `${verb} `, el("strong", { text: S.names.get(S.selection.from) })),
+        button("Cancel", { class: "btn btn-ghost btn-small", id: "cancel-selection", title: "Choose another territory (Esc)" }, cancelSelection),
+      ),
+    );
+  }
   if (rest.childNodes.length) box.append(rest);
+  const undo = undoControl(S, sendUndo);
+  if (undo) box.append(undo);
 }
 
 function battleCard() {
@@ -797,30 +806,25 @@ function attackControls() {
       "div",
       { class: "row wrap" },
       button(`Roll ${diceWord(S.attackDice)}`, { class: "btn btn-primary", id: "roll" }, () => send(`attack ${sel.from} ${sel.to} ${S.attackDice}`)),
-      button("Blitz", { class: "btn btn-attack", id: "blitz", title: "Attack until it falls or you cannot go on" }, () => startAuto(sel.from, sel.to, 1)),
+      button("Blitz", { class: "btn btn-attack", id: "blitz", title: "Attack until it falls or you cannot go on: the server rolls every battle at once" }, () => sendBlitz(sel.from, sel.to, 1)),
+      button("Cancel", { class: "btn btn-ghost btn-small push-right", id: "cancel-selection", title: "Choose another attack (Esc)" }, cancelSelection),
     ),
   );
   const stop = el("input", { type: "number", id: "stop-at", min: 1, max: Math.max(1, forceOf(from)), "aria-label": "Stop when this many armies are left" });
   const maxStop = Math.max(1, forceOf(from) - 1);
   stop.value = String(Math.min(Math.max(1, S.stopAt), maxStop));
-  const untilBtn = button(`Until ${stop.value} left`, { class: "btn", id: "attack-until" }, () => {
+  const untilBtn = button(`Attack until ${stop.value} left`, { class: "btn", id: "attack-until" }, () => {
     S.stopAt = Math.max(1, Number(stop.value) || 1);
-    startAuto(sel.from, sel.to, S.stopAt);
+    sendBlitz(sel.from, sel.to, S.stopAt);
   });
   stop.addEventListener("input", () => {
     S.stopAt = Math.max(1, Number(stop.value) || 1);
-    untilBtn.textContent = `Until ${S.stopAt} left`;
+    untilBtn.textContent = `Attack until ${S.stopAt} left`;
     showOdds(forceOf(from), to.armies, S.stopAt);
   });
-  wrap.append(el("div", { class: "row" }, el("label", { for: "stop-at", class: "label", text: "Attack:" }), stop, untilBtn));
+  wrap.append(el("div", { class: "row" }, el("label", { for: "stop-at", class: "label", text: "Stop at" }), stop, untilBtn));
   wrap.append(el("div", { id: "odds", class: "odds", "aria-live": "polite" }));
-  wrap.append(
-    button("Cancel", { class: "btn btn-ghost", id: "cancel-selection" }, () => {
-      S.selection = null;
-      render();
-    }),
-  );
-  queueMicrotask(() => showOdds(forceOf(from), to.armies, 1));
+  queueMicrotask(() => showOdds(forceOf(from), to.armies, Number(stop.value)));
   return wrap;
 }
 
@@ -1325,11 +1329,11 @@ function wireStatic() {
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
-      if (S.auto) stopAuto("Stopped.");
-      else if (S.selection) {
-        S.selection = null;
-        render();
-      }
+      if (S.msg && S.msg.blitz && !myTurn()) stopBlitz();
+      else if (S.selection) cancelSelection();
+    } else if (isUndoKey(event) && S.seat !== null) {
+      event.preventDefault();
+      sendUndo();
     }
   });
   window.addEventListener("hashchange", () => {
