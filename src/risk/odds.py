@@ -14,9 +14,11 @@ territory minus the one that must stay behind (as in Osborne's tables). So ``inv
 describes an attack from a territory holding 4 armies; the attacker throws min(3, a) dice while
 it has ``a`` fighting armies, and the defender min(2, d) dice while it has ``d`` armies.
 
-The float engine pushes probability mass through the (a, d) state grid one anti-diagonal
-(a + d = constant) at a time with NumPy; the exact engine does the same with Python integers
-over a common denominator, so ``exact=True`` results are exact ``Fraction`` values.
+Both engines push probability mass through the (a, d) state grid one anti-diagonal
+(a + d = constant) at a time. The float engine moves the 3-against-2 states of a diagonal in one
+convolution (NumPy for long diagonals) and walks the few other states in plain Python; the exact
+engine uses Python integers over a common denominator, so ``exact=True`` results are exact
+``Fraction`` values.
 """
 
 from __future__ import annotations
@@ -28,9 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Generic, Literal, TypeVar, overload
-
-import numpy as np
+from typing import Any, Generic, Literal, TypeVar, overload
 
 __all__ = [
     "MAX_ATTACKER_DICE",
@@ -230,69 +230,170 @@ _FLOAT_ROLLS = _float_transitions()
 _SCALED_ROLLS = _scaled_transitions()
 
 
+# The float engine splits the grid in two. In the *bulk*, a >= lowest and d >= 2 with
+# lowest = max(3, stop_at + 1), 3 dice roll against 2: the same three moves everywhere, and every
+# predecessor of a bulk state is a bulk state, so the bulk mass is a plain random walk, one
+# convolution per anti-diagonal (NumPy for long diagonals). The *edge* (d == 1, and a == 1 or 2
+# while they still attack) is a few chains of single states, walked in plain Python. Only the bulk
+# states whose moves can leave the bulk (a in {lowest, lowest + 1} or d in {2, 3}) are read out.
+
+_BULK_KEEP = _FLOAT_ROLLS[3, 2][0, 2]  # (a, d) -> (a, d - 2)
+_BULK_EACH = _FLOAT_ROLLS[3, 2][1, 1]  # (a, d) -> (a - 1, d - 1)
+_BULK_LOSE = _FLOAT_ROLLS[3, 2][2, 0]  # (a, d) -> (a - 2, d)
+# _AGAINST_ONE_DIE[dice] = (P(the defender's army falls), P(an attacker's army falls))
+_AGAINST_ONE_DIE = {dice: (_FLOAT_ROLLS[dice, 1][0, 1], _FLOAT_ROLLS[dice, 1][1, 0]) for dice in (1, 2, 3)}
+
+# From this many bulk states per anti-diagonal on, NumPy beats Python lists (which spare small
+# battles, the bots' kind, the import of NumPy).
+_VECTORISE_FROM = 16
+
+
+@dataclass(frozen=True)
+class _BulkExits:
+    """Bulk mass on the states whose rolls can leave the bulk."""
+
+    two_left: list[float]  # two_left[a] = mass at (a, 2)
+    three_left: list[float]  # three_left[a] = mass at (a, 3)
+    lowest: list[float]  # lowest[d] = mass at (lowest, d)
+    next_lowest: list[float]  # next_lowest[d] = mass at (lowest + 1, d)
+
+
+def _python_step(mass: list[float], length: int) -> list[float]:
+    """Two anti-diagonals down: new[i] = keep * mass[i] + each * mass[i + 1] + lose * mass[i + 2]."""
+    padded = [*mass, 0.0, 0.0]
+    return [
+        _BULK_KEEP * same + _BULK_EACH * one_more + _BULK_LOSE * two_more
+        for same, one_more, two_more in zip(
+            padded[:length], padded[1 : length + 1], padded[2 : length + 2], strict=True
+        )
+    ]
+
+
+def _sweep_bulk(initial: Sequence[float], defenders: int, lowest: int) -> _BulkExits:
+    """Push the initial bulk mass (at d = defenders) through the bulk, one anti-diagonal at a time.
+
+    On diagonal s the mass is kept for a in [lowest, min(A, s - 2)] at index a - lowest. Moves
+    keep the parity of s, so each parity is swept on its own, and only if it holds mass.
+    """
+    max_attackers = len(initial) - 1
+    zeros: Callable[[int], Any]
+    step: Callable[[Any, int], Any]
+    as_list: Callable[[Any], list[float]]
+    if max_attackers - lowest >= _VECTORISE_FROM:
+        import numpy as np  # here, not at the top: importing NumPy costs more than a small battle
+
+        weights = np.array([_BULK_KEEP, _BULK_EACH, _BULK_LOSE])
+        correlate = np.correlate
+        zeros, as_list = np.zeros, np.ndarray.tolist
+
+        def step(mass: Any, length: int) -> Any:
+            return correlate(mass, weights, "full")[2 : 2 + length]  # index 2 + i: weights @ mass[i:i+3]
+    else:
+        zeros, step, as_list = [0.0].__mul__, _python_step, list
+
+    two_left, three_left = zeros(max_attackers + 1), zeros(max_attackers + 1)
+    lowest_mass, next_lowest_mass = zeros(defenders + 1), zeros(defenders + 1)
+    for top_attackers in (max_attackers, max_attackers - 1) if defenders >= 2 else ():
+        # The highest diagonal of this parity that receives initial mass; none: nothing to sweep.
+        first = next((a for a in range(top_attackers, lowest - 1, -2) if initial[a]), None)
+        if first is None:
+            continue
+        s = first + defenders
+        mass = zeros(min(max_attackers, s - 2) - lowest + 1)
+        while True:  # s - 2 >= lowest: diagonal s holds bulk states
+            if s - defenders >= lowest:
+                mass[s - defenders - lowest] += initial[s - defenders]
+            if s - lowest <= defenders:
+                lowest_mass[s - lowest] = mass[0]
+            if s - lowest - 1 <= defenders and len(mass) > 1:
+                next_lowest_mass[s - lowest - 1] = mass[1]
+            if s - 2 <= max_attackers:
+                two_left[s - 2] = mass[s - 2 - lowest]
+            if lowest <= s - 3 <= max_attackers:
+                three_left[s - 3] = mass[s - 3 - lowest]
+            s -= 2
+            if s - 2 < lowest:
+                break
+            mass = step(mass, min(max_attackers, s - 2) - lowest + 1)
+    return _BulkExits(as_list(two_left), as_list(three_left), as_list(lowest_mass), as_list(next_lowest_mass))
+
+
 def _propagate_float(initial: Sequence[float], defenders: int, stop_at: int) -> _Absorbed[float]:
     """Float engine: ``initial[a]`` is the starting mass at state (a, defenders)."""
     max_attackers = len(initial) - 1
-    top = max_attackers + defenders
-    first_live = stop_at + 1  # smallest fighting force that keeps attacking
-    failed_columns = min(stop_at, max_attackers) + 1
-    # rows[s % 3][a] holds the mass at (a, s - a); only diagonals s, s-1, s-2 are ever needed.
-    rows = [np.zeros(max_attackers + 1) for _ in range(3)]
-    conquered = np.zeros(max_attackers + 1)
-    failed_by_diagonal = np.zeros((top + 1, failed_columns))
-
-    single_win = [0.0] + [_FLOAT_ROLLS[min(a, MAX_ATTACKER_DICE), 1][0, 1] for a in range(1, 4)]
-    one_vs_two = _FLOAT_ROLLS[1, 2]
-    two_vs_two = _FLOAT_ROLLS[2, 2]
-    three_vs_two = _FLOAT_ROLLS[3, 2]
-    bulk_defender_loses_two = three_vs_two[0, 2]
-    bulk_each_lose_one = three_vs_two[1, 1]
-    bulk_attacker_loses_two = three_vs_two[2, 0]
-
-    for s in range(top, 0, -1):
-        row = rows[s % 3]
-        next_row = rows[(s - 1) % 3]
-        row_after_next = rows[(s - 2) % 3]
-        start = s - defenders
-        if 0 <= start <= max_attackers:
-            row[start] += initial[start]
-        if s <= max_attackers:
-            conquered[s] = row[s]
-        failed_by_diagonal[s] = row[:failed_columns]
-
-        # d == 1: the attacker's a dice against one defender die.
-        a = s - 1
-        if first_live <= a <= max_attackers and row[a]:
-            p_win = single_win[min(a, MAX_ATTACKER_DICE)]
-            next_row[a] += row[a] * p_win
-            next_row[a - 1] += row[a] * (1.0 - p_win)
-        # a == 1, d >= 2
-        if first_live <= 1 <= max_attackers and s >= 3 and row[1]:
-            next_row[1] += row[1] * one_vs_two[0, 1]
-            next_row[0] += row[1] * one_vs_two[1, 0]
-        # a == 2, d >= 2
-        if first_live <= 2 <= max_attackers and s >= 4 and row[2]:
-            row_after_next[2] += row[2] * two_vs_two[0, 2]
-            row_after_next[1] += row[2] * two_vs_two[1, 1]
-            row_after_next[0] += row[2] * two_vs_two[2, 0]
-        # a >= 3, d >= 2: the bulk of the grid, 3 dice against 2, vectorised along the diagonal.
-        low = max(3, first_live, start)
-        high = min(max_attackers, s - 2)
-        if low <= high:
-            segment = row[low : high + 1]
-            row_after_next[low : high + 1] += bulk_defender_loses_two * segment
-            row_after_next[low - 1 : high] += bulk_each_lose_one * segment
-            row_after_next[low - 2 : high - 1] += bulk_attacker_loses_two * segment
-        row.fill(0.0)  # becomes diagonal s - 3
-
+    lowest = max(3, stop_at + 1)
+    conquered = [0.0] * (max_attackers + 1)
     failed: dict[tuple[int, int], float] = {}
-    for s, a in zip(*np.nonzero(failed_by_diagonal), strict=True):
-        failed[int(a), int(s - a)] = float(failed_by_diagonal[s, a])
-    return _Absorbed(conquered=tuple(float(p) for p in conquered), failed=failed)
+    # Mass arriving at the edge: one_left[a] at (a, 1); columns[a][d] at (a, d >= 2) for a < lowest.
+    one_left = [0.0] * (max_attackers + 1)
+    columns = {a: [0.0] * (defenders + 1) for a in (0, lowest - 2, lowest - 1)}
+
+    for a in range(len(initial)) if defenders == 1 else range(min(lowest, len(initial))):
+        if not initial[a]:
+            continue
+        if a <= stop_at:
+            failed[a, defenders] = initial[a]
+        elif defenders == 1:
+            one_left[a] += initial[a]
+        else:
+            columns[a][defenders] += initial[a]
+
+    exits = _sweep_bulk(initial, defenders, lowest)
+    for a in range(lowest, max_attackers + 1):
+        conquered[a] += _BULK_KEEP * exits.two_left[a]
+        one_left[a] += _BULK_KEEP * exits.three_left[a]
+        one_left[a - 1] += _BULK_EACH * exits.two_left[a]
+    below, two_below = columns[lowest - 1], columns[lowest - 2]
+    for d in range(2, defenders + 1):
+        two_below[d] += _BULK_LOSE * exits.lowest[d]
+        below[d] += _BULK_LOSE * exits.next_lowest[d]
+    for d in range(3, defenders + 1):
+        below[d - 1] += _BULK_EACH * exits.lowest[d]
+
+    if stop_at <= 1 and max_attackers >= 2:  # two attackers roll 2 dice against 2
+        keep, each, lose = _FLOAT_ROLLS[2, 2][0, 2], _FLOAT_ROLLS[2, 2][1, 1], _FLOAT_ROLLS[2, 2][2, 0]
+        two, one = columns[2], columns[1]
+        for d in range(defenders, 1, -1):
+            mass = two[d]
+            if d >= 4:
+                two[d - 2] += keep * mass
+            elif d == 3:
+                one_left[2] += keep * mass
+            else:
+                conquered[2] += keep * mass
+            if d >= 3:
+                one[d - 1] += each * mass
+            else:
+                one_left[1] += each * mass
+            columns[0][d] += lose * mass
+    if stop_at == 0 and max_attackers >= 1 and defenders >= 2:  # one attacker: 1 die against 2
+        win, lose = _FLOAT_ROLLS[1, 2][0, 1], _FLOAT_ROLLS[1, 2][1, 0]
+        one = columns[1]
+        for d in range(defenders, 2, -1):
+            one[d - 1] += win * one[d]
+            columns[0][d] += lose * one[d]
+        one_left[1] += win * one[2]
+        columns[0][2] += lose * one[2]
+    # One defender: the attacker's dice against one die, down the row d == 1.
+    for a in range(max_attackers, stop_at, -1):
+        win, lose = _AGAINST_ONE_DIE[min(a, MAX_ATTACKER_DICE)]
+        conquered[a] += win * one_left[a]
+        one_left[a - 1] += lose * one_left[a]
+
+    # Where the attacker stopped (or was wiped out).
+    for a in range(min(stop_at, max_attackers) + 1):
+        if one_left[a]:
+            failed[a, 1] = failed.get((a, 1), 0.0) + one_left[a]
+    for a, column in columns.items():
+        if a <= stop_at:
+            for d in range(2, defenders + 1):
+                if column[d]:
+                    failed[a, d] = failed.get((a, d), 0.0) + column[d]
+    return _Absorbed(conquered=tuple(conquered), failed=failed)
 
 
 def _propagate_exact(initial: Sequence[Fraction], defenders: int, stop_at: int) -> _Absorbed[Fraction]:
-    """Exact engine, same sweep as ``_propagate_float`` with integer numerators.
+    """Exact engine: every state of each anti-diagonal in turn, on integer numerators.
 
     The mass on diagonal s is ``numerator / (common * _SCALE ** (top - s))``.
     """
