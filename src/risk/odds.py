@@ -61,27 +61,31 @@ _SCALE = DIE_FACES**4
 # ---------------------------------------------------------------------------------------------
 
 
+def _compared_dice(dice: int, compared: int) -> Counter[tuple[int, ...]]:
+    """Every throw of ``dice`` dice, counted by its ``compared`` highest dice (highest first)."""
+    faces = range(1, DIE_FACES + 1)
+    return Counter(
+        tuple(sorted(throw, reverse=True)[:compared]) for throw in itertools.product(faces, repeat=dice)
+    )
+
+
 @cache
 def _roll_outcome_table(
     attacker_dice: int, defender_dice: int
 ) -> tuple[tuple[tuple[int, int], Fraction], ...]:
-    """Enumerate all 6**(a+d) throws once; immutable so the cache cannot be corrupted."""
-    faces = range(1, DIE_FACES + 1)
-    defender_throws = [
-        sorted(throw, reverse=True) for throw in itertools.product(faces, repeat=defender_dice)
-    ]
+    """Count all 6**(a+d) throws once; immutable so the cache cannot be corrupted.
+
+    Only each side's min(a, d) highest dice are compared, so the throws are counted by those
+    (21 kinds at most per side) instead of one pair of throws at a time.
+    """
+    compared = min(attacker_dice, defender_dice)
+    defender_kinds = _compared_dice(defender_dice, compared).items()
     counts: Counter[tuple[int, int]] = Counter()
-    for attacker_throw in itertools.product(faces, repeat=attacker_dice):
-        attacker_sorted = sorted(attacker_throw, reverse=True)
-        for defender_sorted in defender_throws:
-            attacker_losses = defender_losses = 0
-            # zip stops at the shorter throw: min(a, d) comparisons.
-            for attacker_die, defender_die in zip(attacker_sorted, defender_sorted, strict=False):
-                if attacker_die > defender_die:
-                    defender_losses += 1
-                else:  # ties go to the defender
-                    attacker_losses += 1
-            counts[attacker_losses, defender_losses] += 1
+    for attacker_top, attacker_count in _compared_dice(attacker_dice, compared).items():
+        for defender_top, defender_count in defender_kinds:
+            # Ties go to the defender.
+            defender_losses = sum(a > d for a, d in zip(attacker_top, defender_top, strict=True))
+            counts[compared - defender_losses, defender_losses] += attacker_count * defender_count
     total = DIE_FACES ** (attacker_dice + defender_dice)
     return tuple((losses, Fraction(count, total)) for losses, count in sorted(counts.items()))
 
