@@ -14,11 +14,11 @@ territory minus the one that must stay behind (as in Osborne's tables). So ``inv
 describes an attack from a territory holding 4 armies; the attacker throws min(3, a) dice while
 it has ``a`` fighting armies, and the defender min(2, d) dice while it has ``d`` armies.
 
-Both engines push probability mass through the (a, d) state grid one anti-diagonal
-(a + d = constant) at a time. The float engine moves the 3-against-2 states of a diagonal in one
-convolution (NumPy for long diagonals) and walks the few other states in plain Python; the exact
-engine uses Python integers over a common denominator, so ``exact=True`` results are exact
-``Fraction`` values.
+One sweep pushes probability mass through the (a, d) state grid one anti-diagonal
+(a + d = constant) at a time: the 3-against-2 states of a diagonal move in one convolution (with
+NumPy for long diagonals of floats), the few other states one by one. It runs on floats, or on
+Python integers over a common denominator so that ``exact=True`` results are exact ``Fraction``
+values.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ MAX_DEFENDER_DICE = 2
 DIE_FACES = 6
 
 Probability = TypeVar("Probability", float, Fraction)
+# What the sweep computes with: probabilities, or the exact engine's scaled integer numerators.
+Number = TypeVar("Number", float, int)
 
 # Every roll removes at least one army and every single-roll probability has a denominator
 # dividing 6**4 per army removed (36, 216, 1296 for one army; 1296, 7776 for two). Scaling the
@@ -197,12 +199,15 @@ class ChainOdds(Generic[Probability]):
 # ---------------------------------------------------------------------------------------------
 
 
+Mass = TypeVar("Mass", float, int, Fraction)
+
+
 @dataclass(frozen=True)
-class _Absorbed(Generic[Probability]):
+class _Absorbed(Generic[Mass]):
     """Raw engine output: where the probability mass ended up."""
 
-    conquered: tuple[Probability, ...]  # conquered[a] = P(end at (a, 0))
-    failed: dict[tuple[int, int], Probability]  # (a, d) with d >= 1 -> P(end there)
+    conquered: tuple[Mass, ...]  # conquered[a] = P(end at (a, 0))
+    failed: dict[tuple[int, int], Mass]  # (a, d) with d >= 1 -> P(end there)
 
 
 def _float_transitions() -> dict[tuple[int, int], dict[tuple[int, int], float]]:
@@ -230,22 +235,19 @@ def _scaled_transitions() -> dict[tuple[int, int], dict[tuple[int, int], int]]:
     return table
 
 
-_FLOAT_ROLLS = _float_transitions()
-_SCALED_ROLLS = _scaled_transitions()
+# _Rolls[(attacker_dice, defender_dice)][attacker_losses, defender_losses] = weight of that outcome
+_Rolls = dict[tuple[int, int], dict[tuple[int, int], Number]]
+_FLOAT_ROLLS: _Rolls[float] = _float_transitions()
+_SCALED_ROLLS: _Rolls[int] = _scaled_transitions()
 
 
-# The float engine splits the grid in two. In the *bulk*, a >= lowest and d >= 2 with
+# The sweep splits the grid in two. In the *bulk*, a >= lowest and d >= 2 with
 # lowest = max(3, stop_at + 1), 3 dice roll against 2: the same three moves everywhere, and every
 # predecessor of a bulk state is a bulk state, so the bulk mass is a plain random walk, one
-# convolution per anti-diagonal (NumPy for long diagonals). The *edge* (d == 1, and a == 1 or 2
-# while they still attack) is a few chains of single states, walked in plain Python. Only the bulk
-# states whose moves can leave the bulk (a in {lowest, lowest + 1} or d in {2, 3}) are read out.
-
-_BULK_KEEP = _FLOAT_ROLLS[3, 2][0, 2]  # (a, d) -> (a, d - 2)
-_BULK_EACH = _FLOAT_ROLLS[3, 2][1, 1]  # (a, d) -> (a - 1, d - 1)
-_BULK_LOSE = _FLOAT_ROLLS[3, 2][2, 0]  # (a, d) -> (a - 2, d)
-# _AGAINST_ONE_DIE[dice] = (P(the defender's army falls), P(an attacker's army falls))
-_AGAINST_ONE_DIE = {dice: (_FLOAT_ROLLS[dice, 1][0, 1], _FLOAT_ROLLS[dice, 1][1, 0]) for dice in (1, 2, 3)}
+# convolution per anti-diagonal (NumPy for long diagonals of floats). The *edge* (d == 1, and
+# a == 1 or 2 while they still attack) is a few chains of single states, walked one by one. Only
+# the bulk states whose moves can leave the bulk (a in {lowest, lowest + 1} or d in {2, 3}) are
+# read out. The same code runs on floats and on the exact engine's scaled integers.
 
 # From this many bulk states per anti-diagonal on, NumPy beats Python lists (which spare small
 # battles, the bots' kind, the import of NumPy).
@@ -253,47 +255,49 @@ _VECTORISE_FROM = 16
 
 
 @dataclass(frozen=True)
-class _BulkExits:
+class _BulkExits(Generic[Number]):
     """Bulk mass on the states whose rolls can leave the bulk."""
 
-    two_left: list[float]  # two_left[a] = mass at (a, 2)
-    three_left: list[float]  # three_left[a] = mass at (a, 3)
-    lowest: list[float]  # lowest[d] = mass at (lowest, d)
-    next_lowest: list[float]  # next_lowest[d] = mass at (lowest + 1, d)
+    two_left: list[Number]  # two_left[a] = mass at (a, 2)
+    three_left: list[Number]  # three_left[a] = mass at (a, 3)
+    lowest: list[Number]  # lowest[d] = mass at (lowest, d)
+    next_lowest: list[Number]  # next_lowest[d] = mass at (lowest + 1, d)
 
 
-def _python_step(mass: list[float], length: int) -> list[float]:
-    """Two anti-diagonals down: new[i] = keep * mass[i] + each * mass[i + 1] + lose * mass[i + 2]."""
-    padded = [*mass, 0.0, 0.0]
-    return [
-        _BULK_KEEP * same + _BULK_EACH * one_more + _BULK_LOSE * two_more
-        for same, one_more, two_more in zip(
-            padded[:length], padded[1 : length + 1], padded[2 : length + 2], strict=True
-        )
-    ]
-
-
-def _sweep_bulk(initial: Sequence[float], defenders: int, lowest: int) -> _BulkExits:
+def _sweep_bulk(
+    initial: Sequence[Number], defenders: int, lowest: int, rolls: _Rolls[Number], zero: Number
+) -> _BulkExits[Number]:
     """Push the initial bulk mass (at d = defenders) through the bulk, one anti-diagonal at a time.
 
-    On diagonal s the mass is kept for a in [lowest, min(A, s - 2)] at index a - lowest. Moves
-    keep the parity of s, so each parity is swept on its own, and only if it holds mass.
+    On diagonal s the mass is kept for a in [lowest, min(A, s - 2)] at index a - lowest; two
+    diagonals down, new[i] = keep * mass[i] + each * mass[i + 1] + lose * mass[i + 2]. Moves keep
+    the parity of s, so each parity is swept on its own, and only if it holds mass.
     """
     max_attackers = len(initial) - 1
+    keep, each, lose = rolls[3, 2][0, 2], rolls[3, 2][1, 1], rolls[3, 2][2, 0]
     zeros: Callable[[int], Any]
     step: Callable[[Any, int], Any]
-    as_list: Callable[[Any], list[float]]
-    if max_attackers - lowest >= _VECTORISE_FROM:
+    as_list: Callable[[Any], list[Number]]
+    if isinstance(zero, float) and max_attackers - lowest >= _VECTORISE_FROM:
         import numpy as np  # here, not at the top: importing NumPy costs more than a small battle
 
-        weights = np.array([_BULK_KEEP, _BULK_EACH, _BULK_LOSE])
+        weights = np.array([keep, each, lose])
         correlate = np.correlate
         zeros, as_list = np.zeros, np.ndarray.tolist
 
         def step(mass: Any, length: int) -> Any:
             return correlate(mass, weights, "full")[2 : 2 + length]  # index 2 + i: weights @ mass[i:i+3]
     else:
-        zeros, step, as_list = [0.0].__mul__, _python_step, list
+        zeros, as_list = [zero].__mul__, list
+
+        def step(mass: Any, length: int) -> Any:
+            padded = [*mass, zero, zero]
+            return [
+                keep * same + each * one_more + lose * two_more
+                for same, one_more, two_more in zip(
+                    padded[:length], padded[1 : length + 1], padded[2 : length + 2], strict=True
+                )
+            ]
 
     two_left, three_left = zeros(max_attackers + 1), zeros(max_attackers + 1)
     lowest_mass, next_lowest_mass = zeros(defenders + 1), zeros(defenders + 1)
@@ -322,15 +326,17 @@ def _sweep_bulk(initial: Sequence[float], defenders: int, lowest: int) -> _BulkE
     return _BulkExits(as_list(two_left), as_list(three_left), as_list(lowest_mass), as_list(next_lowest_mass))
 
 
-def _propagate_float(initial: Sequence[float], defenders: int, stop_at: int) -> _Absorbed[float]:
-    """Float engine: ``initial[a]`` is the starting mass at state (a, defenders)."""
+def _sweep(
+    initial: Sequence[Number], defenders: int, stop_at: int, rolls: _Rolls[Number], zero: Number
+) -> _Absorbed[Number]:
+    """Where the mass ``initial[a]`` at state (a, defenders) ends up, moved by the weights ``rolls``."""
     max_attackers = len(initial) - 1
     lowest = max(3, stop_at + 1)
-    conquered = [0.0] * (max_attackers + 1)
-    failed: dict[tuple[int, int], float] = {}
+    conquered = [zero] * (max_attackers + 1)
+    failed: dict[tuple[int, int], Number] = {}
     # Mass arriving at the edge: one_left[a] at (a, 1); columns[a][d] at (a, d >= 2) for a < lowest.
-    one_left = [0.0] * (max_attackers + 1)
-    columns = {a: [0.0] * (defenders + 1) for a in (0, lowest - 2, lowest - 1)}
+    one_left = [zero] * (max_attackers + 1)
+    columns = {a: [zero] * (defenders + 1) for a in (0, lowest - 2, lowest - 1)}
 
     for a in range(len(initial)) if defenders == 1 else range(min(lowest, len(initial))):
         if not initial[a]:
@@ -342,20 +348,21 @@ def _propagate_float(initial: Sequence[float], defenders: int, stop_at: int) -> 
         else:
             columns[a][defenders] += initial[a]
 
-    exits = _sweep_bulk(initial, defenders, lowest)
+    exits = _sweep_bulk(initial, defenders, lowest, rolls, zero)
+    keep, each, lose = rolls[3, 2][0, 2], rolls[3, 2][1, 1], rolls[3, 2][2, 0]
     for a in range(lowest, max_attackers + 1):
-        conquered[a] += _BULK_KEEP * exits.two_left[a]
-        one_left[a] += _BULK_KEEP * exits.three_left[a]
-        one_left[a - 1] += _BULK_EACH * exits.two_left[a]
+        conquered[a] += keep * exits.two_left[a]
+        one_left[a] += keep * exits.three_left[a]
+        one_left[a - 1] += each * exits.two_left[a]
     below, two_below = columns[lowest - 1], columns[lowest - 2]
     for d in range(2, defenders + 1):
-        two_below[d] += _BULK_LOSE * exits.lowest[d]
-        below[d] += _BULK_LOSE * exits.next_lowest[d]
+        two_below[d] += lose * exits.lowest[d]
+        below[d] += lose * exits.next_lowest[d]
     for d in range(3, defenders + 1):
-        below[d - 1] += _BULK_EACH * exits.lowest[d]
+        below[d - 1] += each * exits.lowest[d]
 
     if stop_at <= 1 and max_attackers >= 2:  # two attackers roll 2 dice against 2
-        keep, each, lose = _FLOAT_ROLLS[2, 2][0, 2], _FLOAT_ROLLS[2, 2][1, 1], _FLOAT_ROLLS[2, 2][2, 0]
+        keep, each, lose = rolls[2, 2][0, 2], rolls[2, 2][1, 1], rolls[2, 2][2, 0]
         two, one = columns[2], columns[1]
         for d in range(defenders, 1, -1):
             mass = two[d]
@@ -371,7 +378,7 @@ def _propagate_float(initial: Sequence[float], defenders: int, stop_at: int) -> 
                 one_left[1] += each * mass
             columns[0][d] += lose * mass
     if stop_at == 0 and max_attackers >= 1 and defenders >= 2:  # one attacker: 1 die against 2
-        win, lose = _FLOAT_ROLLS[1, 2][0, 1], _FLOAT_ROLLS[1, 2][1, 0]
+        win, lose = rolls[1, 2][0, 1], rolls[1, 2][1, 0]
         one = columns[1]
         for d in range(defenders, 2, -1):
             one[d - 1] += win * one[d]
@@ -379,84 +386,50 @@ def _propagate_float(initial: Sequence[float], defenders: int, stop_at: int) -> 
         one_left[1] += win * one[2]
         columns[0][2] += lose * one[2]
     # One defender: the attacker's dice against one die, down the row d == 1.
+    against_one_die = {dice: (rolls[dice, 1][0, 1], rolls[dice, 1][1, 0]) for dice in (1, 2, 3)}
     for a in range(max_attackers, stop_at, -1):
-        win, lose = _AGAINST_ONE_DIE[min(a, MAX_ATTACKER_DICE)]
+        win, lose = against_one_die[min(a, MAX_ATTACKER_DICE)]
         conquered[a] += win * one_left[a]
         one_left[a - 1] += lose * one_left[a]
 
     # Where the attacker stopped (or was wiped out).
     for a in range(min(stop_at, max_attackers) + 1):
         if one_left[a]:
-            failed[a, 1] = failed.get((a, 1), 0.0) + one_left[a]
+            failed[a, 1] = failed.get((a, 1), zero) + one_left[a]
     for a, column in columns.items():
         if a <= stop_at:
             for d in range(2, defenders + 1):
                 if column[d]:
-                    failed[a, d] = failed.get((a, d), 0.0) + column[d]
+                    failed[a, d] = failed.get((a, d), zero) + column[d]
     return _Absorbed(conquered=tuple(conquered), failed=failed)
 
 
-def _propagate_exact(initial: Sequence[Fraction], defenders: int, stop_at: int) -> _Absorbed[Fraction]:
-    """Exact engine: every state of each anti-diagonal in turn, on integer numerators.
+def _propagate_float(initial: Sequence[float], defenders: int, stop_at: int) -> _Absorbed[float]:
+    """Float engine: ``initial[a]`` is the starting probability of state (a, defenders)."""
+    return _sweep(initial, defenders, stop_at, _FLOAT_ROLLS, 0.0)
 
-    The mass on diagonal s is ``numerator / (common * _SCALE ** (top - s))``.
+
+def _propagate_exact(initial: Sequence[Fraction], defenders: int, stop_at: int) -> _Absorbed[Fraction]:
+    """Exact engine: the same sweep on integer numerators over a common denominator.
+
+    The mass at (a, d) is ``numerator / (common * _SCALE ** (A + defenders - a - d))``: a roll
+    removing k armies multiplies by its weight scaled by ``_SCALE ** k``, an integer.
     """
     max_attackers = len(initial) - 1
     top = max_attackers + defenders
-    first_live = stop_at + 1
     common = math.lcm(*(p.denominator for p in initial))
-    rows = [[0] * (max_attackers + 1) for _ in range(3)]
-    conquered_numerators = [0] * (max_attackers + 1)
-    failed_numerators: dict[tuple[int, int], int] = {}
-
-    single = {a: _SCALED_ROLLS[min(a, MAX_ATTACKER_DICE), 1] for a in range(1, 4)}
-    one_vs_two = _SCALED_ROLLS[1, 2]
-    two_vs_two = _SCALED_ROLLS[2, 2]
-    three_vs_two = _SCALED_ROLLS[3, 2]
-    bulk_defender_loses_two = three_vs_two[0, 2]
-    bulk_each_lose_one = three_vs_two[1, 1]
-    bulk_attacker_loses_two = three_vs_two[2, 0]
-
-    for s in range(top, 0, -1):
-        row = rows[s % 3]
-        next_row = rows[(s - 1) % 3]
-        row_after_next = rows[(s - 2) % 3]
-        start = s - defenders
-        if 0 <= start <= max_attackers and initial[start]:
-            p = initial[start]
-            row[start] += p.numerator * (common // p.denominator) * _SCALE ** (top - s)
-        if s <= max_attackers:
-            conquered_numerators[s] = row[s]
-        for a in range(max(0, start), min(stop_at, max_attackers, s - 1) + 1):
-            if row[a]:
-                failed_numerators[a, s - a] = row[a]
-
-        a = s - 1
-        if first_live <= a <= max_attackers and row[a]:
-            weights = single[min(a, MAX_ATTACKER_DICE)]
-            next_row[a] += row[a] * weights[0, 1]
-            next_row[a - 1] += row[a] * weights[1, 0]
-        if first_live <= 1 <= max_attackers and s >= 3 and row[1]:
-            next_row[1] += row[1] * one_vs_two[0, 1]
-            next_row[0] += row[1] * one_vs_two[1, 0]
-        if first_live <= 2 <= max_attackers and s >= 4 and row[2]:
-            row_after_next[2] += row[2] * two_vs_two[0, 2]
-            row_after_next[1] += row[2] * two_vs_two[1, 1]
-            row_after_next[0] += row[2] * two_vs_two[2, 0]
-        for a in range(max(3, first_live, start), min(max_attackers, s - 2) + 1):
-            mass = row[a]
-            if mass:
-                row_after_next[a] += mass * bulk_defender_loses_two
-                row_after_next[a - 1] += mass * bulk_each_lose_one
-                row_after_next[a - 2] += mass * bulk_attacker_loses_two
-        rows[s % 3] = [0] * (max_attackers + 1)
+    scaled = [
+        p.numerator * (common // p.denominator) * _SCALE ** (max_attackers - a) if p else 0
+        for a, p in enumerate(initial)
+    ]
+    absorbed = _sweep(scaled, defenders, stop_at, _SCALED_ROLLS, 0)
 
     def to_fraction(numerator: int, s: int) -> Fraction:
         return Fraction(numerator, common * _SCALE ** (top - s)) if numerator else Fraction(0)
 
     return _Absorbed(
-        conquered=tuple(to_fraction(n, a) for a, n in enumerate(conquered_numerators)),
-        failed={(a, d): to_fraction(n, a + d) for (a, d), n in failed_numerators.items()},
+        conquered=tuple(to_fraction(n, a) for a, n in enumerate(absorbed.conquered)),
+        failed={(a, d): to_fraction(n, a + d) for (a, d), n in absorbed.failed.items()},
     )
 
 
