@@ -350,16 +350,17 @@ def _sweep(
 
     exits = _sweep_bulk(initial, defenders, lowest, rolls, zero)
     keep, each, lose = rolls[3, 2][0, 2], rolls[3, 2][1, 1], rolls[3, 2][2, 0]
+    two_left, three_left = exits.two_left, exits.three_left
     for a in range(lowest, max_attackers + 1):
-        conquered[a] += keep * exits.two_left[a]
-        one_left[a] += keep * exits.three_left[a]
-        one_left[a - 1] += each * exits.two_left[a]
+        conquered[a] += keep * two_left[a]
+        one_left[a] += keep * three_left[a]
+        one_left[a - 1] += each * two_left[a]
     below, two_below = columns[lowest - 1], columns[lowest - 2]
-    for d in range(2, defenders + 1):
-        two_below[d] += lose * exits.lowest[d]
-        below[d] += lose * exits.next_lowest[d]
-    for d in range(3, defenders + 1):
-        below[d - 1] += each * exits.lowest[d]
+    for d, (at_lowest, at_next_lowest) in enumerate(zip(exits.lowest, exits.next_lowest, strict=True)):
+        if d >= 2:
+            two_below[d] += lose * at_lowest
+            below[d] += lose * at_next_lowest
+            below[d - 1] += each * at_lowest if d >= 3 else zero
 
     if stop_at <= 1 and max_attackers >= 2:  # two attackers roll 2 dice against 2
         keep, each, lose = rolls[2, 2][0, 2], rolls[2, 2][1, 1], rolls[2, 2][2, 0]
