@@ -28,6 +28,7 @@ from risk.simulate import DEFAULT_MAX_TURNS
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from typer._click import Command  # the click that typer builds on
 
 # Commands defined in other modules, with the module whose ``register(app)`` adds them. They are
 # imported only when used (or listed by --help): `risk simulate` need not load the terminal game,
@@ -46,7 +47,7 @@ class LazyGroup(TyperGroup):
     def list_commands(self, ctx: typer.Context) -> list[str]:
         return [*super().list_commands(ctx), *(name for name in LAZY_COMMANDS if name not in self.commands)]
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> typer.core.click.Command | None:
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Command | None:
         if cmd_name not in self.commands:
             # An unknown name loads every command, so that "did you mean" knows them all.
             for name in [cmd_name] if cmd_name in LAZY_COMMANDS else list(LAZY_COMMANDS):
@@ -55,7 +56,7 @@ class LazyGroup(TyperGroup):
         return super().get_command(ctx, cmd_name)
 
 
-def _load_command(name: str) -> typer.core.click.Command:
+def _load_command(name: str) -> Command:
     """The click command ``name``, as its module's ``register`` defines it."""
     module = importlib.import_module(LAZY_COMMANDS[name])
     holder = typer.Typer()
