@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -504,13 +505,17 @@ def _cached_exact_invasion(attackers: int, defenders: int, stop_at: int) -> Batt
     return _battle_odds(attackers, defenders, stop_at, absorbed, Fraction(0))
 
 
-def _weighted_total(terms: Iterable[tuple[int, Probability]], zero: Probability) -> Probability:
-    """The sum of ``weight * p``; Fractions are added over one common denominator (one reduction
-    in all, not one per term)."""
+def _total(
+    values: Iterable[Probability], zero: Probability, weights: Iterable[int] | None = None
+) -> Probability:
+    """The sum of ``weight * value`` (every weight 1 by default). Fractions are added over one
+    common denominator: one reduction in all, not one per term."""
     if not isinstance(zero, Fraction):
-        return sum((weight * p for weight, p in terms), zero)
-    pairs = list(terms)
-    denominator = math.lcm(*(p.denominator for _, p in pairs))
+        return sum(values if weights is None else map(operator.mul, weights, values), zero)
+    terms = list(values)
+    factors = [1] * len(terms) if weights is None else list(weights)
+    denominator = math.lcm(*(p.denominator for p in terms))
+    pairs = zip(factors, terms, strict=True)
     numerator = sum(weight * p.numerator * (denominator // p.denominator) for weight, p in pairs)
     return Fraction(numerator, denominator)
 
@@ -524,9 +529,9 @@ def _battle_odds(
     defender_survivors: dict[int, Probability] = {}
     for (_, d), p in sorted(absorbed.failed.items(), key=lambda item: item[0][1]):
         defender_survivors[d] = defender_survivors.get(d, zero) + p
-    attacker_wins = _weighted_total(((1, p) for p in attacker_survivors.values()), zero)
-    expected_attacker_left = _weighted_total(((a, p) for (a, _), p in outcomes.items()), zero)
-    expected_defender_left = _weighted_total(((d, p) for (_, d), p in outcomes.items()), zero)
+    attacker_wins = _total(attacker_survivors.values(), zero)
+    expected_attacker_left = _total(outcomes.values(), zero, weights=(a for a, _ in outcomes))
+    expected_defender_left = _total(outcomes.values(), zero, weights=(d for _, d in outcomes))
     return BattleOdds(
         attackers=attackers,
         defenders=defenders,
@@ -587,7 +592,7 @@ def _chain(
     conquered: Sequence[Probability] = ()
     for index, defenders in enumerate(path):
         conquered = propagate(force, defenders, 0).conquered
-        at_least.append(_weighted_total(((1, p) for p in conquered), zero))
+        at_least.append(_total(conquered, zero))
         if index < len(path) - 1:
             # One survivor stays behind; a lone survivor cannot go on (force[0] stays zero).
             force = [zero, *conquered[2:]] if len(conquered) > 2 else [zero]
