@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from risk.odds import chain, invasion, roll_outcomes
+from risk import odds as odds_module
+from risk.odds import BattleOdds, chain, clear_cache, invasion, roll_outcomes
 from risk.odds_cli import CONTEXT_SETTINGS, odds_command
 
 # ---------------------------------------------------------------------------------------------
@@ -217,6 +218,69 @@ def test_float_agrees_with_exact_on_a_large_battle() -> None:
     assert floats.attacker_wins == pytest.approx(float(exact.attacker_wins), rel=1e-12)
     assert floats.expected_attacker_losses == pytest.approx(float(exact.expected_attacker_losses), rel=1e-12)
     assert floats.expected_defender_losses == pytest.approx(float(exact.expected_defender_losses), rel=1e-12)
+
+
+def assert_floats_match_exact(floats: BattleOdds[float], exact: BattleOdds[Fraction]) -> None:
+    """Same end states, each probability equal up to float rounding."""
+    assert floats.outcomes.keys() == exact.outcomes.keys()
+    for state, p in exact.outcomes.items():
+        assert floats.outcomes[state] == pytest.approx(float(p), rel=1e-12, abs=1e-300), state
+    assert floats.attacker_survivors.keys() == exact.attacker_survivors.keys()
+    assert floats.defender_survivors.keys() == exact.defender_survivors.keys()
+    for field in ("attacker_wins", "expected_attacker_losses", "expected_defender_losses"):
+        assert getattr(floats, field) == pytest.approx(float(getattr(exact, field)), rel=1e-12), field
+
+
+# Small and large, lopsided, stopping early: every part of the float engine (the 3-against-2 bulk
+# in lists and in NumPy, the rows and columns of one or two dice) against the exact engine.
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "stop_at"),
+    [
+        (40, 35, 0), (64, 3, 0), (3, 64, 0), (2, 41, 0), (1, 30, 0), (30, 1, 0), (2, 30, 1),
+        (50, 50, 1), (50, 50, 2), (45, 30, 7), (21, 60, 20), (100, 80, 0), (120, 2, 5),
+    ],
+)
+def test_float_engine_matches_exact_outcome_by_outcome(attackers: int, defenders: int, stop_at: int) -> None:
+    exact = invasion(attackers, defenders, stop_at=stop_at, exact=True)
+    assert_floats_match_exact(invasion(attackers, defenders, stop_at=stop_at), exact)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    attackers=st.integers(min_value=0, max_value=70),
+    defenders=st.integers(min_value=1, max_value=70),
+    stop_at=st.integers(min_value=0, max_value=12),
+)
+def test_float_engine_matches_exact_everywhere(attackers: int, defenders: int, stop_at: int) -> None:
+    exact = invasion(attackers, defenders, stop_at=stop_at, exact=True)
+    assert_floats_match_exact(invasion(attackers, defenders, stop_at=stop_at), exact)
+
+
+@pytest.mark.parametrize(("attackers", "defenders", "stop_at"), [(30, 25, 0), (40, 9, 1), (26, 40, 4)])
+def test_list_and_numpy_sweeps_agree(
+    monkeypatch: pytest.MonkeyPatch, attackers: int, defenders: int, stop_at: int
+) -> None:
+    results = []
+    for threshold in (0, 10**9):  # every diagonal in NumPy, then every one in Python lists
+        monkeypatch.setattr(odds_module, "_VECTORISE_FROM", threshold)
+        clear_cache()
+        results.append(invasion(attackers, defenders, stop_at=stop_at))
+    clear_cache()
+    in_numpy, in_lists = results
+    assert in_numpy.outcomes.keys() == in_lists.outcomes.keys()
+    for state, p in in_lists.outcomes.items():
+        assert in_numpy.outcomes[state] == pytest.approx(p, rel=1e-13), state
+
+
+def test_float_chain_matches_exact_chain() -> None:
+    path = [5, 12, 3, 20, 1, 7]
+    exact = chain(60, path, exact=True)
+    floats = chain(60, path)
+    assert floats.at_least == pytest.approx([float(p) for p in exact.at_least], rel=1e-12)
+    assert floats.arrived.keys() == exact.arrived.keys()
+    for survivors, p in exact.arrived.items():
+        assert floats.arrived[survivors] == pytest.approx(float(p), rel=1e-12, abs=1e-300)
+    assert floats.expected_conquered == pytest.approx(float(exact.expected_conquered), rel=1e-12)
 
 
 def test_thousand_against_thousand_is_a_distribution() -> None:

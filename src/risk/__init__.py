@@ -13,25 +13,60 @@ Traceback (most recent call last):
 risk.errors.IllegalActionError: 'claim alaska': Alaska is already claimed (... to act, phase claim)
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from risk.errors import GameOverError, IllegalActionError, NotationError, RecordError, RiskError, RulesError
-from risk.maps import Board, load_map
-from risk.record import read_record, write_record
-from risk.rules.actions import (
-    Action,
-    Attack,
-    Claim,
-    Defend,
-    EndAttack,
-    EndTurn,
-    Fortify,
-    Occupy,
-    Place,
-    Trade,
-    parse_action,
-)
-from risk.rules.game import Battle, Game, Outcome, Phase
-from risk.rules.options import Rules
-from risk.view import View
+
+if TYPE_CHECKING:
+    from risk.maps import Board, load_map
+    from risk.record import read_record, write_record
+    from risk.rules.actions import (
+        Action,
+        Attack,
+        Claim,
+        Defend,
+        EndAttack,
+        EndTurn,
+        Fortify,
+        Occupy,
+        Place,
+        Trade,
+        parse_action,
+    )
+    from risk.rules.game import Battle, Game, Outcome, Phase
+    from risk.rules.options import Rules
+    from risk.view import View
+
+# The other public names and their modules, imported on first use: a program (or a `risk`
+# command) that needs part of the package does not wait for all of it to load.
+_LAZY_NAMES = {
+    **dict.fromkeys(("Board", "load_map"), "risk.maps"),
+    **dict.fromkeys(("read_record", "write_record"), "risk.record"),
+    **dict.fromkeys(
+        ("Action", "Attack", "Claim", "Defend", "EndAttack", "EndTurn", "Fortify", "Occupy", "Place", "Trade",
+         "parse_action"),
+        "risk.rules.actions",
+    ),
+    **dict.fromkeys(("Battle", "Game", "Outcome", "Phase"), "risk.rules.game"),
+    "Rules": "risk.rules.options",
+    "View": "risk.view",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY_NAMES:
+        raise AttributeError(f"module 'risk' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_NAMES})
+
 
 __all__ = [
     "Action", "Attack", "Battle", "Board", "Claim", "Defend", "EndAttack", "EndTurn", "Fortify", "Game",

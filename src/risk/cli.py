@@ -6,15 +6,17 @@ and exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typer.core import TyperGroup
 
 from risk.bots import BOTS, DEFAULT_BOT
 from risk.errors import RiskError
@@ -24,18 +26,74 @@ from risk.odds_cli import odds_command
 from risk.rules.options import GAME_ALIASES, GAMES, OPTIONS, PRESET_ALIASES, PRESETS, Rules
 from risk.simulate import DEFAULT_MAX_TURNS
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from typer._click import Command  # the click that typer builds on
+
+# Commands defined in other modules, with the module whose ``register(app)`` adds them. They are
+# imported only when used (or listed by --help): `risk simulate` need not load the terminal game,
+# the tournament runner or the web server.
+LAZY_COMMANDS = {
+    "play": "risk.tui.command",
+    "serve": "risk.server.command",
+    "tournament": "risk.tournament_cli",
+    "bots": "risk.tournament_cli",
+}
+
+
+class LazyGroup(TyperGroup):
+    """The `risk` group: the commands of LAZY_COMMANDS are built from their module on first use."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        return [*super().list_commands(ctx), *(name for name in LAZY_COMMANDS if name not in self.commands)]
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Command | None:
+        if cmd_name not in self.commands:
+            # An unknown name loads every command, so that "did you mean" knows them all.
+            for name in [cmd_name] if cmd_name in LAZY_COMMANDS else list(LAZY_COMMANDS):
+                if name not in self.commands:
+                    self.add_command(_load_command(name), name)
+        return super().get_command(ctx, cmd_name)
+
+
+def _load_command(name: str) -> Command:
+    """The click command ``name``, as its module's ``register`` defines it."""
+    module = importlib.import_module(LAZY_COMMANDS[name])
+    holder = typer.Typer()
+
+    @holder.callback()
+    def _group() -> None:
+        """A group, so that get_command gives every registered command by name."""
+
+    module.register(holder)
+    group = typer.main.get_command(holder)
+    assert isinstance(group, TyperGroup)
+    return group.commands[name]
+
+
+# `risk simulate` shows a progress bar from this many games on.
+PROGRESS_FROM = 20
+
 app = typer.Typer(
+    cls=LazyGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     help="RISK, the world-conquest game: exact rules of the 1993, 2003 and 2008 editions.",
 )
-console = Console()
 app.command(
     "odds",
     context_settings=ODDS_CONTEXT,
     help="Exact battle odds: risk odds A D, or risk odds A --chain D1,D2",
 )(odds_command)
+
+
+@cache
+def console() -> Console:
+    """Standard output through rich, imported only by the commands that print tables."""
+    from rich.console import Console
+
+    return Console()
 
 
 def fail(message: str) -> NoReturn:
@@ -55,6 +113,20 @@ def print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
 
+@contextmanager
+def progress_bar(games: int) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr while playing many games; yields the call that counts one game."""
+    if games < PROGRESS_FROM:  # a short run needs no bar (nor the import of rich.progress)
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("playing", total=games)
+        yield lambda: progress.advance(task)
+
+
 @app.command("map")
 def map_command(
     name: Annotated[str, typer.Argument(help="a shipped map name or a .json map file")] = "classic",
@@ -68,6 +140,8 @@ def map_command(
     if as_json:
         print_json(board.to_json())
         return
+    from rich.table import Table
+
     for continent in board.continents:
         table = Table(title=f"{continent.name} (bonus {continent.bonus})", title_justify="left")
         table.add_column("territory")
@@ -81,8 +155,8 @@ def map_command(
                 ("infantry", "cavalry", "artillery")[territory.card_symbol],
                 ", ".join(board.name_of(n) for n in board.neighbours[t]),
             )
-        console.print(table)
-    console.print(
+        console().print(table)
+    console().print(
         f"{len(board)} territories, {len(board.continents)} continents; maps: {', '.join(available_maps())}"
     )
 
@@ -122,6 +196,9 @@ def rules_command(
             }
         )
         return
+    from rich.markup import escape
+    from rich.table import Table
+
     table = Table(title="Rule options by preset", title_justify="left")
     table.add_column("option")
     for rules in presets:
@@ -129,17 +206,17 @@ def rules_command(
     for name in OPTIONS:
         key = name.replace("_", "-")
         table.add_row(key, *(r.option_values()[key] for r in presets))
-    console.print(table)
+    console().print(table)
     for name, info in OPTIONS.items():
         choices = f" ({' | '.join(info.choices)})" if info.choices else ""
-        console.print(f"[bold]{name.replace('_', '-')}[/bold]{choices}: {escape(info.description)}.")
-        console.print(f"  [dim]{escape(info.source)}[/dim]", highlight=False)
-    console.print("[bold]Games[/bold] (--game NAME):")
+        console().print(f"[bold]{name.replace('_', '-')}[/bold]{choices}: {escape(info.description)}.")
+        console().print(f"  [dim]{escape(info.source)}[/dim]", highlight=False)
+    console().print("[bold]Games[/bold] (--game NAME):")
     for game, editions in GAMES.items():
         names = ", ".join(a for a, g in GAME_ALIASES.items() if g == game)
-        console.print(f"  {game}: in the {', '.join(editions)} rulebooks; aliases: {names}")
+        console().print(f"  {game}: in the {', '.join(editions)} rulebooks; aliases: {names}")
     aliases = ", ".join(f"{a}={t}" for a, t in PRESET_ALIASES.items())
-    console.print(f"Aliases: {aliases}. Override any option with --option name=value.")
+    console().print(f"Aliases: {aliases}. Override any option with --option name=value.")
 
 
 @app.command("simulate")
@@ -168,9 +245,6 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Bot-only games, played to a winner or to the turn cap. Same arguments, same output."""
-    from rich.progress import Progress
-
-    from risk.record import save_record
     from risk.simulate import play_game
 
     ruleset = make_rules(rules, option, game_name)
@@ -206,14 +280,15 @@ def simulate_command(
             fail(f"cannot create {record}: {error.strerror}")
 
     reports = []
-    with Progress(console=Console(stderr=True), transient=True, disable=games < 20) as progress:
-        task = progress.add_task("playing", total=games)
+    with progress_bar(games) as advance:
         for k in range(games):
             game, report = play_game(ruleset, bot_names, seed + k, max_turns=max_turns, board=board)
             reports.append(report)
             if record is not None:
+                from risk.record import save_record
+
                 save_record(game, record / f"game-{seed + k}.risk")
-            progress.advance(task)
+            advance()
 
     wins: dict[str, int] = {}
     for report in reports:
@@ -234,6 +309,8 @@ def simulate_command(
             }
         )
         return
+    from rich.table import Table
+
     table = Table(
         title=f"{games} game(s), rules {ruleset.describe()}, bots {', '.join(bot_names)}",
         title_justify="left",
@@ -242,11 +319,11 @@ def simulate_command(
         table.add_column(column)
     for r in reports[:50]:
         table.add_row(str(r.seed), r.winner_name or "unfinished", str(r.turns), str(r.actions))
-    console.print(table)
+    console().print(table)
     if games > 50:
-        console.print(f"... {games - 50} more games")
+        console().print(f"... {games - 50} more games")
     summary = ", ".join(f"{name} {n}" for name, n in sorted(wins.items(), key=lambda kv: -kv[1]))
-    console.print(f"Wins: {summary or 'none'}; unfinished: {unfinished}")
+    console().print(f"Wins: {summary or 'none'}; unfinished: {unfinished}")
 
 
 @app.command("replay")
@@ -294,23 +371,10 @@ def replay_command(
         return
     from risk.tui.rounds import rounds_played
 
-    console.print(
+    console().print(
         f"{file}: valid record of {actions} actions, {rounds_played(game)} rounds; "
         f"rules {game.rules.describe()}; winner: {winner or 'none (unfinished)'}; {dice}"
     )
-
-
-def _register_commands() -> None:
-    from risk.server.command import register as register_serve
-    from risk.tournament_cli import register as register_tournament
-    from risk.tui.command import register as register_play
-
-    register_play(app)
-    register_serve(app)
-    register_tournament(app)
-
-
-_register_commands()
 
 
 def main() -> None:

@@ -14,23 +14,24 @@ territory minus the one that must stay behind (as in Osborne's tables). So ``inv
 describes an attack from a territory holding 4 armies; the attacker throws min(3, a) dice while
 it has ``a`` fighting armies, and the defender min(2, d) dice while it has ``d`` armies.
 
-The float engine pushes probability mass through the (a, d) state grid one anti-diagonal
-(a + d = constant) at a time with NumPy; the exact engine does the same with Python integers
-over a common denominator, so ``exact=True`` results are exact ``Fraction`` values.
+One sweep pushes probability mass through the (a, d) state grid one anti-diagonal
+(a + d = constant) at a time: the 3-against-2 states of a diagonal move in one convolution (with
+NumPy for long diagonals of floats), the few other states one by one. It runs on floats, or on
+Python integers over a common denominator so that ``exact=True`` results are exact ``Fraction``
+values.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Generic, Literal, TypeVar, overload
-
-import numpy as np
+from typing import Any, Generic, Literal, TypeVar, overload
 
 __all__ = [
     "MAX_ATTACKER_DICE",
@@ -48,6 +49,8 @@ MAX_DEFENDER_DICE = 2
 DIE_FACES = 6
 
 Probability = TypeVar("Probability", float, Fraction)
+# What the sweep computes with: probabilities, or the exact engine's scaled integer numerators.
+Number = TypeVar("Number", float, int)
 
 # Every roll removes at least one army and every single-roll probability has a denominator
 # dividing 6**4 per army removed (36, 216, 1296 for one army; 1296, 7776 for two). Scaling the
@@ -61,27 +64,31 @@ _SCALE = DIE_FACES**4
 # ---------------------------------------------------------------------------------------------
 
 
+def _compared_dice(dice: int, compared: int) -> Counter[tuple[int, ...]]:
+    """Every throw of ``dice`` dice, counted by its ``compared`` highest dice (highest first)."""
+    faces = range(1, DIE_FACES + 1)
+    return Counter(
+        tuple(sorted(throw, reverse=True)[:compared]) for throw in itertools.product(faces, repeat=dice)
+    )
+
+
 @cache
 def _roll_outcome_table(
     attacker_dice: int, defender_dice: int
 ) -> tuple[tuple[tuple[int, int], Fraction], ...]:
-    """Enumerate all 6**(a+d) throws once; immutable so the cache cannot be corrupted."""
-    faces = range(1, DIE_FACES + 1)
-    defender_throws = [
-        sorted(throw, reverse=True) for throw in itertools.product(faces, repeat=defender_dice)
-    ]
+    """Count all 6**(a+d) throws once; immutable so the cache cannot be corrupted.
+
+    Only each side's min(a, d) highest dice are compared, so the throws are counted by those
+    (21 kinds at most per side) instead of one pair of throws at a time.
+    """
+    compared = min(attacker_dice, defender_dice)
+    defender_kinds = _compared_dice(defender_dice, compared).items()
     counts: Counter[tuple[int, int]] = Counter()
-    for attacker_throw in itertools.product(faces, repeat=attacker_dice):
-        attacker_sorted = sorted(attacker_throw, reverse=True)
-        for defender_sorted in defender_throws:
-            attacker_losses = defender_losses = 0
-            # zip stops at the shorter throw: min(a, d) comparisons.
-            for attacker_die, defender_die in zip(attacker_sorted, defender_sorted, strict=False):
-                if attacker_die > defender_die:
-                    defender_losses += 1
-                else:  # ties go to the defender
-                    attacker_losses += 1
-            counts[attacker_losses, defender_losses] += 1
+    for attacker_top, attacker_count in _compared_dice(attacker_dice, compared).items():
+        for defender_top, defender_count in defender_kinds:
+            # Ties go to the defender.
+            defender_losses = sum(a > d for a, d in zip(attacker_top, defender_top, strict=True))
+            counts[compared - defender_losses, defender_losses] += attacker_count * defender_count
     total = DIE_FACES ** (attacker_dice + defender_dice)
     return tuple((losses, Fraction(count, total)) for losses, count in sorted(counts.items()))
 
@@ -193,12 +200,15 @@ class ChainOdds(Generic[Probability]):
 # ---------------------------------------------------------------------------------------------
 
 
+Mass = TypeVar("Mass", float, int, Fraction)
+
+
 @dataclass(frozen=True)
-class _Absorbed(Generic[Probability]):
+class _Absorbed(Generic[Mass]):
     """Raw engine output: where the probability mass ended up."""
 
-    conquered: tuple[Probability, ...]  # conquered[a] = P(end at (a, 0))
-    failed: dict[tuple[int, int], Probability]  # (a, d) with d >= 1 -> P(end there)
+    conquered: tuple[Mass, ...]  # conquered[a] = P(end at (a, 0))
+    failed: dict[tuple[int, int], Mass]  # (a, d) with d >= 1 -> P(end there)
 
 
 def _float_transitions() -> dict[tuple[int, int], dict[tuple[int, int], float]]:
@@ -226,132 +236,202 @@ def _scaled_transitions() -> dict[tuple[int, int], dict[tuple[int, int], int]]:
     return table
 
 
-_FLOAT_ROLLS = _float_transitions()
-_SCALED_ROLLS = _scaled_transitions()
+# _Rolls[(attacker_dice, defender_dice)][attacker_losses, defender_losses] = weight of that outcome
+_Rolls = dict[tuple[int, int], dict[tuple[int, int], Number]]
+_FLOAT_ROLLS: _Rolls[float] = _float_transitions()
+_SCALED_ROLLS: _Rolls[int] = _scaled_transitions()
+
+
+# The sweep splits the grid in two. In the *bulk*, a >= lowest and d >= 2 with
+# lowest = max(3, stop_at + 1), 3 dice roll against 2: the same three moves everywhere, and every
+# predecessor of a bulk state is a bulk state, so the bulk mass is a plain random walk, one
+# convolution per anti-diagonal (NumPy for long diagonals of floats). The *edge* (d == 1, and
+# a == 1 or 2 while they still attack) is a few chains of single states, walked one by one. Only
+# the bulk states whose moves can leave the bulk (a in {lowest, lowest + 1} or d in {2, 3}) are
+# read out. The same code runs on floats and on the exact engine's scaled integers.
+
+# From this many bulk states per anti-diagonal on, NumPy beats Python lists (which spare small
+# battles, the bots' kind, the import of NumPy).
+_VECTORISE_FROM = 16
+
+
+@dataclass(frozen=True)
+class _BulkExits(Generic[Number]):
+    """Bulk mass on the states whose rolls can leave the bulk."""
+
+    two_left: list[Number]  # two_left[a] = mass at (a, 2)
+    three_left: list[Number]  # three_left[a] = mass at (a, 3)
+    lowest: list[Number]  # lowest[d] = mass at (lowest, d)
+    next_lowest: list[Number]  # next_lowest[d] = mass at (lowest + 1, d)
+
+
+def _sweep_bulk(
+    initial: Sequence[Number], defenders: int, lowest: int, rolls: _Rolls[Number], zero: Number
+) -> _BulkExits[Number]:
+    """Push the initial bulk mass (at d = defenders) through the bulk, one anti-diagonal at a time.
+
+    On diagonal s the mass is kept for a in [lowest, min(A, s - 2)] at index a - lowest; two
+    diagonals down, new[i] = keep * mass[i] + each * mass[i + 1] + lose * mass[i + 2]. Moves keep
+    the parity of s, so each parity is swept on its own, and only if it holds mass.
+    """
+    max_attackers = len(initial) - 1
+    keep, each, lose = rolls[3, 2][0, 2], rolls[3, 2][1, 1], rolls[3, 2][2, 0]
+    zeros: Callable[[int], Any]
+    step: Callable[[Any, int], Any]
+    as_list: Callable[[Any], list[Number]]
+    if isinstance(zero, float) and max_attackers - lowest >= _VECTORISE_FROM:
+        import numpy as np  # here, not at the top: importing NumPy costs more than a small battle
+
+        weights = np.array([keep, each, lose])
+        correlate = np.correlate
+        zeros, as_list = np.zeros, np.ndarray.tolist
+
+        def step(mass: Any, length: int) -> Any:
+            return correlate(mass, weights, "full")[2 : 2 + length]  # index 2 + i: weights @ mass[i:i+3]
+    else:
+        zeros, as_list = [zero].__mul__, list
+
+        def step(mass: Any, length: int) -> Any:
+            padded = [*mass, zero, zero]
+            return [
+                keep * same + each * one_more + lose * two_more
+                for same, one_more, two_more in zip(
+                    padded[:length], padded[1 : length + 1], padded[2 : length + 2], strict=True
+                )
+            ]
+
+    two_left, three_left = zeros(max_attackers + 1), zeros(max_attackers + 1)
+    lowest_mass, next_lowest_mass = zeros(defenders + 1), zeros(defenders + 1)
+    for top_attackers in (max_attackers, max_attackers - 1) if defenders >= 2 else ():
+        # The highest diagonal of this parity that receives initial mass; none: nothing to sweep.
+        first = next((a for a in range(top_attackers, lowest - 1, -2) if initial[a]), None)
+        if first is None:
+            continue
+        s = first + defenders
+        mass = zeros(min(max_attackers, s - 2) - lowest + 1)
+        while True:  # s - 2 >= lowest: diagonal s holds bulk states
+            if s - defenders >= lowest:
+                mass[s - defenders - lowest] += initial[s - defenders]
+            if s - lowest <= defenders:
+                lowest_mass[s - lowest] = mass[0]
+            if s - lowest - 1 <= defenders and len(mass) > 1:
+                next_lowest_mass[s - lowest - 1] = mass[1]
+            if s - 2 <= max_attackers:
+                two_left[s - 2] = mass[s - 2 - lowest]
+            if lowest <= s - 3 <= max_attackers:
+                three_left[s - 3] = mass[s - 3 - lowest]
+            s -= 2
+            if s - 2 < lowest:
+                break
+            mass = step(mass, min(max_attackers, s - 2) - lowest + 1)
+    return _BulkExits(as_list(two_left), as_list(three_left), as_list(lowest_mass), as_list(next_lowest_mass))
+
+
+def _sweep(
+    initial: Sequence[Number], defenders: int, stop_at: int, rolls: _Rolls[Number], zero: Number
+) -> _Absorbed[Number]:
+    """Where the mass ``initial[a]`` at state (a, defenders) ends up, moved by the weights ``rolls``."""
+    max_attackers = len(initial) - 1
+    lowest = max(3, stop_at + 1)
+    conquered = [zero] * (max_attackers + 1)
+    failed: dict[tuple[int, int], Number] = {}
+    # Mass arriving at the edge: one_left[a] at (a, 1); columns[a][d] at (a, d >= 2) for a < lowest.
+    one_left = [zero] * (max_attackers + 1)
+    columns = {a: [zero] * (defenders + 1) for a in (0, lowest - 2, lowest - 1)}
+
+    for a in range(len(initial)) if defenders == 1 else range(min(lowest, len(initial))):
+        if not initial[a]:
+            continue
+        if a <= stop_at:
+            failed[a, defenders] = initial[a]
+        elif defenders == 1:
+            one_left[a] += initial[a]
+        else:
+            columns[a][defenders] += initial[a]
+
+    exits = _sweep_bulk(initial, defenders, lowest, rolls, zero)
+    keep, each, lose = rolls[3, 2][0, 2], rolls[3, 2][1, 1], rolls[3, 2][2, 0]
+    two_left, three_left = exits.two_left, exits.three_left
+    for a in range(lowest, max_attackers + 1):
+        conquered[a] += keep * two_left[a]
+        one_left[a] += keep * three_left[a]
+        one_left[a - 1] += each * two_left[a]
+    below, two_below = columns[lowest - 1], columns[lowest - 2]
+    for d, (at_lowest, at_next_lowest) in enumerate(zip(exits.lowest, exits.next_lowest, strict=True)):
+        if d >= 2:
+            two_below[d] += lose * at_lowest
+            below[d] += lose * at_next_lowest
+            below[d - 1] += each * at_lowest if d >= 3 else zero
+
+    if stop_at <= 1 and max_attackers >= 2:  # two attackers roll 2 dice against 2
+        keep, each, lose = rolls[2, 2][0, 2], rolls[2, 2][1, 1], rolls[2, 2][2, 0]
+        two, one = columns[2], columns[1]
+        for d in range(defenders, 1, -1):
+            mass = two[d]
+            if d >= 4:
+                two[d - 2] += keep * mass
+            elif d == 3:
+                one_left[2] += keep * mass
+            else:
+                conquered[2] += keep * mass
+            if d >= 3:
+                one[d - 1] += each * mass
+            else:
+                one_left[1] += each * mass
+            columns[0][d] += lose * mass
+    if stop_at == 0 and max_attackers >= 1 and defenders >= 2:  # one attacker: 1 die against 2
+        win, lose = rolls[1, 2][0, 1], rolls[1, 2][1, 0]
+        one = columns[1]
+        for d in range(defenders, 2, -1):
+            one[d - 1] += win * one[d]
+            columns[0][d] += lose * one[d]
+        one_left[1] += win * one[2]
+        columns[0][2] += lose * one[2]
+    # One defender: the attacker's dice against one die, down the row d == 1.
+    against_one_die = {dice: (rolls[dice, 1][0, 1], rolls[dice, 1][1, 0]) for dice in (1, 2, 3)}
+    for a in range(max_attackers, stop_at, -1):
+        win, lose = against_one_die[min(a, MAX_ATTACKER_DICE)]
+        conquered[a] += win * one_left[a]
+        one_left[a - 1] += lose * one_left[a]
+
+    # Where the attacker stopped (or was wiped out).
+    for a in range(min(stop_at, max_attackers) + 1):
+        if one_left[a]:
+            failed[a, 1] = failed.get((a, 1), zero) + one_left[a]
+    for a, column in columns.items():
+        if a <= stop_at:
+            for d in range(2, defenders + 1):
+                if column[d]:
+                    failed[a, d] = failed.get((a, d), zero) + column[d]
+    return _Absorbed(conquered=tuple(conquered), failed=failed)
 
 
 def _propagate_float(initial: Sequence[float], defenders: int, stop_at: int) -> _Absorbed[float]:
-    """Float engine: ``initial[a]`` is the starting mass at state (a, defenders)."""
-    max_attackers = len(initial) - 1
-    top = max_attackers + defenders
-    first_live = stop_at + 1  # smallest fighting force that keeps attacking
-    failed_columns = min(stop_at, max_attackers) + 1
-    # rows[s % 3][a] holds the mass at (a, s - a); only diagonals s, s-1, s-2 are ever needed.
-    rows = [np.zeros(max_attackers + 1) for _ in range(3)]
-    conquered = np.zeros(max_attackers + 1)
-    failed_by_diagonal = np.zeros((top + 1, failed_columns))
-
-    single_win = [0.0] + [_FLOAT_ROLLS[min(a, MAX_ATTACKER_DICE), 1][0, 1] for a in range(1, 4)]
-    one_vs_two = _FLOAT_ROLLS[1, 2]
-    two_vs_two = _FLOAT_ROLLS[2, 2]
-    three_vs_two = _FLOAT_ROLLS[3, 2]
-    bulk_defender_loses_two = three_vs_two[0, 2]
-    bulk_each_lose_one = three_vs_two[1, 1]
-    bulk_attacker_loses_two = three_vs_two[2, 0]
-
-    for s in range(top, 0, -1):
-        row = rows[s % 3]
-        next_row = rows[(s - 1) % 3]
-        row_after_next = rows[(s - 2) % 3]
-        start = s - defenders
-        if 0 <= start <= max_attackers:
-            row[start] += initial[start]
-        if s <= max_attackers:
-            conquered[s] = row[s]
-        failed_by_diagonal[s] = row[:failed_columns]
-
-        # d == 1: the attacker's a dice against one defender die.
-        a = s - 1
-        if first_live <= a <= max_attackers and row[a]:
-            p_win = single_win[min(a, MAX_ATTACKER_DICE)]
-            next_row[a] += row[a] * p_win
-            next_row[a - 1] += row[a] * (1.0 - p_win)
-        # a == 1, d >= 2
-        if first_live <= 1 <= max_attackers and s >= 3 and row[1]:
-            next_row[1] += row[1] * one_vs_two[0, 1]
-            next_row[0] += row[1] * one_vs_two[1, 0]
-        # a == 2, d >= 2
-        if first_live <= 2 <= max_attackers and s >= 4 and row[2]:
-            row_after_next[2] += row[2] * two_vs_two[0, 2]
-            row_after_next[1] += row[2] * two_vs_two[1, 1]
-            row_after_next[0] += row[2] * two_vs_two[2, 0]
-        # a >= 3, d >= 2: the bulk of the grid, 3 dice against 2, vectorised along the diagonal.
-        low = max(3, first_live, start)
-        high = min(max_attackers, s - 2)
-        if low <= high:
-            segment = row[low : high + 1]
-            row_after_next[low : high + 1] += bulk_defender_loses_two * segment
-            row_after_next[low - 1 : high] += bulk_each_lose_one * segment
-            row_after_next[low - 2 : high - 1] += bulk_attacker_loses_two * segment
-        row.fill(0.0)  # becomes diagonal s - 3
-
-    failed: dict[tuple[int, int], float] = {}
-    for s, a in zip(*np.nonzero(failed_by_diagonal), strict=True):
-        failed[int(a), int(s - a)] = float(failed_by_diagonal[s, a])
-    return _Absorbed(conquered=tuple(float(p) for p in conquered), failed=failed)
+    """Float engine: ``initial[a]`` is the starting probability of state (a, defenders)."""
+    return _sweep(initial, defenders, stop_at, _FLOAT_ROLLS, 0.0)
 
 
 def _propagate_exact(initial: Sequence[Fraction], defenders: int, stop_at: int) -> _Absorbed[Fraction]:
-    """Exact engine, same sweep as ``_propagate_float`` with integer numerators.
+    """Exact engine: the same sweep on integer numerators over a common denominator.
 
-    The mass on diagonal s is ``numerator / (common * _SCALE ** (top - s))``.
+    The mass at (a, d) is ``numerator / (common * _SCALE ** (A + defenders - a - d))``: a roll
+    removing k armies multiplies by its weight scaled by ``_SCALE ** k``, an integer.
     """
     max_attackers = len(initial) - 1
     top = max_attackers + defenders
-    first_live = stop_at + 1
     common = math.lcm(*(p.denominator for p in initial))
-    rows = [[0] * (max_attackers + 1) for _ in range(3)]
-    conquered_numerators = [0] * (max_attackers + 1)
-    failed_numerators: dict[tuple[int, int], int] = {}
-
-    single = {a: _SCALED_ROLLS[min(a, MAX_ATTACKER_DICE), 1] for a in range(1, 4)}
-    one_vs_two = _SCALED_ROLLS[1, 2]
-    two_vs_two = _SCALED_ROLLS[2, 2]
-    three_vs_two = _SCALED_ROLLS[3, 2]
-    bulk_defender_loses_two = three_vs_two[0, 2]
-    bulk_each_lose_one = three_vs_two[1, 1]
-    bulk_attacker_loses_two = three_vs_two[2, 0]
-
-    for s in range(top, 0, -1):
-        row = rows[s % 3]
-        next_row = rows[(s - 1) % 3]
-        row_after_next = rows[(s - 2) % 3]
-        start = s - defenders
-        if 0 <= start <= max_attackers and initial[start]:
-            p = initial[start]
-            row[start] += p.numerator * (common // p.denominator) * _SCALE ** (top - s)
-        if s <= max_attackers:
-            conquered_numerators[s] = row[s]
-        for a in range(max(0, start), min(stop_at, max_attackers, s - 1) + 1):
-            if row[a]:
-                failed_numerators[a, s - a] = row[a]
-
-        a = s - 1
-        if first_live <= a <= max_attackers and row[a]:
-            weights = single[min(a, MAX_ATTACKER_DICE)]
-            next_row[a] += row[a] * weights[0, 1]
-            next_row[a - 1] += row[a] * weights[1, 0]
-        if first_live <= 1 <= max_attackers and s >= 3 and row[1]:
-            next_row[1] += row[1] * one_vs_two[0, 1]
-            next_row[0] += row[1] * one_vs_two[1, 0]
-        if first_live <= 2 <= max_attackers and s >= 4 and row[2]:
-            row_after_next[2] += row[2] * two_vs_two[0, 2]
-            row_after_next[1] += row[2] * two_vs_two[1, 1]
-            row_after_next[0] += row[2] * two_vs_two[2, 0]
-        for a in range(max(3, first_live, start), min(max_attackers, s - 2) + 1):
-            mass = row[a]
-            if mass:
-                row_after_next[a] += mass * bulk_defender_loses_two
-                row_after_next[a - 1] += mass * bulk_each_lose_one
-                row_after_next[a - 2] += mass * bulk_attacker_loses_two
-        rows[s % 3] = [0] * (max_attackers + 1)
+    scaled = [
+        p.numerator * (common // p.denominator) * _SCALE ** (max_attackers - a) if p else 0
+        for a, p in enumerate(initial)
+    ]
+    absorbed = _sweep(scaled, defenders, stop_at, _SCALED_ROLLS, 0)
 
     def to_fraction(numerator: int, s: int) -> Fraction:
         return Fraction(numerator, common * _SCALE ** (top - s)) if numerator else Fraction(0)
 
     return _Absorbed(
-        conquered=tuple(to_fraction(n, a) for a, n in enumerate(conquered_numerators)),
-        failed={(a, d): to_fraction(n, a + d) for (a, d), n in failed_numerators.items()},
+        conquered=tuple(to_fraction(n, a) for a, n in enumerate(absorbed.conquered)),
+        failed={(a, d): to_fraction(n, a + d) for (a, d), n in absorbed.failed.items()},
     )
 
 
@@ -425,6 +505,21 @@ def _cached_exact_invasion(attackers: int, defenders: int, stop_at: int) -> Batt
     return _battle_odds(attackers, defenders, stop_at, absorbed, Fraction(0))
 
 
+def _total(
+    values: Iterable[Probability], zero: Probability, weights: Iterable[int] | None = None
+) -> Probability:
+    """The sum of ``weight * value`` (every weight 1 by default). Fractions are added over one
+    common denominator: one reduction in all, not one per term."""
+    if not isinstance(zero, Fraction):
+        return sum(values if weights is None else map(operator.mul, weights, values), zero)
+    terms = list(values)
+    factors = [1] * len(terms) if weights is None else list(weights)
+    denominator = math.lcm(*(p.denominator for p in terms))
+    pairs = zip(factors, terms, strict=True)
+    numerator = sum(weight * p.numerator * (denominator // p.denominator) for weight, p in pairs)
+    return Fraction(numerator, denominator)
+
+
 def _battle_odds(
     attackers: int, defenders: int, stop_at: int, absorbed: _Absorbed[Probability], zero: Probability
 ) -> BattleOdds[Probability]:
@@ -434,9 +529,9 @@ def _battle_odds(
     defender_survivors: dict[int, Probability] = {}
     for (_, d), p in sorted(absorbed.failed.items(), key=lambda item: item[0][1]):
         defender_survivors[d] = defender_survivors.get(d, zero) + p
-    attacker_wins = sum(attacker_survivors.values(), zero)
-    expected_attacker_left = sum((a * p for (a, _), p in outcomes.items()), zero)
-    expected_defender_left = sum((d * p for (_, d), p in outcomes.items()), zero)
+    attacker_wins = _total(attacker_survivors.values(), zero)
+    expected_attacker_left = _total(outcomes.values(), zero, weights=(a for a, _ in outcomes))
+    expected_defender_left = _total(outcomes.values(), zero, weights=(d for _, d in outcomes))
     return BattleOdds(
         attackers=attackers,
         defenders=defenders,
@@ -497,7 +592,7 @@ def _chain(
     conquered: Sequence[Probability] = ()
     for index, defenders in enumerate(path):
         conquered = propagate(force, defenders, 0).conquered
-        at_least.append(sum(conquered, zero))
+        at_least.append(_total(conquered, zero))
         if index < len(path) - 1:
             # One survivor stays behind; a lone survivor cannot go on (force[0] stays zero).
             force = [zero, *conquered[2:]] if len(conquered) > 2 else [zero]

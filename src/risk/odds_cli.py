@@ -18,13 +18,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from risk.odds import BattleOdds, ChainOdds, chain, invasion
+
+if TYPE_CHECKING:  # rich is imported by the functions that print tables, not for --json
+    from rich.console import Console
 
 __all__ = ["CONTEXT_SETTINGS", "MAX_ARMIES", "MAX_CHAIN_LENGTH", "odds_command"]
 
@@ -220,6 +221,8 @@ def _distribution_rows(distribution: Mapping[int, float]) -> list[tuple[str, flo
 
 
 def _print_distribution(console: Console, title: str, distribution: Mapping[int, float]) -> None:
+    from rich.table import Table
+
     table = Table()
     table.add_column("Armies", justify="right")
     table.add_column("Probability", justify="right")
@@ -231,6 +234,9 @@ def _print_distribution(console: Console, title: str, distribution: Mapping[int,
 
 
 def _print_invasion(odds: BattleOdds[float]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     stop_note = f"; the attacker stops at {odds.stop_at} or fewer" if odds.stop_at else ""
     console.print(
@@ -253,6 +259,9 @@ def _print_invasion(odds: BattleOdds[float]) -> None:
 
 
 def _print_chain(odds: ChainOdds[float]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     path = ", ".join(str(defenders) for defenders in odds.defenders_path)
     console.print(

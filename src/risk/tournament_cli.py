@@ -11,9 +11,6 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from risk.bots import BOTS
 from risk.errors import RiskError
@@ -42,6 +39,9 @@ def bots_command(as_json: Annotated[bool, typer.Option("--json", help="print JSO
     if as_json:
         sys.stdout.write(json.dumps(listing, indent=2) + "\n")
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title="Bots, weakest first", title_justify="left")
     table.add_column("name")
     table.add_column("description")
@@ -107,6 +107,10 @@ def tournament_command(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         _fail(f"cannot create {out}: {error.strerror}")
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
 
     errors = Console(stderr=True)
     columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())

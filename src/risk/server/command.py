@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-import sys
-import threading
-import webbrowser
 from typing import Annotated
 
 import typer
@@ -36,6 +32,11 @@ def serve_command(
     ] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
 ) -> None:
+    import logging
+    import sys
+    import threading
+    import webbrowser
+
     import uvicorn
 
     from risk.server.app import create_app
