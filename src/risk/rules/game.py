@@ -134,6 +134,15 @@ def battle_losses(attack: tuple[int, ...], defence: tuple[int, ...]) -> tuple[in
     return attacker_losses, defender_losses
 
 
+# Losses (attacker, defender) of every roll of 1-3 attacking and 1-2 defending dice, sorted high to
+# low: a lookup instead of comparing the dice of each battle.
+LOSSES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {
+    (attack, defence): battle_losses(attack, defence)
+    for attack in {roll for rolls in ROLLS[1:] for roll in rolls}
+    for defence in {roll for rolls in ROLLS[1:3] for roll in rolls}
+}
+
+
 def is_set(symbols: tuple[int, ...] | list[int]) -> bool:
     """Three card symbols form a set: three alike, one of each, or any two plus a wild."""
     if WILD in symbols:
@@ -715,6 +724,27 @@ class Game:
         seen.discard(source)
         return sorted(seen)
 
+    def _connected(self, source: int, target: int) -> bool:
+        """Whether ``target`` is among :meth:`fortify_targets` of ``source`` (world games): the
+        search stops as soon as it reaches ``target``."""
+        owner = self.owner
+        player = owner[source]
+        neighbours = self.board.neighbours
+        if target == source or owner[target] != player:
+            return False
+        if self.rules.fortify == "adjacent":
+            return target in self.board.adjacent[source]
+        seen = {source}
+        stack = [source]
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if n not in seen and owner[n] == player:
+                    if n == target:
+                        return True
+                    seen.add(n)
+                    stack.append(n)
+        return False
+
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player to act: a lazy collection (iterate, ``len``, ``in``)."""
         return LegalActions(self)
@@ -811,35 +841,38 @@ class Game:
         owner, armies, board = self.owner, self.armies, self.board
 
         kind = type(action)
+        # The common, legal case is checked first with plain comparisons; names are looked up only
+        # to say why an action is refused.
         if kind is Attack:
             if phase != Phase.ATTACK:
                 return "attacks are only made in the attack phase"
-            if bad := self._territory_ok(action.source, action.target):
+            s, t = action.source, action.target
+            valid = type(s) is int and type(t) is int and 0 <= s < len(owner) and 0 <= t < len(owner)
+            if not valid and (bad := self._territory_ok(s, t)):
                 return bad
-            source, target = board.name_of(action.source), board.name_of(action.target)
-            if not self.commands(owner[action.source]):
-                return f"{source} is not held by {name}" + (" or an ally" if self._active else "")
-            if self.team is not None and self.team_at(action.target) == self.team[player]:
-                return f"{target} is held by {name}'s team: 'You may not attack another player on your team'"
-            if owner[action.target] == player or owner[action.target] == owner[action.source]:
-                return f"{target} is held by {self.players[owner[action.target]]}: attack an enemy territory"
-            if (
-                self._invasion is not None
-                and self._invasion[0] != action.target
-                and self.invasion_needs_call_off()
-            ):
+            attacker, defender = owner[s], owner[t]
+            if attacker != self.current and not self.commands(attacker):
+                return f"{board.name_of(s)} is not held by {name}" + (" or an ally" if self._active else "")
+            if self.team is not None and self.team_at(t) == self.team[player]:
+                return (
+                    f"{board.name_of(t)} is held by {name}'s team: "
+                    "'You may not attack another player on your team'"
+                )
+            if defender in (player, attacker):
+                return f"{board.name_of(t)} is held by {self.players[defender]}: attack an enemy territory"
+            if self._invasion is not None and self._invasion[0] != t and self.invasion_needs_call_off():
                 invaded = board.name_of(self._invasion[0])
                 return f"call off the invasion of {invaded} first ('calloff'): the neutrals' dice come first"
-            if action.target not in board.adjacent[action.source]:
-                return f"{target} is not adjacent to {source}"
-            force = self.force(action.source, owner[action.source])
+            if t not in board.adjacent[s]:
+                return f"{board.name_of(t)} is not adjacent to {board.name_of(s)}"
+            force = armies[s] if self.units is None else self.units[s][attacker]
             if force < 2:
                 whose = f" of {name}'s" if self.units is not None else ""
                 noun = "army" if force == 1 and not whose else "armies"
-                return f"{source} has only {force}{whose} {noun}: it takes at least 2 to attack"
+                return f"{board.name_of(s)} has only {force}{whose} {noun}: it takes at least 2 to attack"
             most = min(3, force - 1)
             if not 1 <= action.dice <= most:
-                return f"{source} has {force} armies, so it may roll 1 to {most} dice"
+                return f"{board.name_of(s)} has {force} armies, so it may roll 1 to {most} dice"
             return ""
 
         if kind is Defend:
@@ -861,37 +894,38 @@ class Game:
             return ""
 
         if kind is Place:
-            if bad := self._territory_ok(action.territory):
+            where = action.territory
+            if not (type(where) is int and 0 <= where < len(owner)) and (bad := self._territory_ok(where)):
                 return bad
-            where = board.name_of(action.territory)
             if phase == Phase.SETUP_PLACE:
                 if action.armies != 1:
                     return "setup armies are placed one at a time"
-                if owner[action.territory] != self.placing_for:
+                if owner[where] != self.placing_for:
                     return (
-                        f"{where} is not held by {self.players[self.placing_for]}, whose army is being placed"
+                        f"{board.name_of(where)} is not held by {self.players[self.placing_for]}, "
+                        "whose army is being placed"
                     )
                 return ""
             elif phase == Phase.ALLY_PLACE:
                 if not 1 <= action.armies <= self.pending:
                     ally = self.players[self.placing_for]
                     return f"{self.pending} armies to place for {ally}, not {action.armies}"
-                if owner[action.territory] != self.placing_for:
-                    return f"{where} is not held by {self.players[self.placing_for]}"
+                if owner[where] != self.placing_for:
+                    return f"{board.name_of(where)} is not held by {self.players[self.placing_for]}"
                 return ""
-            elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+            elif phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
                 if self.must_trade(player):
                     return f"{name} holds {len(self.hands[player])} cards and must trade a set first"
                 if not 1 <= action.armies <= self.pending:
                     return f"{name} has {self.pending} armies to place, not {action.armies}"
-                if action.armies > self.room(action.territory):
-                    return f"{where} may hold at most {self.rules.army_cap} armies (army-cap)"
+                if self.rules.army_cap and action.armies > self.room(where):
+                    return f"{board.name_of(where)} may hold at most {self.rules.army_cap} armies (army-cap)"
             else:
                 return "there are no armies to place now"
             if self.units is not None:
-                return self._team_place_refusal(action.territory, player, name)
-            if owner[action.territory] != player:
-                return f"{where} is not held by {name}"
+                return self._team_place_refusal(where, player, name)
+            if owner[where] != player:
+                return f"{board.name_of(where)} is not held by {name}"
             return ""
 
         if kind is EndAttack:
@@ -904,28 +938,32 @@ class Game:
                     if phase == Phase.ATTACK
                     else "fortifying is only at the end of the turn, after attacking"
                 )
-            if bad := self._territory_ok(action.source, action.target):
+            s, t = action.source, action.target
+            valid = type(s) is int and type(t) is int and 0 <= s < len(owner) and 0 <= t < len(owner)
+            if not valid and (bad := self._territory_ok(s, t)):
                 return bad
-            source, target = board.name_of(action.source), board.name_of(action.target)
             if self.team is not None:
                 return self._team_fortify_refusal(action, player, name)
-            seat = owner[action.source]
+            seat = owner[s]
             if not self.commands(seat):
-                return f"{source} is not held by {name}" + (" or an ally" if self._active else "")
-            if owner[action.target] != seat:
-                return f"{target} is not held by {self.players[seat]}"
+                return f"{board.name_of(s)} is not held by {name}" + (" or an ally" if self._active else "")
+            if owner[t] != seat:
+                return f"{board.name_of(t)} is not held by {self.players[seat]}"
             if self._active and self.fortified[seat]:
                 return f"{self.players[seat]} has made its free move this turn"
-            if action.source == action.target:
+            if s == t:
                 return "the armies must move to another territory"
-            if not 1 <= action.armies <= armies[action.source] - 1:
-                return f"{source} can move 1 to {armies[action.source] - 1} armies (one stays behind)"
-            if action.armies > self.room(action.target):
-                return f"{target} may hold at most {self.rules.army_cap} armies (army-cap)"
-            if action.target not in self.fortify_targets(action.source):
+            if not 1 <= action.armies <= armies[s] - 1:
+                return f"{board.name_of(s)} can move 1 to {armies[s] - 1} armies (one stays behind)"
+            if self.rules.army_cap and action.armies > self.room(t):
+                return f"{board.name_of(t)} may hold at most {self.rules.army_cap} armies (army-cap)"
+            if not self._connected(s, t):
                 if self.rules.fortify == "adjacent":
-                    return f"{target} is not adjacent to {source} (fortify=adjacent)"
-                return f"{target} is not connected to {source} through territories held by {name}"
+                    return f"{board.name_of(t)} is not adjacent to {board.name_of(s)} (fortify=adjacent)"
+                return (
+                    f"{board.name_of(t)} is not connected to {board.name_of(s)} through territories held by "
+                    f"{name}"
+                )
             return ""
 
         if kind is EndTurn:
@@ -1425,12 +1463,18 @@ class Game:
     def _settle_battle(
         self, source: int, target: int, attacker_dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
     ) -> None:
-        attacker_losses, defender_losses = battle_losses(attack, defence)
+        losses = LOSSES.get((attack, defence))
+        attacker_losses, defender_losses = battle_losses(attack, defence) if losses is None else losses
         armies = self.armies
-        mover = self.current if self.units is not None else self.owner[source]
-        defender = self.defending_seat(target)
-        self._add(source, mover, -attacker_losses)
-        self._lose_defenders(target, defender_losses)
+        if self.units is None:  # one stack per territory: the common case, without the seat bookkeeping
+            mover, defender = self.owner[source], self.owner[target]
+            armies[source] -= attacker_losses
+            armies[target] -= defender_losses
+        else:
+            mover = self.current
+            defender = self.defending_seat(target)
+            self._add(source, mover, -attacker_losses)
+            self._lose_defenders(target, defender_losses)
         conquered = armies[target] == 0
         self.last_battle = Battle(
             source, target, attack, defence, attacker_losses, defender_losses, conquered
