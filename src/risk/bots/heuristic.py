@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from risk.bots.base import Bot
 from risk.odds import invasion
@@ -38,6 +39,9 @@ from risk.rules.actions import (
 )
 from risk.rules.game import Game, Phase, trade_options
 from risk.view import View
+
+if TYPE_CHECKING:
+    from risk.maps import Board
 
 # Beyond this size, odds barely change and the odds tables grow: clamp before asking.
 _ODDS_CAP = 60
@@ -145,6 +149,8 @@ class HeuristicBot(Bot):
         return fallback_action(view, self.rng)
 
     # -- shared assessments ----------------------------------------------------------------------
+    # Each takes an optional Survey of the position; a decision makes one and passes it on, so the
+    # board is read once per decision.
     @staticmethod
     def foe(game: Game, me: int, territory: int) -> bool:
         """Held by an opponent: anyone else, or in Team RISK anyone of the other team."""
@@ -157,47 +163,42 @@ class HeuristicBot(Bot):
         return [n for n in game.board.neighbours[territory] if cls.foe(game, me, n)]
 
     @classmethod
-    def threat(cls, game: Game, me: int, territory: int) -> int:
+    def threat(cls, game: Game, me: int, territory: int, survey: Survey | None = None) -> int:
         """The largest enemy stack that could attack ``territory`` (its fighting armies)."""
         armies = game.armies
         worst = 0
+        if survey is None:  # a few neighbours: cheaper than surveying the board
+            for n in game.board.neighbours[territory]:
+                if armies[n] - 1 > worst and cls.foe(game, me, n):
+                    worst = armies[n] - 1
+            return worst
+        foe = survey.foe
         for n in game.board.neighbours[territory]:
-            if armies[n] - 1 > worst and cls.foe(game, me, n):
+            if armies[n] - 1 > worst and foe[n]:
                 worst = armies[n] - 1
         return worst
 
-    def target_continent(self, game: Game, me: int) -> int:
+    def target_continent(self, game: Game, me: int, survey: Survey | None = None) -> int:
         """The continent that is cheapest to complete for its bonus (held ones score for keeping)."""
-        owner, armies = game.owner, game.armies
-        best, best_score = -1, -1.0
-        for continent in game.board.continents:
-            members = continent.territories
-            mine = sum(1 for t in members if owner[t] == me)
-            # Only continents we stand in or border are reachable.
-            if mine == 0 and not any(owner[n] == me for t in members for n in game.board.neighbours[t]):
-                continue
-            enemy_armies = sum(armies[t] for t in members if owner[t] != me)
-            score = (continent.bonus + 1.0) * (1.0 + mine / len(members)) / (1.0 + enemy_armies)
-            if mine == len(members):
-                score = 0.0  # already held: defended by the border logic, not a target
-            if score > best_score:
-                best, best_score = continent.index, score
-        return best
+        return (survey or Survey(game, me)).target_continent()
 
-    def conquest_value(self, game: Game, me: int, target: int, focus: int) -> float:
+    def conquest_value(
+        self, game: Game, me: int, target: int, focus: int, survey: Survey | None = None
+    ) -> float:
         """How much taking ``target`` is worth to ``me``: the territory, continents made or broken,
         a card for the first conquest, a player eliminated (and their cards)."""
+        survey = survey or Survey(game, me)
         board, owner = game.board, game.owner
         value = 1.0
         continent = board.continent_of[target]
         members = board.continents[continent].territories
         defender = owner[target]
-        missing = sum(1 for t in members if owner[t] != me)
+        missing = len(members) - survey.mine_in[continent]
         if missing == 1:
             value += 2.0 * board.continents[continent].bonus
         elif continent == focus:
             value += self.style.continent_focus
-        if all(owner[t] == defender for t in members):
+        if survey.held_by(continent, defender):
             value += 1.5 * board.continents[continent].bonus  # breaks the defender's bonus
         if not game.conquered_this_turn:
             value += 3.0  # the card
@@ -230,37 +231,46 @@ class HeuristicBot(Bot):
 
     def place(self, game: Game, me: int) -> Place:
         pending = game.pending
-        focus = self.target_continent(game, me)
+        survey = Survey(game, me)
+        focus = survey.target_continent()
         # First the weakest held-continent border, up to the defence share.
-        weakest, deficit = self.weakest_border(game, me)
+        weakest, deficit = self.weakest_border(game, me, survey)
         defence_budget = max(1, round(pending * self.style.defence_share)) if deficit > 0 else 0
         if weakest >= 0 and defence_budget > 0 and pending > 1:
             return Place(weakest, min(pending, defence_budget, deficit))
-        source = self.attack_source(game, me, focus)
+        source = self.attack_source(game, me, focus, survey)
         return Place(source, pending)
 
-    def weakest_border(self, game: Game, me: int) -> tuple[int, int]:
+    def weakest_border(self, game: Game, me: int, survey: Survey | None = None) -> tuple[int, int]:
         """The border territory short of the most armies against its threat (continent borders count
         double), and that shortfall; (-1, 0) when every border is safe."""
+        survey = survey or Survey(game, me)
         owner, armies, board = game.owner, game.armies, game.board
-        held = {c for c in range(len(board.continents))
-                if all(owner[t] == me for t in board.continents[c].territories)}
+        foe, neighbours, continent_of = survey.foe, board.neighbours, board.continent_of
+        held = survey.held_continents()
+        ratio = self.style.border_ratio
         best, best_deficit = -1, 0
         for t in range(len(owner)):
             if owner[t] != me:
                 continue
-            threat = self.threat(game, me, t)
+            threat = 0
+            for n in neighbours[t]:
+                if armies[n] - 1 > threat and foe[n]:
+                    threat = armies[n] - 1
             if threat == 0:
                 continue
-            weight = 2.0 if board.continent_of[t] in held else 1.0
-            deficit = round(weight * (self.style.border_ratio * threat + 1) - armies[t])
+            weight = 2.0 if continent_of[t] in held else 1.0
+            deficit = round(weight * (ratio * threat + 1) - armies[t])
             if deficit > best_deficit:
                 best, best_deficit = t, deficit
         return best, best_deficit
 
-    def attack_source(self, game: Game, me: int, focus: int) -> int:
+    def attack_source(self, game: Game, me: int, focus: int, survey: Survey | None = None) -> int:
         """Where new armies make the best attack: next to the most valuable, weakest enemy territory."""
+        survey = survey or Survey(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        foe = survey.foe
+        values: dict[int, float] = {}
         best, best_score = -1, -1e9
         fallback = -1
         for s in range(len(owner)):
@@ -268,9 +278,11 @@ class HeuristicBot(Bot):
                 continue
             fallback = s
             for t in neighbours[s]:
-                if not self.foe(game, me, t):
+                if not foe[t]:
                     continue
-                value = self.conquest_value(game, me, t, focus)
+                value = values.get(t)
+                if value is None:
+                    value = values[t] = self.conquest_value(game, me, t, focus, survey)
                 score = value * (armies[s] + 1.0) / (armies[t] + 1.0)
                 if score > best_score:
                     best, best_score = s, score
@@ -278,38 +290,57 @@ class HeuristicBot(Bot):
 
     def attack_options(self, game: Game, me: int) -> list[tuple[float, float, Attack]]:
         """Every (score, win probability, attack with the most dice) open now, best first."""
+        options = self.scored_attacks(game, me, Survey(game, me))
+        options.sort(key=_score, reverse=True)
+        return [(score, p, Attack(source, target, dice)) for score, p, source, target, dice in options]
+
+    def scored_attacks(
+        self, game: Game, me: int, survey: Survey
+    ) -> list[tuple[float, float, int, int, int]]:
+        """:meth:`attack_options` as plain (score, win probability, source, target, dice), unsorted."""
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        focus = self.target_continent(game, me)
-        options: list[tuple[float, float, Attack]] = []
+        focus = survey.target_continent()
+        foe = survey.foe
+        values: dict[int, float] = {}
+        options: list[tuple[float, float, int, int, int]] = []
         for s in range(len(owner)):
             if owner[s] != me or armies[s] < 2:
                 continue
             fighting = game.force(s, me) - 1  # Team RISK: only this player's own armies there fight
             if fighting < 1:
                 continue
-            for t in neighbours[s]:
-                if not self.foe(game, me, t):
-                    continue
+            targets = [t for t in neighbours[s] if foe[t]]
+            # An attack out of a territory that borders other enemies leaves it exposed.
+            exposure = 0.3 * (len(targets) - 1)
+            dice = min(3, fighting)
+            for t in targets:
                 p = win_probability(fighting, armies[t])
-                value = self.conquest_value(game, me, t, focus)
-                # An attack out of a territory that borders other enemies leaves it exposed.
-                exposure = 0.3 * sum(1 for n in neighbours[s] if n != t and self.foe(game, me, n))
-                options.append((p * value - (1 - p) * (1.0 + exposure), p, Attack(s, t, min(3, fighting))))
-        options.sort(key=lambda option: option[0], reverse=True)
+                value = values.get(t)
+                if value is None:
+                    value = values[t] = self.conquest_value(game, me, t, focus, survey)
+                options.append((p * value - (1 - p) * (1.0 + exposure), p, s, t, dice))
         return options
 
     def attack(self, game: Game, me: int) -> Action:
-        focus = self.target_continent(game, me)
-        board = game.board
-        for score, p, action in self.attack_options(game, me):
-            if score <= 0:
-                break
-            in_focus = board.continent_of[action.target] == focus
-            needed = self.style.attack_odds_target if in_focus else self.style.attack_odds_other
-            if not game.conquered_this_turn:
-                needed = min(needed, self.style.card_odds)
+        survey = Survey(game, me)
+        focus = survey.target_continent()
+        continent_of = game.board.continent_of
+        style = self.style
+        odds_target, odds_other = style.attack_odds_target, style.attack_odds_other
+        if not game.conquered_this_turn:
+            odds_target, odds_other = min(odds_target, style.card_odds), min(odds_other, style.card_odds)
+        # The attacks worth making at good enough odds, best first (ties in the order found).
+        good = [
+            option
+            for option in self.scored_attacks(game, me, survey)
+            if option[0] > 0
+            and option[1] >= (odds_target if continent_of[option[3]] == focus else odds_other)
+        ]
+        good.sort(key=_score, reverse=True)
+        for _, _, source, target, dice in good:
+            action = Attack(source, target, dice)
             # Variants can forbid some targets (teammates in Team RISK).
-            if p >= needed and game.is_legal(action):
+            if game.is_legal(action):
                 return action
         return END_ATTACK
 
@@ -328,43 +359,129 @@ class HeuristicBot(Bot):
         return Occupy(max(low, min(high, high - keep)))
 
     def fortify(self, game: Game, me: int) -> Action:
-        owner, armies = game.owner, game.armies
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        survey = Survey(game, me)
+        foe = survey.foe
         best_source, best_armies = -1, 1
         for t in range(len(owner)):
-            if owner[t] == me and armies[t] > best_armies and not self.enemy_neighbours(game, me, t):
+            if owner[t] == me and armies[t] > best_armies and not any(foe[n] for n in neighbours[t]):
                 best_source, best_armies = t, armies[t]
         if best_source < 0:
             return END_TURN
-        targets = [t for t in game.fortify_targets(best_source) if self.enemy_neighbours(game, me, t)]
+        targets = [t for t in game.fortify_targets(best_source) if any(foe[n] for n in neighbours[t])]
         if not targets:
             return END_TURN
-        target = max(targets, key=lambda t: (self.threat(game, me, t) - armies[t], -t))
+        target = max(targets, key=lambda t: (self.threat(game, me, t, survey) - armies[t], -t))
         return Fortify(best_source, target, min(game.force(best_source, me), armies[best_source] - 1))
 
     # -- setup -----------------------------------------------------------------------------------
     def claim(self, game: Game, me: int) -> Claim:
         owner, board = game.owner, game.board
+        continents, continent_of, neighbours = board.continents, board.continent_of, board.neighbours
+        # Each continent's share: small continents fill up first; friends nearby help.
+        shares = []
+        for continent in continents:
+            members = continent.territories
+            mine = sum(1 for u in members if owner[u] == me)
+            theirs = sum(1 for u in members if owner[u] not in (me, -1))
+            shares.append((mine + 1.0) / len(members) - 0.8 * theirs / len(members) + continent.bonus / 20.0)
         best, best_score = -1, -1e9
         for t in range(len(owner)):
             if owner[t] != -1:
                 continue
-            continent = board.continents[board.continent_of[t]]
-            members = continent.territories
-            mine = sum(1 for u in members if owner[u] == me)
-            theirs = sum(1 for u in members if owner[u] not in (me, -1))
-            # Small continents fill up first; friends nearby help.
-            score = (mine + 1.0) / len(members) - 0.8 * theirs / len(members) + continent.bonus / 20.0
-            score += 0.1 * sum(1 for n in board.neighbours[t] if owner[n] == me)
+            score = shares[continent_of[t]]
+            score += 0.1 * sum(1 for n in neighbours[t] if owner[n] == me)
             score += 0.02 * self.rng.random()
             if score > best_score:
                 best, best_score = t, score
         return Claim(best)
 
     def setup_target(self, game: Game, me: int) -> int:
-        weakest, deficit = self.weakest_border(game, me)
+        survey = Survey(game, me)
+        weakest, deficit = self.weakest_border(game, me, survey)
         if weakest >= 0 and deficit > 0 and self.rng.random() < self.style.defence_share:
             return weakest
-        return self.attack_source(game, me, self.target_continent(game, me))
+        return self.attack_source(game, me, survey.target_continent(), survey)
+
+
+_UNKNOWN = object()
+
+
+def _score(option: tuple[float, float, int, int, int]) -> float:
+    return option[0]
+
+
+class Survey:
+    """What a heuristic bot reads of the board for one decision, read once: which territories are
+    held by foes, each continent's territories held by the bot and the enemy armies in it, the
+    target continent. Valid only while the position does not change."""
+
+    __slots__ = ("_focus", "_holders", "enemy_armies", "foe", "game", "me", "mine_in")
+
+    def __init__(self, game: Game, me: int) -> None:
+        self.game, self.me = game, me
+        owner, armies, continent_of = game.owner, game.armies, game.board.continent_of
+        if game.team is None:
+            self.foe = [seat != me for seat in owner]
+        else:
+            my_team = game.team[me]
+            self.foe = [game.team_at(t) != my_team for t in range(len(owner))]
+        mine_in = [0] * len(game.board.continents)
+        enemy_armies = [0] * len(mine_in)
+        for t, seat in enumerate(owner):
+            if seat == me:
+                mine_in[continent_of[t]] += 1
+            else:
+                enemy_armies[continent_of[t]] += armies[t]
+        self.mine_in, self.enemy_armies = mine_in, enemy_armies
+        self._focus: int | None = None
+        self._holders: dict[int, object] = {}  # continent: the seat holding all of it, or None
+
+    def held_by(self, continent: int, seat: int) -> bool:
+        """Whether ``seat`` holds every territory of ``continent``."""
+        holder = self._holders.get(continent, _UNKNOWN)
+        if holder is _UNKNOWN:
+            owner = self.game.owner
+            members = self.game.board.continents[continent].territories
+            first = owner[members[0]]
+            holder = self._holders[continent] = first if all(owner[t] == first for t in members) else None
+        return holder == seat
+
+    def held_continents(self) -> set[int]:
+        continents = self.game.board.continents
+        return {c for c, mine in enumerate(self.mine_in) if mine == len(continents[c].territories)}
+
+    def target_continent(self) -> int:
+        """The continent that is cheapest to complete for its bonus (held ones score for keeping)."""
+        if self._focus is not None:
+            return self._focus
+        game, me = self.game, self.me
+        owner = game.owner
+        reach = _continent_reach(game.board)
+        best, best_score = -1, -1.0
+        for continent in game.board.continents:
+            members = continent.territories
+            mine = self.mine_in[continent.index]
+            # Only continents we stand in or border are reachable.
+            if mine == 0 and not any(owner[n] == me for n in reach[continent.index]):
+                continue
+            enemy_armies = self.enemy_armies[continent.index]
+            score = (continent.bonus + 1.0) * (1.0 + mine / len(members)) / (1.0 + enemy_armies)
+            if mine == len(members):
+                score = 0.0  # already held: defended by the border logic, not a target
+            if score > best_score:
+                best, best_score = continent.index, score
+        self._focus = best
+        return best
+
+
+@cache
+def _continent_reach(board: Board) -> tuple[tuple[int, ...], ...]:
+    """For each continent, the territories next to one of its territories (its own included)."""
+    return tuple(
+        tuple(sorted({n for t in continent.territories for n in board.neighbours[t]}))
+        for continent in board.continents
+    )
 
 
 class ContinentalBot(HeuristicBot):
