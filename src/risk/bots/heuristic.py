@@ -17,9 +17,11 @@ safe choice among the legal actions, so the bots play any game the engine offers
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, NamedTuple
 
 from risk.bots.base import Bot
 from risk.odds import invasion
@@ -186,7 +188,8 @@ class HeuristicBot(Bot):
         self, game: Game, me: int, target: int, focus: int, survey: Survey | None = None
     ) -> float:
         """How much taking ``target`` is worth to ``me``: the territory, continents made or broken,
-        a card for the first conquest, a player eliminated (and their cards)."""
+        a card for the first conquest, a player eliminated (and their cards). It depends only on the
+        target's continent and holder."""
         survey = survey or Survey(game, me)
         board, owner = game.board, game.owner
         value = 1.0
@@ -269,8 +272,8 @@ class HeuristicBot(Bot):
         """Where new armies make the best attack: next to the most valuable, weakest enemy territory."""
         survey = survey or Survey(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        foe = survey.foe
-        values: dict[int, float] = {}
+        foe, continent_of = survey.foe, game.board.continent_of
+        values: dict[tuple[int, int], float] = {}  # a conquest's value: by continent and defender
         best, best_score = -1, -1e9
         fallback = -1
         for s in range(len(owner)):
@@ -280,9 +283,10 @@ class HeuristicBot(Bot):
             for t in neighbours[s]:
                 if not foe[t]:
                     continue
-                value = values.get(t)
+                value = values.get((continent_of[t], owner[t]))
                 if value is None:
-                    value = values[t] = self.conquest_value(game, me, t, focus, survey)
+                    value = self.conquest_value(game, me, t, focus, survey)
+                    values[continent_of[t], owner[t]] = value
                 score = value * (armies[s] + 1.0) / (armies[t] + 1.0)
                 if score > best_score:
                     best, best_score = s, score
@@ -300,13 +304,14 @@ class HeuristicBot(Bot):
         """:meth:`attack_options` as plain (score, win probability, source, target, dice), unsorted."""
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         focus = survey.target_continent()
-        foe = survey.foe
-        values: dict[int, float] = {}
+        foe, continent_of, units = survey.foe, game.board.continent_of, game.units
+        values: dict[tuple[int, int], float] = {}  # a conquest's value: by continent and defender
         options: list[tuple[float, float, int, int, int]] = []
         for s in range(len(owner)):
             if owner[s] != me or armies[s] < 2:
                 continue
-            fighting = game.force(s, me) - 1  # Team RISK: only this player's own armies there fight
+            # Team RISK: only this player's own armies there fight.
+            fighting = (armies[s] if units is None else units[s][me]) - 1
             if fighting < 1:
                 continue
             targets = [t for t in neighbours[s] if foe[t]]
@@ -315,9 +320,10 @@ class HeuristicBot(Bot):
             dice = min(3, fighting)
             for t in targets:
                 p = win_probability(fighting, armies[t])
-                value = values.get(t)
+                value = values.get((continent_of[t], owner[t]))
                 if value is None:
-                    value = values[t] = self.conquest_value(game, me, t, focus, survey)
+                    value = self.conquest_value(game, me, t, focus, survey)
+                    values[continent_of[t], owner[t]] = value
                 options.append((p * value - (1 - p) * (1.0 + exposure), p, s, t, dice))
         return options
 
@@ -404,9 +410,6 @@ class HeuristicBot(Bot):
         return self.attack_source(game, me, survey.target_continent(), survey)
 
 
-_UNKNOWN = object()
-
-
 def _score(option: tuple[float, float, int, int, int]) -> float:
     return option[0]
 
@@ -416,36 +419,28 @@ class Survey:
     held by foes, each continent's territories held by the bot and the enemy armies in it, the
     target continent. Valid only while the position does not change."""
 
-    __slots__ = ("_focus", "_holders", "enemy_armies", "foe", "game", "me", "mine_in")
+    __slots__ = ("_focus", "_holders", "_index", "foe", "game", "me", "mine_in")
 
     def __init__(self, game: Game, me: int) -> None:
         self.game, self.me = game, me
-        owner, armies, continent_of = game.owner, game.armies, game.board.continent_of
+        owner = game.owner
         if game.team is None:
             self.foe = [seat != me for seat in owner]
         else:
             my_team = game.team[me]
             self.foe = [game.team_at(t) != my_team for t in range(len(owner))]
-        mine_in = [0] * len(game.board.continents)
-        enemy_armies = [0] * len(mine_in)
-        for t, seat in enumerate(owner):
-            if seat == me:
-                mine_in[continent_of[t]] += 1
-            else:
-                enemy_armies[continent_of[t]] += armies[t]
-        self.mine_in, self.enemy_armies = mine_in, enemy_armies
+        self._index = index = _board_index(game.board)
+        self.mine_in = [held(owner).count(me) for held in index.members]
         self._focus: int | None = None
-        self._holders: dict[int, object] = {}  # continent: the seat holding all of it, or None
+        self._holders: dict[int, int | None] = {}  # continent: the seat holding all of it, or None
 
     def held_by(self, continent: int, seat: int) -> bool:
         """Whether ``seat`` holds every territory of ``continent``."""
-        holder = self._holders.get(continent, _UNKNOWN)
-        if holder is _UNKNOWN:
-            owner = self.game.owner
-            members = self.game.board.continents[continent].territories
-            first = owner[members[0]]
-            holder = self._holders[continent] = first if all(owner[t] == first for t in members) else None
-        return holder == seat
+        if continent not in self._holders:
+            owners = self._index.members[continent](self.game.owner)
+            first = owners[0]
+            self._holders[continent] = first if owners.count(first) == len(owners) else None
+        return self._holders[continent] == seat
 
     def held_continents(self) -> set[int]:
         continents = self.game.board.continents
@@ -456,31 +451,52 @@ class Survey:
         if self._focus is not None:
             return self._focus
         game, me = self.game, self.me
-        owner = game.owner
-        reach = _continent_reach(game.board)
+        owner, armies, continent_of = game.owner, game.armies, game.board.continent_of
+        index = self._index
+        enemy_armies = [0] * len(self.mine_in)
+        for t, seat in enumerate(owner):
+            if seat != me:
+                enemy_armies[continent_of[t]] += armies[t]
         best, best_score = -1, -1.0
         for continent in game.board.continents:
+            c = continent.index
             members = continent.territories
-            mine = self.mine_in[continent.index]
+            mine = self.mine_in[c]
             # Only continents we stand in or border are reachable.
-            if mine == 0 and not any(owner[n] == me for n in reach[continent.index]):
+            if mine == 0 and me not in index.reach[c](owner):
                 continue
-            enemy_armies = self.enemy_armies[continent.index]
-            score = (continent.bonus + 1.0) * (1.0 + mine / len(members)) / (1.0 + enemy_armies)
+            score = (continent.bonus + 1.0) * (1.0 + mine / len(members)) / (1.0 + enemy_armies[c])
             if mine == len(members):
                 score = 0.0  # already held: defended by the border logic, not a target
             if score > best_score:
-                best, best_score = continent.index, score
+                best, best_score = c, score
         self._focus = best
         return best
 
 
+class _BoardIndex(NamedTuple):
+    """Per continent, functions that read a per-territory list (owners, armies) at its territories,
+    and at the territories next to it (its own included), as tuples."""
+
+    members: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+    reach: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+
+
+def _reader(indices: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda values: (values[only],)
+    return itemgetter(*indices)
+
+
 @cache
-def _continent_reach(board: Board) -> tuple[tuple[int, ...], ...]:
-    """For each continent, the territories next to one of its territories (its own included)."""
-    return tuple(
-        tuple(sorted({n for t in continent.territories for n in board.neighbours[t]}))
-        for continent in board.continents
+def _board_index(board: Board) -> _BoardIndex:
+    return _BoardIndex(
+        members=tuple(_reader(continent.territories) for continent in board.continents),
+        reach=tuple(
+            _reader(sorted({n for t in continent.territories for n in board.neighbours[t]}))
+            for continent in board.continents
+        ),
     )
 
 
