@@ -209,6 +209,14 @@ class HeuristicBot(Bot):
             value += 5.0 + 3.0 * len(game.hands[defender])
         return value
 
+    def holder_value(self, game: Game, me: int, target: int, focus: int, survey: Survey) -> float:
+        """:meth:`conquest_value`, worked out once per continent and holder in a survey."""
+        key = (game.board.continent_of[target], game.owner[target], focus)
+        value = survey.values.get(key)
+        if value is None:
+            value = survey.values[key] = self.conquest_value(game, me, target, focus, survey)
+        return value
+
     # -- the turn ------------------------------------------------------------------------------
     def trade(self, game: Game, me: int) -> Trade | None:
         phase = game.phase
@@ -272,8 +280,7 @@ class HeuristicBot(Bot):
         """Where new armies make the best attack: next to the most valuable, weakest enemy territory."""
         survey = survey or Survey(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        foe, continent_of = survey.foe, game.board.continent_of
-        values: dict[tuple[int, int], float] = {}  # a conquest's value: by continent and defender
+        foe = survey.foe
         best, best_score = -1, -1e9
         fallback = -1
         for s in range(len(owner)):
@@ -283,10 +290,7 @@ class HeuristicBot(Bot):
             for t in neighbours[s]:
                 if not foe[t]:
                     continue
-                value = values.get((continent_of[t], owner[t]))
-                if value is None:
-                    value = self.conquest_value(game, me, t, focus, survey)
-                    values[continent_of[t], owner[t]] = value
+                value = self.holder_value(game, me, t, focus, survey)
                 score = value * (armies[s] + 1.0) / (armies[t] + 1.0)
                 if score > best_score:
                     best, best_score = s, score
@@ -299,14 +303,16 @@ class HeuristicBot(Bot):
         return [(score, p, Attack(source, target, dice)) for score, p, source, target, dice in options]
 
     def scored_attacks(
-        self, game: Game, me: int, survey: Survey
+        self, game: Game, me: int, survey: Survey, least_odds: float = 0.0
     ) -> list[tuple[float, float, int, int, int]]:
-        """:meth:`attack_options` as plain (score, win probability, source, target, dice), unsorted."""
+        """:meth:`attack_options` as plain (score, win probability, source, target, dice), unsorted;
+        only those whose win probability is at least ``least_odds``."""
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         focus = survey.target_continent()
-        foe, continent_of, units = survey.foe, game.board.continent_of, game.units
-        values: dict[tuple[int, int], float] = {}  # a conquest's value: by continent and defender
+        foe, units = survey.foe, game.units
+        values: list[float | None] = [None] * len(owner)  # by target
         options: list[tuple[float, float, int, int, int]] = []
+        append = options.append
         for s in range(len(owner)):
             if owner[s] != me or armies[s] < 2:
                 continue
@@ -320,11 +326,12 @@ class HeuristicBot(Bot):
             dice = min(3, fighting)
             for t in targets:
                 p = win_probability(fighting, armies[t])
-                value = values.get((continent_of[t], owner[t]))
+                if p < least_odds:
+                    continue
+                value = values[t]
                 if value is None:
-                    value = self.conquest_value(game, me, t, focus, survey)
-                    values[continent_of[t], owner[t]] = value
-                options.append((p * value - (1 - p) * (1.0 + exposure), p, s, t, dice))
+                    value = values[t] = self.holder_value(game, me, t, focus, survey)
+                append((p * value - (1 - p) * (1.0 + exposure), p, s, t, dice))
         return options
 
     def attack(self, game: Game, me: int) -> Action:
@@ -338,7 +345,7 @@ class HeuristicBot(Bot):
         # The attacks worth making at good enough odds, best first (ties in the order found).
         good = [
             option
-            for option in self.scored_attacks(game, me, survey)
+            for option in self.scored_attacks(game, me, survey, min(odds_target, odds_other))
             if option[0] > 0
             and option[1] >= (odds_target if continent_of[option[3]] == focus else odds_other)
         ]
@@ -419,7 +426,7 @@ class Survey:
     held by foes, each continent's territories held by the bot and the enemy armies in it, the
     target continent. Valid only while the position does not change."""
 
-    __slots__ = ("_focus", "_holders", "_index", "foe", "game", "me", "mine_in")
+    __slots__ = ("_focus", "_holders", "_index", "foe", "game", "me", "mine_in", "values")
 
     def __init__(self, game: Game, me: int) -> None:
         self.game, self.me = game, me
@@ -433,6 +440,7 @@ class Survey:
         self.mine_in = [held(owner).count(me) for held in index.members]
         self._focus: int | None = None
         self._holders: dict[int, int | None] = {}  # continent: the seat holding all of it, or None
+        self.values: dict[tuple[int, int, int], float] = {}  # conquest values (HeuristicBot.holder_value)
 
     def held_by(self, continent: int, seat: int) -> bool:
         """Whether ``seat`` holds every territory of ``continent``."""

@@ -163,16 +163,15 @@ class QuickBot(Bot):
             return self._team_attack(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         best: tuple[int, int] | None = None
-        best_margin = 0
+        # The first attack found with the largest margin of armies, if that margin is at least 2.
+        best_margin = 1
         for s in range(len(owner)):
-            if owner[s] != me or armies[s] < 3:
-                continue
             a = armies[s]
+            if a - 1 <= best_margin or owner[s] != me:
+                continue  # a defender has at least one army: no larger margin from here
             for t in neighbours[s]:
-                if owner[t] != me:
-                    margin = a - armies[t]
-                    if margin > best_margin:
-                        best, best_margin = (s, t), margin
+                if owner[t] != me and a - armies[t] > best_margin:
+                    best, best_margin = (s, t), a - armies[t]
         if (
             game.open_invasion is not None
             and game.invasion_needs_call_off()
