@@ -308,7 +308,7 @@ class HeuristicBot(Bot):
         """:meth:`attack_options` as plain (score, win probability, source, target, dice), unsorted;
         only those whose win probability is at least ``least_odds``."""
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        focus = survey.target_continent()
+        focus = -1  # the target continent, worked out when a first attack is worth scoring
         foe, units = survey.foe, game.units
         values: list[float | None] = [None] * len(owner)  # by target
         options: list[tuple[float, float, int, int, int]] = []
@@ -320,32 +320,40 @@ class HeuristicBot(Bot):
             fighting = (armies[s] if units is None else units[s][me]) - 1
             if fighting < 1:
                 continue
-            targets = [t for t in neighbours[s] if foe[t]]
-            # An attack out of a territory that borders other enemies leaves it exposed.
-            exposure = 0.3 * (len(targets) - 1)
+            exposure = -1.0  # worked out for the first target worth scoring
             dice = min(3, fighting)
-            for t in targets:
+            for t in neighbours[s]:
+                if not foe[t]:
+                    continue
                 p = win_probability(fighting, armies[t])
                 if p < least_odds:
                     continue
+                if exposure < 0:
+                    # An attack out of a territory that borders other enemies leaves it exposed.
+                    exposure = 0.3 * (sum(map(foe.__getitem__, neighbours[s])) - 1)
                 value = values[t]
                 if value is None:
+                    if focus < 0:
+                        focus = survey.target_continent()
                     value = values[t] = self.holder_value(game, me, t, focus, survey)
                 append((p * value - (1 - p) * (1.0 + exposure), p, s, t, dice))
         return options
 
     def attack(self, game: Game, me: int) -> Action:
         survey = Survey(game, me)
-        focus = survey.target_continent()
         continent_of = game.board.continent_of
         style = self.style
         odds_target, odds_other = style.attack_odds_target, style.attack_odds_other
         if not game.conquered_this_turn:
             odds_target, odds_other = min(odds_target, style.card_odds), min(odds_other, style.card_odds)
         # The attacks worth making at good enough odds, best first (ties in the order found).
+        options = self.scored_attacks(game, me, survey, min(odds_target, odds_other))
+        if not options:
+            return END_ATTACK
+        focus = survey.target_continent()
         good = [
             option
-            for option in self.scored_attacks(game, me, survey, min(odds_target, odds_other))
+            for option in options
             if option[0] > 0
             and option[1] >= (odds_target if continent_of[option[3]] == focus else odds_other)
         ]
@@ -426,7 +434,7 @@ class Survey:
     held by foes, each continent's territories held by the bot and the enemy armies in it, the
     target continent. Valid only while the position does not change."""
 
-    __slots__ = ("_focus", "_holders", "_index", "foe", "game", "me", "mine_in", "values")
+    __slots__ = ("_focus", "_holders", "_index", "_mine_in", "foe", "game", "me", "values")
 
     def __init__(self, game: Game, me: int) -> None:
         self.game, self.me = game, me
@@ -436,11 +444,19 @@ class Survey:
         else:
             my_team = game.team[me]
             self.foe = [game.team_at(t) != my_team for t in range(len(owner))]
-        self._index = index = _board_index(game.board)
-        self.mine_in = [held(owner).count(me) for held in index.members]
+        self._index = _board_index(game.board)
         self._focus: int | None = None
+        self._mine_in: list[int] | None = None
         self._holders: dict[int, int | None] = {}  # continent: the seat holding all of it, or None
         self.values: dict[tuple[int, int, int], float] = {}  # conquest values (HeuristicBot.holder_value)
+
+    @property
+    def mine_in(self) -> list[int]:
+        """How many territories of each continent the bot holds."""
+        if self._mine_in is None:
+            owner, me = self.game.owner, self.me
+            self._mine_in = [held(owner).count(me) for held in self._index.members]
+        return self._mine_in
 
     def held_by(self, continent: int, seat: int) -> bool:
         """Whether ``seat`` holds every territory of ``continent``."""
@@ -461,7 +477,8 @@ class Survey:
         game, me = self.game, self.me
         owner, armies, continent_of = game.owner, game.armies, game.board.continent_of
         index = self._index
-        enemy_armies = [0] * len(self.mine_in)
+        mine_in = self.mine_in
+        enemy_armies = [0] * len(mine_in)
         for t, seat in enumerate(owner):
             if seat != me:
                 enemy_armies[continent_of[t]] += armies[t]
@@ -469,7 +486,7 @@ class Survey:
         for continent in game.board.continents:
             c = continent.index
             members = continent.territories
-            mine = self.mine_in[c]
+            mine = mine_in[c]
             # Only continents we stand in or border are reachable.
             if mine == 0 and me not in index.reach[c](owner):
                 continue
