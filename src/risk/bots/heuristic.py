@@ -281,17 +281,21 @@ class HeuristicBot(Bot):
         survey = survey or Survey(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         foe = survey.foe
+        values: list[float | None] = [None] * len(owner)  # by target
         best, best_score = -1, -1e9
         fallback = -1
         for s in range(len(owner)):
             if owner[s] != me:
                 continue
             fallback = s
+            stack = armies[s] + 1.0
             for t in neighbours[s]:
                 if not foe[t]:
                     continue
-                value = self.holder_value(game, me, t, focus, survey)
-                score = value * (armies[s] + 1.0) / (armies[t] + 1.0)
+                value = values[t]
+                if value is None:
+                    value = values[t] = self.holder_value(game, me, t, focus, survey)
+                score = value * stack / (armies[t] + 1.0)
                 if score > best_score:
                     best, best_score = s, score
         return best if best >= 0 else fallback
