@@ -243,13 +243,12 @@ class HeuristicBot(Bot):
     def place(self, game: Game, me: int) -> Place:
         pending = game.pending
         survey = Survey(game, me)
-        focus = survey.target_continent()
         # First the weakest held-continent border, up to the defence share.
         weakest, deficit = self.weakest_border(game, me, survey)
         defence_budget = max(1, round(pending * self.style.defence_share)) if deficit > 0 else 0
         if weakest >= 0 and defence_budget > 0 and pending > 1:
             return Place(weakest, min(pending, defence_budget, deficit))
-        source = self.attack_source(game, me, focus, survey)
+        source = self.attack_source(game, me, survey.target_continent(), survey)
         return Place(source, pending)
 
     def weakest_border(self, game: Game, me: int, survey: Survey | None = None) -> tuple[int, int]:
