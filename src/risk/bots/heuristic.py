@@ -23,7 +23,17 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from risk.bots.base import Bot
+from risk.bots.base import (
+    ATTACK,
+    CLAIM,
+    DEFEND,
+    ELIMINATION_TRADE,
+    FORTIFY,
+    OCCUPY,
+    REINFORCE,
+    SETUP_PLACE,
+    Bot,
+)
 from risk.odds import invasion
 from risk.rules.actions import (
     END_ATTACK,
@@ -39,11 +49,12 @@ from risk.rules.actions import (
     Place,
     Trade,
 )
-from risk.rules.game import Game, Phase, trade_options
+from risk.rules.game import Game, trade_options
 from risk.view import View
 
 if TYPE_CHECKING:
     from risk.maps import Board
+
 
 # Beyond this size, odds barely change and the odds tables grow: clamp before asking.
 _ODDS_CAP = 60
@@ -114,7 +125,7 @@ class HeuristicBot(Bot):
         me = view.player
         actions = view.legal_actions()
         places = [a for a in actions if isinstance(a, Place) and game.owner[a.territory] != me]
-        if game.phase == Phase.SETUP_PLACE and places:
+        if game.phase == SETUP_PLACE and places:
             owner, neighbours = game.owner, game.board.neighbours
 
             def blocking(place: Place) -> tuple[int, int]:
@@ -130,23 +141,23 @@ class HeuristicBot(Bot):
         game: Game = view._game
         me = view.player
         phase = game.phase
-        if phase == Phase.ATTACK:
+        if phase == ATTACK:
             return self.attack(game, me)
-        if phase == Phase.DEFEND:
+        if phase == DEFEND:
             assert game.pending_attack is not None
             return Defend(min(2, game.armies[game.pending_attack[1]]))
-        if phase == Phase.OCCUPY:
+        if phase == OCCUPY:
             return self.occupy(game, me)
-        if phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
+        if phase in (REINFORCE, ELIMINATION_TRADE):
             trade = self.trade(game, me)
             if trade is not None:
                 return trade
             return self.place(game, me)
-        if phase == Phase.FORTIFY:
+        if phase == FORTIFY:
             return self.fortify(game, me)
-        if phase == Phase.SETUP_PLACE:
+        if phase == SETUP_PLACE:
             return Place(self.setup_target(game, me), 1)
-        if phase == Phase.CLAIM:
+        if phase == CLAIM:
             return self.claim(game, me)
         return fallback_action(view, self.rng)
 
@@ -220,8 +231,8 @@ class HeuristicBot(Bot):
     # -- the turn ------------------------------------------------------------------------------
     def trade(self, game: Game, me: int) -> Trade | None:
         phase = game.phase
-        may_trade = (phase == Phase.REINFORCE and not game.placed_this_turn) or (
-            phase == Phase.ELIMINATION_TRADE and len(game.hands[me]) > 4
+        may_trade = (phase == REINFORCE and not game.placed_this_turn) or (
+            phase == ELIMINATION_TRADE and len(game.hands[me]) > 4
         )
         if not may_trade:
             return None

@@ -75,6 +75,10 @@ class Phase(IntEnum):
 
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
 
+# The phases of every battle as plain names for the hot paths: on CPython 3.11 a member looked up on
+# its Enum class (``Phase.ATTACK``) goes through EnumType.__getattr__, several times slower.
+_ATTACK, _DEFEND, _OCCUPY, _GAME_OVER = Phase.ATTACK, Phase.DEFEND, Phase.OCCUPY, Phase.GAME_OVER
+
 TIED = -2  # Team RISK: a territory whose top stacks tie is controlled by no one
 
 ESCALATING_VALUES = (4, 6, 8, 10, 12, 15)
@@ -577,7 +581,7 @@ class Game:
     # ------------------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return self.phase == _GAME_OVER
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
@@ -813,7 +817,7 @@ class Game:
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not legal now; else return."""
         phase = self.phase
-        if phase == Phase.GAME_OVER:
+        if phase == _GAME_OVER:
             raise GameOverError(f"{self._describe(action)}: the game is over")
         name = self.players[self.to_act]
         fail = self._refusal(action, name)
@@ -844,7 +848,7 @@ class Game:
         # The common, legal case is checked first with plain comparisons; names are looked up only
         # to say why an action is refused.
         if kind is Attack:
-            if phase != Phase.ATTACK:
+            if phase != _ATTACK:
                 return "attacks are only made in the attack phase"
             s, t = action.source, action.target
             valid = type(s) is int and type(t) is int and 0 <= s < len(owner) and 0 <= t < len(owner)
@@ -876,7 +880,7 @@ class Game:
             return ""
 
         if kind is Defend:
-            if phase != Phase.DEFEND:
+            if phase != _DEFEND:
                 return "there is no attack to defend against"
             assert self._attack is not None
             target = self._attack[1]
@@ -886,7 +890,7 @@ class Game:
             return ""
 
         if kind is Occupy:
-            if phase != Phase.OCCUPY:
+            if phase != _OCCUPY:
                 return "there is no conquered territory to move into"
             low, high = self.occupy_range()
             if not low <= action.armies <= high:
@@ -929,7 +933,7 @@ class Game:
             return ""
 
         if kind is EndAttack:
-            return "" if phase == Phase.ATTACK else "the attack phase is not under way"
+            return "" if phase == _ATTACK else "the attack phase is not under way"
 
         if kind is Fortify:
             if phase != Phase.FORTIFY:
@@ -1251,7 +1255,7 @@ class Game:
             self._end_invasion()
         else:
             raise IllegalActionError(f"{action!r} is not an action")
-        if self._check_goals and self.turn > 0 and self.phase != Phase.GAME_OVER:
+        if self._check_goals and self.turn > 0 and self.phase != _GAME_OVER:
             self._goals()
 
     def _do_claim(self, territory: int) -> None:
@@ -1332,7 +1336,7 @@ class Game:
         self.placed_this_turn = True
         self.pending -= action.armies
         if self.pending == 0:
-            self.phase = Phase.ATTACK
+            self.phase = _ATTACK
         elif self.rules.army_cap:
             self._spill()
 
@@ -1398,7 +1402,7 @@ class Game:
                 inv = (inv[0], inv[1], (*inv[2], attacker))
             self._invasion = inv
         if self.armies[action.target] >= 2:
-            self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
+            self.phase = _DEFEND  # the defender chooses 1 or 2 dice
             defender = self.defending_seat(action.target)
             # 2-player RISK: "Your opponent rolls defense for neutral territories."
             self.to_act = self._opponent() if self.neutral[defender] else defender
@@ -1480,7 +1484,7 @@ class Game:
             source, target, attack, defence, attacker_losses, defender_losses, conquered
         )
         if not conquered:
-            self.phase = Phase.ATTACK
+            self.phase = _ATTACK
             if self.units is not None and defender_losses:
                 for seat in range(self.humans):  # the losses may have fallen on any defender there,
                     self._team_elimination(seat)  # and may have taken the last armies of more than one
@@ -1518,7 +1522,7 @@ class Game:
             self.hands[player].extend(self.hands[defender])
             self.hands[defender] = []
         self._occupy = (source, target, minimum, eliminated)
-        self.phase = Phase.OCCUPY
+        self.phase = _OCCUPY
         if eliminated and sum(self.alive[: self.humans]) == 1:
             # The last opponent is gone (2-player RISK: "You do NOT need to eliminate neutral armies").
             self._do_occupy(minimum)
@@ -1534,7 +1538,7 @@ class Game:
         mover = self.current if self.units is not None else self.owner[target]
         self._add(source, mover, -(count - minimum))
         self._add(target, mover, count - minimum)
-        if self.phase == Phase.GAME_OVER:
+        if self.phase == _GAME_OVER:
             return
         if self._active:
             self._end_invasion()  # the invasion ends with the conquest: the status dice follow
@@ -1543,7 +1547,7 @@ class Game:
             self.phase = Phase.ELIMINATION_TRADE
             self.pending = 0
         else:
-            self.phase = Phase.ATTACK
+            self.phase = _ATTACK
 
     def _opponent(self) -> int:
         """The other player still in the game (2-player RISK)."""
