@@ -412,20 +412,21 @@ class HeuristicBot(Bot):
     # -- setup -----------------------------------------------------------------------------------
     def claim(self, game: Game, me: int) -> Claim:
         owner, board = game.owner, game.board
-        continents, continent_of, neighbours = board.continents, board.continent_of, board.neighbours
+        index = _board_index(board)
         # Each continent's share: small continents fill up first; friends nearby help.
         shares = []
-        for continent in continents:
-            members = continent.territories
-            mine = sum(1 for u in members if owner[u] == me)
-            theirs = sum(1 for u in members if owner[u] not in (me, -1))
-            shares.append((mine + 1.0) / len(members) - 0.8 * theirs / len(members) + continent.bonus / 20.0)
+        for continent, held in zip(board.continents, index.members, strict=True):
+            owners = held(owner)
+            mine, size = owners.count(me), len(owners)
+            theirs = size - mine - owners.count(-1)
+            shares.append((mine + 1.0) / size - 0.8 * theirs / size + continent.bonus / 20.0)
+        continent_of = board.continent_of
         best, best_score = -1, -1e9
         for t in range(len(owner)):
             if owner[t] != -1:
                 continue
             score = shares[continent_of[t]]
-            score += 0.1 * sum(1 for n in neighbours[t] if owner[n] == me)
+            score += 0.1 * index.near[t](owner).count(me)
             score += 0.02 * self.rng.random()
             if score > best_score:
                 best, best_score = t, score
@@ -491,11 +492,15 @@ class Survey:
         game, me = self.game, self.me
         owner, armies, continent_of = game.owner, game.armies, game.board.continent_of
         index = self._index
-        mine_in = self.mine_in
-        enemy_armies = [0] * len(mine_in)
+        # The bot's territories and the enemy armies in each continent, in one pass.
+        mine_in = [0] * len(index.members)
+        enemy_armies = [0] * len(index.members)
         for t, seat in enumerate(owner):
-            if seat != me:
+            if seat == me:
+                mine_in[continent_of[t]] += 1
+            else:
                 enemy_armies[continent_of[t]] += armies[t]
+        self._mine_in = mine_in
         best, best_score = -1, -1.0
         for continent in game.board.continents:
             c = continent.index
@@ -515,13 +520,17 @@ class Survey:
 
 class _BoardIndex(NamedTuple):
     """Per continent, functions that read a per-territory list (owners, armies) at its territories,
-    and at the territories next to it (its own included), as tuples."""
+    and at the territories next to it (its own included), as tuples; per territory, at its neighbours."""
 
     members: tuple[Callable[[list[int]], tuple[int, ...]], ...]
     reach: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+    near: tuple[Callable[[list[int]], tuple[int, ...]], ...]  # per territory: at its neighbours
 
 
 def _reader(indices: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """A function that reads ``values`` at ``indices``, as a tuple (an item getter where it can)."""
+    if not indices:
+        return lambda values: ()
     if len(indices) == 1:
         only = indices[0]
         return lambda values: (values[only],)
@@ -536,6 +545,7 @@ def _board_index(board: Board) -> _BoardIndex:
             _reader(sorted({n for t in continent.territories for n in board.neighbours[t]}))
             for continent in board.continents
         ),
+        near=tuple(_reader(board.neighbours[t]) for t in range(len(board))),
     )
 
 
