@@ -75,9 +75,11 @@ class Phase(IntEnum):
 
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
 
-# The phases of every battle as plain names for the hot paths: on CPython 3.11 a member looked up on
-# its Enum class (``Phase.ATTACK``) goes through EnumType.__getattr__, several times slower.
+# The phases of battles and placements as plain names for the hot paths: on CPython 3.11 a member
+# looked up on its Enum class (``Phase.ATTACK``) goes through EnumType.__getattr__, several times slower.
 _ATTACK, _DEFEND, _OCCUPY, _GAME_OVER = Phase.ATTACK, Phase.DEFEND, Phase.OCCUPY, Phase.GAME_OVER
+_SETUP_PLACE, _ALLY_PLACE = Phase.SETUP_PLACE, Phase.ALLY_PLACE
+_REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
 
 TIED = -2  # Team RISK: a territory whose top stacks tie is controlled by no one
 
@@ -681,9 +683,9 @@ class Game:
     def must_trade(self, player: int | None = None) -> bool:
         """Whether the player to act must trade a set before doing anything else."""
         p = self.current if player is None else player
-        if self.phase == Phase.REINFORCE:
+        if self.phase == _REINFORCE:
             return len(self.hands[p]) >= self.rules.forced_trade_at
-        if self.phase == Phase.ELIMINATION_TRADE:
+        if self.phase == _ELIMINATION_TRADE:
             return len(self.hands[p]) > 4
         return False
 
@@ -901,7 +903,7 @@ class Game:
             where = action.territory
             if not (type(where) is int and 0 <= where < len(owner)) and (bad := self._territory_ok(where)):
                 return bad
-            if phase == Phase.SETUP_PLACE:
+            if phase == _SETUP_PLACE:
                 if action.armies != 1:
                     return "setup armies are placed one at a time"
                 if owner[where] != self.placing_for:
@@ -910,14 +912,14 @@ class Game:
                         "whose army is being placed"
                     )
                 return ""
-            elif phase == Phase.ALLY_PLACE:
+            elif phase == _ALLY_PLACE:
                 if not 1 <= action.armies <= self.pending:
                     ally = self.players[self.placing_for]
                     return f"{self.pending} armies to place for {ally}, not {action.armies}"
                 if owner[where] != self.placing_for:
                     return f"{board.name_of(where)} is not held by {self.players[self.placing_for]}"
                 return ""
-            elif phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
+            elif phase in (_REINFORCE, _ELIMINATION_TRADE):
                 if self.must_trade(player):
                     return f"{name} holds {len(self.hands[player])} cards and must trade a set first"
                 if not 1 <= action.armies <= self.pending:
@@ -1322,13 +1324,13 @@ class Game:
         self._finish_setup()
 
     def _do_place(self, action: Place) -> None:
-        seat = self.placing_for if self.phase in (Phase.SETUP_PLACE, Phase.ALLY_PLACE) else self.current
+        seat = self.placing_for if self.phase in (_SETUP_PLACE, _ALLY_PLACE) else self.current
         self._add(action.territory, seat, action.armies)
-        if self.phase == Phase.SETUP_PLACE:
+        if self.phase == _SETUP_PLACE:
             self.setup_armies[self.placing_for] -= 1
             self._next_setup_placer(self.current + 1)
             return
-        if self.phase == Phase.ALLY_PLACE:
+        if self.phase == _ALLY_PLACE:
             self.pending -= action.armies
             if self.pending == 0:
                 self.phase = Phase.ATTACK
