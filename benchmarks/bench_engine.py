@@ -10,10 +10,12 @@ Games: the same bot in every seat, 3 players under the 2008 preset and 6 players
 preset (2008 is for 3-5 players), seeds 0..N-1: the same games on every run and every version of
 the engine (the golden-record test keeps them identical), so two runs compare like with like.
 Each figure is the median of ``--repeats`` runs; the load average before and after is printed,
-because the machine may be shared. Engine: the checked ``apply`` and the unchecked fast path
-replaying recorded games' actions (bots excluded). Search: every decision of one search bot (its
-default budget and time cap) against continental bots in turn-capped games; "searched" decisions
-are those that ran the search, the rest the bot answers from its heuristic at once.
+because the machine may be shared, and so are games per CPU second of the process (less sensitive
+to other processes than wall time, though not to a busy sibling core). Engine: the checked
+``apply`` and the unchecked fast path replaying recorded games' actions (bots excluded). Search:
+every decision of one search bot (its default budget and time cap) against continental bots in
+turn-capped games; "searched" decisions are those that ran the search, the rest the bot answers
+from its heuristic at once.
 
 One process, one core. Not a test: the figures go in the notes. To compare with another version,
 run this same file with that version's ``src`` first on the path, for example
@@ -50,7 +52,11 @@ GAME_RUNS: tuple[tuple[str, int, str, int], ...] = (
     ("continental", 6, "1993", 30),
 )
 # (players, preset, games at --scale 1, turn cap): search decisions against continental bots.
-SEARCH_RUNS: tuple[tuple[int, str, int, int], ...] = ((3, "2008", 6, 12), (6, "1993", 3, 8))
+SEARCH_RUNS: tuple[tuple[int, str, int, int], ...] = (
+    (3, "2008", 6, 12),
+    (4, "2008", 4, 10),  # the setting of benchmarks/bench_strength.py
+    (6, "1993", 3, 8),
+)
 
 
 def median_of(repeats: int, run: Callable[[], dict[str, float]]) -> dict[str, float]:
@@ -62,15 +68,16 @@ def median_of(repeats: int, run: Callable[[], dict[str, float]]) -> dict[str, fl
 def game_rates(bot: str, players: int, preset: str, games: int) -> dict[str, float]:
     rules = Rules.preset(preset)
     turns = actions = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for seed in range(games):
         _, report = play_game(rules, [bot] * players, seed)
         assert report.winner is not None, f"{bot} game {seed} did not finish"
         turns += report.turns
         actions += report.actions
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     return {
         "games_per_s": games / elapsed,
+        "games_per_cpu_s": games / cpu,
         "turns_per_s": turns / elapsed,
         "actions_per_s": actions / elapsed,
         "ms_per_game": 1000 * elapsed / games,
@@ -180,7 +187,8 @@ def main() -> None:
             f"{bot:>11} {players}p {preset}: {row['games_per_s']:8.1f} games/s "
             f"{row['turns_per_s']:9.0f} turns/s {row['actions_per_s']:10.0f} actions/s  "
             f"({row['turns_per_game']:.0f} turns, "
-            f"{row['actions_per_game']:.0f} actions per game; {n} games)"
+            f"{row['actions_per_game']:.0f} actions per game; {n} games; "
+            f"{row['games_per_cpu_s']:.1f} games per CPU second)"
         )
     if "engine" in wanted:
         rates = engine_rates(scaled(60), args.repeats)
