@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from risk.bots import make_bot
+from risk.bots import Bot, make_bot
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.view import View
@@ -48,11 +48,16 @@ def play_game(
     seed: int,
     max_turns: int = DEFAULT_MAX_TURNS,
     board: str = "classic",
+    bots: Sequence[Bot] | None = None,
 ) -> tuple[Game, GameReport]:
-    """Play bots against each other; seat ``i`` is ``bot_names[i]``."""
+    """Play bots against each other; seat ``i`` is ``bot_names[i]``, made with :func:`bot_seed`
+    unless ``bots`` gives the bots themselves (configured otherwise, say)."""
     players = [f"{name}-{i + 1}" for i, name in enumerate(bot_names)]
     game = Game(rules, players, seed=seed, board=board)
-    bots = [make_bot(name, bot_seed(seed, i)) for i, name in enumerate(bot_names)]
+    if bots is None:
+        bots = [make_bot(name, bot_seed(seed, i)) for i, name in enumerate(bot_names)]
+    elif len(bots) != len(bot_names):
+        raise ValueError(f"{len(bots)} bots for {len(bot_names)} seats")
     views = [View(game, i) for i in range(len(bots))]
     actions = 0
     while not game.is_over and game.turn <= max_turns:

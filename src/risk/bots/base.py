@@ -7,7 +7,24 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from risk.rules.actions import Action
+from risk.rules.game import Phase
 from risk.view import View
+
+# The phases as plain module names, for the bots' per-decision tests: on CPython 3.11 a member looked
+# up on its Enum class (``Phase.ATTACK``) goes through EnumType.__getattr__, several times slower.
+CLAIM = Phase.CLAIM
+SETUP_PLACE = Phase.SETUP_PLACE
+REINFORCE = Phase.REINFORCE
+ATTACK = Phase.ATTACK
+DEFEND = Phase.DEFEND
+OCCUPY = Phase.OCCUPY
+ELIMINATION_TRADE = Phase.ELIMINATION_TRADE
+FORTIFY = Phase.FORTIFY
+GAME_OVER = Phase.GAME_OVER
+CHOOSE_CAPITAL = Phase.CHOOSE_CAPITAL
+TURN_END = Phase.TURN_END
+ADJUST_DICE = Phase.ADJUST_DICE
+ALLY_PLACE = Phase.ALLY_PLACE
 
 
 class Bot(ABC):

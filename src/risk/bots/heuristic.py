@@ -17,10 +17,23 @@ safe choice among the legal actions, so the bots play any game the engine offers
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
+from typing import TYPE_CHECKING, NamedTuple
 
-from risk.bots.base import Bot
+from risk.bots.base import (
+    ATTACK,
+    CLAIM,
+    DEFEND,
+    ELIMINATION_TRADE,
+    FORTIFY,
+    OCCUPY,
+    REINFORCE,
+    SETUP_PLACE,
+    Bot,
+)
 from risk.odds import invasion
 from risk.rules.actions import (
     END_ATTACK,
@@ -36,8 +49,12 @@ from risk.rules.actions import (
     Place,
     Trade,
 )
-from risk.rules.game import Game, Phase, trade_options
+from risk.rules.game import Game, trade_options
 from risk.view import View
+
+if TYPE_CHECKING:
+    from risk.maps import Board
+
 
 # Beyond this size, odds barely change and the odds tables grow: clamp before asking.
 _ODDS_CAP = 60
@@ -108,7 +125,7 @@ class HeuristicBot(Bot):
         me = view.player
         actions = view.legal_actions()
         places = [a for a in actions if isinstance(a, Place) and game.owner[a.territory] != me]
-        if game.phase == Phase.SETUP_PLACE and places:
+        if game.phase == SETUP_PLACE and places:
             owner, neighbours = game.owner, game.board.neighbours
 
             def blocking(place: Place) -> tuple[int, int]:
@@ -124,27 +141,29 @@ class HeuristicBot(Bot):
         game: Game = view._game
         me = view.player
         phase = game.phase
-        if phase == Phase.ATTACK:
+        if phase == ATTACK:
             return self.attack(game, me)
-        if phase == Phase.DEFEND:
+        if phase == DEFEND:
             assert game.pending_attack is not None
             return Defend(min(2, game.armies[game.pending_attack[1]]))
-        if phase == Phase.OCCUPY:
+        if phase == OCCUPY:
             return self.occupy(game, me)
-        if phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
+        if phase in (REINFORCE, ELIMINATION_TRADE):
             trade = self.trade(game, me)
             if trade is not None:
                 return trade
             return self.place(game, me)
-        if phase == Phase.FORTIFY:
+        if phase == FORTIFY:
             return self.fortify(game, me)
-        if phase == Phase.SETUP_PLACE:
+        if phase == SETUP_PLACE:
             return Place(self.setup_target(game, me), 1)
-        if phase == Phase.CLAIM:
+        if phase == CLAIM:
             return self.claim(game, me)
         return fallback_action(view, self.rng)
 
     # -- shared assessments ----------------------------------------------------------------------
+    # Each takes an optional Survey of the position; a decision makes one and passes it on, so the
+    # board is read once per decision.
     @staticmethod
     def foe(game: Game, me: int, territory: int) -> bool:
         """Held by an opponent: anyone else, or in Team RISK anyone of the other team."""
@@ -157,47 +176,43 @@ class HeuristicBot(Bot):
         return [n for n in game.board.neighbours[territory] if cls.foe(game, me, n)]
 
     @classmethod
-    def threat(cls, game: Game, me: int, territory: int) -> int:
+    def threat(cls, game: Game, me: int, territory: int, survey: Survey | None = None) -> int:
         """The largest enemy stack that could attack ``territory`` (its fighting armies)."""
         armies = game.armies
         worst = 0
+        if survey is None:  # a few neighbours: cheaper than surveying the board
+            for n in game.board.neighbours[territory]:
+                if armies[n] - 1 > worst and cls.foe(game, me, n):
+                    worst = armies[n] - 1
+            return worst
+        foe = survey.foe
         for n in game.board.neighbours[territory]:
-            if armies[n] - 1 > worst and cls.foe(game, me, n):
+            if armies[n] - 1 > worst and foe[n]:
                 worst = armies[n] - 1
         return worst
 
-    def target_continent(self, game: Game, me: int) -> int:
+    def target_continent(self, game: Game, me: int, survey: Survey | None = None) -> int:
         """The continent that is cheapest to complete for its bonus (held ones score for keeping)."""
-        owner, armies = game.owner, game.armies
-        best, best_score = -1, -1.0
-        for continent in game.board.continents:
-            members = continent.territories
-            mine = sum(1 for t in members if owner[t] == me)
-            # Only continents we stand in or border are reachable.
-            if mine == 0 and not any(owner[n] == me for t in members for n in game.board.neighbours[t]):
-                continue
-            enemy_armies = sum(armies[t] for t in members if owner[t] != me)
-            score = (continent.bonus + 1.0) * (1.0 + mine / len(members)) / (1.0 + enemy_armies)
-            if mine == len(members):
-                score = 0.0  # already held: defended by the border logic, not a target
-            if score > best_score:
-                best, best_score = continent.index, score
-        return best
+        return (survey or Survey(game, me)).target_continent()
 
-    def conquest_value(self, game: Game, me: int, target: int, focus: int) -> float:
+    def conquest_value(
+        self, game: Game, me: int, target: int, focus: int, survey: Survey | None = None
+    ) -> float:
         """How much taking ``target`` is worth to ``me``: the territory, continents made or broken,
-        a card for the first conquest, a player eliminated (and their cards)."""
+        a card for the first conquest, a player eliminated (and their cards). It depends only on the
+        target's continent and holder."""
+        survey = survey or Survey(game, me)
         board, owner = game.board, game.owner
         value = 1.0
         continent = board.continent_of[target]
         members = board.continents[continent].territories
         defender = owner[target]
-        missing = sum(1 for t in members if owner[t] != me)
+        missing = len(members) - survey.mine_in[continent]
         if missing == 1:
             value += 2.0 * board.continents[continent].bonus
         elif continent == focus:
             value += self.style.continent_focus
-        if all(owner[t] == defender for t in members):
+        if survey.held_by(continent, defender):
             value += 1.5 * board.continents[continent].bonus  # breaks the defender's bonus
         if not game.conquered_this_turn:
             value += 3.0  # the card
@@ -205,11 +220,19 @@ class HeuristicBot(Bot):
             value += 5.0 + 3.0 * len(game.hands[defender])
         return value
 
+    def holder_value(self, game: Game, me: int, target: int, focus: int, survey: Survey) -> float:
+        """:meth:`conquest_value`, worked out once per continent and holder in a survey."""
+        key = (game.board.continent_of[target], game.owner[target], focus)
+        value = survey.values.get(key)
+        if value is None:
+            value = survey.values[key] = self.conquest_value(game, me, target, focus, survey)
+        return value
+
     # -- the turn ------------------------------------------------------------------------------
     def trade(self, game: Game, me: int) -> Trade | None:
         phase = game.phase
-        may_trade = (phase == Phase.REINFORCE and not game.placed_this_turn) or (
-            phase == Phase.ELIMINATION_TRADE and len(game.hands[me]) > 4
+        may_trade = (phase == REINFORCE and not game.placed_this_turn) or (
+            phase == ELIMINATION_TRADE and len(game.hands[me]) > 4
         )
         if not may_trade:
             return None
@@ -230,86 +253,129 @@ class HeuristicBot(Bot):
 
     def place(self, game: Game, me: int) -> Place:
         pending = game.pending
-        focus = self.target_continent(game, me)
+        survey = Survey(game, me)
         # First the weakest held-continent border, up to the defence share.
-        weakest, deficit = self.weakest_border(game, me)
+        weakest, deficit = self.weakest_border(game, me, survey)
         defence_budget = max(1, round(pending * self.style.defence_share)) if deficit > 0 else 0
         if weakest >= 0 and defence_budget > 0 and pending > 1:
             return Place(weakest, min(pending, defence_budget, deficit))
-        source = self.attack_source(game, me, focus)
+        source = self.attack_source(game, me, survey.target_continent(), survey)
         return Place(source, pending)
 
-    def weakest_border(self, game: Game, me: int) -> tuple[int, int]:
+    def weakest_border(self, game: Game, me: int, survey: Survey | None = None) -> tuple[int, int]:
         """The border territory short of the most armies against its threat (continent borders count
         double), and that shortfall; (-1, 0) when every border is safe."""
+        survey = survey or Survey(game, me)
         owner, armies, board = game.owner, game.armies, game.board
-        held = {c for c in range(len(board.continents))
-                if all(owner[t] == me for t in board.continents[c].territories)}
+        foe, neighbours, continent_of = survey.foe, board.neighbours, board.continent_of
+        held = survey.held_continents()
+        ratio = self.style.border_ratio
         best, best_deficit = -1, 0
         for t in range(len(owner)):
             if owner[t] != me:
                 continue
-            threat = self.threat(game, me, t)
+            threat = 0
+            for n in neighbours[t]:
+                if armies[n] - 1 > threat and foe[n]:
+                    threat = armies[n] - 1
             if threat == 0:
                 continue
-            weight = 2.0 if board.continent_of[t] in held else 1.0
-            deficit = round(weight * (self.style.border_ratio * threat + 1) - armies[t])
+            weight = 2.0 if continent_of[t] in held else 1.0
+            deficit = round(weight * (ratio * threat + 1) - armies[t])
             if deficit > best_deficit:
                 best, best_deficit = t, deficit
         return best, best_deficit
 
-    def attack_source(self, game: Game, me: int, focus: int) -> int:
+    def attack_source(self, game: Game, me: int, focus: int, survey: Survey | None = None) -> int:
         """Where new armies make the best attack: next to the most valuable, weakest enemy territory."""
+        survey = survey or Survey(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        foe = survey.foe
+        values: list[float | None] = [None] * len(owner)  # by target
         best, best_score = -1, -1e9
         fallback = -1
         for s in range(len(owner)):
             if owner[s] != me:
                 continue
             fallback = s
+            stack = armies[s] + 1.0
             for t in neighbours[s]:
-                if not self.foe(game, me, t):
+                if not foe[t]:
                     continue
-                value = self.conquest_value(game, me, t, focus)
-                score = value * (armies[s] + 1.0) / (armies[t] + 1.0)
+                value = values[t]
+                if value is None:
+                    value = values[t] = self.holder_value(game, me, t, focus, survey)
+                score = value * stack / (armies[t] + 1.0)
                 if score > best_score:
                     best, best_score = s, score
         return best if best >= 0 else fallback
 
     def attack_options(self, game: Game, me: int) -> list[tuple[float, float, Attack]]:
         """Every (score, win probability, attack with the most dice) open now, best first."""
+        options = self.scored_attacks(game, me, Survey(game, me))
+        options.sort(key=_score, reverse=True)
+        return [(score, p, Attack(source, target, dice)) for score, p, source, target, dice in options]
+
+    def scored_attacks(
+        self, game: Game, me: int, survey: Survey, least_odds: float = 0.0
+    ) -> list[tuple[float, float, int, int, int]]:
+        """:meth:`attack_options` as plain (score, win probability, source, target, dice), unsorted;
+        only those whose win probability is at least ``least_odds``."""
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        focus = self.target_continent(game, me)
-        options: list[tuple[float, float, Attack]] = []
+        focus = -1  # the target continent, worked out when a first attack is worth scoring
+        foe, units = survey.foe, game.units
+        values: list[float | None] = [None] * len(owner)  # by target
+        options: list[tuple[float, float, int, int, int]] = []
+        append = options.append
         for s in range(len(owner)):
             if owner[s] != me or armies[s] < 2:
                 continue
-            fighting = game.force(s, me) - 1  # Team RISK: only this player's own armies there fight
+            # Team RISK: only this player's own armies there fight.
+            fighting = (armies[s] if units is None else units[s][me]) - 1
             if fighting < 1:
                 continue
+            exposure = -1.0  # worked out for the first target worth scoring
+            dice = min(3, fighting)
             for t in neighbours[s]:
-                if not self.foe(game, me, t):
+                if not foe[t]:
                     continue
                 p = win_probability(fighting, armies[t])
-                value = self.conquest_value(game, me, t, focus)
-                # An attack out of a territory that borders other enemies leaves it exposed.
-                exposure = 0.3 * sum(1 for n in neighbours[s] if n != t and self.foe(game, me, n))
-                options.append((p * value - (1 - p) * (1.0 + exposure), p, Attack(s, t, min(3, fighting))))
-        options.sort(key=lambda option: option[0], reverse=True)
+                if p < least_odds:
+                    continue
+                if exposure < 0:
+                    # An attack out of a territory that borders other enemies leaves it exposed.
+                    exposure = 0.3 * (sum(map(foe.__getitem__, neighbours[s])) - 1)
+                value = values[t]
+                if value is None:
+                    if focus < 0:
+                        focus = survey.target_continent()
+                    value = values[t] = self.holder_value(game, me, t, focus, survey)
+                append((p * value - (1 - p) * (1.0 + exposure), p, s, t, dice))
         return options
 
     def attack(self, game: Game, me: int) -> Action:
-        focus = self.target_continent(game, me)
-        board = game.board
-        for score, p, action in self.attack_options(game, me):
-            if score <= 0:
-                break
-            in_focus = board.continent_of[action.target] == focus
-            needed = self.style.attack_odds_target if in_focus else self.style.attack_odds_other
-            if not game.conquered_this_turn:
-                needed = min(needed, self.style.card_odds)
+        survey = Survey(game, me)
+        continent_of = game.board.continent_of
+        style = self.style
+        odds_target, odds_other = style.attack_odds_target, style.attack_odds_other
+        if not game.conquered_this_turn:
+            odds_target, odds_other = min(odds_target, style.card_odds), min(odds_other, style.card_odds)
+        # The attacks worth making at good enough odds, best first (ties in the order found).
+        options = self.scored_attacks(game, me, survey, min(odds_target, odds_other))
+        if not options:
+            return END_ATTACK
+        focus = survey.target_continent()
+        good = [
+            option
+            for option in options
+            if option[0] > 0
+            and option[1] >= (odds_target if continent_of[option[3]] == focus else odds_other)
+        ]
+        good.sort(key=_score, reverse=True)
+        for _, _, source, target, dice in good:
+            action = Attack(source, target, dice)
             # Variants can forbid some targets (teammates in Team RISK).
-            if p >= needed and game.is_legal(action):
+            if game.is_legal(action):
                 return action
         return END_ATTACK
 
@@ -328,43 +394,159 @@ class HeuristicBot(Bot):
         return Occupy(max(low, min(high, high - keep)))
 
     def fortify(self, game: Game, me: int) -> Action:
-        owner, armies = game.owner, game.armies
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        survey = Survey(game, me)
+        foe = survey.foe
         best_source, best_armies = -1, 1
         for t in range(len(owner)):
-            if owner[t] == me and armies[t] > best_armies and not self.enemy_neighbours(game, me, t):
+            if owner[t] == me and armies[t] > best_armies and not any(foe[n] for n in neighbours[t]):
                 best_source, best_armies = t, armies[t]
         if best_source < 0:
             return END_TURN
-        targets = [t for t in game.fortify_targets(best_source) if self.enemy_neighbours(game, me, t)]
+        targets = [t for t in game.fortify_targets(best_source) if any(foe[n] for n in neighbours[t])]
         if not targets:
             return END_TURN
-        target = max(targets, key=lambda t: (self.threat(game, me, t) - armies[t], -t))
+        target = max(targets, key=lambda t: (self.threat(game, me, t, survey) - armies[t], -t))
         return Fortify(best_source, target, min(game.force(best_source, me), armies[best_source] - 1))
 
     # -- setup -----------------------------------------------------------------------------------
     def claim(self, game: Game, me: int) -> Claim:
         owner, board = game.owner, game.board
+        index = _board_index(board)
+        # Each continent's share: small continents fill up first; friends nearby help.
+        shares = []
+        for continent, held in zip(board.continents, index.members, strict=True):
+            owners = held(owner)
+            mine, size = owners.count(me), len(owners)
+            theirs = size - mine - owners.count(-1)
+            shares.append((mine + 1.0) / size - 0.8 * theirs / size + continent.bonus / 20.0)
+        continent_of = board.continent_of
         best, best_score = -1, -1e9
         for t in range(len(owner)):
             if owner[t] != -1:
                 continue
-            continent = board.continents[board.continent_of[t]]
-            members = continent.territories
-            mine = sum(1 for u in members if owner[u] == me)
-            theirs = sum(1 for u in members if owner[u] not in (me, -1))
-            # Small continents fill up first; friends nearby help.
-            score = (mine + 1.0) / len(members) - 0.8 * theirs / len(members) + continent.bonus / 20.0
-            score += 0.1 * sum(1 for n in board.neighbours[t] if owner[n] == me)
+            score = shares[continent_of[t]]
+            score += 0.1 * index.near[t](owner).count(me)
             score += 0.02 * self.rng.random()
             if score > best_score:
                 best, best_score = t, score
         return Claim(best)
 
     def setup_target(self, game: Game, me: int) -> int:
-        weakest, deficit = self.weakest_border(game, me)
+        survey = Survey(game, me)
+        weakest, deficit = self.weakest_border(game, me, survey)
         if weakest >= 0 and deficit > 0 and self.rng.random() < self.style.defence_share:
             return weakest
-        return self.attack_source(game, me, self.target_continent(game, me))
+        return self.attack_source(game, me, survey.target_continent(), survey)
+
+
+def _score(option: tuple[float, float, int, int, int]) -> float:
+    return option[0]
+
+
+class Survey:
+    """What a heuristic bot reads of the board for one decision, read once: which territories are
+    held by foes, each continent's territories held by the bot and the enemy armies in it, the
+    target continent. Valid only while the position does not change."""
+
+    __slots__ = ("_focus", "_holders", "_index", "_mine_in", "foe", "game", "me", "values")
+
+    def __init__(self, game: Game, me: int) -> None:
+        self.game, self.me = game, me
+        owner = game.owner
+        if game.team is None:
+            self.foe = [seat != me for seat in owner]
+        else:
+            my_team = game.team[me]
+            self.foe = [game.team_at(t) != my_team for t in range(len(owner))]
+        self._index = _board_index(game.board)
+        self._focus: int | None = None
+        self._mine_in: list[int] | None = None
+        self._holders: dict[int, int | None] = {}  # continent: the seat holding all of it, or None
+        self.values: dict[tuple[int, int, int], float] = {}  # conquest values (HeuristicBot.holder_value)
+
+    @property
+    def mine_in(self) -> list[int]:
+        """How many territories of each continent the bot holds."""
+        if self._mine_in is None:
+            owner, me = self.game.owner, self.me
+            self._mine_in = [held(owner).count(me) for held in self._index.members]
+        return self._mine_in
+
+    def held_by(self, continent: int, seat: int) -> bool:
+        """Whether ``seat`` holds every territory of ``continent``."""
+        if continent not in self._holders:
+            owners = self._index.members[continent](self.game.owner)
+            first = owners[0]
+            self._holders[continent] = first if owners.count(first) == len(owners) else None
+        return self._holders[continent] == seat
+
+    def held_continents(self) -> set[int]:
+        continents = self.game.board.continents
+        return {c for c, mine in enumerate(self.mine_in) if mine == len(continents[c].territories)}
+
+    def target_continent(self) -> int:
+        """The continent that is cheapest to complete for its bonus (held ones score for keeping)."""
+        if self._focus is not None:
+            return self._focus
+        game, me = self.game, self.me
+        owner, armies, continent_of = game.owner, game.armies, game.board.continent_of
+        index = self._index
+        # The bot's territories and the enemy armies in each continent, in one pass.
+        mine_in = [0] * len(index.members)
+        enemy_armies = [0] * len(index.members)
+        for t, seat in enumerate(owner):
+            if seat == me:
+                mine_in[continent_of[t]] += 1
+            else:
+                enemy_armies[continent_of[t]] += armies[t]
+        self._mine_in = mine_in
+        best, best_score = -1, -1.0
+        for continent in game.board.continents:
+            c = continent.index
+            members = continent.territories
+            mine = mine_in[c]
+            # Only continents we stand in or border are reachable.
+            if mine == 0 and me not in index.reach[c](owner):
+                continue
+            score = (continent.bonus + 1.0) * (1.0 + mine / len(members)) / (1.0 + enemy_armies[c])
+            if mine == len(members):
+                score = 0.0  # already held: defended by the border logic, not a target
+            if score > best_score:
+                best, best_score = c, score
+        self._focus = best
+        return best
+
+
+class _BoardIndex(NamedTuple):
+    """Per continent, functions that read a per-territory list (owners, armies) at its territories,
+    and at the territories next to it (its own included), as tuples; per territory, at its neighbours."""
+
+    members: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+    reach: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+    near: tuple[Callable[[list[int]], tuple[int, ...]], ...]  # per territory: at its neighbours
+
+
+def _reader(indices: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """A function that reads ``values`` at ``indices``, as a tuple (an item getter where it can)."""
+    if not indices:
+        return lambda values: ()
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda values: (values[only],)
+    return itemgetter(*indices)
+
+
+@cache
+def _board_index(board: Board) -> _BoardIndex:
+    return _BoardIndex(
+        members=tuple(_reader(continent.territories) for continent in board.continents),
+        reach=tuple(
+            _reader(sorted({n for t in continent.territories for n in board.neighbours[t]}))
+            for continent in board.continents
+        ),
+        near=tuple(_reader(board.neighbours[t]) for t in range(len(board))),
+    )
 
 
 class ContinentalBot(HeuristicBot):

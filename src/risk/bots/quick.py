@@ -7,7 +7,21 @@ moves idle armies from the interior to the front.
 
 from __future__ import annotations
 
-from risk.bots.base import Bot
+from risk.bots.base import (
+    ADJUST_DICE,
+    ALLY_PLACE,
+    ATTACK,
+    CHOOSE_CAPITAL,
+    CLAIM,
+    DEFEND,
+    ELIMINATION_TRADE,
+    FORTIFY,
+    OCCUPY,
+    REINFORCE,
+    SETUP_PLACE,
+    TURN_END,
+    Bot,
+)
 from risk.rules.actions import (
     ACCEPT_DICE,
     CALL_OFF,
@@ -26,7 +40,7 @@ from risk.rules.actions import (
     ReinforceAlly,
     Reroll,
 )
-from risk.rules.game import Game, Phase, trade_options
+from risk.rules.game import Game, trade_options
 from risk.view import View
 
 
@@ -43,26 +57,26 @@ class QuickBot(Bot):
             claims = game.claimable_missions()  # Mission RISK: show a completed mission at once
             if claims:
                 return ClaimMission(claims[0])
-            if phase == Phase.TURN_END:
+            if phase == TURN_END:
                 return END_TURN
-        if phase == Phase.ATTACK:
+        if phase == ATTACK:
             if game._active and not game.attacked_this_turn:
                 for seat in range(game.humans, len(game.players)):
                     help_ally = ReinforceAlly(seat - game.humans + 1)  # free armies for an ally
                     if game.ally[seat] == me and game.is_legal(help_ally):
                         return help_ally
             return self._attack(game, me)
-        if phase == Phase.ALLY_PLACE:
+        if phase == ALLY_PLACE:
             return Place(self._front(game, game.placing_for), game.pending)
-        if phase == Phase.DEFEND:
+        if phase == DEFEND:
             assert game.pending_attack is not None
             return Defend(min(2, game.armies[game.pending_attack[1]]))
-        if phase == Phase.OCCUPY:
+        if phase == OCCUPY:
             return self._occupy(game, me)
-        if phase == Phase.ADJUST_DICE:
+        if phase == ADJUST_DICE:
             return self._adjust(game)
-        if phase == Phase.REINFORCE or phase == Phase.ELIMINATION_TRADE:
-            if game.must_trade(me) or (phase == Phase.REINFORCE and not game.placed_this_turn):
+        if phase in (REINFORCE, ELIMINATION_TRADE):
+            if game.must_trade(me) or (phase == REINFORCE and not game.placed_this_turn):
                 trades = trade_options(game, me)
                 if trades:
                     return trades[0]
@@ -70,14 +84,14 @@ class QuickBot(Bot):
             if game.room(target) < 1:  # the expert army cap: the front is full
                 target = max((t for t in game.territories_of(me)), key=game.room)
             return Place(target, min(game.pending, game.room(target)))
-        if phase == Phase.FORTIFY:
+        if phase == FORTIFY:
             return self._fortify(game, me)
-        if phase == Phase.SETUP_PLACE:
+        if phase == SETUP_PLACE:
             # In 2-player RISK the army being placed may be a neutral's: it goes on the neutral's front.
             return Place(self._front(game, game.placing_for), 1)
-        if phase == Phase.CHOOSE_CAPITAL:
+        if phase == CHOOSE_CAPITAL:
             return Capital(self._safest(game, me))
-        if phase == Phase.CLAIM:
+        if phase == CLAIM:
             return self._claim(game, me)
         raise ValueError(f"the quick bot cannot act in phase {phase.name}")
 
@@ -106,7 +120,7 @@ class QuickBot(Bot):
 
     def _front(self, game: Game, me: int) -> int:
         """The own territory with an enemy neighbour and the most armies: where armies go."""
-        if game.team is not None and game.phase != Phase.SETUP_PLACE:
+        if game.team is not None and game.phase != SETUP_PLACE:
             return self._team_front(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         best, best_armies = -1, -1
@@ -163,16 +177,15 @@ class QuickBot(Bot):
             return self._team_attack(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         best: tuple[int, int] | None = None
-        best_margin = 0
+        # The first attack found with the largest margin of armies, if that margin is at least 2.
+        best_margin = 1
         for s in range(len(owner)):
-            if owner[s] != me or armies[s] < 3:
-                continue
             a = armies[s]
+            if a - 1 <= best_margin or owner[s] != me:
+                continue  # a defender has at least one army: no larger margin from here
             for t in neighbours[s]:
-                if owner[t] != me:
-                    margin = a - armies[t]
-                    if margin > best_margin:
-                        best, best_margin = (s, t), margin
+                if owner[t] != me and a - armies[t] > best_margin:
+                    best, best_margin = (s, t), a - armies[t]
         if (
             game.open_invasion is not None
             and game.invasion_needs_call_off()

@@ -75,6 +75,12 @@ class Phase(IntEnum):
 
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
 
+# The phases of battles and placements as plain names for the hot paths: on CPython 3.11 a member
+# looked up on its Enum class (``Phase.ATTACK``) goes through EnumType.__getattr__, several times slower.
+_ATTACK, _DEFEND, _OCCUPY, _GAME_OVER = Phase.ATTACK, Phase.DEFEND, Phase.OCCUPY, Phase.GAME_OVER
+_SETUP_PLACE, _ALLY_PLACE = Phase.SETUP_PLACE, Phase.ALLY_PLACE
+_REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
+
 TIED = -2  # Team RISK: a territory whose top stacks tie is controlled by no one
 
 ESCALATING_VALUES = (4, 6, 8, 10, 12, 15)
@@ -132,6 +138,15 @@ def battle_losses(attack: tuple[int, ...], defence: tuple[int, ...]) -> tuple[in
         else:
             attacker_losses += 1
     return attacker_losses, defender_losses
+
+
+# Losses (attacker, defender) of every roll of 1-3 attacking and 1-2 defending dice, sorted high to
+# low: a lookup instead of comparing the dice of each battle.
+LOSSES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {
+    (attack, defence): battle_losses(attack, defence)
+    for attack in {roll for rolls in ROLLS[1:] for roll in rolls}
+    for defence in {roll for rolls in ROLLS[1:3] for roll in rolls}
+}
 
 
 def is_set(symbols: tuple[int, ...] | list[int]) -> bool:
@@ -568,7 +583,7 @@ class Game:
     # ------------------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return self.phase == _GAME_OVER
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
@@ -668,9 +683,9 @@ class Game:
     def must_trade(self, player: int | None = None) -> bool:
         """Whether the player to act must trade a set before doing anything else."""
         p = self.current if player is None else player
-        if self.phase == Phase.REINFORCE:
+        if self.phase == _REINFORCE:
             return len(self.hands[p]) >= self.rules.forced_trade_at
-        if self.phase == Phase.ELIMINATION_TRADE:
+        if self.phase == _ELIMINATION_TRADE:
             return len(self.hands[p]) > 4
         return False
 
@@ -714,6 +729,27 @@ class Game:
                     stack.append(n)
         seen.discard(source)
         return sorted(seen)
+
+    def _connected(self, source: int, target: int) -> bool:
+        """Whether ``target`` is among :meth:`fortify_targets` of ``source`` (world games): the
+        search stops as soon as it reaches ``target``."""
+        owner = self.owner
+        player = owner[source]
+        neighbours = self.board.neighbours
+        if target == source or owner[target] != player:
+            return False
+        if self.rules.fortify == "adjacent":
+            return target in self.board.adjacent[source]
+        seen = {source}
+        stack = [source]
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if n not in seen and owner[n] == player:
+                    if n == target:
+                        return True
+                    seen.add(n)
+                    stack.append(n)
+        return False
 
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player to act: a lazy collection (iterate, ``len``, ``in``)."""
@@ -783,7 +819,7 @@ class Game:
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not legal now; else return."""
         phase = self.phase
-        if phase == Phase.GAME_OVER:
+        if phase == _GAME_OVER:
             raise GameOverError(f"{self._describe(action)}: the game is over")
         name = self.players[self.to_act]
         fail = self._refusal(action, name)
@@ -811,39 +847,42 @@ class Game:
         owner, armies, board = self.owner, self.armies, self.board
 
         kind = type(action)
+        # The common, legal case is checked first with plain comparisons; names are looked up only
+        # to say why an action is refused.
         if kind is Attack:
-            if phase != Phase.ATTACK:
+            if phase != _ATTACK:
                 return "attacks are only made in the attack phase"
-            if bad := self._territory_ok(action.source, action.target):
+            s, t = action.source, action.target
+            valid = type(s) is int and type(t) is int and 0 <= s < len(owner) and 0 <= t < len(owner)
+            if not valid and (bad := self._territory_ok(s, t)):
                 return bad
-            source, target = board.name_of(action.source), board.name_of(action.target)
-            if not self.commands(owner[action.source]):
-                return f"{source} is not held by {name}" + (" or an ally" if self._active else "")
-            if self.team is not None and self.team_at(action.target) == self.team[player]:
-                return f"{target} is held by {name}'s team: 'You may not attack another player on your team'"
-            if owner[action.target] == player or owner[action.target] == owner[action.source]:
-                return f"{target} is held by {self.players[owner[action.target]]}: attack an enemy territory"
-            if (
-                self._invasion is not None
-                and self._invasion[0] != action.target
-                and self.invasion_needs_call_off()
-            ):
+            attacker, defender = owner[s], owner[t]
+            if attacker != self.current and not self.commands(attacker):
+                return f"{board.name_of(s)} is not held by {name}" + (" or an ally" if self._active else "")
+            if self.team is not None and self.team_at(t) == self.team[player]:
+                return (
+                    f"{board.name_of(t)} is held by {name}'s team: "
+                    "'You may not attack another player on your team'"
+                )
+            if defender in (player, attacker):
+                return f"{board.name_of(t)} is held by {self.players[defender]}: attack an enemy territory"
+            if self._invasion is not None and self._invasion[0] != t and self.invasion_needs_call_off():
                 invaded = board.name_of(self._invasion[0])
                 return f"call off the invasion of {invaded} first ('calloff'): the neutrals' dice come first"
-            if action.target not in board.adjacent[action.source]:
-                return f"{target} is not adjacent to {source}"
-            force = self.force(action.source, owner[action.source])
+            if t not in board.adjacent[s]:
+                return f"{board.name_of(t)} is not adjacent to {board.name_of(s)}"
+            force = armies[s] if self.units is None else self.units[s][attacker]
             if force < 2:
                 whose = f" of {name}'s" if self.units is not None else ""
                 noun = "army" if force == 1 and not whose else "armies"
-                return f"{source} has only {force}{whose} {noun}: it takes at least 2 to attack"
+                return f"{board.name_of(s)} has only {force}{whose} {noun}: it takes at least 2 to attack"
             most = min(3, force - 1)
             if not 1 <= action.dice <= most:
-                return f"{source} has {force} armies, so it may roll 1 to {most} dice"
+                return f"{board.name_of(s)} has {force} armies, so it may roll 1 to {most} dice"
             return ""
 
         if kind is Defend:
-            if phase != Phase.DEFEND:
+            if phase != _DEFEND:
                 return "there is no attack to defend against"
             assert self._attack is not None
             target = self._attack[1]
@@ -853,7 +892,7 @@ class Game:
             return ""
 
         if kind is Occupy:
-            if phase != Phase.OCCUPY:
+            if phase != _OCCUPY:
                 return "there is no conquered territory to move into"
             low, high = self.occupy_range()
             if not low <= action.armies <= high:
@@ -861,41 +900,42 @@ class Game:
             return ""
 
         if kind is Place:
-            if bad := self._territory_ok(action.territory):
+            where = action.territory
+            if not (type(where) is int and 0 <= where < len(owner)) and (bad := self._territory_ok(where)):
                 return bad
-            where = board.name_of(action.territory)
-            if phase == Phase.SETUP_PLACE:
+            if phase == _SETUP_PLACE:
                 if action.armies != 1:
                     return "setup armies are placed one at a time"
-                if owner[action.territory] != self.placing_for:
+                if owner[where] != self.placing_for:
                     return (
-                        f"{where} is not held by {self.players[self.placing_for]}, whose army is being placed"
+                        f"{board.name_of(where)} is not held by {self.players[self.placing_for]}, "
+                        "whose army is being placed"
                     )
                 return ""
-            elif phase == Phase.ALLY_PLACE:
+            elif phase == _ALLY_PLACE:
                 if not 1 <= action.armies <= self.pending:
                     ally = self.players[self.placing_for]
                     return f"{self.pending} armies to place for {ally}, not {action.armies}"
-                if owner[action.territory] != self.placing_for:
-                    return f"{where} is not held by {self.players[self.placing_for]}"
+                if owner[where] != self.placing_for:
+                    return f"{board.name_of(where)} is not held by {self.players[self.placing_for]}"
                 return ""
-            elif phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
+            elif phase in (_REINFORCE, _ELIMINATION_TRADE):
                 if self.must_trade(player):
                     return f"{name} holds {len(self.hands[player])} cards and must trade a set first"
                 if not 1 <= action.armies <= self.pending:
                     return f"{name} has {self.pending} armies to place, not {action.armies}"
-                if action.armies > self.room(action.territory):
-                    return f"{where} may hold at most {self.rules.army_cap} armies (army-cap)"
+                if self.rules.army_cap and action.armies > self.room(where):
+                    return f"{board.name_of(where)} may hold at most {self.rules.army_cap} armies (army-cap)"
             else:
                 return "there are no armies to place now"
             if self.units is not None:
-                return self._team_place_refusal(action.territory, player, name)
-            if owner[action.territory] != player:
-                return f"{where} is not held by {name}"
+                return self._team_place_refusal(where, player, name)
+            if owner[where] != player:
+                return f"{board.name_of(where)} is not held by {name}"
             return ""
 
         if kind is EndAttack:
-            return "" if phase == Phase.ATTACK else "the attack phase is not under way"
+            return "" if phase == _ATTACK else "the attack phase is not under way"
 
         if kind is Fortify:
             if phase != Phase.FORTIFY:
@@ -904,28 +944,32 @@ class Game:
                     if phase == Phase.ATTACK
                     else "fortifying is only at the end of the turn, after attacking"
                 )
-            if bad := self._territory_ok(action.source, action.target):
+            s, t = action.source, action.target
+            valid = type(s) is int and type(t) is int and 0 <= s < len(owner) and 0 <= t < len(owner)
+            if not valid and (bad := self._territory_ok(s, t)):
                 return bad
-            source, target = board.name_of(action.source), board.name_of(action.target)
             if self.team is not None:
                 return self._team_fortify_refusal(action, player, name)
-            seat = owner[action.source]
+            seat = owner[s]
             if not self.commands(seat):
-                return f"{source} is not held by {name}" + (" or an ally" if self._active else "")
-            if owner[action.target] != seat:
-                return f"{target} is not held by {self.players[seat]}"
+                return f"{board.name_of(s)} is not held by {name}" + (" or an ally" if self._active else "")
+            if owner[t] != seat:
+                return f"{board.name_of(t)} is not held by {self.players[seat]}"
             if self._active and self.fortified[seat]:
                 return f"{self.players[seat]} has made its free move this turn"
-            if action.source == action.target:
+            if s == t:
                 return "the armies must move to another territory"
-            if not 1 <= action.armies <= armies[action.source] - 1:
-                return f"{source} can move 1 to {armies[action.source] - 1} armies (one stays behind)"
-            if action.armies > self.room(action.target):
-                return f"{target} may hold at most {self.rules.army_cap} armies (army-cap)"
-            if action.target not in self.fortify_targets(action.source):
+            if not 1 <= action.armies <= armies[s] - 1:
+                return f"{board.name_of(s)} can move 1 to {armies[s] - 1} armies (one stays behind)"
+            if self.rules.army_cap and action.armies > self.room(t):
+                return f"{board.name_of(t)} may hold at most {self.rules.army_cap} armies (army-cap)"
+            if not self._connected(s, t):
                 if self.rules.fortify == "adjacent":
-                    return f"{target} is not adjacent to {source} (fortify=adjacent)"
-                return f"{target} is not connected to {source} through territories held by {name}"
+                    return f"{board.name_of(t)} is not adjacent to {board.name_of(s)} (fortify=adjacent)"
+                return (
+                    f"{board.name_of(t)} is not connected to {board.name_of(s)} through territories held by "
+                    f"{name}"
+                )
             return ""
 
         if kind is EndTurn:
@@ -1213,7 +1257,7 @@ class Game:
             self._end_invasion()
         else:
             raise IllegalActionError(f"{action!r} is not an action")
-        if self._check_goals and self.turn > 0 and self.phase != Phase.GAME_OVER:
+        if self._check_goals and self.turn > 0 and self.phase != _GAME_OVER:
             self._goals()
 
     def _do_claim(self, territory: int) -> None:
@@ -1280,13 +1324,13 @@ class Game:
         self._finish_setup()
 
     def _do_place(self, action: Place) -> None:
-        seat = self.placing_for if self.phase in (Phase.SETUP_PLACE, Phase.ALLY_PLACE) else self.current
+        seat = self.placing_for if self.phase in (_SETUP_PLACE, _ALLY_PLACE) else self.current
         self._add(action.territory, seat, action.armies)
-        if self.phase == Phase.SETUP_PLACE:
+        if self.phase == _SETUP_PLACE:
             self.setup_armies[self.placing_for] -= 1
             self._next_setup_placer(self.current + 1)
             return
-        if self.phase == Phase.ALLY_PLACE:
+        if self.phase == _ALLY_PLACE:
             self.pending -= action.armies
             if self.pending == 0:
                 self.phase = Phase.ATTACK
@@ -1294,7 +1338,7 @@ class Game:
         self.placed_this_turn = True
         self.pending -= action.armies
         if self.pending == 0:
-            self.phase = Phase.ATTACK
+            self.phase = _ATTACK
         elif self.rules.army_cap:
             self._spill()
 
@@ -1360,7 +1404,7 @@ class Game:
                 inv = (inv[0], inv[1], (*inv[2], attacker))
             self._invasion = inv
         if self.armies[action.target] >= 2:
-            self.phase = Phase.DEFEND  # the defender chooses 1 or 2 dice
+            self.phase = _DEFEND  # the defender chooses 1 or 2 dice
             defender = self.defending_seat(action.target)
             # 2-player RISK: "Your opponent rolls defense for neutral territories."
             self.to_act = self._opponent() if self.neutral[defender] else defender
@@ -1425,18 +1469,24 @@ class Game:
     def _settle_battle(
         self, source: int, target: int, attacker_dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
     ) -> None:
-        attacker_losses, defender_losses = battle_losses(attack, defence)
+        losses = LOSSES.get((attack, defence))
+        attacker_losses, defender_losses = battle_losses(attack, defence) if losses is None else losses
         armies = self.armies
-        mover = self.current if self.units is not None else self.owner[source]
-        defender = self.defending_seat(target)
-        self._add(source, mover, -attacker_losses)
-        self._lose_defenders(target, defender_losses)
+        if self.units is None:  # one stack per territory: the common case, without the seat bookkeeping
+            mover, defender = self.owner[source], self.owner[target]
+            armies[source] -= attacker_losses
+            armies[target] -= defender_losses
+        else:
+            mover = self.current
+            defender = self.defending_seat(target)
+            self._add(source, mover, -attacker_losses)
+            self._lose_defenders(target, defender_losses)
         conquered = armies[target] == 0
         self.last_battle = Battle(
             source, target, attack, defence, attacker_losses, defender_losses, conquered
         )
         if not conquered:
-            self.phase = Phase.ATTACK
+            self.phase = _ATTACK
             if self.units is not None and defender_losses:
                 for seat in range(self.humans):  # the losses may have fallen on any defender there,
                     self._team_elimination(seat)  # and may have taken the last armies of more than one
@@ -1474,7 +1524,7 @@ class Game:
             self.hands[player].extend(self.hands[defender])
             self.hands[defender] = []
         self._occupy = (source, target, minimum, eliminated)
-        self.phase = Phase.OCCUPY
+        self.phase = _OCCUPY
         if eliminated and sum(self.alive[: self.humans]) == 1:
             # The last opponent is gone (2-player RISK: "You do NOT need to eliminate neutral armies").
             self._do_occupy(minimum)
@@ -1490,7 +1540,7 @@ class Game:
         mover = self.current if self.units is not None else self.owner[target]
         self._add(source, mover, -(count - minimum))
         self._add(target, mover, count - minimum)
-        if self.phase == Phase.GAME_OVER:
+        if self.phase == _GAME_OVER:
             return
         if self._active:
             self._end_invasion()  # the invasion ends with the conquest: the status dice follow
@@ -1499,7 +1549,7 @@ class Game:
             self.phase = Phase.ELIMINATION_TRADE
             self.pending = 0
         else:
-            self.phase = Phase.ATTACK
+            self.phase = _ATTACK
 
     def _opponent(self) -> int:
         """The other player still in the game (2-player RISK)."""

@@ -1,0 +1,77 @@
+"""Same seed, same games: the golden games (tests/golden_games.py) replay to the records they had
+at the commit before the speed work (7da55b5). A speed-up that changes any game fails here.
+
+The table is printed by ``tools/golden_records.py``; change it only for a change of play that is
+meant and measured, and say so in the commit.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from golden_games import GoldenCase, golden_digest, golden_keys
+
+GOLDEN = {
+    "quick-2008-3/0": "ad6b92284e54ffe18609",
+    "quick-2008-3/1": "aa29a6dfa71c5f9b1da7",
+    "quick-2008-3/2": "d69918326a8e23f00ff7",
+    "quick-2008-3/3": "5965ddebe16f9578e065",
+    "quick-2008-3/4": "ddfe6e924895eeb384d5",
+    "quick-2008-3/5": "e477d253da7a3a6a8d57",
+    "quick-1993-6/0": "f4c98651ae0a239468c8",
+    "quick-1993-6/1": "46f1e4f85d28f58afe73",
+    "quick-1993-6/2": "352230b560d5dedd4b02",
+    "quick-1993-6/3": "1b531aa296ae29056941",
+    "fortress-2008-3/0": "a0992f85beb7b3110470",
+    "fortress-2008-3/1": "d3708dd90adfaa2e7c17",
+    "fortress-2008-3/2": "78920933bfe7779a9aa3",
+    "fortress-1993-6/0": "b8ff1166b633fb58ee30",
+    "fortress-1993-6/1": "9c3c81a332587b7fb113",
+    "continental-2008-3/0": "da9c10bee68c89034b77",
+    "continental-2008-3/1": "e464631f3f641ee86f4a",
+    "continental-2008-3/2": "cf6029f80bdb53118796",
+    "continental-2008-3/3": "214f20e5811520bd280d",
+    "continental-1993-6/0": "b010771f17e357706402",
+    "continental-1993-6/1": "818052a3917cfc7837c7",
+    "ladder-2003-4/0": "1a14d3ed2f580ee91eb6",
+    "ladder-2003-4/1": "4e214bc36452ef9f47a8",
+    "secret-mission-2008-4/0": "70f0c23ef83bfd8b6c69",
+    "secret-mission-2008-4/1": "5bcc26805b0f6b30f839",
+    "secret-mission-2008-4/2": "5d9f4ff493505a5fd29c",
+    "secret-mission-1993-6/0": "49ae1564a20e8bb3f341",
+    "secret-mission-1993-6/1": "803d36ecb7b7be373967",
+    "capital-1993-4/0": "ccf4992bd077b2a874a4",
+    "capital-1993-4/1": "f6258786e80ef2a5d1db",
+    "capital-2008-3-short/0": "71859f38cc580b1ea5eb",
+    "two-player-1993/0": "8ee21455bd063b22905f",
+    "two-player-1993/1": "b7c33ab42b97d8666dcc",
+    "two-player-1993/2": "46abd0b7e0a092507ab3",
+    "two-player-2003/0": "58f9e7abe8d1131b9754",
+    "two-player-2003/1": "dda1b6f5782f7584f535",
+    "two-player-2003-active/0": "b7a1596333cedfa7344a",
+    "two-player-2003-active/1": "433734a4d7e319415e14",
+    "two-player-2003-active/2": "56fd9ecdc35b3623741c",
+    "mission-2003-4/0": "9e1cad79500f39186b24",
+    "mission-2003-4/1": "e88bb4d4749fe809c623",
+    "team-2003-4/0": "091d5f6297479a1036ab",
+    "team-2003-4/1": "6e551312335a6dca6eef",
+    "team-2003-6/0": "c8a819f3b2f65e4c9c8d",
+    "experts-1993-3/0": "b975ef8ba362f81e512e",
+    "experts-1993-3/1": "eb5e2f0ed40012742d90",
+    "search-2008-3/0": "9c68cf8bded955e20656",
+    "search-2008-3/1": "d1be86d030beac8b51eb",
+    "search-1993-6/0": "410ad4ba1b0ecc4b779f",
+    "search-secret-mission-2008-3/0": "cad424c13a5ebbc1b267",
+    "search-team-2003-4/0": "091afd5729b3dea459b7",
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "seed"), golden_keys(), ids=[f"{case.label}/{seed}" for case, seed in golden_keys()]
+)
+def test_golden_game_replays_exactly(case: GoldenCase, seed: int) -> None:
+    assert golden_digest(case, seed) == GOLDEN[f"{case.label}/{seed}"]
+
+
+def test_every_golden_game_has_a_digest() -> None:
+    assert sorted(GOLDEN) == sorted(f"{case.label}/{seed}" for case, seed in golden_keys())
