@@ -15,7 +15,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -27,6 +27,8 @@ from risk.record import write_record
 from risk.rounds import count_rounds
 from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
+from risk.server import clock as turn_clock
+from risk.server import seats as seat_desk
 from risk.server.storage import (
     ActionRecord,
     GameRecord,
@@ -59,6 +61,7 @@ class Refusal(Exception):
         "illegal": 422,
         "bad-request": 422,
         "seat-taken": 409,
+        "present": 409,
         "unavailable": 503,
     }
 
@@ -105,6 +108,11 @@ class GameSpec:
     bot_delay: float = DEFAULT_BOT_DELAY
     defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
     board: str = "classic"
+    # The turn clock and seats (risk.server.clock, risk.server.seats):
+    turn_time: float = 0.0
+    missed_turns: int = turn_clock.DEFAULT_MISSED_TURNS
+    stand_in: str = "quick"
+    host_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +134,9 @@ class LiveGame:
     deadline: float | None = None  # when a waiting human defender's dice are chosen for it
     externals: dict[int, Any] = field(default_factory=dict)  # seat -> ExternalBot, started on demand
     starters: list[int] = field(default_factory=list)  # who started each turn: rounds, as players count
+    clock: turn_clock.TurnClock = field(default_factory=turn_clock.TurnClock)
+    notes: list[dict[str, Any]] = field(default_factory=list)  # server notes, placed in the log
+    resigned: set[int] = field(default_factory=set)
 
     def note_turns(self, game: Game) -> None:
         while len(self.starters) < game.turn:
@@ -256,10 +267,12 @@ class GameMaster:
                 "public": spec.public,
                 "bot_delay": spec.bot_delay,
                 "defend_timeout": spec.defend_timeout,
+                **turn_clock.timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in),
             },
             created=now,
             updated=now,
             status="waiting" if any(s.kind == "open" for s in seats) else "playing",
+            host_hash=spec.host_hash,
         )
         try:
             self._new_game(record)  # the engine accepts these rules, names and board
@@ -292,6 +305,7 @@ class GameMaster:
             live.log = [
                 line.to_dict() for line in narrate(live.game, snapshot(live.game), list(live.game.history))
             ]
+            turn_clock.arm(self, live, self.clock(), fresh=True)  # the clock starts with the game
         return token
 
     # -- loading ---------------------------------------------------------------------------------
@@ -323,7 +337,7 @@ class GameMaster:
                 # A store edited by hand (or by a release that disagreed on the rules) is refused
                 # with the action that does not fit, never half-loaded.
                 problem = None
-                if stored.seat != game.to_act:
+                if stored.seat != game.to_act and not seat_desk.is_resignation(stored.text):
                     problem = f"it is by seat {stored.seat}, but seat {game.to_act} was to act"
                 else:
                     try:
@@ -337,8 +351,9 @@ class GameMaster:
                         f"({stored.text!r}) does not fit: {problem}",
                     )
                 live.note_turns(game)
+                seat_desk.replayed(live, stored)
             live.record = record
-            self._arm_deadline(live)
+            seat_desk.loaded(self, live, len(opening))
             self._live[game_id] = live
             return live
 
@@ -398,7 +413,7 @@ class GameMaster:
                 raise Refusal("game-over", f"the game is over: {self._result_text(live)}")
             if live.waiting:
                 raise Refusal("waiting", "the game starts when every open seat is taken")
-            if seat != game.to_act:
+            if seat != game.to_act and not seat_desk.is_resignation(text):  # a player resigns at any time
                 raise Refusal(
                     "not-your-turn",
                     f"it is not your turn: {game.players[game.to_act]} is to act "
@@ -406,6 +421,9 @@ class GameMaster:
                 )
             try:
                 action = game.parse(text)
+                if seat_desk.is_resignation(text) and getattr(action, "player", seat) not in (None, seat):
+                    raise Refusal("illegal", "a player resigns for itself only: send 'resign'")
+                action = replace(action, player=seat) if seat_desk.is_resignation(text) else action
                 game.check(action)
             except NotationError as error:
                 raise Refusal("notation", str(error)) from None
@@ -449,17 +467,8 @@ class GameMaster:
                 turn=game.turn,
                 updated=stored.at,
             )
-            self._arm_deadline(live)
+            seat_desk.after_action(self, live, stored)
             return seq
-
-    def _arm_deadline(self, live: LiveGame) -> None:
-        game = live.game
-        timeout = float(live.record.settings.get("defend_timeout", 0) or 0)
-        human = game.to_act < len(live.record.seats) and live.record.seats[game.to_act].kind == "human"
-        if game.phase == Phase.DEFEND and human and timeout > 0 and not game.is_over:
-            live.deadline = self.clock() + timeout
-        else:
-            live.deadline = None
 
     def default_defence(self, game_id: str, state_id: int) -> int | None:
         """When a human defender's time is up: defend with the most dice allowed. None if moved on."""
@@ -467,10 +476,7 @@ class GameMaster:
         with live.lock:
             if live.state_id != state_id or live.game.phase != Phase.DEFEND:
                 return None
-            view = View(live.game, live.game.to_act)
-            best = max(view.legal_groups(), key=lambda g: g.get("max", 0))
-            text = best["text"] if "max" not in best else f"{best['text']} {best['max']}"
-            return self.submit_as(game_id, live.game.to_act, text, state_id)
+            return turn_clock.run_out(self, game_id, state_id, force=True)
 
     # -- bots ------------------------------------------------------------------------------------
     def bot_turn(self, game_id: str) -> tuple[int, int, Callable[[], str]] | None:
@@ -486,6 +492,8 @@ class GameMaster:
             if seat_index >= len(live.record.seats):
                 return None
             seat = live.record.seats[seat_index]
+            if seat.kind == "human" and seat.stand_in is not None:
+                seat = replace(seat, kind="bot", bot=seat.stand_in)  # a bot plays for the away player
             if seat.kind not in ("bot", "external"):
                 return None
             state_id = live.state_id
@@ -506,7 +514,10 @@ class GameMaster:
         return seat_index, state_id, decide
 
     # -- what a seat sees ------------------------------------------------------------------------
-    def state_message(self, game_id: str, seat: int, log_start: int = 0) -> dict[str, Any]:
+    def state_message(
+        self, game_id: str, seat: int, log_start: int = 0, present: Collection[int] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` sees; ``present``: the seats with a page open (the web app knows)."""
         live = self.live(game_id)
         with live.lock:
             game = live.game
@@ -519,15 +530,7 @@ class GameMaster:
                 "seat": None if seat == SPECTATOR else seat,
                 "status": _progress(live).status,
                 "round": count_rounds(live.starters, game.humans),
-                "seats": [
-                    {
-                        "seat": s.seat,
-                        "name": s.name,
-                        "kind": s.kind,
-                        "bot": s.bot if s.kind == "bot" else None,
-                    }
-                    for s in live.record.seats
-                ],
+                "seats": seat_desk.seat_entries(live, present),
                 "view": view.to_dict(),
                 "legal": [] if live.waiting or seat == SPECTATOR else view.legal_groups(),
                 "log_start": log_start,
@@ -536,6 +539,7 @@ class GameMaster:
                 if outcome is None
                 else {"winner": outcome.winner, "winners": list(outcome.winners), "reason": outcome.reason},
                 "deadline": live.deadline,
+                **seat_desk.message_extras(self, live),
             }
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -568,6 +572,47 @@ class GameMaster:
         if outcome is None or outcome.winner is None:
             return "no winner"
         return f"{live.game.players[outcome.winner]} won ({outcome.reason})"
+
+    # -- seats and the turn clock (risk.server.seats, risk.server.clock) --------------------------
+    def commit_batch(self, live: LiveGame, seat: int, texts: list[str], at: float) -> int:
+        """Several actions of ``seat`` (legal in turn, in canonical text), applied and stored at once:
+        all or none. Answers the new state id. Raises StaleWrite (another process moved the game
+        on: it is forgotten, to be reloaded) or a Refusal when the store fails (nothing changed)."""
+        with live.lock:
+            first = live.state_id + 1
+            stored = [ActionRecord(seq=first + i, seat=seat, text=t, at=at) for i, t in enumerate(texts)]
+            moved, new_lines = live.game.copy(), []
+            for text in texts:
+                _apply(moved, new_lines, text)
+            try:
+                self.storage.append_actions(live.record.id, stored, _progress(live, moved))
+            except StaleWrite:
+                self.forget(live.record.id)
+                raise
+            except StorageError as error:
+                raise Refusal("unavailable", f"the game store failed, nothing was played ({error})") from None
+            live.game = moved
+            live.log.extend(new_lines)
+            live.note_turns(moved)
+            if moved.is_over:
+                for external in live.externals.values():
+                    external.close()
+            live.record = replace(
+                live.record,
+                state_id=stored[-1].seq,
+                status=_progress(live).status,
+                winner=moved.winner,
+                turn=moved.turn,
+                updated=at,
+            )
+            return stored[-1].seq
+
+    def store_seat(self, live: LiveGame, seat: SeatRecord) -> None:
+        """Store a changed seat (a stand-in, missed turns), then keep it in memory."""
+        with live.lock:
+            self._store(lambda: self.storage.update_seat(live.record.id, seat))
+            seats = tuple(seat if s.seat == seat.seat else s for s in live.record.seats)
+            live.record = replace(live.record, seats=seats)
 
 
 def game_summary(record: GameRecord) -> dict[str, Any]:
