@@ -379,6 +379,12 @@ def test_hand_the_seat_to_a_bot_and_take_it_back(storage: Storage) -> None:
     assert live.deadline is not None
     assert seat_desk.hand_over(master, game_id, tokens[1], True) == {"seat": 1, "stand_in": "continental"}
     assert live.deadline is None and master.bot_turn(game_id) is not None  # the bot plays now
+    # The player's own moves wait until the seat is taken back; the page is offered none meanwhile.
+    legal_then = View(live.game, 1).action_text(next(iter(live.game.legal_actions())))
+    assert master.state_message(game_id, 1)["legal"] == []
+    with pytest.raises(Refusal) as refused:
+        master.submit(game_id, tokens[1], legal_then, live.state_id)
+    assert refused.value.code == "stand-in" and "take the seat back" in refused.value.message
     assert storage.get_game(game_id).seats[1].stand_in == "continental"  # type: ignore[union-attr]
     with pytest.raises(Refusal) as refused:
         seat_desk.hand_over(master, game_id, tokens[1], True)

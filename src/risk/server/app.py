@@ -326,7 +326,13 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 if info.name != "game"
             ],
             "bots": [{"name": cls.name, "description": cls.description} for cls in LADDER],
-            "defaults": {"bot_delay": DEFAULT_BOT_DELAY, "defend_timeout": DEFAULT_DEFEND_TIMEOUT},
+            "defaults": {
+                "bot_delay": DEFAULT_BOT_DELAY,
+                "defend_timeout": DEFAULT_DEFEND_TIMEOUT,
+                "turn_time": 0,
+                "missed_turns": turn_clock.DEFAULT_MISSED_TURNS,
+                "stand_in": "quick",
+            },
         }
 
     @app.get("/api/boards/{name}", summary="A board and its drawing")
@@ -554,7 +560,9 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             )
             return
         try:
-            new_id = await run_in_threadpool(master.submit_as, game_id, connection.seat, text, state_id)
+            new_id = await run_in_threadpool(
+                seat_desk.player_submit, master, game_id, connection.seat, text, state_id
+            )
         except Refusal as refusal:
             await _send_error(connection, ref, refusal)
             return

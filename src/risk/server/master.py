@@ -62,6 +62,7 @@ class Refusal(Exception):
         "bad-request": 422,
         "seat-taken": 409,
         "present": 409,
+        "stand-in": 409,
         "unavailable": 503,
     }
 
@@ -396,7 +397,7 @@ class GameMaster:
         seat = self.seat_of(game_id, token)
         if seat == SPECTATOR:
             raise Refusal("bad-token", "spectators cannot act: open your seat's private link to play")
-        return self.submit_as(game_id, seat, text, state_id)
+        return seat_desk.player_submit(self, game_id, seat, text, state_id)
 
     def submit_as(self, game_id: str, seat: int, text: str, state_id: int | None) -> int:
         """An action for ``seat`` (the token already checked, or a bot of the server's)."""
@@ -532,7 +533,7 @@ class GameMaster:
                 "round": count_rounds(live.starters, game.humans),
                 "seats": seat_desk.seat_entries(live, present),
                 "view": view.to_dict(),
-                "legal": [] if live.waiting or seat == SPECTATOR else view.legal_groups(),
+                "legal": [] if live.waiting or not seat_desk.may_play(live, seat) else view.legal_groups(),
                 "log_start": log_start,
                 "log": live.log[log_start:],
                 "outcome": None

@@ -59,6 +59,26 @@ def after_action(master: GameMaster, live: LiveGame, action: ActionRecord) -> No
     turn_clock.arm(master, live, action.at)
 
 
+# -- a player's actions ------------------------------------------------------------------------------------
+def may_play(live: LiveGame, seat: int) -> bool:
+    """Whether ``seat`` is shown what it may do: not a spectator, nor a player whose seat a bot plays."""
+    if not 0 <= seat < len(live.record.seats):
+        return False
+    record = live.record.seats[seat]
+    return record.kind != "human" or record.stand_in is None
+
+
+def player_submit(master: GameMaster, game_id: str, seat: int, text: str, state_id: int | None) -> int:
+    """An action sent by a player (its token checked): refused while a bot plays the seat for them."""
+    live = master.live(game_id)
+    record = live.record.seats[seat] if 0 <= seat < len(live.record.seats) else None
+    if record is not None and record.stand_in is not None and not is_resignation(str(text)):
+        raise game_master.Refusal(
+            "stand-in", f"the {record.stand_in} bot plays your seat: take the seat back to play yourself"
+        )
+    return master.submit_as(game_id, seat, text, state_id)
+
+
 # -- what the state message says ------------------------------------------------------------------------
 def seat_entries(live: LiveGame, present: Collection[int] | None) -> list[dict[str, Any]]:
     """Each seat as everyone may see it. ``connected``: a human seat has a page open (bots are always
