@@ -28,7 +28,7 @@ export function updateClock(msg, players, mySeat) {
   if (key !== shownKey || box.hidden) {
     shownKey = key;
     clear(box).append(
-      el("span", { class: "clock-icon", "aria-hidden": "true", text: "⏱" }),
+      el("span", { class: "clock-icon", "aria-hidden": "true" }),
       el("span", { class: "clock-who", text: c.seat === mySeat ? (c.for === "defence" ? "Your defence" : "You") : c.for === "defence" ? `${who}'s defence` : who }),
       el("span", { id: "clock-time", class: "clock-time" }),
     );

@@ -510,6 +510,9 @@ function renderPlayers(colours) {
         { class: "player-name" },
         el("span", { class: "pname", text: p.name }),
         S.seat === i ? el("span", { class: "tag tag-you", text: "you" }) : null,
+        seatInfo && typeof seatInfo.connected === "boolean" && seatInfo.kind === "human"
+          ? el("span", { class: `conn-dot ${seatInfo.connected ? "on" : "off"}`, title: seatInfo.connected ? "connected" : "not connected" })
+          : null,
         el(
           "span",
           { class: "pkind" },
@@ -521,9 +524,6 @@ function renderPlayers(colours) {
               ? el("span", { class: "player-state", text: v.phase === "defend" ? " · defending" : seatInfo && seatInfo.kind === "bot" ? " · thinking…" : " · to play" })
               : null,
         ),
-        seatInfo && seatInfo.connected !== undefined && seatInfo.kind === "human"
-          ? el("span", { class: `conn-dot ${seatInfo.connected ? "on" : "off"}`, title: seatInfo.connected ? "connected" : "not connected" })
-          : null,
       ),
       el(
         "span",

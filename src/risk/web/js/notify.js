@@ -90,7 +90,7 @@ export function alertToggles() {
   const show = () => {
     const soundOn = stored(SOUND_KEY);
     sound.setAttribute("aria-pressed", String(soundOn));
-    sound.textContent = soundOn ? "🔔 Sound on" : "🔕 Sound off";
+    sound.textContent = soundOn ? "Sound: on" : "Sound: off";
     const notifyOn = stored(NOTIFY_KEY) && notifications() && Notification.permission === "granted";
     notify.setAttribute("aria-pressed", String(notifyOn));
     notify.textContent = notifyOn ? "Notify me: on" : "Notify me: off";

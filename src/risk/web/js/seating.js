@@ -44,7 +44,9 @@ export function renderSeatPanel(ctx) {
   const box = clear($("#seat-tools"));
   const info = timerInfo(msg);
   if (info) box.append(el("p", { id: "timer-info", class: "muted timer-info", text: info }));
-  if (seat === null || !msg.seats || !msg.seats[seat]) {
+  const seated = seat !== null && msg.seats && msg.seats[seat];
+  $("#seat-title").textContent = seated ? "Your seat" : "Clock";
+  if (!seated) {
     panel.hidden = !info;
     return;
   }
@@ -133,13 +135,16 @@ export function decoratePlayers(ctx) {
     const row = document.querySelector(`#players .player-row[data-seat="${info.seat}"]`);
     if (!row) continue;
     const name = row.querySelector(".player-name");
-    if (info.resigned) name.append(el("span", { class: "tag tag-resigned", text: "resigned" }));
-    else if (info.stand_in) name.append(el("span", { class: "tag tag-standin", title: `The ${info.stand_in} bot plays for ${info.name}`, text: `${info.stand_in} bot` }));
-    else if (info.missed > 0 && playing) name.append(el("span", { class: "tag tag-warn", title: "Turns in a row whose time ran out", text: `missed ${info.missed}` }));
+    const kind = row.querySelector(".pkind");
+    let tag = null;
+    if (info.resigned) tag = el("span", { class: "tag tag-resigned", text: "resigned" });
+    else if (info.stand_in) tag = el("span", { class: "tag tag-standin", title: `The ${info.stand_in} bot plays for ${info.name}`, text: `${info.stand_in} bot` });
+    else if (info.missed > 0 && playing) tag = el("span", { class: "tag tag-warn", title: "Turns in a row whose time ran out", text: `missed ${info.missed}` });
+    if (tag) (kind || name).append(tag);
     const absent = info.kind === "human" && info.connected === false && !info.stand_in && !info.resigned;
     if (hostToken && playing && absent && info.seat !== seat) {
       const bot = (msg.timer && msg.timer.stand_in) || "quick";
-      const b = el("button", { type: "button", class: "btn btn-small host-replace", dataset: { seat: info.seat }, title: `${info.name} is away: the ${bot} bot plays the seat until ${info.name} takes it back`, text: "Bot" });
+      const b = el("button", { type: "button", class: "btn btn-small host-replace", dataset: { seat: info.seat }, title: `${info.name} is away: the ${bot} bot plays the seat until ${info.name} takes it back`, text: "Give to bot" });
       b.addEventListener("click", async () => {
         b.disabled = true;
         try {
@@ -150,7 +155,7 @@ export function decoratePlayers(ctx) {
           b.disabled = false;
         }
       });
-      name.append(b);
+      (kind || name).append(b);
     }
   }
 }
