@@ -423,7 +423,7 @@ class GameMaster:
             try:
                 action = game.parse(text)
                 if seat_desk.is_resignation(text) and getattr(action, "player", seat) not in (None, seat):
-                    raise Refusal("illegal", "a player resigns for itself only: send 'resign'")
+                    raise Refusal("illegal", "a player resigns only their own seat: send 'resign'")
                 action = replace(action, player=seat) if seat_desk.is_resignation(text) else action
                 game.check(action)
             except NotationError as error:
