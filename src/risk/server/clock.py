@@ -105,6 +105,15 @@ class TurnClock:
     defence_since: float | None = None  # when the defence under way was asked for
     stored: tuple[float | None, int | None] = (None, None)  # what the store holds
     marks: list[tuple[float, int]] = field(default_factory=list)  # while loading: (action time, log length)
+    timing: Timing | None = None
+
+
+def timing(live: LiveGame) -> Timing:
+    """The game's clock settings (read once: a game's settings do not change them)."""
+    clock = live.clock
+    if clock.timing is None:
+        clock.timing = Timing.of(live.record.settings)
+    return clock.timing
 
 
 def timed(live: LiveGame, seat: int) -> bool:
@@ -138,7 +147,7 @@ def _follow(live: LiveGame, at: float, state_id: int) -> bool:
 def _show(live: LiveGame) -> None:
     """The deadline that is running now (``live.deadline``), if any."""
     game, clock = live.game, live.clock
-    limit = Timing.of(live.record.settings).defence_limit
+    limit = timing(live).defence_limit
     if game.is_over or live.waiting:
         live.deadline = None
     elif defending(game):
@@ -166,7 +175,7 @@ def arm(master: GameMaster, live: LiveGame, at: float, fresh: bool = False) -> N
     ``fresh``: the player to act gets a whole turn's time from now."""
     new = _follow(live, at, live.state_id)
     game = live.game
-    turn_time = Timing.of(live.record.settings).turn_time
+    turn_time = timing(live).turn_time
     if (new or fresh) and turn_time > 0 and timed(live, game.current) and not live.waiting:
         live.clock.turn_deadline = at + turn_time
     _show(live)
@@ -188,7 +197,7 @@ def loaded(master: GameMaster, live: LiveGame, opening: int) -> None:
     if clock.key is None:
         _follow(live, record.created, 0)
     clock.stored = (record.deadline, record.deadline_state)
-    turn_time = Timing.of(record.settings).turn_time
+    turn_time = timing(live).turn_time
     if record.deadline is not None and record.deadline_state == clock.started:
         clock.turn_deadline = record.deadline
     elif turn_time > 0 and timed(live, live.game.current) and not live.waiting:
@@ -254,7 +263,7 @@ def default_play(live: LiveGame) -> tuple[int, list[str]]:
     """The seat whose time is up and what the server plays for it, up to the end of its stretch."""
     game = live.game.copy()
     seat, key = game.to_act, (game.turn, game.current)
-    bot = Timing.of(live.record.settings).stand_in
+    bot = timing(live).stand_in
     texts: list[str] = []
     if defending(game):
         texts.append(careful_choice(game, seat, live.state_id, bot))
@@ -290,27 +299,27 @@ def run_out(master: GameMaster, game_id: str, state_id: int, *, force: bool = Fa
             dice = int(texts[0].split()[-1])
             text = f"The clock ran out for {name}'s defence: the most dice ({dice}) were rolled."
         else:
-            text = _missed_turn(master, live, seat, Timing.of(live.record.settings))
+            text = _missed_turn(master, live, seat, timing(live))
         write_note(master, live, text)
         arm(master, live, now)
         return new_id
 
 
-def _missed_turn(master: GameMaster, live: LiveGame, seat: int, timing: Timing) -> str:
+def _missed_turn(master: GameMaster, live: LiveGame, seat: int, settings: Timing) -> str:
     """Count a missed turn, hand the seat over after too many in a row; the note's words."""
     record = live.record.seats[seat]
     missed = record.missed + 1
-    name, bot = record.name, timing.stand_in
+    name, bot = record.name, settings.stand_in
     what = "the server finished the turn" if live.clock.key and live.clock.key[0] > 0 else "a bot chose"
     text = f"The clock ran out for {name}: {what} for {name}."
     stand_in = None
-    if timing.missed_turns and missed >= timing.missed_turns:
+    if settings.missed_turns and missed >= settings.missed_turns:
         stand_in = bot
         text += (
             f" {name} missed {missed} {'turn' if missed == 1 else 'turns'} in a row: the {bot} bot plays "
             f"for {name} until {name} takes the seat back."
         )
-    elif timing.missed_turns:
-        text += f" Missed turns in a row: {missed} of {timing.missed_turns}, then the {bot} bot plays."
+    elif settings.missed_turns:
+        text += f" Missed turns in a row: {missed} of {settings.missed_turns}, then the {bot} bot plays."
     master.store_seat(live, replace(record, missed=missed, stand_in=stand_in))
     return text

@@ -105,20 +105,20 @@ def clock_entry(master: GameMaster, live: LiveGame) -> dict[str, Any] | None:
     if live.deadline is None:
         return None
     game = live.game
-    timing = turn_clock.Timing.of(live.record.settings)
+    settings = turn_clock.timing(live)
     defence = turn_clock.defending(game)
     return {
         "seat": game.to_act,
         "for": "defence" if defence else "turn",
         "remaining": round(max(0.0, live.deadline - master.clock()), 1),
-        "limit": timing.defence_limit if defence else timing.turn_time,
+        "limit": settings.defence_limit if defence else settings.turn_time,
     }
 
 
 def message_extras(master: GameMaster, live: LiveGame) -> dict[str, Any]:
     return {
         "clock": clock_entry(master, live),
-        "timer": turn_clock.Timing.of(live.record.settings).public(),
+        "timer": turn_clock.timing(live).public(),
         "notes": list(live.notes),
     }
 
@@ -157,7 +157,7 @@ def hand_over(master: GameMaster, game_id: str, token: str | None, on: bool) -> 
     with live.lock:
         record = _playing_seat(live, seat)
         if on:
-            bot = turn_clock.Timing.of(live.record.settings).stand_in
+            bot = turn_clock.timing(live).stand_in
             _stand_in(master, live, record, bot, f"{record.name} handed the seat to the {bot} bot.")
         else:
             if record.stand_in is None:
@@ -192,7 +192,7 @@ def replace_absent(
         )
     with live.lock:
         record = _playing_seat(live, seat)
-        name = (bot or turn_clock.Timing.of(live.record.settings).stand_in).strip().lower()
+        name = (bot or turn_clock.timing(live).stand_in).strip().lower()
         if name not in BOTS:
             raise Refusal("bad-request", f"no bot {bot!r}; bots: {', '.join(BOTS)}")
         if seat in present:
