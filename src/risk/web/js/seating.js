@@ -175,7 +175,10 @@ export function fillClockFields(meta) {
   const select = $("#stand-in");
   if (!select) return;
   clear(select);
-  for (const bot of meta.bots || []) select.append(el("option", { value: bot.name, text: `${bot.name}: ${bot.description}` }));
+  (meta.bots || []).forEach((bot, level) => {
+    const label = `${level + 1}. ${bot.name.charAt(0).toUpperCase()}${bot.name.slice(1)}`;
+    select.append(el("option", { value: bot.name, text: label, title: bot.description }));
+  });
   select.value = defaults.stand_in || "quick";
   $("#turn-time").value = String(defaults.turn_time || 0);
   $("#missed-turns").value = String(defaults.missed_turns ?? 2);
