@@ -132,7 +132,7 @@ class LiveGame:
     game: Game
     log: list[dict[str, Any]]
     lock: threading.RLock = field(default_factory=threading.RLock)
-    deadline: float | None = None  # when a waiting human defender's dice are chosen for it
+    deadline: float | None = None  # when the clock running now runs out (risk.server.clock)
     externals: dict[int, Any] = field(default_factory=dict)  # seat -> ExternalBot, started on demand
     starters: list[int] = field(default_factory=list)  # who started each turn: rounds, as players count
     clock: turn_clock.TurnClock = field(default_factory=turn_clock.TurnClock)
@@ -414,7 +414,8 @@ class GameMaster:
                 raise Refusal("game-over", f"the game is over: {self._result_text(live)}")
             if live.waiting:
                 raise Refusal("waiting", "the game starts when every open seat is taken")
-            if seat != game.to_act and not seat_desk.is_resignation(text):  # a player resigns at any time
+            resigning = seat_desk.is_resignation(text)
+            if seat != game.to_act and not resigning:  # a player resigns at any time
                 raise Refusal(
                     "not-your-turn",
                     f"it is not your turn: {game.players[game.to_act]} is to act "
@@ -422,9 +423,8 @@ class GameMaster:
                 )
             try:
                 action = game.parse(text)
-                if seat_desk.is_resignation(text) and getattr(action, "player", seat) not in (None, seat):
-                    raise Refusal("illegal", "a player resigns only their own seat: send 'resign'")
-                action = replace(action, player=seat) if seat_desk.is_resignation(text) else action
+                if resigning:
+                    action = seat_desk.own_resignation(action, seat)
                 game.check(action)
             except NotationError as error:
                 raise Refusal("notation", str(error)) from None

@@ -29,6 +29,13 @@ def is_resignation(text: str) -> bool:
     return bool(words) and words[0].lower() == "resign"
 
 
+def own_resignation(action: Any, seat: int) -> Any:
+    """``resign`` or ``resign P`` sent by ``seat``: its own resignation (P must be that seat)."""
+    if getattr(action, "player", None) not in (None, seat):
+        raise game_master.Refusal("illegal", "a player resigns only their own seat: send 'resign'")
+    return replace(action, player=seat)
+
+
 def new_host(spec: GameSpec) -> str:
     """A host token for a game about to be created: kept (hashed) in the spec, answered once."""
     token = game_master.new_token()
