@@ -389,3 +389,117 @@ def test_every_message_with_blitzes_and_undos(
             for socket in sockets.values():
                 socket.__exit__(None, None, None)
     assert counts["blitz"] >= 3 and counts["undo"] >= 3, counts
+
+
+# -- seats-timer: server notes, stand-in bots, resignations, the host token ------------------------------
+
+
+@pytest.mark.parametrize(("edition", "game", "options", "seats"), GAMES)
+def test_notes_and_stand_ins_keep_secrets(
+    edition: str, game: str, options: dict[str, str], seats: str
+) -> None:
+    """Every human's clock runs out (the server plays for it, then a stand-in bot takes the seat),
+    a player resigns; all through, no message depends on what its seat may not see, and no note
+    names a card, a mission or a secret."""
+    from risk.server import seats as seat_desk
+    from risk.server.clock import run_out
+
+    now = [5_000_000.0]
+    master = GameMaster(MemoryStorage(), clock=lambda: now[0])
+    spec = _spec(edition, game, options, "h" * len(seats), seed=SEED_BASE + 2)
+    spec.turn_time, spec.missed_turns, spec.stand_in = 30, 1, "quick"
+    host = seat_desk.new_host(spec)
+    record, created = master.create_game(spec)
+    tokens = [c.token for c in created]
+    live = master.live(record.id)
+    rng = random.Random(9)
+    checked = step = 0
+    resigner = len(seats) - 1 if len(seats) >= 3 and game != "team" else None
+    while not live.game.is_over:
+        if step == 150 and resigner is not None:
+            seat_desk.resign(master, record.id, tokens[resigner])
+        elif (turn := master.bot_turn(record.id)) is not None:
+            master.submit_as(record.id, turn[0], turn[2](), turn[1])
+        else:
+            now[0] = live.deadline  # type: ignore[assignment]
+            assert run_out(master, record.id, live.state_id) is not None
+        if step % 29 == 0:
+            for seat in [-1, *range(live.game.humans)]:
+                expected = master.state_message(record.id, seat)
+                assert message_with(master, record.id, perturb(live.game, seat, rng), seat) == expected
+                checked += 1
+        step += 1
+        assert step < 20_000
+    final = master.state_message(record.id, -1)
+    raw = json.dumps(final)
+    assert all(t not in raw for t in [*tokens, host, str(SEED_BASE + 2)])
+    assert {s["stand_in"] for s in final["seats"]} == {"quick"} and checked > 5
+    texts = [n["text"] for n in final["notes"]]
+    assert texts and all(n.startswith(("The clock ran out for", "Human")) for n in texts)
+    cards = {live.game.board.card_name(c) for c in range(live.game.board.card_count)}
+    assert not any(card in note.split() for note in texts for card in cards)
+
+
+def test_stand_ins_host_and_resignations_over_the_websocket() -> None:
+    """Seats handed to bots, by their players and by the host, and a resignation, in a game watched
+    to its end by every seat and a spectator: no message holds a token (the host's included), the
+    seed, or anything of another seat."""
+    seed = SEED_BASE + 5
+    app = create_app(MemoryStorage())
+    with TestClient(app) as client:
+        answer = client.post(
+            "/api/games",
+            json={
+                "edition": "1993",
+                "game": "secret-mission",
+                "seats": [{"kind": "human", "name": f"Human {i + 1}"} for i in range(4)],
+                "seed": seed,
+                "bot_delay": 0,
+                "defend_timeout": 0,
+            },
+        )
+        assert answer.status_code == 201, answer.text
+        created = answer.json()
+        game_id, host = created["id"], created["host_token"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        sockets: dict[int | None, Any] = {}
+        try:
+            for seat in [0, 1, 2, None]:
+                socket = client.websocket_connect(f"/api/games/{game_id}/ws").__enter__()
+                socket.send_json({"type": "hello", "token": tokens[seat] if seat is not None else None})
+                sockets[seat] = socket
+            headers = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
+            assert (
+                client.post(
+                    f"/api/games/{game_id}/replace",
+                    json={"seat": 3},
+                    headers={"Authorization": f"Bearer {host}"},
+                ).status_code
+                == 200
+            )  # seat 3 has no page open
+            for seat in (0, 1):
+                assert (
+                    client.post(
+                        f"/api/games/{game_id}/stand-in", json={"on": True}, headers=headers[seat]
+                    ).status_code
+                    == 200
+                )
+            assert client.post(f"/api/games/{game_id}/resign", headers=headers[2]).status_code == 200
+            for seat, socket in sockets.items():
+                secrets = [str(seed), host] + [t for s, t in tokens.items() if s != seat]
+                while True:
+                    raw = socket.receive_text()
+                    message = json.loads(raw)
+                    scan(message, raw, seat, secrets)
+                    if message.get("status") == "over":
+                        break
+        finally:
+            for socket in sockets.values():
+                socket.__exit__(None, None, None)
+        notes = [n["text"] for n in message["notes"]]
+        assert notes[:4] == [
+            "The host handed Human 4's seat to the quick bot.",
+            "Human 1 handed the seat to the quick bot.",
+            "Human 2 handed the seat to the quick bot.",
+            "Human 3 resigned.",
+        ]

@@ -35,6 +35,7 @@ from risk.rules.actions import (
     Place,
     ReinforceAlly,
     Reroll,
+    Resign,
     Trade,
 )
 from risk.rules.game import Game, Phase
@@ -144,7 +145,12 @@ def narrate(game: Game, before: Before, entries: list[tuple[str, Any, Any]]) -> 
             lines.append(LogLine("Each player is dealt four mission cards.", "missions"))
         elif who == "die":
             lines.append(LogLine(f"The die is re-rolled: {value}.", "die", game.current, {"die": value}))
-    lines += _consequences(game, before)
+    resigned = {who for kind, who, value in entries if kind == "action" and isinstance(value, Resign)}
+    lines += [
+        line
+        for line in _consequences(game, before)
+        if not (line.kind == "eliminated" and line.seat in resigned)  # said by the resignation's line
+    ]
     return lines
 
 
@@ -206,6 +212,9 @@ def _action_line(game: Game, before: Before, seat: int, actor: str, action: Any)
         return LogLine(f"{actor} calls on the commander: die {action.die} becomes a 6.", "commander", seat)
     if isinstance(action, AcceptDice):
         return None
+    if isinstance(action, Resign):
+        armies = "" if game.is_over else f": {actor}'s armies stay on the board as neutral armies"
+        return LogLine(f"{actor} resigns{armies}.", "resign", seat)
     return LogLine(f"{actor}: {action.text(board)}.", "action", seat)
 
 

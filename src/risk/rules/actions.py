@@ -19,6 +19,8 @@ Every action a player can take has one line of text, printed and parsed exactly 
     bribe neutral-2 alaska            active neutrals: give a card to a neutral (moves it toward you)
     reinforce neutral-2               active neutrals: roll a die and place that many for an ally
     calloff                           active neutrals: call off an invasion (the neutrals' dice follow)
+    resign 2                          player 2 (0-based) leaves the game, at any time; ``resign``: the
+                                      player to act (docs/rules.md, "Resigning")
 
 Territories are printed as lower-case hyphenated names; the parser also takes any spelling the
 board accepts (``"Western United States"``, ``Quebec`` or ``Eastern Canada``), with spaces.
@@ -189,6 +191,18 @@ class EndTurn:
         return "endturn"
 
 
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """A player leaves the game, at any time, even out of turn: ``player`` is its seat (0-based, as in
+    the record's ``~ first P``), or None for the player to act. Its armies stay on the board as
+    neutral armies. Never among the legal actions a game lists (bots do not resign)."""
+
+    player: int | None = None
+
+    def text(self, board: Board) -> str:
+        return "resign" if self.player is None else f"resign {self.player}"
+
+
 Action = (
     Claim
     | Place
@@ -207,6 +221,7 @@ Action = (
     | CallOff
     | Commander
     | AcceptDice
+    | Resign
 )
 
 END_ATTACK = EndAttack()
@@ -230,6 +245,7 @@ VERBS = (
     "bribe",
     "reinforce",
     "calloff",
+    "resign",
 )
 ACCEPT_DICE = AcceptDice()
 CALL_OFF = CallOff()
@@ -376,4 +392,8 @@ def parse_action(text: str, board: Board) -> Action:
     if verb == "endturn":
         no_more(args)
         return END_TURN
+    if verb == "resign":
+        if len(args) > 1:
+            raise NotationError(f"{text!r}: expected 'resign' or 'resign P' (P: the player's number from 0)")
+        return Resign(_number(args[0], "a player number", text) if args else None)
     raise NotationError(f"{text!r}: unknown action {verb!r}; expected one of {', '.join(VERBS)}")

@@ -42,6 +42,7 @@ from risk.rules.actions import (
     Place,
     ReinforceAlly,
     Reroll,
+    Resign,
     Trade,
     parse_action,
 )
@@ -588,6 +589,8 @@ class Game:
     def outcome(self) -> Outcome | None:
         if self.winner is None:
             return None
+        if (resigned := self._resignation_outcome()) is not None:
+            return resigned
         w = self.winner
         game = self.rules.game
         if self.team is not None:
@@ -637,9 +640,11 @@ class Game:
 
     def capitals_needed(self) -> int:
         """Capital RISK: how many opposing headquarters a player must hold (with its own) to win."""
-        others = self.humans - 1
+        # A player who resigned before choosing a headquarters has none to take.
+        gone = sum(1 for p in range(self.humans) if self.capitals[p] < 0 and not self.alive[p])
+        others = self.humans - 1 - gone
         if self.rules.capitals_to_win == "short" and self.humans >= 4:
-            return 2 if self.humans == 4 else 3
+            return min(2 if self.humans == 4 else 3, others)
         return others
 
     def territories_of(self, player: int) -> list[int]:
@@ -1072,6 +1077,9 @@ class Game:
                 return f"{board.name_of(action.territory)} is already claimed"
             return ""
 
+        if kind is Resign:
+            return self._resign_refusal(action)  # type: ignore[arg-type]
+
         return f"{action!r} is not an action"
 
     def _team_place_refusal(self, territory: int, player: int, name: str) -> str:
@@ -1206,6 +1214,9 @@ class Game:
             self._add(territory, self.defending_seat(territory), -1)
 
     def _apply(self, action: Action) -> None:
+        if type(action) is Resign:
+            self._resign(action)  # out of turn too: the history names the player who resigns
+            return
         self.history.append(("action", self.to_act, action))
         kind = type(action)
         if kind is Attack:
@@ -1293,7 +1304,7 @@ class Game:
             # "After deploying your troops ... select one of the territories you've claimed and make it
             # your Headquarters (but don't tell anybody)."
             self.phase = Phase.CHOOSE_CAPITAL
-            self.current = self.to_act = self.first_player
+            self.current = self.to_act = self._in_game_from(self.first_player)
             return
         if self.rules.first_turn == "roll":
             first = self._chance_player("first-turn", list(range(self.humans)))
@@ -1313,7 +1324,7 @@ class Game:
 
     def _do_capital(self, territory: int) -> None:
         self.capitals[self.current] = territory
-        waiting = [p for p in range(self.humans) if self.capitals[p] < 0]
+        waiting = [p for p in range(self.humans) if self.capitals[p] < 0 and self.alive[p]]
         if waiting:
             nxt = min(waiting, key=lambda p: (p - self.current) % self.humans)
             self.current = self.to_act = nxt
@@ -1374,6 +1385,8 @@ class Game:
             self._spill()
 
     def _start_turn(self, player: int) -> None:
+        if not self.alive[player]:
+            player = self._in_game_from(player)  # a player who resigned during the setup
         self.current = self.to_act = player
         self.turn += 1
         self.conquered_this_turn = False
@@ -1404,8 +1417,11 @@ class Game:
                 inv = (inv[0], inv[1], (*inv[2], attacker))
             self._invasion = inv
         if self.armies[action.target] >= 2:
-            self.phase = _DEFEND  # the defender chooses 1 or 2 dice
             defender = self.defending_seat(action.target)
+            if not self.alive[defender]:
+                self._resolve_battle(2)  # a player who resigned: its armies roll the most dice they may
+                return
+            self.phase = _DEFEND  # the defender chooses 1 or 2 dice
             # 2-player RISK: "Your opponent rolls defense for neutral territories."
             self.to_act = self._opponent() if self.neutral[defender] else defender
         else:
@@ -1821,6 +1837,88 @@ class Game:
                 raise
             raise RulesError(f"malformed game snapshot: {error!r}") from None
         return game
+
+    # ------------------------------------------------------------------------------------------
+    # resigning (docs/rules.md, "Resigning"): a player leaves, at any time, even out of turn
+    # ------------------------------------------------------------------------------------------
+    def resigned_players(self) -> list[int]:
+        """The players who resigned, in the order they did (read from the history)."""
+        return [who for kind, who, value in self.history if kind == "action" and type(value) is Resign]
+
+    def _in_game_from(self, seat: int) -> int:
+        """The first player still in the game from ``seat`` on, in seat order."""
+        for i in range(self.humans):
+            p = (seat + i) % self.humans
+            if self.alive[p]:
+                return p
+        return seat
+
+    def _resign_refusal(self, action: Resign) -> str:
+        seat = self.to_act if action.player is None else action.player
+        if not isinstance(seat, int) or not 0 <= seat < len(self.players):
+            return f"there is no player {seat!r}: players are numbered 0 to {len(self.players) - 1}"
+        if self.neutral[seat]:
+            return f"{self.players[seat]} is neutral armies, not a player"
+        if not self.alive[seat]:
+            return f"{self.players[seat]} is already out of the game"
+        return ""
+
+    def _resign(self, action: Resign) -> None:
+        """The player is out; its armies stay where they are as neutral armies (they never move, and
+        roll the most dice they may when attacked) and its cards stay with them, for whoever takes
+        its last territory. Whatever it was doing is dropped, and the game goes on without it."""
+        seat = self.to_act if action.player is None else action.player
+        self.history.append(("action", seat, Resign(seat)))
+        was_to_act, phase = self.to_act == seat, self.phase
+        self.alive[seat] = False
+        if self.team is not None:
+            # 2003 Team RISK: "The game is over when ONE player on a team is eliminated. The other
+            # team wins." A player who resigns is out all the same.
+            later = [(seat + i) % self.humans for i in range(1, self.humans)]
+            self._end_game(next(p for p in later if self.team[p] != self.team[seat]))
+            return
+        left = [p for p in range(self.humans) if self.alive[p]]
+        if len(left) == 1:
+            self._end_game(left[0])  # the last player in the game wins (2-player RISK: the opponent)
+            return
+        if phase in (Phase.CLAIM, Phase.SETUP_PLACE):
+            self.setup_armies[seat] = 0  # its armies not yet on the board stay off it
+            if was_to_act:
+                self._next_setup_placer(seat + 1)
+        elif phase == Phase.CHOOSE_CAPITAL:
+            waiting = [p for p in range(self.humans) if self.capitals[p] < 0 and self.alive[p]]
+            if was_to_act and waiting:
+                self.current = self.to_act = min(waiting, key=lambda p: (p - seat) % self.humans)
+            elif was_to_act:
+                self.deck = [c for c in self.deck if c not in self.capitals]
+                self._finish_setup()
+        elif self.current == seat:
+            # Its turn: the attack, move or roll under way is dropped, armies not placed are lost,
+            # and no card is drawn. The next player in the game starts a turn.
+            self._attack = self._occupy = self._rolled = self._invasion = None
+            self.conquered_this_turn = False
+            self.pending = 0
+            self._next_turn()
+        elif was_to_act:
+            assert self._attack is not None  # it was choosing its defence dice: the most are rolled
+            self._resolve_battle(min(2, self.armies[self._attack[1]]))
+        if self._check_goals and self.turn > 0 and self.phase != Phase.GAME_OVER:
+            self._goals()
+
+    def _resignation_outcome(self) -> Outcome | None:
+        """How the game ended, if a resignation ended it (the last action is a resignation)."""
+        last = next((value for kind, _, value in reversed(self.history) if kind == "action"), None)
+        if type(last) is not Resign or self.winner is None:
+            return None
+        w, gone = self.winner, self.players[last.player]  # type: ignore[index]
+        if self.team is not None:
+            mates = [self.players[p] for p in range(self.humans) if self.team[p] == self.team[w]]
+            winners = tuple(p for p in range(self.humans) if self.team[p] == self.team[w])
+            team = f"{', '.join(mates[:-1])} and {mates[-1]}"
+            return Outcome(w, f"the team of {team}: {gone} resigned", winners)
+        if self.rules.game == "two-player":
+            return Outcome(w, f"the opponent resigned ({gone})", (w,))
+        return Outcome(w, f"the last player in the game: {gone} resigned", (w,))
 
 
 def _restore(game: Game, snapshot: Game) -> None:

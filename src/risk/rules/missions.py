@@ -36,7 +36,8 @@ class Mission:
 
     def is_complete(self, game: Game, player: int) -> bool:
         if self.destroy is not None:
-            return not game.alive[self.destroy]
+            # Out of the game and off the board: a player who resigned leaves armies to destroy.
+            return not game.alive[self.destroy] and game.territory_count[self.destroy] == 0
         if self.territories:
             owner, armies = game.owner, game.armies
             held = sum(1 for t in range(len(owner)) if owner[t] == player and armies[t] >= self.armies_each)

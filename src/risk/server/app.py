@@ -28,6 +28,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from risk.bots import LADDER
 from risk.maps import available_maps, load_map
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
+from risk.server import clock as turn_clock
+from risk.server import seats as seat_desk
 from risk.server.master import (
     DEFAULT_BOT_DELAY,
     DEFAULT_DEFEND_TIMEOUT,
@@ -67,7 +69,19 @@ class GameIn(BaseModel):
     public: bool = True
     seed: int | None = None
     bot_delay: float = DEFAULT_BOT_DELAY
-    defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
+    defend_timeout: float = Field(DEFAULT_DEFEND_TIMEOUT, description="seconds for a defender's dice")
+    turn_time: float = Field(0, description="seconds per turn; 0: no turn clock")
+    missed_turns: int = Field(turn_clock.DEFAULT_MISSED_TURNS, description="timed-out turns before a bot")
+    stand_in: str = Field("quick", description="the bot that plays for away players")
+
+
+class StandInIn(BaseModel):
+    on: bool = Field(description="true: a bot plays your seat; false: you take it back")
+
+
+class ReplaceIn(BaseModel):
+    seat: int
+    bot: str | None = Field(None, description="the bot to play the seat (default: the game's stand-in)")
 
 
 class JoinIn(BaseModel):
@@ -126,15 +140,17 @@ class Hub:
                 return  # already sent (a broadcast and a hello can cross): never the same state twice
             # An undo since the last state sent cuts the log back: resend it from there.
             log_start = self.master.log_resume(game_id, connection.log_sent, connection.state_sent)
-            message = self.master.state_message(game_id, connection.seat, log_start)
+            message = self.master.state_message(
+                game_id, connection.seat, log_start, present=self.present(game_id)
+            )
             connection.log_sent = message["log_start"] + len(message["log"])
             connection.state_sent = message["state_id"]
             with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
                 await connection.socket.send_json(message)
 
-    async def broadcast(self, game_id: str) -> None:
+    async def broadcast(self, game_id: str, force: bool = False) -> None:
         for connection in list(self.connections.get(game_id, ())):
-            await self.send_state(game_id, connection)
+            await self.send_state(game_id, connection, force=force)
 
     async def refresh_seat(self, game_id: str, seat: int) -> None:
         """Send one seat's connections their view again: it changed without a new state (a blitz
@@ -191,7 +207,14 @@ class Hub:
                     await asyncio.sleep(max(0.0, live.deadline - master.clock()))
                 finally:
                     self.sleeping.discard(game_id)
-                if await run_in_threadpool(master.default_defence, game_id, state_id) is not None:
+                try:
+                    played = await run_in_threadpool(turn_clock.run_out, master, game_id, state_id)
+                except Refusal as refusal:
+                    if refusal.code != "unavailable":
+                        raise
+                    await asyncio.sleep(STORE_RETRY)  # the store is down: the time is still up
+                    continue
+                if played is not None:
                     await self.broadcast(game_id)
         except asyncio.CancelledError:
             raise
@@ -199,6 +222,33 @@ class Hub:
             log.error("game %s: driver stopped: %s", game_id, refusal.message)
         except Exception:
             log.exception("game %s: driver failed", game_id)
+
+    def present(self, game_id: str) -> set[int]:
+        """The seats with a page open on this game."""
+        return {c.seat for c in self.connections.get(game_id, ()) if c.seat != SPECTATOR}
+
+    async def announce_presence(self, game_id: str, newcomer: Connection | None = None) -> None:
+        """A seat came or went: every other page of the game gets its state again (``connected``)."""
+        for connection in list(self.connections.get(game_id, ())):
+            if connection is not newcomer:
+                await self.send_state(game_id, connection, force=True)
+
+    async def take_over(self, game_id: str, newcomer: Connection) -> None:
+        """A seat opened on another device (or tab) plays there: the older pages of the seat are told
+        and closed (code 4409; they do not reconnect on their own, they offer to play here again)."""
+        for connection in list(self.connections.get(game_id, ())):
+            if connection is newcomer or connection.seat != newcomer.seat or newcomer.seat == SPECTATOR:
+                continue
+            self.connections[game_id].discard(connection)
+            async with connection.lock:
+                with contextlib.suppress(Exception):
+                    await connection.socket.send_json(
+                        {
+                            "type": "moved",
+                            "message": "This seat was opened on another device or tab: play goes on there.",
+                        }
+                    )
+                    await connection.socket.close(code=4409, reason="the seat was opened elsewhere")
 
     async def stop(self) -> None:
         for task in self.drivers.values():
@@ -297,7 +347,13 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 if info.name != "game"
             ],
             "bots": [{"name": cls.name, "description": cls.description} for cls in LADDER],
-            "defaults": {"bot_delay": DEFAULT_BOT_DELAY, "defend_timeout": DEFAULT_DEFEND_TIMEOUT},
+            "defaults": {
+                "bot_delay": DEFAULT_BOT_DELAY,
+                "defend_timeout": DEFAULT_DEFEND_TIMEOUT,
+                "turn_time": 0,
+                "missed_turns": turn_clock.DEFAULT_MISSED_TURNS,
+                "stand_in": "quick",
+            },
         }
 
     @app.get("/api/boards/{name}", summary="A board and its drawing")
@@ -343,10 +399,15 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             seed=body.seed,
             bot_delay=body.bot_delay,
             defend_timeout=body.defend_timeout,
+            turn_time=body.turn_time,
+            missed_turns=body.missed_turns,
+            stand_in=body.stand_in,
         )
+        host_token = seat_desk.new_host(spec)
         record, seats = await run_in_threadpool(master.create_game, spec)
         hub.kick(record.id)
         return {
+            "host_token": host_token,
             "id": record.id,
             "seats": [
                 {
@@ -379,7 +440,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     @app.get("/api/games/{game_id}/view", summary="The caller's view of the game")
     async def view(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
-        return await run_in_threadpool(master.state_message, game_id, seat)
+        return await run_in_threadpool(master.state_message, game_id, seat, 0, hub.present(game_id))
 
     @app.post("/api/games/{game_id}/actions", summary="Submit an action")
     async def act(game_id: str, body: ActionIn, authorization: str | None = Header(None)) -> dict[str, Any]:
@@ -389,6 +450,35 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         await hub.broadcast(game_id)
         hub.kick(game_id)
         return {"state_id": state_id}
+
+    @app.post("/api/games/{game_id}/resign", summary="Resign: leave the game (your armies stay, neutral)")
+    async def resign(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        state_id = await run_in_threadpool(seat_desk.resign, master, game_id, _bearer(authorization))
+        await hub.broadcast(game_id)
+        hub.kick(game_id)
+        return {"state_id": state_id}
+
+    @app.post("/api/games/{game_id}/stand-in", summary="Hand your seat to a bot, or take it back")
+    async def stand_in(
+        game_id: str, body: StandInIn, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        token = _bearer(authorization)
+        answer = await run_in_threadpool(seat_desk.hand_over, master, game_id, token, body.on)
+        await hub.broadcast(game_id, force=True)
+        hub.kick(game_id)
+        return answer
+
+    @app.post("/api/games/{game_id}/replace", summary="The host hands an absent player's seat to a bot")
+    async def replace_absent(
+        game_id: str, body: ReplaceIn, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        token, present = _bearer(authorization), hub.present(game_id)
+        answer = await run_in_threadpool(
+            seat_desk.replace_absent, master, game_id, token, body.seat, body.bot, present
+        )
+        await hub.broadcast(game_id, force=True)
+        hub.kick(game_id)
+        return answer
 
     @app.get("/api/games/{game_id}/record", summary="A finished game's record (players only)")
     async def record(game_id: str, authorization: str | None = Header(None)) -> PlainTextResponse:
@@ -471,7 +561,10 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 return
             connection = Connection(socket, seat)
             hub.connections.setdefault(game_id, set()).add(connection)
+            await hub.take_over(game_id, connection)
             await hub.send_state(game_id, connection, force=True)
+            if seat != SPECTATOR:
+                await hub.announce_presence(game_id, connection)
             while True:
                 try:
                     message = await _receive(socket)
@@ -505,7 +598,10 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         finally:
             if connection is not None:
                 watchers = hub.connections.get(game_id, set())
+                gone = connection in watchers
                 watchers.discard(connection)
+                if gone and connection.seat != SPECTATOR and watchers:
+                    await hub.announce_presence(game_id)
                 if not watchers:
                     hub.connections.pop(game_id, None)
                     # A finished game nobody watches leaves memory (it reloads from the store if asked).
@@ -530,7 +626,9 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             )
             return
         try:
-            new_id = await run_in_threadpool(master.submit_as, game_id, connection.seat, text, state_id)
+            new_id = await run_in_threadpool(
+                seat_desk.player_submit, master, game_id, connection.seat, text, state_id
+            )
         except Refusal as refusal:
             await _send_error(connection, ref, refusal)
             return

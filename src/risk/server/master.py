@@ -16,7 +16,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -30,6 +30,8 @@ from risk.rounds import count_rounds
 from risk.rules.actions import Attack
 from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
+from risk.server import clock as turn_clock
+from risk.server import seats as seat_desk
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
 from risk.server.steps import apply_narrated as _apply
 from risk.server.storage import (
@@ -79,6 +81,8 @@ class Refusal(Exception):
         "bad-request": 422,
         "seat-taken": 409,
         "nothing-to-undo": 409,
+        "present": 409,
+        "stand-in": 409,
         "unavailable": 503,
     }
 
@@ -125,6 +129,11 @@ class GameSpec:
     bot_delay: float = DEFAULT_BOT_DELAY
     defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
     board: str = "classic"
+    # The turn clock and seats (risk.server.clock, risk.server.seats):
+    turn_time: float = 0.0
+    missed_turns: int = turn_clock.DEFAULT_MISSED_TURNS
+    stand_in: str = "quick"
+    host_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -143,7 +152,7 @@ class LiveGame:
     game: Game
     log: list[dict[str, Any]]
     lock: threading.RLock = field(default_factory=threading.RLock)
-    deadline: float | None = None  # when a waiting human defender's dice are chosen for it
+    deadline: float | None = None  # when the clock running now runs out (risk.server.clock)
     externals: dict[int, Any] = field(default_factory=dict)  # seat -> ExternalBot, started on demand
     starters: list[int] = field(default_factory=list)  # who started each turn: rounds, as players count
     # fast-play: the moves that may still be taken back (oldest first), the log lengths undos cut the
@@ -152,6 +161,9 @@ class LiveGame:
     undo_points: list[Checkpoint] = field(default_factory=list)
     log_cuts: list[tuple[int, int]] = field(default_factory=list)
     blitz: BlitzPlan | None = None
+    clock: turn_clock.TurnClock = field(default_factory=turn_clock.TurnClock)
+    notes: list[dict[str, Any]] = field(default_factory=list)  # server notes, placed in the log
+    resigned: set[int] = field(default_factory=set)
 
     def note_turns(self, game: Game) -> None:
         while len(self.starters) < game.turn:
@@ -276,10 +288,12 @@ class GameMaster:
                 "public": spec.public,
                 "bot_delay": spec.bot_delay,
                 "defend_timeout": spec.defend_timeout,
+                **turn_clock.timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in),
             },
             created=now,
             updated=now,
             status="waiting" if any(s.kind == "open" for s in seats) else "playing",
+            host_hash=spec.host_hash,
         )
         try:
             self._new_game(record)  # the engine accepts these rules, names and board
@@ -312,6 +326,7 @@ class GameMaster:
             live.log = [
                 line.to_dict() for line in narrate(live.game, snapshot(live.game), list(live.game.history))
             ]
+            turn_clock.arm(self, live, self.clock(), fresh=True)  # the clock starts with the game
         return token
 
     # -- loading ---------------------------------------------------------------------------------
@@ -357,8 +372,9 @@ class GameMaster:
                         f"game {game_id} cannot be loaded: stored action {stored.seq} "
                         f"({stored.text!r}) does not fit: {problem}",
                     )
+                seat_desk.replayed(live, stored)
             live.record = record
-            self._arm_deadline(live)
+            seat_desk.loaded(self, live, len(opening))
             self._live[game_id] = live
             return live
 
@@ -401,7 +417,7 @@ class GameMaster:
         seat = self.seat_of(game_id, token)
         if seat == SPECTATOR:
             raise Refusal("bad-token", "spectators cannot act: open your seat's private link to play")
-        return self.submit_as(game_id, seat, text, state_id)
+        return seat_desk.player_submit(self, game_id, seat, text, state_id)
 
     def submit_as(self, game_id: str, seat: int, text: str, state_id: int | None) -> int:
         """An action for ``seat`` (the token already checked, or a bot of the server's)."""
@@ -413,9 +429,12 @@ class GameMaster:
         if len(text) > 200:
             raise Refusal("bad-request", "the action is longer than 200 characters")
         with live.lock:
-            game = self._check_turn(live, seat)
+            resigning = seat_desk.is_resignation(text)
+            game = self._check_turn(live, seat, out_of_turn=resigning)  # a player resigns at any time
             try:
                 action = game.parse(text)
+                if resigning:
+                    action = seat_desk.own_resignation(action, seat)
                 game.check(action)
             except NotationError as error:
                 raise Refusal("notation", str(error)) from None
@@ -470,7 +489,7 @@ class GameMaster:
             turn=game.turn,
             updated=at,
         )
-        self._arm_deadline(live)
+        seat_desk.after_action(self, live, stored[0])  # the player's own move: the clock, a resignation
         return stored[-1].seq
 
     def _append(self, game_id: str, stored: list[ActionRecord], progress: Progress) -> None:
@@ -489,25 +508,13 @@ class GameMaster:
                 "unavailable", f"the game store failed, the action was not taken; try again ({error})"
             ) from None
 
-    def _arm_deadline(self, live: LiveGame) -> None:
-        game = live.game
-        timeout = float(live.record.settings.get("defend_timeout", 0) or 0)
-        human = game.to_act < len(live.record.seats) and live.record.seats[game.to_act].kind == "human"
-        if game.phase == Phase.DEFEND and human and timeout > 0 and not game.is_over:
-            live.deadline = self.clock() + timeout
-        else:
-            live.deadline = None
-
     def default_defence(self, game_id: str, state_id: int) -> int | None:
         """When a human defender's time is up: defend with the most dice allowed. None if moved on."""
         live = self.live(game_id)
         with live.lock:
             if live.state_id != state_id or live.game.phase != Phase.DEFEND:
                 return None
-            view = View(live.game, live.game.to_act)
-            best = max(view.legal_groups(), key=lambda g: g.get("max", 0))
-            text = best["text"] if "max" not in best else f"{best['text']} {best['max']}"
-            return self.submit_as(game_id, live.game.to_act, text, state_id)
+            return turn_clock.run_out(self, game_id, state_id, force=True)
 
     # -- bots ------------------------------------------------------------------------------------
     def bot_turn(self, game_id: str) -> tuple[int, int, Callable[[], str]] | None:
@@ -537,6 +544,8 @@ class GameMaster:
     def _server_bot(self, live: LiveGame, seat_index: int, state_id: int) -> Bot | None:
         """The bot of the server's that plays ``seat_index`` at ``state_id``; None for a human's seat."""
         seat = live.record.seats[seat_index]
+        if seat.kind == "human" and seat.stand_in is not None:
+            seat = replace(seat, kind="bot", bot=seat.stand_in)  # a bot plays for the away player
         if seat.kind not in ("bot", "external"):
             return None
         seed = (bot_seed(live.game.seed, seat_index) * 1_000_003 + state_id) % 2**63
@@ -549,7 +558,10 @@ class GameMaster:
         return bot
 
     # -- what a seat sees ------------------------------------------------------------------------
-    def state_message(self, game_id: str, seat: int, log_start: int = 0) -> dict[str, Any]:
+    def state_message(
+        self, game_id: str, seat: int, log_start: int = 0, present: Collection[int] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` sees; ``present``: the seats with a page open (the web app knows)."""
         live = self.live(game_id)
         with live.lock:
             game = live.game
@@ -562,17 +574,9 @@ class GameMaster:
                 "seat": None if seat == SPECTATOR else seat,
                 "status": _progress(live).status,
                 "round": count_rounds(live.starters, game.humans),
-                "seats": [
-                    {
-                        "seat": s.seat,
-                        "name": s.name,
-                        "kind": s.kind,
-                        "bot": s.bot if s.kind == "bot" else None,
-                    }
-                    for s in live.record.seats
-                ],
+                "seats": seat_desk.seat_entries(live, present),
                 "view": view.to_dict(),
-                "legal": [] if live.waiting or seat == SPECTATOR else view.legal_groups(),
+                "legal": [] if live.waiting or not seat_desk.may_play(live, seat) else view.legal_groups(),
                 "log_start": log_start,
                 "log": live.log[log_start:],
                 "outcome": None
@@ -581,6 +585,7 @@ class GameMaster:
                 "deadline": live.deadline,
                 "undo": None if seat == SPECTATOR else self.undo_state(live, seat),
                 "blitz": live.blitz.describe(game) if live.blitz and live.blitz.seat == seat else None,
+                **seat_desk.message_extras(self, live),
             }
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -632,14 +637,15 @@ class GameMaster:
         return f"{live.game.players[outcome.winner]} won ({outcome.reason})"
 
     # -- fast play: the checks every move shares, blitz, undo (docs/web.md "Faster play") ---------------
-    def _check_turn(self, live: LiveGame, seat: int) -> Game:
-        """The game, if ``seat`` may act in it now; else the refusal that says why."""
+    def _check_turn(self, live: LiveGame, seat: int, out_of_turn: bool = False) -> Game:
+        """The game, if ``seat`` may act in it now (``out_of_turn``: a move allowed at any time, a
+        resignation); else the refusal that says why."""
         game = live.game
         if game.is_over:
             raise Refusal("game-over", f"the game is over: {self._result_text(live)}")
         if live.waiting:
             raise Refusal("waiting", "the game starts when every open seat is taken")
-        if seat != game.to_act:
+        if seat != game.to_act and not out_of_turn:
             raise Refusal(
                 "not-your-turn",
                 f"it is not your turn: {game.players[game.to_act]} is to act "
@@ -772,7 +778,7 @@ class GameMaster:
             del points[index:]
             live.blitz = None
             live.record = replace(live.record, state_id=stored.seq, turn=live.game.turn, updated=stored.at)
-            self._arm_deadline(live)
+            turn_clock.arm(self, live, stored.at)  # the same turn: its clock runs on
             return stored.seq
 
     def undo_state(self, live: LiveGame, seat: int) -> dict[str, Any] | None:
@@ -806,7 +812,7 @@ class GameMaster:
     def _replay_action(self, live: LiveGame, stored: ActionRecord) -> str | None:
         """Loading: apply a stored action; answers what is wrong with it, if anything."""
         game = live.game
-        if stored.seat != game.to_act:
+        if stored.seat != game.to_act and not seat_desk.is_resignation(stored.text):
             return f"it is by seat {stored.seat}, but seat {game.to_act} was to act"
         log_length, turns = len(live.log), len(live.starters)
         try:
@@ -839,6 +845,56 @@ class GameMaster:
                 return f"the action {stored.seq} ({stored.text!r}) revealed something: no taking it back"
         live.log.append(undo_line(live.game.players[seat], seat, len(undo.undone), lines))
         return None
+
+    # -- seats and the turn clock (risk.server.seats, risk.server.clock) --------------------------
+    def commit_batch(self, live: LiveGame, seat: int, texts: list[str], at: float) -> int:
+        """Several actions of ``seat`` (legal in turn, in canonical text), applied and stored at once:
+        all or none. Answers the new state id. Raises StaleWrite (another process moved the game
+        on: it is forgotten, to be reloaded) or a Refusal when the store fails (nothing changed)."""
+        with live.lock:
+            before, moved, new_lines = live.game, live.game.copy(), []
+            for text in texts:
+                _apply(moved, new_lines, text)
+            steps = [(seat, text) for text in texts]
+            # A blitz waiting for this (timed-out) defence goes on at once, stored with it (fast-play).
+            run = self._continue_blitz(live, before, moved, seat) if len(texts) == 1 else None
+            if run is not None:
+                steps += run.steps
+                new_lines += run.lines
+                moved = run.game
+            first = live.state_id + 1
+            stored = [ActionRecord(seq=first + i, seat=s, text=t, at=at) for i, (s, t) in enumerate(steps)]
+            try:
+                self.storage.append_actions(live.record.id, stored, _progress(live, moved))
+            except StaleWrite:
+                self.forget(live.record.id)
+                raise
+            except StorageError as error:
+                raise Refusal("unavailable", f"the game store failed, nothing was played ({error})") from None
+            live.game = moved
+            live.log.extend(new_lines)
+            live.note_turns(moved)
+            live.undo_points.clear()  # the server played for the seat: nothing before it is taken back
+            live.blitz = None if run is None else run.waiting
+            if moved.is_over:
+                for external in live.externals.values():
+                    external.close()
+            live.record = replace(
+                live.record,
+                state_id=stored[-1].seq,
+                status=_progress(live).status,
+                winner=moved.winner,
+                turn=moved.turn,
+                updated=at,
+            )
+            return stored[-1].seq
+
+    def store_seat(self, live: LiveGame, seat: SeatRecord) -> None:
+        """Store a changed seat (a stand-in, missed turns), then keep it in memory."""
+        with live.lock:
+            self._store(lambda: self.storage.update_seat(live.record.id, seat))
+            seats = tuple(seat if s.seat == seat.seat else s for s in live.record.seats)
+            live.record = replace(live.record, seats=seats)
 
 
 def game_summary(record: GameRecord) -> dict[str, Any]:

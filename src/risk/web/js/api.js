@@ -46,6 +46,11 @@ export const api = {
   join: (id, seat, name) => request("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { seat, name } }),
   view: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/view`, { token }),
   record: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/record`, { token }),
+  // Seats (docs/web.md, "Seats"): resign, hand the seat to a bot and back, the host's replacement.
+  resign: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/resign`, { token }),
+  standIn: (id, token, on) => request("POST", `/api/games/${encodeURIComponent(id)}/stand-in`, { token, body: { on } }),
+  replaceSeat: (id, hostToken, seat, bot) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/replace`, { token: hostToken, body: { seat, bot } }),
 };
 
 // -- the seats this browser holds (localStorage) ---------------------------------------------------
@@ -113,7 +118,7 @@ const ACK_SLOW = 8000;
 export class GameSocket {
   /**
    * handlers: onState(msg), onAck(msg, pending), onError(msg, pending), onStatus(status, detail),
-   * onPending(pending|null)
+   * onPending(pending|null), onMoved(msg) (the seat was opened on another device: no reconnection)
    * status: "connecting" | "open" | "reconnecting" | "closed"
    */
   constructor(gameId, token, handlers) {
@@ -284,6 +289,9 @@ export class GameSocket {
       }
       if (msg.code === "not-found" && !this.helloDone) this.stopped = true;
       this.h.onError && this.h.onError(msg, pending);
+    } else if (msg.type === "moved") {
+      this.stopped = true; // two pages must not play one seat: this one waits to be asked again
+      this.h.onMoved && this.h.onMoved(msg);
     }
   }
 
@@ -296,7 +304,7 @@ export class GameSocket {
       this.pending.lost = true;
       this.h.onPending && this.h.onPending(this.pending);
     }
-    if (event.code === 4403 || event.code === 4404) this.stopped = true;
+    if (event.code === 4403 || event.code === 4404 || event.code === 4409) this.stopped = true;
     if (this.stopped) {
       this._setStatus("closed", event.code);
       return;

@@ -14,6 +14,10 @@ import { actionLabel, missionCard, PHASE_LABELS } from "./words.js";
 import {
   blitzLabel, blitzMessage, blitzResult, isUndoKey, keepAttacker, undoControl, undoWords, waitingBlitz,
 } from "./fastplay.js";
+import { secondsLeft, updateClock } from "./clock.js";
+import { notifyTurn } from "./notify.js";
+import { placeNotes } from "./notes.js";
+import { decoratePlayers, movedBanner, renderSeatPanel } from "./seating.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const S = {
@@ -417,6 +421,16 @@ function render() {
   renderTitle();
   renderGameOver(colours);
   if (S.hover) showHover(S.hover);
+  renderSeats();
+}
+
+// The turn clock, seats changing hands and server notes (clock.js, seating.js, notes.js).
+function renderSeats() {
+  const ctx = { msg: S.msg, seat: S.seat, token: S.token, gameId, rerender: render };
+  updateClock(S.msg, S.view.players, S.seat);
+  decoratePlayers(ctx);
+  renderSeatPanel(ctx);
+  placeNotes(S.msg.notes, $("#log"));
 }
 
 function renderBoard(colours) {
@@ -497,6 +511,9 @@ function renderPlayers(colours) {
         { class: "player-name" },
         el("span", { class: "pname", text: p.name }),
         S.seat === i ? el("span", { class: "tag tag-you", text: "you" }) : null,
+        seatInfo && typeof seatInfo.connected === "boolean" && seatInfo.kind === "human"
+          ? el("span", { class: `conn-dot ${seatInfo.connected ? "on" : "off"}`, title: seatInfo.connected ? "connected" : "not connected" })
+          : null,
         el(
           "span",
           { class: "pkind" },
@@ -508,9 +525,6 @@ function renderPlayers(colours) {
               ? el("span", { class: "player-state", text: v.phase === "defend" ? " · defending" : seatInfo && seatInfo.kind === "bot" ? " · thinking…" : " · to play" })
               : null,
         ),
-        seatInfo && seatInfo.connected !== undefined && seatInfo.kind === "human"
-          ? el("span", { class: `conn-dot ${seatInfo.connected ? "on" : "off"}`, title: seatInfo.connected ? "connected" : "not connected" })
-          : null,
       ),
       el(
         "span",
@@ -553,7 +567,7 @@ function renderPrompt() {
     const w = msg.outcome.winner;
     return setPhase(w === null || w === undefined ? "The game is over." : `${name(w)} wins!`, msg.outcome.reason || "");
   }
-  const deadline = msg.deadline ? ` (${Math.max(0, Math.round(msg.deadline - Date.now() / 1000))} s left)` : "";
+  const deadline = msg.clock && msg.clock.for === "defence" && secondsLeft() !== null ? ` (${secondsLeft()} s left)` : "";
   switch (v.phase) {
     case "claim":
       return mine ? setPhase("Claim a territory", "Click an empty territory to claim it.") : setPhase(`${actor} is claiming a territory`);
@@ -579,7 +593,7 @@ function renderPrompt() {
     case "defend": {
       const a = v.attack;
       const what = a ? `${name(v.current)} attacks ${a.to} from ${a.from} with ${diceWord(a.dice)}` : "";
-      const left = msg.deadline ? Math.max(0, Math.round(msg.deadline - Date.now() / 1000)) : null;
+      const left = msg.clock ? secondsLeft() : null;
       if (mine) return setPhase(`Choose your defence dice: ${what}`, left !== null ? `${left} s left, then the most dice are rolled for you.` : "");
       return setPhase(`${actor} chooses defence dice`, what + deadline);
     }
@@ -1170,6 +1184,7 @@ function renderTitle() {
   else if (mine) title = v.phase === "defend" ? "Defend! · RISK" : "Your turn · RISK";
   else if (v.players[v.to_act]) title = `${v.players[v.to_act].name} to play · RISK`;
   document.title = title;
+  notifyTurn({ mine, defending: v.phase === "defend", gameId, title, detail: $("#phase").textContent });
   document.body.classList.toggle("my-turn", mine);
   if (mine && S.lastTurnSeen !== S.msg.state_id && document.hidden) flashTitle(title);
   S.lastTurnSeen = mine ? S.msg.state_id : null;
@@ -1262,6 +1277,8 @@ function showConnection(status, detail) {
       el("span", { text: "Connection lost. Reconnecting… The board may be out of date." }),
       button("Retry now", { class: "btn btn-small", id: "reconnect" }, () => S.socket.reconnectNow()),
     );
+  } else if (status === "closed" && detail === 4409) {
+    movedBanner(banner, () => connect()); // this seat was opened elsewhere: play here again on a click
   } else if (status === "closed") {
     banner.hidden = false;
     clear(banner).append(el("span", { text: "Disconnected from the game." }), button("Reconnect", { class: "btn btn-small", id: "reconnect" }, () => connect()));
@@ -1345,7 +1362,7 @@ function wireStatic() {
   });
   // The defence countdown.
   setInterval(() => {
-    if (S.msg && S.msg.deadline && !S.msg.outcome) renderPrompt();
+    if (S.msg && S.msg.clock && S.msg.clock.for === "defence" && !S.msg.outcome) renderPrompt();
   }, 1000);
 }
 

@@ -1,6 +1,7 @@
 // The lobby (/): create a game, join an open seat, watch, and find the games this browser holds.
 
 import { api, seats, seatLink } from "./api.js";
+import { clockFields, fillClockFields, hosts } from "./seating.js";
 import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES } from "./ui.js";
 
 const EDITIONS = {
@@ -64,6 +65,7 @@ async function start() {
   edition.value = F.meta.editions["2008"] ? "2008" : Object.keys(F.meta.editions).pop();
   $("#bot-delay").value = String(F.meta.defaults ? F.meta.defaults.bot_delay : 0.6);
   $("#defend-timeout").value = String(F.meta.defaults ? F.meta.defaults.defend_timeout : 30);
+  fillClockFields(F.meta);
   const me = seats.name() || "Ann";
   F.seats = [
     { kind: "human", name: me },
@@ -325,12 +327,14 @@ async function create() {
     seed: $("#seed").value.trim() === "" ? null : Number($("#seed").value),
     bot_delay: Number($("#bot-delay").value || 0),
     defend_timeout: Number($("#defend-timeout").value || 0),
+    ...clockFields(),
   };
   const button = $("#create-game");
   button.disabled = true;
   button.textContent = "Creating…";
   try {
     const result = await api.create(body);
+    if (result.host_token) hosts.remember(result.id, result.host_token);
     const firstHuman = result.seats.find((s) => s.kind === "human");
     if (firstHuman) seats.setName(firstHuman.name);
     for (const s of result.seats) {
