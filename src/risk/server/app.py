@@ -36,6 +36,7 @@ from risk.server.master import (
     Refusal,
     SeatSpec,
 )
+from risk.server.social import Social
 from risk.server.storage import Storage
 from risk.view import SPECTATOR
 
@@ -68,6 +69,8 @@ class GameIn(BaseModel):
     seed: int | None = None
     bot_delay: float = DEFAULT_BOT_DELAY
     defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
+    spectators: bool = Field(True, description="anyone with the watch link may watch")
+    board: str = "classic"
 
 
 class JoinIn(BaseModel):
@@ -95,6 +98,7 @@ class Connection:
     seat: int
     log_sent: int = 0
     state_sent: int = -1  # the newest state id this connection has been sent
+    chat_seen: int = 0  # the newest chat seq this connection has been sent
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -190,6 +194,7 @@ class Hub:
 def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAPI:
     master = GameMaster(storage, allow_external_bots=allow_external_bots)
     hub = Hub(master)
+    social = Social(master, hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -208,6 +213,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     )
     app.state.master = master
     app.state.hub = hub
+    app.state.social = social
 
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
@@ -322,6 +328,8 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             seed=body.seed,
             bot_delay=body.bot_delay,
             defend_timeout=body.defend_timeout,
+            spectators=body.spectators,
+            board=body.board,
         )
         record, seats = await run_in_threadpool(master.create_game, spec)
         hub.kick(record.id)
@@ -342,7 +350,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
 
     @app.get("/api/games", summary="Public games")
     async def list_games(status: str | None = None) -> dict[str, Any]:
-        return {"games": await run_in_threadpool(master.list_games, status)}
+        return {"games": social.with_watchers(await run_in_threadpool(master.list_games, status))}
 
     @app.get("/api/games/{game_id}", summary="A game's public summary")
     async def get_game(game_id: str) -> dict[str, Any]:
@@ -358,6 +366,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     @app.get("/api/games/{game_id}/view", summary="The caller's view of the game")
     async def view(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
+        await run_in_threadpool(social.check_watcher, game_id, seat)
         return await run_in_threadpool(master.state_message, game_id, seat)
 
     @app.post("/api/games/{game_id}/actions", summary="Submit an action")
@@ -396,6 +405,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 if token is not None and not isinstance(token, str):
                     raise Refusal("bad-token", "the token must be a string or null")
                 seat = await run_in_threadpool(master.seat_of, game_id, token)
+                await run_in_threadpool(social.check_watcher, game_id, seat)
             except TimeoutError:
                 await socket.close(code=4408, reason="no hello")
                 return
@@ -403,7 +413,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 await socket.send_json({"type": "error", "ref": None, **refusal.to_dict()})
                 await socket.close(
                     code=4403
-                    if refusal.code == "bad-token"
+                    if refusal.code in ("bad-token", "no-spectators")
                     else 4404
                     if refusal.code == "not-found"
                     else 4400
@@ -412,6 +422,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             connection = Connection(socket, seat)
             hub.connections.setdefault(game_id, set()).add(connection)
             await hub.send_state(game_id, connection, force=True)
+            await social.send_history(game_id, connection, hello)
             while True:
                 try:
                     message = await _receive(socket)
@@ -428,11 +439,19 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 elif kind == "hello":
                     connection.log_sent = 0
                     await hub.send_state(game_id, connection, force=True)
+                    await social.send_history(game_id, connection, message)
+                elif kind == "chat":
+                    try:
+                        await social.on_chat(game_id, connection, message)
+                    except Refusal as refusal:
+                        await _send_error(connection, ref, refusal)
                 else:
                     await _send_error(
                         connection,
                         ref,
-                        Refusal("bad-request", f"unknown message type {kind!r}; types: hello, action, ping"),
+                        Refusal(
+                            "bad-request", f"unknown message type {kind!r}; types: hello, action, chat, ping"
+                        ),
                     )
         except WebSocketDisconnect:
             return  # the client left: the normal end of a connection (the clean-up follows)
@@ -474,6 +493,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         await hub.broadcast(game_id)
         hub.kick(game_id)
 
+    social.install(app)
     return app
 
 

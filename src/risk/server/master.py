@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from risk.bots import BOTS, make_bot
 from risk.errors import IllegalActionError, NotationError, RiskError
+from risk.maps import available_maps
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
@@ -60,6 +61,8 @@ class Refusal(Exception):
         "bad-request": 422,
         "seat-taken": 409,
         "unavailable": 503,
+        "rate-limited": 429,  # chat: too many messages too fast
+        "no-spectators": 403,  # the game does not allow spectators
     }
 
     def __init__(self, code: str, message: str) -> None:
@@ -105,6 +108,7 @@ class GameSpec:
     bot_delay: float = DEFAULT_BOT_DELAY
     defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
     board: str = "classic"
+    spectators: bool = True  # anyone with the watch link may watch (docs/web.md, "Spectators")
 
 
 @dataclass(frozen=True)
@@ -180,7 +184,7 @@ class GameMaster:
         self._loading = threading.Lock()
 
     # -- creating and joining --------------------------------------------------------------------
-    def rules_for(self, spec: GameSpec) -> Rules:
+    def rules_for(self, spec: GameSpec, *, check_count: bool = True) -> Rules:
         edition = spec.edition.strip().lower()
         if edition not in PRESETS:
             raise Refusal("bad-request", f"no edition {spec.edition!r}; editions: {', '.join(PRESETS)}")
@@ -192,13 +196,16 @@ class GameMaster:
                 rules = rules.for_game(spec.game)
             if spec.options:
                 rules = rules.with_options(**{k: str(v) for k, v in spec.options.items()})
-            rules.check_player_count(len(spec.seats))
+            if check_count:
+                rules.check_player_count(len(spec.seats))
         except RiskError as error:
             raise Refusal("bad-request", str(error)) from None
         return rules
 
     def create_game(self, spec: GameSpec) -> tuple[GameRecord, list[CreatedSeat]]:
         rules = self.rules_for(spec)
+        if spec.board not in available_maps():  # a shipped board by name, never a path
+            raise Refusal("bad-request", f"no board {spec.board!r}; boards: {', '.join(available_maps())}")
         if not 0 <= spec.bot_delay <= 10:
             raise Refusal("bad-request", "bot_delay is seconds between 0 and 10")
         if not 0 <= spec.defend_timeout <= 3600:
@@ -256,6 +263,7 @@ class GameMaster:
                 "public": spec.public,
                 "bot_delay": spec.bot_delay,
                 "defend_timeout": spec.defend_timeout,
+                "spectators": spec.spectators,
             },
             created=now,
             updated=now,
@@ -569,6 +577,14 @@ class GameMaster:
             return "no winner"
         return f"{live.game.players[outcome.winner]} won ({outcome.reason})"
 
+    def add_game(self, record: GameRecord) -> None:
+        """Store a game made from another (a rematch): the engine must accept its rules, names and board."""
+        try:
+            self._new_game(record)
+        except RiskError as error:
+            raise Refusal("bad-request", str(error)) from None
+        self._store(lambda: self.storage.create_game(record))
+
 
 def game_summary(record: GameRecord) -> dict[str, Any]:
     """What anyone may know about a game: for lists and the lobby."""
@@ -583,6 +599,9 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
         "created": record.created,
         "updated": record.updated,
         "public": bool(record.settings.get("public", True)),
+        "spectators": bool(record.settings.get("spectators", True)),
+        "rematch": record.settings.get("rematch"),  # the id of this game's rematch, once asked for
+        "rematch_of": record.settings.get("rematch_of"),
         "seats": [
             {
                 "seat": s.seat,
