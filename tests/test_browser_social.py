@@ -142,6 +142,13 @@ def test_two_players_chat_and_a_spectator_reads(chromium: Any, port: int) -> Non
     # Nothing players wrote became HTML, in any page.
     for page in (ann, bob, fan):
         assert page.locator("#xss1, #xss2").count() == 0
+    # The lobby's list of games to watch counts the spectator.
+    lobby = ann_context.new_page()
+    lobby.goto(f"http://127.0.0.1:{port}/")
+    expect(lobby.locator(f'#live-games .game-item[data-game="{game_id}"] .watchers')).to_have_text(
+        "1 watching", timeout=30_000
+    )
+    lobby.close()
     shot(ann, "chat-laptop")
     shot(bob, "chat-phone")
     shot(fan, "spectator-laptop")
