@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Iterator
@@ -187,6 +188,28 @@ def test_chat_limits(client: TestClient, storage: MemoryStorage) -> None:
     assert bob.next("chat")["messages"][0]["text"] == "back again"
     ann.close()
     bob.close()
+
+
+def test_messages_written_at_once_reach_everyone_once_and_in_order(client: TestClient) -> None:
+    game = new_game(client)
+    game_id = game["id"]
+    watcher, ann = Watcher(client, game_id, None), Watcher(client, game_id, game["seats"][0]["token"])
+    social = client.app.state.social  # type: ignore[attr-defined]
+
+    async def burst() -> None:  # three seats, five messages each, all at once
+        await asyncio.gather(
+            *(social.write(game_id, seat, f"{seat}-{n}", "all") for seat in range(3) for n in range(5))
+        )
+
+    client.portal.call(burst)  # type: ignore[union-attr]
+    for who in (watcher, ann):
+        who.socket.send_json({"type": "ping"})  # answered after every message already sent
+        seqs = []
+        while (message := who.socket.receive_json())["type"] != "pong":
+            seqs += [m["seq"] for m in message["messages"]]
+        assert seqs == list(range(1, 16))
+    watcher.close()
+    ann.close()
 
 
 def team_game(client: TestClient, **extra: Any) -> tuple[str, list[str], list[int]]:

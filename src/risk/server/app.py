@@ -98,7 +98,7 @@ class Connection:
     seat: int
     log_sent: int = 0
     state_sent: int = -1  # the newest state id this connection has been sent
-    chat_seen: int = 0  # the newest chat seq this connection has been sent
+    chat_seen: int | None = None  # the newest chat seq this connection has had (None: no history yet)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 

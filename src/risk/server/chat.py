@@ -129,6 +129,11 @@ class ChatDesk:
 
     def read(self, game_id: str, seat: int, after: int = 0) -> list[dict[str, Any]]:
         """The messages ``seat`` may read, with ``seq > after``."""
+        return self.history(game_id, seat, after)[0]
+
+    def history(self, game_id: str, seat: int, after: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """The messages ``seat`` may read with ``seq > after``, and the newest seq stored (or ``after``)."""
         teams = self.teams(game_id)
         records = self.master._store(lambda: self.master.storage.chat(game_id, after))
-        return [chat_entry(r) for r in records if may_read(r, seat, teams)]
+        last = records[-1].seq if records else after
+        return [chat_entry(r) for r in records if may_read(r, seat, teams)], last

@@ -7,6 +7,7 @@ for the lobby's list. The decisions are in ``risk.server.chat`` and ``risk.serve
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +66,7 @@ class Social:
         self.master = master
         self.hub = hub
         self.chat = ChatDesk(master)
+        self.locks: dict[str, asyncio.Lock] = {}  # per game: chat stored and sent one message at a time
 
     # -- spectators ------------------------------------------------------------------------------
     def check_watcher(self, game_id: str, seat: int) -> None:
@@ -85,42 +87,56 @@ class Social:
         return [g | {"watchers": self.watchers(g["id"])} for g in games]
 
     # -- chat over the websocket -----------------------------------------------------------------
+    #
+    # Per game, storing a message and sending it out, and reading a connection's history, happen one at
+    # a time (a lock per game): every connection gets each message it may read exactly once, in order.
+    # A connection gets new messages only once it has its history (``chat_seen`` is None until then).
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(game_id, asyncio.Lock())
+
     async def send_history(self, game_id: str, connection: Connection, hello: dict[str, Any]) -> None:
         """On ``hello`` with ``chat_after``: the messages after that seq this connection may read."""
         after = hello.get("chat_after")
-        if after is None:
-            return  # a client that does not show chat (new messages still reach it)
+        if after is None:  # a client that shows no chat history: new messages only
+            if connection.chat_seen is None:
+                connection.chat_seen = 0
+            return
         if not isinstance(after, int) or isinstance(after, bool) or after < 0:
             after = 0
-        async with connection.lock:
-            messages = await run_in_threadpool(self.chat.read, game_id, connection.seat, after)
-            connection.chat_seen = max([after, *(m["seq"] for m in messages)])
+        async with self._lock(game_id), connection.lock:
+            messages, last = await run_in_threadpool(self.chat.history, game_id, connection.seat, after)
+            connection.chat_seen = last
             with contextlib.suppress(Exception):
                 await connection.socket.send_json({"type": "chat", "after": after, "messages": messages})
 
     async def on_chat(self, game_id: str, connection: Connection, message: dict[str, Any]) -> None:
         """A ``chat`` message from a connection: stored, then sent to everyone who may read it."""
-        stored = await run_in_threadpool(
-            self.chat.write, game_id, connection.seat, message.get("text"), message.get("channel")
-        )
-        await self.broadcast(game_id, stored)
+        await self.write(game_id, connection.seat, message.get("text"), message.get("channel"))
 
-    async def broadcast(self, game_id: str, stored: ChatRecord) -> None:
+    async def write(self, game_id: str, seat: int, text: Any, channel: Any) -> ChatRecord:
+        async with self._lock(game_id):
+            stored = await run_in_threadpool(self.chat.write, game_id, seat, text, channel)
+            await self._send(game_id, stored)
+            return stored
+
+    async def note(self, game_id: str, text: str) -> None:
+        """A server note in a game's chat (seat None): stored, and sent to everyone watching the game."""
+        async with self._lock(game_id):
+            await self._send(game_id, await run_in_threadpool(self.chat.note, game_id, text))
+
+    async def _send(self, game_id: str, stored: ChatRecord) -> None:
         teams = await run_in_threadpool(self.chat.teams, game_id)
         entry = {"type": "chat", "messages": [chat_entry(stored)]}
         for connection in list(self.hub.connections.get(game_id, ())):
-            if not may_read(stored, connection.seat, teams):
-                continue
+            if connection.chat_seen is None or not may_read(stored, connection.seat, teams):
+                continue  # no history yet (it will hold this message), or not for this seat
             async with connection.lock:
                 if stored.seq <= connection.chat_seen:
-                    continue  # already in the history this connection was sent
+                    continue
                 connection.chat_seen = stored.seq
                 with contextlib.suppress(Exception):
                     await connection.socket.send_json(entry)
-
-    async def note(self, game_id: str, text: str) -> None:
-        """A server note in a game's chat (seat None), sent to everyone watching it."""
-        await self.broadcast(game_id, await run_in_threadpool(self.chat.note, game_id, text))
 
     # -- HTTP routes -----------------------------------------------------------------------------
     def install(self, app: FastAPI) -> None:
@@ -145,8 +161,7 @@ class Social:
             game_id: str, body: ChatIn, authorization: str | None = Header(None)
         ) -> dict[str, Any]:
             seat = await seat_for(game_id, authorization)
-            stored = await run_in_threadpool(self.chat.write, game_id, seat, body.text, body.channel)
-            await self.broadcast(game_id, stored)
+            stored = await self.write(game_id, seat, body.text, body.channel)
             return {"message": chat_entry(stored)}
 
         @app.post("/api/games/{game_id}/rematch", summary="The rematch of a finished game (its seats only)")
