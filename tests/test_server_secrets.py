@@ -503,3 +503,115 @@ def test_stand_ins_host_and_resignations_over_the_websocket() -> None:
             "Human 2 handed the seat to the quick bot.",
             "Human 3 resigned.",
         ]
+
+
+# -- chat and spectators (issue 13) -----------------------------------------------------------------
+
+
+def test_team_chat_never_reaches_the_other_team_nor_spectators() -> None:
+    """Team RISK played to the end by four humans while they chat in both channels: every message each
+    socket receives is scanned as above, and each sees exactly the chat it may read."""
+    import itertools
+
+    app = create_app(MemoryStorage())
+    master: GameMaster = app.state.master
+    app.state.social.chat.clock = itertools.count(0, 100).__next__  # no rate limit in the way
+    seed = SEED_BASE + 977
+    with TestClient(app) as client:
+        created = client.post(
+            "/api/games",
+            json={
+                "edition": "2003",
+                "game": "team",
+                "seats": [{"kind": "human", "name": f"Human {i + 1}"} for i in range(4)],
+                "seed": seed,
+                "defend_timeout": 0,
+            },
+        ).json()
+        game_id = created["id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        live = master.live(game_id)
+        teams = list(live.game.team)
+        sockets: dict[int | None, Any] = {}
+        heard: dict[int | None, list[str]] = {seat: [] for seat in [*tokens, None]}
+        said: list[tuple[str, int | None]] = []  # (text, team or None for everyone)
+        latest: dict[int | None, int] = dict.fromkeys(heard, -1)
+
+        def receive(seat: int | None) -> dict[str, Any]:
+            raw = sockets[seat].receive_text()
+            message = json.loads(raw)
+            scan(message, raw, seat, [str(seed)] + [t for s, t in tokens.items() if s != seat])
+            assert message["type"] != "error", message
+            if message["type"] == "chat":
+                heard[seat].extend(m["text"] for m in message["messages"])
+            elif message["type"] == "state":
+                latest[seat] = message["state_id"]
+            return message
+
+        def may_hear(seat: int | None) -> list[str]:
+            return [text for text, team in said if team is None or (seat is not None and teams[seat] == team)]
+
+        try:
+            for seat in heard:
+                sockets[seat] = client.websocket_connect(f"/api/games/{game_id}/ws").__enter__()
+                sockets[seat].send_json({"type": "hello", "token": tokens.get(seat), "chat_after": 0})
+            deciders = {seat: make_bot("quick", seat) for seat in tokens}
+            step = 0
+            while not live.game.is_over:
+                seat = live.game.to_act
+                while not (
+                    (m := receive(seat))["type"] == "state" and m["legal"] and m["state_id"] == live.state_id
+                ):
+                    pass
+                if step % 9 == 0:
+                    for channel in ("team", "all"):
+                        text = f"{channel} word {step} from seat {seat}"
+                        sockets[seat].send_json({"type": "chat", "text": text, "channel": channel})
+                        said.append((text, teams[seat] if channel == "team" else None))
+                view = View(live.game, seat)
+                action = view.action_text(deciders[seat].choose(view))
+                sockets[seat].send_json(
+                    {"type": "action", "action": action, "state_id": m["state_id"], "ref": 1}
+                )
+                while receive(seat)["type"] != "ack":
+                    pass
+                step += 1
+            for seat in sockets:
+                while latest[seat] != live.state_id or len(heard[seat]) < len(may_hear(seat)):
+                    receive(seat)
+        finally:
+            for socket in sockets.values():
+                socket.__exit__(None, None, None)
+        assert step > 50 and len(said) > 10
+        for seat in heard:
+            assert heard[seat] == may_hear(seat), seat
+        assert not any(text.startswith("team") for text in heard[None])
+        # Over HTTP the same: a spectator reads the "all" channel only.
+        spectator = client.get(f"/api/games/{game_id}/chat").json()["messages"]
+        assert [m["text"] for m in spectator] == may_hear(None)
+
+
+def test_spectators_of_a_closed_game_get_nothing() -> None:
+    """A game without spectators: a watcher's hello is answered by the refusal alone, no state."""
+    app = create_app(MemoryStorage())
+    with TestClient(app) as client:
+        created = client.post(
+            "/api/games",
+            json={
+                "edition": "1993",
+                "game": "secret-mission",
+                "seats": [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 3,
+                "seed": SEED_BASE,
+                "spectators": False,
+            },
+        ).json()
+        url = f"/api/games/{created['id']}/ws"
+        with client.websocket_connect(url) as socket:
+            socket.send_json({"type": "hello", "token": None, "chat_after": 0})
+            raw = socket.receive_text()
+            assert json.loads(raw)["code"] == "no-spectators"
+            assert "mission" not in raw and "territories" not in raw
+        for path in ("view", "chat", "record"):
+            answer = client.get(f"/api/games/{created['id']}/{path}")
+            assert answer.status_code == 403, path
+            assert set(answer.json()) == {"error"}

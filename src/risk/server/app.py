@@ -38,6 +38,7 @@ from risk.server.master import (
     Refusal,
     SeatSpec,
 )
+from risk.server.social import Social
 from risk.server.storage import Storage
 from risk.view import SPECTATOR
 
@@ -73,6 +74,8 @@ class GameIn(BaseModel):
     turn_time: float = Field(0, description="seconds per turn; 0: no turn clock")
     missed_turns: int = Field(turn_clock.DEFAULT_MISSED_TURNS, description="timed-out turns before a bot")
     stand_in: str = Field("quick", description="the bot that plays for away players")
+    spectators: bool = Field(True, description="anyone with the watch link may watch")
+    board: str = "classic"
 
 
 class StandInIn(BaseModel):
@@ -121,6 +124,7 @@ class Connection:
     seat: int
     log_sent: int = 0
     state_sent: int = -1  # the newest state id this connection has been sent
+    chat_seen: int | None = None  # the newest chat seq this connection has had (None: no history yet)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -261,6 +265,7 @@ class Hub:
 def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAPI:
     master = GameMaster(storage, allow_external_bots=allow_external_bots)
     hub = Hub(master)
+    social = Social(master, hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -279,6 +284,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     )
     app.state.master = master
     app.state.hub = hub
+    app.state.social = social
 
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
@@ -402,6 +408,8 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             turn_time=body.turn_time,
             missed_turns=body.missed_turns,
             stand_in=body.stand_in,
+            spectators=body.spectators,
+            board=body.board,
         )
         host_token = seat_desk.new_host(spec)
         record, seats = await run_in_threadpool(master.create_game, spec)
@@ -424,7 +432,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
 
     @app.get("/api/games", summary="Public games")
     async def list_games(status: str | None = None) -> dict[str, Any]:
-        return {"games": await run_in_threadpool(master.list_games, status)}
+        return {"games": social.with_watchers(await run_in_threadpool(master.list_games, status))}
 
     @app.get("/api/games/{game_id}", summary="A game's public summary")
     async def get_game(game_id: str) -> dict[str, Any]:
@@ -440,6 +448,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     @app.get("/api/games/{game_id}/view", summary="The caller's view of the game")
     async def view(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
+        await run_in_threadpool(social.check_watcher, game_id, seat)
         return await run_in_threadpool(master.state_message, game_id, seat, 0, hub.present(game_id))
 
     @app.post("/api/games/{game_id}/actions", summary="Submit an action")
@@ -499,7 +508,12 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         return FileResponse(WEB_DIR / "summary.html")
 
     @app.get("/api/games/{game_id}/summary", summary="A finished game's charts, luck meter and timelapse")
-    async def after_game(game_id: str, request: Request) -> Response:
+    async def after_game(
+        game_id: str, request: Request, authorization: str | None = Header(None)
+    ) -> Response:
+        # A game that does not allow spectators shows its summary to its players only.
+        seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
+        await run_in_threadpool(social.check_watcher, game_id, seat)
         body = summaries.pop(game_id, None)
         if body is None:
             body = _json_bytes(await run_in_threadpool(master.after_game, game_id))
@@ -546,6 +560,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 if token is not None and not isinstance(token, str):
                     raise Refusal("bad-token", "the token must be a string or null")
                 seat = await run_in_threadpool(master.seat_of, game_id, token)
+                await run_in_threadpool(social.check_watcher, game_id, seat)
             except TimeoutError:
                 await socket.close(code=4408, reason="no hello")
                 return
@@ -553,7 +568,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 await socket.send_json({"type": "error", "ref": None, **refusal.to_dict()})
                 await socket.close(
                     code=4403
-                    if refusal.code == "bad-token"
+                    if refusal.code in ("bad-token", "no-spectators")
                     else 4404
                     if refusal.code == "not-found"
                     else 4400
@@ -565,6 +580,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             await hub.send_state(game_id, connection, force=True)
             if seat != SPECTATOR:
                 await hub.announce_presence(game_id, connection)
+            await social.send_history(game_id, connection, hello)
             while True:
                 try:
                     message = await _receive(socket)
@@ -583,13 +599,19 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 elif kind == "hello":
                     connection.log_sent = 0
                     await hub.send_state(game_id, connection, force=True)
+                    await social.send_history(game_id, connection, message)
+                elif kind == "chat":
+                    try:
+                        await social.on_chat(game_id, connection, message)
+                    except Refusal as refusal:
+                        await _send_error(connection, ref, refusal)
                 else:
                     await _send_error(
                         connection,
                         ref,
                         Refusal(
                             "bad-request",
-                            f"unknown message type {kind!r}; types: hello, action, ping, "
+                            f"unknown message type {kind!r}; types: hello, action, chat, ping, "
                             + ", ".join(FAST_PLAY_MESSAGES),
                         ),
                     )
@@ -712,6 +734,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         await hub.broadcast(game_id)
         hub.kick(game_id)
 
+    social.install(app)
     return app
 
 

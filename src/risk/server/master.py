@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from risk.bots import BOTS, Bot, make_bot
 from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
 from risk.history import summarize
+from risk.maps import available_maps
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
@@ -84,6 +85,8 @@ class Refusal(Exception):
         "present": 409,
         "stand-in": 409,
         "unavailable": 503,
+        "rate-limited": 429,  # chat: too many messages too fast
+        "no-spectators": 403,  # the game does not allow spectators
     }
 
     def __init__(self, code: str, message: str) -> None:
@@ -134,6 +137,7 @@ class GameSpec:
     missed_turns: int = turn_clock.DEFAULT_MISSED_TURNS
     stand_in: str = "quick"
     host_hash: str | None = None
+    spectators: bool = True  # anyone with the watch link may watch (docs/web.md, "Spectators")
 
 
 @dataclass(frozen=True)
@@ -212,7 +216,7 @@ class GameMaster:
         self._loading = threading.Lock()
 
     # -- creating and joining --------------------------------------------------------------------
-    def rules_for(self, spec: GameSpec) -> Rules:
+    def rules_for(self, spec: GameSpec, *, check_count: bool = True) -> Rules:
         edition = spec.edition.strip().lower()
         if edition not in PRESETS:
             raise Refusal("bad-request", f"no edition {spec.edition!r}; editions: {', '.join(PRESETS)}")
@@ -224,13 +228,16 @@ class GameMaster:
                 rules = rules.for_game(spec.game)
             if spec.options:
                 rules = rules.with_options(**{k: str(v) for k, v in spec.options.items()})
-            rules.check_player_count(len(spec.seats))
+            if check_count:
+                rules.check_player_count(len(spec.seats))
         except RiskError as error:
             raise Refusal("bad-request", str(error)) from None
         return rules
 
     def create_game(self, spec: GameSpec) -> tuple[GameRecord, list[CreatedSeat]]:
         rules = self.rules_for(spec)
+        if spec.board not in available_maps():  # a shipped board by name, never a path
+            raise Refusal("bad-request", f"no board {spec.board!r}; boards: {', '.join(available_maps())}")
         if not 0 <= spec.bot_delay <= 10:
             raise Refusal("bad-request", "bot_delay is seconds between 0 and 10")
         if not 0 <= spec.defend_timeout <= 3600:
@@ -289,6 +296,7 @@ class GameMaster:
                 "bot_delay": spec.bot_delay,
                 "defend_timeout": spec.defend_timeout,
                 **turn_clock.timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in),
+                "spectators": spec.spectators,
             },
             created=now,
             updated=now,
@@ -896,6 +904,14 @@ class GameMaster:
             seats = tuple(seat if s.seat == seat.seat else s for s in live.record.seats)
             live.record = replace(live.record, seats=seats)
 
+    def add_game(self, record: GameRecord) -> None:
+        """Store a game made from another (a rematch): the engine must accept its rules, names and board."""
+        try:
+            self._new_game(record)
+        except RiskError as error:
+            raise Refusal("bad-request", str(error)) from None
+        self._store(lambda: self.storage.create_game(record))
+
 
 def game_summary(record: GameRecord) -> dict[str, Any]:
     """What anyone may know about a game: for lists and the lobby."""
@@ -910,6 +926,9 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
         "created": record.created,
         "updated": record.updated,
         "public": bool(record.settings.get("public", True)),
+        "spectators": bool(record.settings.get("spectators", True)),
+        "rematch": record.settings.get("rematch"),  # the id of this game's rematch, once asked for
+        "rematch_of": record.settings.get("rematch_of"),
         "seats": [
             {
                 "seat": s.seat,

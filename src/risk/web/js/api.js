@@ -51,6 +51,9 @@ export const api = {
   standIn: (id, token, on) => request("POST", `/api/games/${encodeURIComponent(id)}/stand-in`, { token, body: { on } }),
   replaceSeat: (id, hostToken, seat, bot) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/replace`, { token: hostToken, body: { seat, bot } }),
+  rematch: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
+  saveRuleset: (body) => request("POST", "/api/rulesets", { body }),
+  ruleset: (id) => request("GET", `/api/rulesets/${encodeURIComponent(id)}`),
 };
 
 // -- the seats this browser holds (localStorage) ---------------------------------------------------
@@ -118,7 +121,8 @@ const ACK_SLOW = 8000;
 export class GameSocket {
   /**
    * handlers: onState(msg), onAck(msg, pending), onError(msg, pending), onStatus(status, detail),
-   * onPending(pending|null), onMoved(msg) (the seat was opened on another device: no reconnection)
+   * onPending(pending|null), onMoved(msg) (the seat was opened on another device: no reconnection),
+   * onChat(msg), onChatError(msg)
    * status: "connecting" | "open" | "reconnecting" | "closed"
    */
   constructor(gameId, token, handlers) {
@@ -130,6 +134,7 @@ export class GameSocket {
     this.pending = null; // {ref, action (its words), message, stateId, sent: bool, resent: bool}
     this.attempt = 0;
     this.refCounter = 0;
+    this.chatSeen = 0; // the newest chat seq received: a reconnection asks only for what follows
     this.stopped = false;
     this.helloDone = false;
     this._ping = null;
@@ -162,7 +167,7 @@ export class GameSocket {
     this.ws = ws;
     this._setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      ws.send(JSON.stringify(this._hello()));
       clearInterval(this._ping);
       this._ping = setInterval(() => this._raw({ type: "ping" }), PING_EVERY);
     });
@@ -197,7 +202,17 @@ export class GameSocket {
 
   /** Ask for the whole state again (the log from its start). */
   resync() {
-    this._raw({ type: "hello", token: this.token });
+    this._raw(this._hello());
+  }
+
+  _hello() {
+    return { type: "hello", token: this.token, chat_after: this.chatSeen };
+  }
+
+  /** Send a chat message; answers false when the connection is down. Refusals go to onChatError. */
+  sendChat(text, channel) {
+    if (!this.helloDone) return false;
+    return this._raw({ type: "chat", text, channel, ref: `chat${++this.refCounter}` });
   }
 
   get busy() {
@@ -277,6 +292,11 @@ export class GameSocket {
         this.h.onPending && this.h.onPending(null);
       }
       this.h.onAck && this.h.onAck(msg, pending);
+    } else if (msg.type === "chat") {
+      for (const m of msg.messages || []) this.chatSeen = Math.max(this.chatSeen, m.seq);
+      this.h.onChat && this.h.onChat(msg);
+    } else if (msg.type === "error" && typeof msg.ref === "string" && msg.ref.startsWith("chat")) {
+      this.h.onChatError && this.h.onChatError(msg);
     } else if (msg.type === "error") {
       const pending = this.pending && msg.ref != null && this.pending.ref === msg.ref ? this.pending : null;
       if (pending) {
@@ -287,7 +307,7 @@ export class GameSocket {
       if (msg.code === "bad-token" && !this.helloDone) {
         this.stopped = true; // a wrong link: retrying cannot help
       }
-      if (msg.code === "not-found" && !this.helloDone) this.stopped = true;
+      if ((msg.code === "not-found" || msg.code === "no-spectators") && !this.helloDone) this.stopped = true;
       this.h.onError && this.h.onError(msg, pending);
     } else if (msg.type === "moved") {
       this.stopped = true; // two pages must not play one seat: this one waits to be asked again

@@ -18,6 +18,8 @@ import { secondsLeft, updateClock } from "./clock.js";
 import { notifyTurn } from "./notify.js";
 import { placeNotes } from "./notes.js";
 import { decoratePlayers, movedBanner, renderSeatPanel } from "./seating.js";
+import { Chat } from "./chat.js";
+import { rematchBox } from "./rematch.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const S = {
@@ -52,6 +54,10 @@ function tokenFromHash() {
 // -- start ----------------------------------------------------------------------------------------
 async function start() {
   wireStatic();
+  S.chat = new Chat({
+    send: (text, channel) => !!S.socket && S.socket.sendChat(text, channel),
+    onNote: () => S.msg && S.msg.outcome && render(), // e.g. a rematch was asked for
+  });
   if (!gameId) {
     setPhase("No game here.", "Go back to the lobby to create or join a game.");
     return;
@@ -67,7 +73,10 @@ function connect() {
     onError,
     onStatus: showConnection,
     onPending: showPending,
+    onChat: (msg) => S.chat.receive(msg),
+    onChatError: (msg) => S.chat.refused(msg),
   });
+  S.chat.reset();
   S.socket.connect();
 }
 
@@ -140,6 +149,11 @@ function onError(msg, pending) {
     S.token = null;
     history.replaceState(null, "", location.pathname);
     setTimeout(connect, 50);
+    return;
+  }
+  if (msg.code === "no-spectators") {
+    setPhase("This game does not allow spectators.", "Only its players can open it, with their private links.");
+    showMessage(msg.message, "error");
     return;
   }
   if (msg.code === "not-found") {
@@ -420,6 +434,7 @@ function render() {
   renderDatalist();
   renderTitle();
   renderGameOver(colours);
+  S.chat.update(S.seat, v);
   if (S.hover) showHover(S.hover);
   renderSeats();
 }
@@ -1230,8 +1245,10 @@ function renderGameOver(colours) {
     el("p", { class: "muted", text: o.reason || "" }),
     el("p", { class: "muted", text: `After ${plural(v.turn || 0, "turn")}.` }),
   );
+  const me = S.seat !== null && v.players[S.seat] ? v.players[S.seat].name : "";
+  card.append(rematchBox({ gameId, token: S.token, seat: S.seat, name: me, rules: v.rules }));
   const actions = el("div", { class: "row wrap center" });
-  if (S.seat !== null && S.token) actions.append(button("Download the record", { class: "btn btn-primary", id: "download-record" }, downloadRecord));
+  if (S.seat !== null && S.token) actions.append(button("Download the record", { class: "btn", id: "download-record" }, downloadRecord));
   actions.append(el("a", { class: "btn", href: `/game/${encodeURIComponent(gameId)}/summary`, id: "view-summary", text: "Charts, luck & replay" }));
   actions.append(el("a", { class: "btn", href: "/", id: "to-lobby", text: "Back to the lobby" }));
   actions.append(

@@ -3,6 +3,7 @@
 import { api, seats, seatLink } from "./api.js";
 import { clockFields, fillClockFields, hosts } from "./seating.js";
 import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES } from "./ui.js";
+import { initHouseRules } from "./houserules.js";
 
 const EDITIONS = {
   1993: "Parker Brothers (1993)",
@@ -104,6 +105,7 @@ async function start() {
   });
   handleJoinHash();
   window.addEventListener("hashchange", handleJoinHash);
+  initHouseRules({ collect: gameBody, apply: applyRules, create, linkRow });
 }
 
 function defaultBot() {
@@ -300,14 +302,10 @@ function renderOptions() {
 }
 
 // -- creating -----------------------------------------------------------------------------------------
-async function create() {
-  const error = $("#form-error");
-  error.textContent = "";
+/** The body of POST /api/games from the form: {body}, or {error} when the form cannot be sent. */
+function gameBody() {
   const [lo, hi] = playerLimits();
-  if (F.seats.length < lo || F.seats.length > hi) {
-    error.textContent = `This game is for ${lo === hi ? lo : `${lo} to ${hi}`} players.`;
-    return;
-  }
+  if (F.seats.length < lo || F.seats.length > hi) return { error: `This game is for ${lo === hi ? lo : `${lo} to ${hi}`} players.` };
   const options = { ...F.options };
   if (game() === "two-player") {
     const mode = document.querySelector('input[name="neutral-mode"]:checked').value;
@@ -328,7 +326,20 @@ async function create() {
     bot_delay: Number($("#bot-delay").value || 0),
     defend_timeout: Number($("#defend-timeout").value || 0),
     ...clockFields(),
+    spectators: $("#spectators").checked,
   };
+  return { body };
+}
+
+/** Create the game of the form; answers whether it was created (else #form-error says why). */
+async function create() {
+  const error = $("#form-error");
+  error.textContent = "";
+  const { body, error: problem } = gameBody();
+  if (problem) {
+    error.textContent = problem;
+    return false;
+  }
   const button = $("#create-game");
   button.disabled = true;
   button.textContent = "Creating…";
@@ -350,8 +361,10 @@ async function create() {
     }
     showCreated(result, firstHuman);
     refreshLists();
+    return true;
   } catch (err) {
     error.textContent = err.message;
+    return false;
   } finally {
     button.disabled = false;
     button.textContent = "Create the game";
@@ -450,12 +463,19 @@ function renderList(box, games, kind, emptyText) {
     );
     const actions = el("div", { class: "gi-actions" });
     if (kind === "open") actions.append(...joinControls(g));
-    else actions.append(el("a", { class: "btn btn-small", href: `/game/${encodeURIComponent(g.id)}`, text: kind === "over" ? "See the board" : "Watch" }));
-    if (kind === "over") actions.append(el("a", { class: "btn btn-small summary-link", href: `/game/${encodeURIComponent(g.id)}/summary`, text: "Charts & replay" }));
+    else actions.append(...watchControls(g, kind));
+    if (kind === "over" && g.spectators !== false) actions.append(el("a", { class: "btn btn-small summary-link", href: `/game/${encodeURIComponent(g.id)}/summary`, text: "Charts & replay" }));
     item.append(actions);
     box.append(item);
   }
   if (games.length > shown.length) box.append(el("li", { class: "more-games", text: `and ${games.length - shown.length} more` }));
+}
+
+/** Watch a game (with how many watch it now), or say that only its players may open it. */
+function watchControls(g, kind) {
+  if (g.spectators === false) return [el("span", { class: "tag", text: "players only" })];
+  const watch = el("a", { class: "btn btn-small", href: `/game/${encodeURIComponent(g.id)}`, text: kind === "over" ? "See the board" : "Watch" });
+  return g.watchers ? [watch, el("span", { class: "gi-meta watchers", text: `${g.watchers} watching` })] : [watch];
 }
 
 function joinControls(g) {
@@ -585,6 +605,34 @@ async function handleJoinHash() {
   } catch (error) {
     box.append(el("p", { class: "form-error", text: error.message }));
   }
+}
+
+// -- house rules: the form from saved settings (houserules.js) ----------------------------------------
+/** Fill the form with saved house rules: {edition, game, options, seats?, table?}. */
+function applyRules(settings) {
+  if (F.meta.editions[settings.edition]) $("#edition").value = settings.edition;
+  fillGames();
+  const g = F.meta.games[settings.game];
+  $("#game").value = g && g.editions.includes(edition()) ? settings.game : "world";
+  F.options = { ...(settings.options || {}) };
+  const mode = F.options["neutral-mode"];
+  delete F.options["neutral-mode"]; // the radio buttons hold it
+  const radio = document.querySelector(`input[name="neutral-mode"][value="${mode === "active" ? "active" : "passive"}"]`);
+  if (radio) radio.checked = true;
+  if (settings.seats && settings.seats.length) {
+    F.seats = settings.seats.map((s) => ({ kind: s.kind, name: s.kind === "bot" ? "" : s.name || "", bot: s.bot || defaultBot() }));
+    // The first human seat is whoever opens the rules here (unless that name is another seat's).
+    const me = seats.name();
+    const first = F.seats.find((s) => s.kind === "human");
+    if (first && me && !F.seats.some((s) => s !== first && s.kind === "human" && s.name.toLowerCase() === me.toLowerCase())) first.name = me;
+  }
+  fitSeats();
+  const table = settings.table || {};
+  if (table.bot_delay !== undefined) $("#bot-delay").value = String(table.bot_delay);
+  if (table.defend_timeout !== undefined) $("#defend-timeout").value = String(table.defend_timeout);
+  if (table.spectators !== undefined) $("#spectators").checked = table.spectators;
+  if (table.public !== undefined) $("#public").checked = table.public;
+  renderAll();
 }
 
 start();

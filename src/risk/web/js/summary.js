@@ -110,7 +110,7 @@ async function openGame(id) {
   let summary;
   let game = null;
   try {
-    [summary, game] = await Promise.all([fetchJson(`/api/games/${encodeURIComponent(id)}/summary`), api.game(id).catch(() => null)]);
+    [summary, game] = await Promise.all([fetchJson(`/api/games/${encodeURIComponent(id)}/summary`, held ? { headers: { Authorization: `Bearer ${held.token}` } } : {}), api.game(id).catch(() => null)]);
   } catch (error) {
     const onwards = error.code === "not-over" ? el("a", { href: boardLink, text: "Back to the board" }) : el("a", { href: "/", text: "To the lobby" });
     status(el("span", {}, `${sentence(error.message)} `, onwards), "error");
