@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from risk.bots import LADDER
 from risk.maps import available_maps, load_map
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
+from risk.server.limits import Gate, Guard, Limits, RateLimitMiddleware
 from risk.server.master import (
     DEFAULT_BOT_DELAY,
     DEFAULT_DEFEND_TIMEOUT,
@@ -36,6 +37,7 @@ from risk.server.master import (
     Refusal,
     SeatSpec,
 )
+from risk.server.refusals import refusals
 from risk.server.storage import Storage
 from risk.view import SPECTATOR
 
@@ -208,9 +210,13 @@ class Hub:
                 await task
 
 
-def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAPI:
+def create_app(
+    storage: Storage, *, allow_external_bots: bool = False, limits: Limits | None = None
+) -> FastAPI:
+    """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests)."""
     master = GameMaster(storage, allow_external_bots=allow_external_bots)
     hub = Hub(master)
+    guard = Guard(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -251,6 +257,8 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             for e in error.errors()
         )
         return JSONResponse({"error": {"code": "bad-request", "message": problems}}, status_code=422)
+
+    app.add_middleware(RateLimitMiddleware, guard=guard)  # inside security_headers: a 429 gets them too
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Response:
@@ -300,7 +308,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             "defaults": {"bot_delay": DEFAULT_BOT_DELAY, "defend_timeout": DEFAULT_DEFEND_TIMEOUT},
         }
 
-    @app.get("/api/boards/{name}", summary="A board and its drawing")
+    @app.get("/api/boards/{name}", summary="A board and its drawing", responses=refusals(404))
     async def board(name: str) -> dict[str, Any]:
         if name not in available_maps():  # shipped boards only: never a path
             raise Refusal("not-found", f"no board {name!r}; boards: {', '.join(available_maps())}")
@@ -313,7 +321,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         drawing = maps.load_drawing(board.name) if hasattr(maps, "load_drawing") else None
         return {"board": data, "drawing": drawing}
 
-    @app.get("/api/odds", summary="Exact odds of an invasion")
+    @app.get("/api/odds", summary="Exact odds of an invasion", responses=refusals(422))
     async def odds(
         attackers: int = Query(ge=1, le=1000, description="fighting armies (not the one that stays behind)"),
         defenders: int = Query(ge=1, le=1000),
@@ -332,7 +340,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         }
 
     # -- games ---------------------------------------------------------------------------------
-    @app.post("/api/games", status_code=201, summary="Create a game")
+    @app.post("/api/games", status_code=201, summary="Create a game", responses=refusals(422, 429, 503))
     async def create_game(body: GameIn) -> dict[str, Any]:
         spec = GameSpec(
             edition=body.edition,
@@ -361,27 +369,35 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             "spectate": f"/game/{record.id}",
         }
 
-    @app.get("/api/games", summary="Public games")
+    @app.get("/api/games", summary="Public games", responses=refusals(422, 503))
     async def list_games(status: str | None = None) -> dict[str, Any]:
         return {"games": await run_in_threadpool(master.list_games, status)}
 
-    @app.get("/api/games/{game_id}", summary="A game's public summary")
+    @app.get("/api/games/{game_id}", summary="A game's public summary", responses=refusals(404, 503))
     async def get_game(game_id: str) -> dict[str, Any]:
         return await run_in_threadpool(master.summary, game_id)
 
-    @app.post("/api/games/{game_id}/join", summary="Take an open seat")
+    @app.post(
+        "/api/games/{game_id}/join",
+        summary="Take an open seat",
+        responses=refusals(404, 409, 422, 429, 503),
+    )
     async def join(game_id: str, body: JoinIn) -> dict[str, Any]:
         token = await run_in_threadpool(master.join, game_id, body.seat, body.name)
         await hub.broadcast(game_id)
         hub.kick(game_id)
         return {"seat": body.seat, "token": token, "link": f"/game/{game_id}#token={token}"}
 
-    @app.get("/api/games/{game_id}/view", summary="The caller's view of the game")
+    @app.get(
+        "/api/games/{game_id}/view",
+        summary="The caller's view of the game",
+        responses=refusals(403, 404, 503),
+    )
     async def view(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
         return await run_in_threadpool(master.state_message, game_id, seat)
 
-    @app.post("/api/games/{game_id}/actions", summary="Submit an action")
+    @app.post("/api/games/{game_id}/actions", summary="Submit an action", responses=MOVE_REFUSALS)
     async def act(game_id: str, body: ActionIn, authorization: str | None = Header(None)) -> dict[str, Any]:
         state_id = await run_in_threadpool(
             master.submit, game_id, _bearer(authorization), body.action, body.state_id
@@ -390,7 +406,11 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         hub.kick(game_id)
         return {"state_id": state_id}
 
-    @app.get("/api/games/{game_id}/record", summary="A finished game's record (players only)")
+    @app.get(
+        "/api/games/{game_id}/record",
+        summary="A finished game's record (players only)",
+        responses=refusals(403, 404, 422, 503),
+    )
     async def record(game_id: str, authorization: str | None = Header(None)) -> PlainTextResponse:
         text = await run_in_threadpool(master.record_text, game_id, _bearer(authorization))
         return PlainTextResponse(
@@ -408,7 +428,11 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     async def replay_page() -> FileResponse:
         return FileResponse(WEB_DIR / "summary.html")
 
-    @app.get("/api/games/{game_id}/summary", summary="A finished game's charts, luck meter and timelapse")
+    @app.get(
+        "/api/games/{game_id}/summary",
+        summary="A finished game's charts, luck meter and timelapse",
+        responses=refusals(404, 409, 503),
+    )
     async def after_game(game_id: str, request: Request) -> Response:
         body = summaries.pop(game_id, None)
         if body is None:
@@ -423,6 +447,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     @app.post(
         "/api/replay",
         summary="The charts, luck meter and timelapse of an uploaded record",
+        responses=refusals(413, 422, 429, 503),
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -447,9 +472,10 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             return
         await socket.accept()
         connection: Connection | None = None
+        gate = guard.gate(socket.client.host if socket.client else "unknown")
         try:
             try:
-                hello = await asyncio.wait_for(_receive(socket), HELLO_TIMEOUT)
+                hello = await asyncio.wait_for(_receive(socket, gate), HELLO_TIMEOUT)
                 if hello.get("type") != "hello":
                     raise Refusal("bad-request", "the first message must be {'type': 'hello', 'token': ...}")
                 token = hello.get("token")
@@ -474,12 +500,12 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             await hub.send_state(game_id, connection, force=True)
             while True:
                 try:
-                    message = await _receive(socket)
+                    message = await _receive(socket, gate)
+                    kind, ref = message.get("type"), message.get("ref")
+                    gate.request(kind, ref)
                 except Refusal as refusal:
-                    await _send_error(connection, None, refusal)
+                    await _send_error(connection, getattr(refusal, "ref", None), refusal)
                     continue
-                kind = message.get("type")
-                ref = message.get("ref")
                 if kind == "ping":
                     async with connection.lock:
                         await socket.send_json({"type": "pong"})
@@ -547,7 +573,11 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             raise Refusal("bad-token", "spectators cannot act: open your seat's private link to play")
         return seat
 
-    @app.post("/api/games/{game_id}/blitz", summary="Attack again and again in one request (blitz)")
+    @app.post(
+        "/api/games/{game_id}/blitz",
+        summary="Attack again and again in one request (blitz)",
+        responses=MOVE_REFUSALS,
+    )
     async def blitz(game_id: str, body: BlitzIn, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await _player(game_id, authorization)
         state_id, run = await run_in_threadpool(
@@ -557,14 +587,22 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         hub.kick(game_id)
         return {"state_id": state_id, "blitz": run.to_dict()}
 
-    @app.post("/api/games/{game_id}/blitz/stop", summary="Call off a blitz that waits for a defender")
+    @app.post(
+        "/api/games/{game_id}/blitz/stop",
+        summary="Call off a blitz that waits for a defender",
+        responses=refusals(403, 404, 429, 503),
+    )
     async def stop_blitz(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await _player(game_id, authorization)
         stopped = await run_in_threadpool(master.stop_blitz, game_id, seat)
         await hub.refresh_seat(game_id, seat)
         return {"stopped": stopped}
 
-    @app.post("/api/games/{game_id}/undo", summary="Take back moves that revealed nothing new")
+    @app.post(
+        "/api/games/{game_id}/undo",
+        summary="Take back moves that revealed nothing new",
+        responses=MOVE_REFUSALS,
+    )
     async def undo(game_id: str, body: UndoIn, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await _player(game_id, authorization)
         state_id = await run_in_threadpool(master.undo, game_id, seat, body.state_id, body.to)
@@ -618,26 +656,32 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
 
 
 FAST_PLAY_MESSAGES = ("blitz", "blitz-stop", "undo")
+MOVE_REFUSALS = refusals(403, 404, 409, 422, 429, 503)
 
 
-async def _receive(socket: WebSocket) -> dict[str, Any]:
-    """One JSON object from the socket; anything else is refused with a message saying why."""
+async def _receive(socket: WebSocket, gate: Gate) -> dict[str, Any]:
+    """One JSON object from the socket; anything else is refused with a message saying why. Every
+    frame counts against the connection's rate limit; one over it is refused whatever it holds."""
     import json
 
     message = await socket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
+    throttled = gate.frame()
     text = message.get("text")
     if text is None:
-        raise Refusal("bad-request", "send text frames holding JSON, not binary frames")
+        raise throttled or Refusal("bad-request", "send text frames holding JSON, not binary frames")
     if len(text) > MAX_MESSAGE:
-        raise Refusal("bad-request", f"the message is longer than {MAX_MESSAGE} characters")
+        raise throttled or Refusal("too-large", f"the message is longer than {MAX_MESSAGE} characters")
     try:
         data = json.loads(text)
     except ValueError:
-        raise Refusal("bad-request", "the message is not JSON") from None
+        raise throttled or Refusal("bad-request", "the message is not JSON") from None
     if not isinstance(data, dict):
-        raise Refusal("bad-request", "the message must be a JSON object")
+        raise throttled or Refusal("bad-request", "the message must be a JSON object")
+    if throttled is not None:
+        throttled.ref = data.get("ref")
+        raise throttled
     return data
 
 

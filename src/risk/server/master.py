@@ -79,6 +79,7 @@ class Refusal(Exception):
         "bad-request": 422,
         "seat-taken": 409,
         "nothing-to-undo": 409,
+        "rate-limited": 429,  # risk.server.limits
         "unavailable": 503,
     }
 
