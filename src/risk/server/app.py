@@ -242,13 +242,16 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error_handler(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not-found", 405: "bad-request"}.get(error.status_code, "bad-request")
-        message = "no such page or API path" if error.status_code == 404 else str(error.detail)
-        return JSONResponse(
-            {"error": {"code": code, "message": message}},
-            status_code=error.status_code,
-            headers=error.headers,
-        )
+        # Starlette's own refusals in the app's shape: no such path, a method the path does not take,
+        # and anything else (a body that cannot be read) as the malformed request it is.
+        status, allowed = error.status_code, (error.headers or {}).get("Allow", "")
+        if status == 404:
+            code, message = "not-found", "no such page or API path"
+        elif status == 405:
+            code, message = "not-allowed", f"{request.method} is not allowed here; allowed: {allowed}"
+        else:
+            code, status, message = "bad-request", 422, str(error.detail)
+        return JSONResponse({"error": {"code": code, "message": message}}, status, headers=error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_handler(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -409,7 +412,8 @@ def create_app(
     @app.get(
         "/api/games/{game_id}/record",
         summary="A finished game's record (players only)",
-        responses=refusals(403, 404, 422, 503),
+        response_class=Response,  # plain text, as documented below; refusals stay JSON
+        responses={200: RECORD_TEXT, **refusals(403, 404, 503)},
     )
     async def record(game_id: str, authorization: str | None = Header(None)) -> PlainTextResponse:
         text = await run_in_threadpool(master.record_text, game_id, _bearer(authorization))
@@ -657,6 +661,10 @@ def create_app(
 
 FAST_PLAY_MESSAGES = ("blitz", "blitz-stop", "undo")
 MOVE_REFUSALS = refusals(403, 404, 409, 422, 429, 503)
+RECORD_TEXT = {
+    "description": "the record (docs/notation.md)",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
 
 
 async def _receive(socket: WebSocket, gate: Gate) -> dict[str, Any]:

@@ -80,6 +80,7 @@ class Refusal(Exception):
         "seat-taken": 409,
         "nothing-to-undo": 409,
         "rate-limited": 429,  # risk.server.limits
+        "not-allowed": 405,  # an HTTP method the path does not take
         "unavailable": 503,
     }
 

@@ -26,9 +26,10 @@ class ErrorOut(BaseModel):
 
 
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The ``responses=`` of a route that may refuse with these statuses."""
+    """The ``responses=`` of a route that may refuse with these statuses, and 422: any request may be
+    malformed (this also replaces FastAPI's own 422, whose shape the app does not use)."""
     answers: dict[int | str, dict[str, Any]] = {}
-    for status in statuses:
+    for status in sorted({*statuses, 422}):
         codes = sorted(code for code, code_status in Refusal.STATUS.items() if code_status == status)
         answers[status] = {
             "model": ErrorOut,
