@@ -235,6 +235,7 @@ def create_app(
     )
     app.state.master = master
     app.state.hub = hub
+    app.state.guard = guard
 
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
@@ -685,6 +686,8 @@ async def _receive(socket: WebSocket, gate: Gate) -> dict[str, Any]:
         data = json.loads(text)
     except ValueError:
         raise throttled or Refusal("bad-request", "the message is not JSON") from None
+    except RecursionError:  # [[[[...]]]]: Python's decoder gives up past ~1,000 levels
+        raise throttled or Refusal("bad-request", "the message is nested too deeply") from None
     if not isinstance(data, dict):
         raise throttled or Refusal("bad-request", "the message must be a JSON object")
     if throttled is not None:

@@ -154,7 +154,10 @@ class Guard:
         self.actions = self._limiter(self.limits.actions, "moves and requests from your address")
 
     def _limiter(self, rate: Rate | None, what: str) -> AddressLimiter | None:
-        return None if rate is None else AddressLimiter(rate, what, self.clock)
+        return None if rate is None else AddressLimiter(rate, what, self.now)
+
+    def now(self) -> float:
+        return self.clock()
 
     def limiter_for(self, method: str, path: str) -> AddressLimiter | None:
         """Which address limit an HTTP request counts against, if any."""
@@ -183,7 +186,7 @@ class Gate:
         """Count one received frame; the refusal if the connection sends too fast."""
         if self.messages is None:
             return None
-        wait = self.messages.take(self.guard.clock())
+        wait = self.messages.take(self.guard.now())
         if not wait:
             return None
         return RateLimited("messages on this connection", self.messages.rate, wait)
