@@ -281,7 +281,8 @@ def test_a_real_server_closes_frames_over_its_limit_and_throttles_floods() -> No
 
     port = free_port()
     with server("memory", port):
-        game = post(port, "/api/games", {"seats": [{"kind": "human", "name": "Ann"}] + [{"kind": "open"}] * 2})
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "open"}, {"kind": "open"}]
+        game = post(port, "/api/games", {"seats": seats})
         url = f"ws://127.0.0.1:{port}/api/games/{game['id']}/ws"
         with connect(url) as socket:
             socket.send(json.dumps({"type": "hello", "token": game["seats"][0]["token"]}))
