@@ -77,13 +77,42 @@ def corpus() -> Corpus:
 ODD_NUMBERS = ["0", "-1", "99", "²", "٣", "1.5", "1e3", "0x10", "--5", "+3", "9" * 60, "9" * 5000, "½", "-"]
 NUMBERS = st.sampled_from(["1", "2", "3", *ODD_NUMBERS])
 WORDS = st.sampled_from(
-    [*VERBS, "end", "attack", "turn", "alaska", "kamchatka", "wild1", "wild2", "neutral-2", "neutral", "?",
-     "~", "#", ",", "attacker", "defender", "captain-australia", "western united states", "dice", "draw",
-     "first", "deal", "missions", "die", "6,4,4", "5,5", "7,1", "1,6", ",", ":", "---", "risk-record 1"]
+    [
+        *VERBS,
+        "end",
+        "attack",
+        "turn",
+        "alaska",
+        "kamchatka",
+        "wild1",
+        "wild2",
+        "neutral-2",
+        "neutral",
+        "?",
+        "~",
+        "#",
+        ",",
+        "attacker",
+        "defender",
+        "captain-australia",
+        "western united states",
+        "dice",
+        "draw",
+        "first",
+        "deal",
+        "missions",
+        "die",
+        "6,4,4",
+        "5,5",
+        "7,1",
+        "1,6",
+        ",",
+        ":",
+        "---",
+        "risk-record 1",
+    ]
 )
-ODD_TEXT = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=20
-)
+ODD_TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=20)
 TOKEN = st.one_of(NUMBERS, WORDS, ODD_TEXT)
 
 

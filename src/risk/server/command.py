@@ -53,6 +53,7 @@ def serve_command(
 
     from risk.server.app import create_app
     from risk.server.limits import Limits, Rate
+    from risk.server.logsafe import hide_secrets_everywhere, uvicorn_log_config
     from risk.server.storage import MemoryStorage, Storage, StorageError
 
     try:
@@ -89,7 +90,15 @@ def serve_command(
     if open_browser:
         threading.Timer(1.0, lambda: webbrowser.open(address)).start()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
-    uvicorn.run(application, host=host, port=port, log_level=log_level, ws_max_size=65_536)
+    hide_secrets_everywhere()  # no token in any log line, at any level (risk.server.logsafe)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level=log_level,
+        log_config=uvicorn_log_config(),
+        ws_max_size=65_536,
+    )
 
 
 def _safe_url(url: str) -> str:
