@@ -19,6 +19,7 @@ import subprocess
 import sys
 import urllib.error
 from collections.abc import Iterator
+from contextlib import ExitStack
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -511,8 +512,9 @@ def test_a_whole_game_through_a_real_server_logs_no_secret(tmp_path: Path) -> No
         replica = Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=seed)
         bots = [make_bot("quick", seat) for seat in range(3)]
         hands: set[str] = set()
-        sockets = [connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/ws") for _ in range(3)]
-        try:
+        with ExitStack() as connections:
+            url = f"ws://127.0.0.1:{port}/api/games/{game_id}/ws"
+            sockets = [connections.enter_context(connect(url)) for _ in range(3)]
 
             def catch_up(state_id: int) -> None:
                 """Read every connection up to the state ``state_id``, keeping the hands shown."""
@@ -556,9 +558,6 @@ def test_a_whole_game_through_a_real_server_logs_no_secret(tmp_path: Path) -> No
                 request(port, "GET", f"/api/games/{game_id}/view", token="not-a-token-of-this-game")
             except urllib.error.HTTPError as refused:
                 assert refused.code == 403
-        finally:
-            for socket in sockets:
-                socket.close()
     printed = log_path.read_text(encoding="utf-8", errors="replace")
     assert f'"POST /api/games/{game_id}/actions HTTP/1.1" 200' in printed  # the log was kept
     assert "connection open" in printed and "TRACE:" in printed  # everything down to trace
