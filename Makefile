@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play play-terminal test lint bench clean
+.PHONY: play play-terminal test audit lint bench clean
 
 $(BIN)/risk: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ play-terminal: $(BIN)/risk
 test: $(BIN)/risk
 	$(BIN)/ruff check src tests benchmarks tools
 	$(BIN)/pytest
+
+# Known vulnerabilities in the installed packages (pip-audit; says so when its service is unreachable).
+audit: $(BIN)/risk
+	$(BIN)/python tools/audit_deps.py
 
 bench: $(BIN)/risk
 	$(BIN)/python benchmarks/bench_engine.py

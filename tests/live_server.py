@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, Any
 
 
 def free_port() -> int:
@@ -21,12 +21,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """`risk serve --db URL` on ``port``, ready to answer; killed on the way out."""
+def server(
+    url: str, port: int, *options: str, log_level: str = "warning", log: IO[bytes] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`risk serve --db URL [OPTIONS]` on ``port``, ready to answer; killed on the way out. With
+    ``log``, everything the server prints goes there."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "risk", "serve", "--port", str(port), "--db", url, "--log-level", "warning"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        [sys.executable, "-m", "risk", "serve", "--port", str(port), "--db", url, "--log-level", log_level,
+         *options],
+        stdout=subprocess.DEVNULL if log is None else log,
+        stderr=subprocess.PIPE if log is None else subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 30
@@ -36,9 +40,8 @@ def server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"the server did not start: {process.stderr.read().decode()}"
-                    ) from None
+                    said = process.stderr.read().decode() if process.stderr else "(see its log)"
+                    raise RuntimeError(f"the server did not start: {said}") from None
                 time.sleep(0.1)
         yield process
     finally:

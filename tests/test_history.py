@@ -406,3 +406,16 @@ def test_the_summary_shows_nothing_secret(
     # Trades name their cards: those cards are public and kept; so the checks above changed only draws
     # of cards never shown.
     assert any(isinstance(a, Trade) for e, _, a in played.history if e == "action") or game == "capital"
+
+
+def test_a_player_resigning_out_of_turn_is_summarized() -> None:
+    """A resignation may come from a seat that is not to act (docs/rules.md, "Resigning"): the
+    summary replays it, and the resigned player's armies stay on the board."""
+    game, _ = play_game(Rules.preset("2008"), ["quick"] * 3, seed=31, max_turns=6)
+    assert not game.is_over
+    bystander = next(seat for seat in range(3) if seat != game.to_act)
+    game.apply(game.parse(f"resign {bystander}"))
+    summary = summarize_record(write_record(game))[0]
+    assert summary["frames"]["steps"][-1][FRAME_FIELDS.index("seat")] == bystander
+    last = {name: series[-1] for name, series in summary["series"].items() if name in SERIES}
+    assert last["territories"][bystander] > 0

@@ -49,7 +49,7 @@ from risk.narrate import LogLine, narrate, snapshot
 from risk.odds import roll_outcomes
 from risk.record import MAGIC, SEPARATOR, replay_record
 from risk.rounds import count_rounds
-from risk.rules.actions import AcceptDice, Attack, Commander, Defend, Fortify, Occupy, Reroll
+from risk.rules.actions import AcceptDice, Attack, Commander, Defend, Fortify, Occupy, Reroll, Resign
 from risk.rules.game import PHASE_NAMES, Battle, Game, Phase, battle_losses
 from risk.rules.options import Rules
 
@@ -411,7 +411,7 @@ def summarize_history(
         before, start, settled = snapshot(game), len(game.history), game.last_battle
         turn = game.turn
         try:
-            if seat != game.to_act:
+            if seat != game.to_act and not isinstance(action, Resign):  # a player resigns at any time
                 raise RecordError(f"it is by seat {seat}, but seat {game.to_act} was to act")
             game.apply(action)
         except RiskError as error:

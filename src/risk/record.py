@@ -33,6 +33,7 @@ and the seed: such a record can be read but not replayed past a hidden draw.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,7 +121,7 @@ def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
     seed: int | None = None
     if "seed" in fields:
         number, text = fields["seed"]
-        if not text.lstrip("-").isdigit():
+        if not re.fullmatch(r"-?[0-9]{1,20}", text):
             raise RecordError(f"the seed {text!r} is not a whole number", number)
         seed = int(text)
     players = [p.strip() for p in fields["players"][1].split(",") if p.strip()]

@@ -192,7 +192,7 @@ class Board:
         key = normalise(name)
         if key.startswith("wild"):
             number = key[4:] or "1"
-            if number.isdigit() and 1 <= int(number) <= len(self.wild_cards):
+            if number.isascii() and number.isdigit() and 1 <= int(number) <= len(self.wild_cards):
                 return len(self.territories) + int(number) - 1
             raise MapError(f"no card called {name!r}: wild cards are wild1..wild{len(self.wild_cards)}")
         index = self._lookup.get(key)

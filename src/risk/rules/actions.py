@@ -254,13 +254,19 @@ CALL_OFF = CallOff()
 def _neutral(token: str, text: str) -> int:
     """A neutral's number from ``neutral-2``, ``neutral2``, ``2`` or ``neutral`` (the only one)."""
     digits = token.removeprefix("neutral").lstrip("-") or "1"
-    if not digits.isdigit() or not 1 <= int(digits) <= 9:
+    if not _is_whole(digits) or not 1 <= int(digits) <= 9:
         raise NotationError(f"{text!r}: expected a neutral such as 'neutral-2', got {token!r}")
     return int(digits)
 
 
+def _is_whole(token: str) -> bool:
+    """ASCII digits, at most 9 of them: ``str.isdigit`` also takes '²' (which ``int`` refuses), and
+    no count in the game has 10 digits (``int`` refuses past 4,300)."""
+    return 0 < len(token) <= 9 and token.isascii() and token.isdigit()
+
+
 def _number(token: str, what: str, text: str) -> int:
-    if not token.isdigit():
+    if not _is_whole(token):
         raise NotationError(f"{text!r}: expected {what} (a whole number), got {token!r}")
     return int(token)
 

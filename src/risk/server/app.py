@@ -30,6 +30,7 @@ from risk.maps import available_maps, load_map
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.server import clock as turn_clock
 from risk.server import seats as seat_desk
+from risk.server.limits import Gate, Guard, Limits, RateLimitMiddleware
 from risk.server.master import (
     DEFAULT_BOT_DELAY,
     DEFAULT_DEFEND_TIMEOUT,
@@ -38,6 +39,7 @@ from risk.server.master import (
     Refusal,
     SeatSpec,
 )
+from risk.server.refusals import refusals
 from risk.server.social import Social
 from risk.server.storage import Storage
 from risk.view import SPECTATOR
@@ -262,10 +264,14 @@ class Hub:
                 await task
 
 
-def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAPI:
+def create_app(
+    storage: Storage, *, allow_external_bots: bool = False, limits: Limits | None = None
+) -> FastAPI:
+    """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests)."""
     master = GameMaster(storage, allow_external_bots=allow_external_bots)
     hub = Hub(master)
     social = Social(master, hub)
+    guard = Guard(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -281,10 +287,15 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         summary="RISK in the browser: the lobby, the games, live play over a websocket",
         version="1",
         lifespan=lifespan,
+        # No Swagger UI or ReDoc page: they run a CDN's scripts, inline, on the origin whose storage
+        # holds the players' seat tokens. The schema itself is at /openapi.json.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.master = master
     app.state.hub = hub
     app.state.social = social
+    app.state.guard = guard
 
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
@@ -292,13 +303,16 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error_handler(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not-found", 405: "bad-request"}.get(error.status_code, "bad-request")
-        message = "no such page or API path" if error.status_code == 404 else str(error.detail)
-        return JSONResponse(
-            {"error": {"code": code, "message": message}},
-            status_code=error.status_code,
-            headers=error.headers,
-        )
+        # Starlette's own refusals in the app's shape: no such path, a method the path does not take,
+        # and anything else (a body that cannot be read) as the malformed request it is.
+        status, allowed = error.status_code, (error.headers or {}).get("Allow", "")
+        if status == 404:
+            code, message = "not-found", "no such page or API path"
+        elif status == 405:
+            code, message = "not-allowed", f"{request.method} is not allowed here; allowed: {allowed}"
+        else:
+            code, status, message = "bad-request", 422, str(error.detail)
+        return JSONResponse({"error": {"code": code, "message": message}}, status, headers=error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_handler(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -308,11 +322,12 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         )
         return JSONResponse({"error": {"code": "bad-request", "message": problems}}, status_code=422)
 
+    app.add_middleware(RateLimitMiddleware, guard=guard)  # inside security_headers: a 429 gets them too
+
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Response:
         response: Response = await call_next(request)
-        if not request.url.path.startswith(("/docs", "/redoc")):
-            response.headers["Content-Security-Policy"] = CSP
+        response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         if request.url.path == "/" or request.url.path.startswith("/game/"):
@@ -362,7 +377,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             },
         }
 
-    @app.get("/api/boards/{name}", summary="A board and its drawing")
+    @app.get("/api/boards/{name}", summary="A board and its drawing", responses=refusals(404))
     async def board(name: str) -> dict[str, Any]:
         if name not in available_maps():  # shipped boards only: never a path
             raise Refusal("not-found", f"no board {name!r}; boards: {', '.join(available_maps())}")
@@ -375,7 +390,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         drawing = maps.load_drawing(board.name) if hasattr(maps, "load_drawing") else None
         return {"board": data, "drawing": drawing}
 
-    @app.get("/api/odds", summary="Exact odds of an invasion")
+    @app.get("/api/odds", summary="Exact odds of an invasion", responses=refusals(422))
     async def odds(
         attackers: int = Query(ge=1, le=1000, description="fighting armies (not the one that stays behind)"),
         defenders: int = Query(ge=1, le=1000),
@@ -394,7 +409,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         }
 
     # -- games ---------------------------------------------------------------------------------
-    @app.post("/api/games", status_code=201, summary="Create a game")
+    @app.post("/api/games", status_code=201, summary="Create a game", responses=refusals(422, 429, 503))
     async def create_game(body: GameIn) -> dict[str, Any]:
         spec = GameSpec(
             edition=body.edition,
@@ -430,28 +445,36 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             "spectate": f"/game/{record.id}",
         }
 
-    @app.get("/api/games", summary="Public games")
+    @app.get("/api/games", summary="Public games", responses=refusals(422, 503))
     async def list_games(status: str | None = None) -> dict[str, Any]:
         return {"games": social.with_watchers(await run_in_threadpool(master.list_games, status))}
 
-    @app.get("/api/games/{game_id}", summary="A game's public summary")
+    @app.get("/api/games/{game_id}", summary="A game's public summary", responses=refusals(404, 503))
     async def get_game(game_id: str) -> dict[str, Any]:
         return await run_in_threadpool(master.summary, game_id)
 
-    @app.post("/api/games/{game_id}/join", summary="Take an open seat")
+    @app.post(
+        "/api/games/{game_id}/join",
+        summary="Take an open seat",
+        responses=refusals(404, 409, 422, 429, 503),
+    )
     async def join(game_id: str, body: JoinIn) -> dict[str, Any]:
         token = await run_in_threadpool(master.join, game_id, body.seat, body.name)
         await hub.broadcast(game_id)
         hub.kick(game_id)
         return {"seat": body.seat, "token": token, "link": f"/game/{game_id}#token={token}"}
 
-    @app.get("/api/games/{game_id}/view", summary="The caller's view of the game")
+    @app.get(
+        "/api/games/{game_id}/view",
+        summary="The caller's view of the game",
+        responses=refusals(403, 404, 503),
+    )
     async def view(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
         await run_in_threadpool(social.check_watcher, game_id, seat)
         return await run_in_threadpool(master.state_message, game_id, seat, 0, hub.present(game_id))
 
-    @app.post("/api/games/{game_id}/actions", summary="Submit an action")
+    @app.post("/api/games/{game_id}/actions", summary="Submit an action", responses=MOVE_REFUSALS)
     async def act(game_id: str, body: ActionIn, authorization: str | None = Header(None)) -> dict[str, Any]:
         state_id = await run_in_threadpool(
             master.submit, game_id, _bearer(authorization), body.action, body.state_id
@@ -460,14 +483,22 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         hub.kick(game_id)
         return {"state_id": state_id}
 
-    @app.post("/api/games/{game_id}/resign", summary="Resign: leave the game (your armies stay, neutral)")
+    @app.post(
+        "/api/games/{game_id}/resign",
+        summary="Resign: leave the game (your armies stay, neutral)",
+        responses=MOVE_REFUSALS,
+    )
     async def resign(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         state_id = await run_in_threadpool(seat_desk.resign, master, game_id, _bearer(authorization))
         await hub.broadcast(game_id)
         hub.kick(game_id)
         return {"state_id": state_id}
 
-    @app.post("/api/games/{game_id}/stand-in", summary="Hand your seat to a bot, or take it back")
+    @app.post(
+        "/api/games/{game_id}/stand-in",
+        summary="Hand your seat to a bot, or take it back",
+        responses=MOVE_REFUSALS,
+    )
     async def stand_in(
         game_id: str, body: StandInIn, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
@@ -477,7 +508,11 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         hub.kick(game_id)
         return answer
 
-    @app.post("/api/games/{game_id}/replace", summary="The host hands an absent player's seat to a bot")
+    @app.post(
+        "/api/games/{game_id}/replace",
+        summary="The host hands an absent player's seat to a bot",
+        responses=MOVE_REFUSALS,
+    )
     async def replace_absent(
         game_id: str, body: ReplaceIn, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
@@ -489,7 +524,12 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         hub.kick(game_id)
         return answer
 
-    @app.get("/api/games/{game_id}/record", summary="A finished game's record (players only)")
+    @app.get(
+        "/api/games/{game_id}/record",
+        summary="A finished game's record (players only)",
+        response_class=Response,  # plain text, as documented below; refusals stay JSON
+        responses={200: RECORD_TEXT, **refusals(403, 404, 503)},
+    )
     async def record(game_id: str, authorization: str | None = Header(None)) -> PlainTextResponse:
         text = await run_in_threadpool(master.record_text, game_id, _bearer(authorization))
         return PlainTextResponse(
@@ -507,7 +547,11 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     async def replay_page() -> FileResponse:
         return FileResponse(WEB_DIR / "summary.html")
 
-    @app.get("/api/games/{game_id}/summary", summary="A finished game's charts, luck meter and timelapse")
+    @app.get(
+        "/api/games/{game_id}/summary",
+        summary="A finished game's charts, luck meter and timelapse",
+        responses=refusals(403, 404, 409, 422, 503),
+    )
     async def after_game(
         game_id: str, request: Request, authorization: str | None = Header(None)
     ) -> Response:
@@ -527,6 +571,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
     @app.post(
         "/api/replay",
         summary="The charts, luck meter and timelapse of an uploaded record",
+        responses=refusals(413, 422, 429, 503),
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -551,9 +596,10 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             return
         await socket.accept()
         connection: Connection | None = None
+        gate = guard.gate(socket.client.host if socket.client else "unknown")
         try:
             try:
-                hello = await asyncio.wait_for(_receive(socket), HELLO_TIMEOUT)
+                hello = await asyncio.wait_for(_receive(socket, gate), HELLO_TIMEOUT)
                 if hello.get("type") != "hello":
                     raise Refusal("bad-request", "the first message must be {'type': 'hello', 'token': ...}")
                 token = hello.get("token")
@@ -583,12 +629,12 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             await social.send_history(game_id, connection, hello)
             while True:
                 try:
-                    message = await _receive(socket)
+                    message = await _receive(socket, gate)
+                    kind, ref = message.get("type"), message.get("ref")
+                    gate.request(kind, ref)
                 except Refusal as refusal:
-                    await _send_error(connection, None, refusal)
+                    await _send_error(connection, getattr(refusal, "ref", None), refusal)
                     continue
-                kind = message.get("type")
-                ref = message.get("ref")
                 if kind == "ping":
                     async with connection.lock:
                         await socket.send_json({"type": "pong"})
@@ -667,7 +713,11 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             raise Refusal("bad-token", "spectators cannot act: open your seat's private link to play")
         return seat
 
-    @app.post("/api/games/{game_id}/blitz", summary="Attack again and again in one request (blitz)")
+    @app.post(
+        "/api/games/{game_id}/blitz",
+        summary="Attack again and again in one request (blitz)",
+        responses=MOVE_REFUSALS,
+    )
     async def blitz(game_id: str, body: BlitzIn, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await _player(game_id, authorization)
         state_id, run = await run_in_threadpool(
@@ -677,14 +727,22 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
         hub.kick(game_id)
         return {"state_id": state_id, "blitz": run.to_dict()}
 
-    @app.post("/api/games/{game_id}/blitz/stop", summary="Call off a blitz that waits for a defender")
+    @app.post(
+        "/api/games/{game_id}/blitz/stop",
+        summary="Call off a blitz that waits for a defender",
+        responses=refusals(403, 404, 429, 503),
+    )
     async def stop_blitz(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await _player(game_id, authorization)
         stopped = await run_in_threadpool(master.stop_blitz, game_id, seat)
         await hub.refresh_seat(game_id, seat)
         return {"stopped": stopped}
 
-    @app.post("/api/games/{game_id}/undo", summary="Take back moves that revealed nothing new")
+    @app.post(
+        "/api/games/{game_id}/undo",
+        summary="Take back moves that revealed nothing new",
+        responses=MOVE_REFUSALS,
+    )
     async def undo(game_id: str, body: UndoIn, authorization: str | None = Header(None)) -> dict[str, Any]:
         seat = await _player(game_id, authorization)
         state_id = await run_in_threadpool(master.undo, game_id, seat, body.state_id, body.to)
@@ -739,26 +797,38 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
 
 
 FAST_PLAY_MESSAGES = ("blitz", "blitz-stop", "undo")
+MOVE_REFUSALS = refusals(403, 404, 409, 422, 429, 503)
+RECORD_TEXT = {
+    "description": "the record (docs/notation.md)",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
 
 
-async def _receive(socket: WebSocket) -> dict[str, Any]:
-    """One JSON object from the socket; anything else is refused with a message saying why."""
+async def _receive(socket: WebSocket, gate: Gate) -> dict[str, Any]:
+    """One JSON object from the socket; anything else is refused with a message saying why. Every
+    frame counts against the connection's rate limit; one over it is refused whatever it holds."""
     import json
 
     message = await socket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
+    throttled = gate.frame()
     text = message.get("text")
     if text is None:
-        raise Refusal("bad-request", "send text frames holding JSON, not binary frames")
+        raise throttled or Refusal("bad-request", "send text frames holding JSON, not binary frames")
     if len(text) > MAX_MESSAGE:
-        raise Refusal("bad-request", f"the message is longer than {MAX_MESSAGE} characters")
+        raise throttled or Refusal("too-large", f"the message is longer than {MAX_MESSAGE} characters")
     try:
         data = json.loads(text)
     except ValueError:
-        raise Refusal("bad-request", "the message is not JSON") from None
+        raise throttled or Refusal("bad-request", "the message is not JSON") from None
+    except RecursionError:  # [[[[...]]]]: Python's decoder gives up past ~1,000 levels
+        raise throttled or Refusal("bad-request", "the message is nested too deeply") from None
     if not isinstance(data, dict):
-        raise Refusal("bad-request", "the message must be a JSON object")
+        raise throttled or Refusal("bad-request", "the message must be a JSON object")
+    if throttled is not None:
+        throttled.ref = data.get("ref")
+        raise throttled
     return data
 
 

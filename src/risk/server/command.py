@@ -31,6 +31,18 @@ def serve_command(
         typer.Option("--allow-external-bots", help="let game creators seat bot programs run on this machine"),
     ] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    limit_games: Annotated[
+        str, typer.Option(help="per address: new games and record uploads, COUNT/SECONDS or 'off'")
+    ] = "20/600",
+    limit_actions: Annotated[
+        str, typer.Option(help="per address: moves and other requests to games, COUNT/SECONDS or 'off'")
+    ] = "600/60",
+    limit_messages: Annotated[
+        str, typer.Option(help="per websocket connection: messages, COUNT/SECONDS or 'off'")
+    ] = "100/10",
+    no_rate_limits: Annotated[
+        bool, typer.Option("--no-rate-limits", help="no rate limit at all (load tests on this machine)")
+    ] = False,
 ) -> None:
     import logging
     import sys
@@ -40,8 +52,19 @@ def serve_command(
     import uvicorn
 
     from risk.server.app import create_app
+    from risk.server.limits import Limits, Rate
+    from risk.server.logsafe import hide_secrets_everywhere, uvicorn_log_config
     from risk.server.storage import MemoryStorage, Storage, StorageError
 
+    try:
+        limits = (
+            Limits.off()
+            if no_rate_limits
+            else Limits(Rate.parse(limit_games), Rate.parse(limit_actions), Rate.parse(limit_messages))
+        )
+    except ValueError as error:
+        typer.echo(f"risk serve: error: {error}", err=True)
+        raise typer.Exit(code=2) from None
     url = db or ""
     try:
         storage: Storage
@@ -55,7 +78,7 @@ def serve_command(
     except StorageError as error:
         typer.echo(f"risk serve: error: cannot open the game store {url!r}: {error}", err=True)
         raise typer.Exit(code=2) from None
-    application = create_app(storage, allow_external_bots=allow_external_bots)
+    application = create_app(storage, allow_external_bots=allow_external_bots, limits=limits)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     address = f"http://{shown_host}:{port}/"
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -67,7 +90,15 @@ def serve_command(
     if open_browser:
         threading.Timer(1.0, lambda: webbrowser.open(address)).start()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
-    uvicorn.run(application, host=host, port=port, log_level=log_level, ws_max_size=65_536)
+    hide_secrets_everywhere()  # no token in any log line, at any level (risk.server.logsafe)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level=log_level,
+        log_config=uvicorn_log_config(),
+        ws_max_size=65_536,
+    )
 
 
 def _safe_url(url: str) -> str:

@@ -84,8 +84,9 @@ class Refusal(Exception):
         "nothing-to-undo": 409,
         "present": 409,
         "stand-in": 409,
+        "rate-limited": 429,  # risk.server.limits, and chat too fast
+        "not-allowed": 405,  # an HTTP method the path does not take
         "unavailable": 503,
-        "rate-limited": 429,  # chat: too many messages too fast
         "no-spectators": 403,  # the game does not allow spectators
     }
 

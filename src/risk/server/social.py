@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from risk.server.chat import ChatDesk, chat_entry, may_read
 from risk.server.houserules import get_ruleset, qr_svg, rematch, ruleset_answer, save_ruleset
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
+from risk.server.refusals import refusals
 from risk.server.storage import ChatRecord
 from risk.view import SPECTATOR
 
@@ -38,7 +39,7 @@ class RulesetSeatIn(BaseModel):
 
 
 class TableIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # a number is a number, never true or "3"
     bot_delay: float | None = None
     defend_timeout: float | None = None
     spectators: bool | None = None
@@ -147,7 +148,11 @@ class Social:
             await run_in_threadpool(self.check_watcher, game_id, seat)
             return seat
 
-        @app.get("/api/games/{game_id}/chat", summary="The chat the caller may read")
+        @app.get(
+            "/api/games/{game_id}/chat",
+            summary="The chat the caller may read",
+            responses=refusals(403, 404, 429, 503),
+        )
         async def read_chat(
             game_id: str,
             after: int = Query(0, ge=0, description="only messages with a greater seq"),
@@ -156,7 +161,12 @@ class Social:
             seat = await seat_for(game_id, authorization)
             return {"messages": await run_in_threadpool(self.chat.read, game_id, seat, after)}
 
-        @app.post("/api/games/{game_id}/chat", status_code=201, summary="Write in the chat")
+        @app.post(
+            "/api/games/{game_id}/chat",
+            status_code=201,
+            summary="Write in the chat",
+            responses=refusals(403, 404, 409, 429, 503),
+        )
         async def write_chat(
             game_id: str, body: ChatIn, authorization: str | None = Header(None)
         ) -> dict[str, Any]:
@@ -164,7 +174,14 @@ class Social:
             stored = await self.write(game_id, seat, body.text, body.channel)
             return {"message": chat_entry(stored)}
 
-        @app.post("/api/games/{game_id}/rematch", summary="The rematch of a finished game (its seats only)")
+        @app.post(
+            "/api/games/{game_id}/rematch",
+            summary="The rematch of a finished game (its seats only)",
+            responses={
+                201: {"description": "the rematch, made now (200: made before, the same game)"},
+                **refusals(403, 404, 409, 429, 503),
+            },
+        )
         async def ask_rematch(game_id: str, authorization: str | None = Header(None)) -> JSONResponse:
             token = _bearer(authorization)
             seat = await run_in_threadpool(master.seat_of, game_id, token)
@@ -188,7 +205,12 @@ class Social:
                 status_code=201 if created else 200,
             )
 
-        @app.post("/api/rulesets", status_code=201, summary="Save house rules under a name")
+        @app.post(
+            "/api/rulesets",
+            status_code=201,
+            summary="Save house rules under a name",
+            responses=refusals(409, 429, 503),
+        )
         async def create_ruleset(body: RulesetIn) -> dict[str, Any]:
             table = {} if body.table is None else body.table.model_dump(exclude_none=True)
             spec = GameSpec(
@@ -202,14 +224,25 @@ class Social:
             )
             return ruleset_answer(master, record)
 
-        @app.get("/api/rulesets/{ruleset_id}", summary="Saved house rules")
+        @app.get("/api/rulesets/{ruleset_id}", summary="Saved house rules", responses=refusals(404, 503))
         async def read_ruleset(ruleset_id: str) -> dict[str, Any]:
             return ruleset_answer(master, await run_in_threadpool(get_ruleset, master, ruleset_id))
 
-        @app.get("/api/rulesets/{ruleset_id}/qr.svg", summary="A QR code of the house rules' link")
+        @app.get(
+            "/api/rulesets/{ruleset_id}/qr.svg",
+            summary="A QR code of the house rules' link",
+            response_class=Response,
+            responses={200: QR_SVG, **refusals(404, 503)},
+        )
         async def ruleset_qr(ruleset_id: str, request: Request) -> Response:
             record = await run_in_threadpool(get_ruleset, master, ruleset_id)
             url = f"{str(request.base_url).rstrip('/')}/#rules={record.id}"
             return Response(
                 qr_svg(url), media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
             )
+
+
+QR_SVG = {
+    "description": "the QR code of the house rules' link, an SVG image",
+    "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+}
