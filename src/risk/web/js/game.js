@@ -446,6 +446,7 @@ function renderSeats() {
   decoratePlayers(ctx);
   renderSeatPanel(ctx);
   placeNotes(S.msg.notes, $("#log"));
+  S.chat.takeNotes(S.msg.notes);
 }
 
 function renderBoard(colours) {
