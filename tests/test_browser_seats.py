@@ -94,6 +94,9 @@ def test_the_turn_clock_runs_out_and_the_stand_in_plays(browser: Any, port: int)
     note = page.locator("#log li[data-kind='note']", has_text="The clock ran out for Ann")
     note.wait_for(timeout=30_000)
     assert "the fortress bot plays for Ann" in note.inner_text()
+    # The same note is a line of the chat, for the page that was open when it was written.
+    chat_note = page.locator("#chat-list li.chat-note", has_text="The clock ran out for Ann")
+    assert chat_note.count() == 1 and page.locator("#chat-unread").inner_text() == "1"
     page.locator(".player-row[data-seat='0'] .tag-standin", has_text="fortress bot").wait_for(timeout=10_000)
     page.locator("#stand-in-note").wait_for(timeout=10_000)
     # The stand-in plays Ann's seat: her claims go on without her; the page offers her no moves.

@@ -340,6 +340,18 @@ def test_rulesets_are_saved_shared_and_shown_as_qr(client: TestClient) -> None:
     assert "seats" not in bare["settings"] and bare["rules"] == "2003 game=team"
 
 
+def test_house_rules_keep_the_turn_clock(client: TestClient) -> None:
+    clock = {"turn_time": 90, "missed_turns": 1, "stand_in": " Fortress", "defend_timeout": 15}
+    saved = client.post("/api/rulesets", json=RULESET | {"table": clock}).json()
+    table = saved["settings"]["table"]
+    assert table == {"turn_time": 90.0, "missed_turns": 1, "stand_in": "fortress", "defend_timeout": 15.0}
+    # A game created from them has the same clock.
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 2
+    game = client.post("/api/games", json={"seats": seats} | table).json()
+    timer = client.get(f"/api/games/{game['id']}/view").json()["timer"]
+    assert timer == table
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [
@@ -354,6 +366,8 @@ def test_rulesets_are_saved_shared_and_shown_as_qr(client: TestClient) -> None:
         ({"seats": [{"kind": "human", "name": "Ann"}] * 3}, "different names"),
         ({"table": {"bot_delay": 99}}, "bot_delay"),
         ({"table": {"colour": "red"}}, "colour"),
+        ({"table": {"turn_time": 3}}, "turn_time is 0 (no turn clock) or seconds from 5"),
+        ({"table": {"stand_in": "genius"}}, "no stand-in bot 'genius'"),
         ({"options": "fast"}, "options"),
     ],
 )

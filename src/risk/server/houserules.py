@@ -17,6 +17,7 @@ from typing import Any
 import segno
 
 from risk.server.chat import one_line
+from risk.server.clock import timing_settings
 from risk.server.master import (
     GameMaster,
     GameSpec,
@@ -27,7 +28,16 @@ from risk.server.master import (
 from risk.server.storage import GameRecord, MemoryStorage, RulesetRecord, SeatRecord
 
 MAX_RULESET_NAME = 60
-TABLE_SETTINGS = ("bot_delay", "defend_timeout", "spectators", "public")
+# The table settings a group keeps with its rules, the turn clock among them (a house rule too).
+TABLE_SETTINGS = (
+    "bot_delay",
+    "defend_timeout",
+    "spectators",
+    "public",
+    "turn_time",
+    "missed_turns",
+    "stand_in",
+)
 
 
 def new_ruleset_id() -> str:
@@ -68,7 +78,9 @@ def check_ruleset(
             for made, asked in zip(created, spec.seats, strict=True)
         ]
     if table:
-        clean["table"] = dict(table)
+        # The clock's settings as a game keeps them (the stand-in bot's name in lower case).
+        clock = timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in)
+        clean["table"] = {key: clock.get(key, value) for key, value in table.items()}
     return one_line(name, MAX_RULESET_NAME, "the name of the house rules"), clean
 
 

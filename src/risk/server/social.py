@@ -44,6 +44,9 @@ class TableIn(BaseModel):
     defend_timeout: float | None = None
     spectators: bool | None = None
     public: bool | None = None
+    turn_time: float | None = None
+    missed_turns: int | None = None
+    stand_in: str | None = None
 
 
 class RulesetIn(BaseModel):

@@ -23,6 +23,7 @@ export class Chat {
     this.view = null;
     this.lastSent = null;
     this.errorTimer = null;
+    this.notesPrimed = false; // the first state's notes are history; later ones are news
     this.wire();
   }
 
@@ -43,6 +44,7 @@ export class Chat {
     this.messages.clear();
     this.rendered = 0;
     this.unread = 0;
+    this.notesPrimed = false;
     clear($("#chat-list"));
     this.showUnread();
   }
@@ -90,6 +92,33 @@ export class Chat {
       if (entry.seat !== this.seat && !this.chatVisible()) this.unread += 1;
       if (entry.seat === this.seat && this.seat !== null) this.clearError();
     }
+    if (outOfOrder) this.renderAll();
+    else this.renderNew();
+    this.showUnread();
+  }
+
+  /**
+   * The server notes of a state message (the clock ran out, a seat changed hands, a resignation:
+   * docs/web.md, "Server notes"). They are chat messages too (the same seq), but come with the
+   * state rather than as `chat` messages, so the chat takes them from there; a note it holds
+   * already is skipped. The notes of the first state are history; later ones are news (a toast).
+   */
+  takeNotes(notes) {
+    let added = false;
+    let outOfOrder = false;
+    for (const note of notes || []) {
+      const seq = Number(note.seq);
+      if (this.messages.has(seq)) continue;
+      this.messages.set(seq, { seq, seat: null, name: "", channel: "all", text: note.text, at: note.at, note: true });
+      added = true;
+      if (seq < this.rendered) outOfOrder = true;
+      if (this.notesPrimed) {
+        toast(note.text, "info", 9000);
+        if (!this.chatVisible()) this.unread += 1;
+      }
+    }
+    this.notesPrimed = true;
+    if (!added) return;
     if (outOfOrder) this.renderAll();
     else this.renderNew();
     this.showUnread();

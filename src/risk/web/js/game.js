@@ -446,6 +446,7 @@ function renderSeats() {
   decoratePlayers(ctx);
   renderSeatPanel(ctx);
   placeNotes(S.msg.notes, $("#log"));
+  S.chat.takeNotes(S.msg.notes);
 }
 
 function renderBoard(colours) {
@@ -650,6 +651,10 @@ function renderControls() {
   const box = clear($("#controls"));
   const v = S.view;
   const L = S.legal;
+  if (S.msg.outcome) {
+    // The game-over panel's link, kept here for whoever closed the panel to look at the board.
+    box.append(el("a", { class: "btn", href: `/game/${encodeURIComponent(gameId)}/summary`, id: "to-summary", text: "Charts, luck & replay" }));
+  }
   if (S.seat === null) {
     box.append(el("p", { class: "muted", text: "You are watching this game." }));
     const stored = seats.forGame(gameId).find((s) => s.token);
@@ -1187,6 +1192,7 @@ function renderDatalist() {
   const texts = S.legal.texts.slice(0, 500);
   for (const t of texts) list.append(el("option", { value: t }));
   const input = $("#action-input");
+  $("#action-form").hidden = !!S.msg.outcome; // nothing is left to play
   input.disabled = S.seat === null;
   input.placeholder = S.seat === null ? "Watching: actions are for players" : myTurn() ? `e.g. ${texts[0] || "endturn"}` : "Wait for your turn";
 }

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { el, clear, $, describeRules } from "./ui.js";
+import { formatSeconds } from "./clock.js";
 
 let L = null; // the lobby's hooks: collect(), apply(settings), create(), linkRow(label, url, id)
 
@@ -44,7 +45,15 @@ async function save() {
     edition: body.edition,
     game: body.game,
     options: body.options,
-    table: { bot_delay: body.bot_delay, defend_timeout: body.defend_timeout, spectators: body.spectators, public: body.public },
+    table: {
+      bot_delay: body.bot_delay,
+      defend_timeout: body.defend_timeout,
+      spectators: body.spectators,
+      public: body.public,
+      turn_time: body.turn_time,
+      missed_turns: body.missed_turns,
+      stand_in: body.stand_in,
+    },
   };
   if ($("#rules-seats").checked) ruleset.seats = body.seats;
   const button = $("#save-rules");
@@ -106,7 +115,9 @@ async function openLink() {
   const details = [];
   if (table.spectators === false) details.push("no spectators");
   if (table.public === false) details.push("not listed in the lobby");
+  if (table.turn_time) details.push(`${formatSeconds(table.turn_time)} per turn`);
   if (table.defend_timeout !== undefined) details.push(table.defend_timeout ? `${table.defend_timeout} s to defend` : "no defence time limit");
+  if (table.turn_time && table.missed_turns) details.push(`the ${table.stand_in || "quick"} bot plays after ${table.missed_turns} missed ${table.missed_turns === 1 ? "turn" : "turns"}`);
   const create = el("button", { type: "button", class: "btn btn-primary", id: "rules-create", text: "Create this game" });
   const edit = el("button", { type: "button", class: "btn", id: "rules-edit", text: "Change first" });
   const error = el("p", { class: "form-error", id: "rules-create-error", role: "alert" });

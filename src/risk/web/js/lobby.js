@@ -632,6 +632,9 @@ function applyRules(settings) {
   if (table.defend_timeout !== undefined) $("#defend-timeout").value = String(table.defend_timeout);
   if (table.spectators !== undefined) $("#spectators").checked = table.spectators;
   if (table.public !== undefined) $("#public").checked = table.public;
+  if (table.turn_time !== undefined) $("#turn-time").value = String(table.turn_time);
+  if (table.missed_turns !== undefined) $("#missed-turns").value = String(table.missed_turns);
+  if (table.stand_in !== undefined) $("#stand-in").value = table.stand_in;
   renderAll();
 }
 
