@@ -73,6 +73,7 @@ class Tally:
     state_ids: dict[str, int] = field(default_factory=dict)  # game -> newest state id seen
     counted: int = 0  # actions of games no longer followed (ended and replaced)
     memory: list[tuple[float, float]] = field(default_factory=list)  # (seconds in, MB)
+    cpu: tuple[float, float] = (0.0, 0.0)  # CPU seconds of the server and of this process
 
     def actions(self) -> int:
         return self.counted + sum(self.state_ids.values())
@@ -255,12 +256,12 @@ async def monitor(pid: int, tally: Tally, started: float, deadline: float, every
             next_report += every
 
 
-async def soak(port: int, pid: int, args: argparse.Namespace) -> tuple[Tally, float, float]:
+async def soak(port: int, pid: int, args: argparse.Namespace) -> tuple[Tally, float]:
     tally = Tally()
     started = time.monotonic()
     deadline = started + args.seconds
     load = Load(port, args, tally, deadline)
-    cpu_before = process_cpu(pid)
+    cpu_before, client_before = process_cpu(pid), time.process_time()
     tasks = [asyncio.create_task(load.human()) for _ in range(args.humans)]
     tasks += [asyncio.create_task(load.bot_table()) for _ in range(args.games - args.humans)]
     tasks.append(asyncio.create_task(monitor(pid, tally, started, deadline, args.every)))
@@ -274,10 +275,11 @@ async def soak(port: int, pid: int, args: argparse.Namespace) -> tuple[Tally, fl
         if isinstance(outcome, BaseException):
             tally.errors[f"client failed: {type(outcome).__name__}: {outcome}"] += 1
     elapsed = time.monotonic() - started
-    return tally, elapsed, process_cpu(pid) - cpu_before
+    tally.cpu = (process_cpu(pid) - cpu_before, time.process_time() - client_before)
+    return tally, elapsed
 
 
-def summary(tally: Tally, elapsed: float, server_cpu: float, args: argparse.Namespace) -> dict[str, Any]:
+def summary(tally: Tally, elapsed: float, args: argparse.Namespace) -> dict[str, Any]:
     ordered = sorted(tally.human_latencies)
     settled = [(t, m) for t, m in tally.memory if t >= min(60.0, elapsed / 5)]  # after the warm-up
     return {
@@ -303,8 +305,10 @@ def summary(tally: Tally, elapsed: float, server_cpu: float, args: argparse.Name
             "end": round(tally.memory[-1][1], 1) if tally.memory else None,
             "max": round(max(m for _, m in tally.memory), 1) if tally.memory else None,
             "slope_mb_per_minute": round(slope_per_minute(settled), 2),
+            "slope_second_half": round(slope_per_minute([p for p in tally.memory if p[0] >= elapsed / 2]), 2),
         },
-        "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
+        "server_cpu_percent": round(100 * tally.cpu[0] / elapsed, 1),
+        "client_cpu_percent": round(100 * tally.cpu[1] / elapsed, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
@@ -382,9 +386,9 @@ def main() -> None:
                 f"{args.seconds:.0f} s, {args.store}; server pid {server.pid} on {HOST}:{server.port}; "
                 f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
             )
-            tally, elapsed, cpu = asyncio.run(soak(server.port, server.pid, args))
+            tally, elapsed = asyncio.run(soak(server.port, server.pid, args))
             stderr = (folder / "server.stderr").read_text(errors="replace")
-        figures = summary(tally, elapsed, cpu, args)
+        figures = summary(tally, elapsed, args)
         logged = [line for line in stderr.splitlines() if "ERROR" in line or "Traceback" in line]
         figures["server_log_errors"] = len(logged)
     print(json.dumps(figures, indent=2))
