@@ -258,6 +258,8 @@ def test_a_bot_game_nobody_ever_watched_leaves_memory_when_it_ends(client: TestC
     while game["id"] in master._live or game["id"] in hub.drivers:
         assert time.monotonic() < deadline, "the finished game, or its driver, stayed in memory"
         time.sleep(0.05)
-    summary = client.get(f"/api/games/{game['id']}").json()  # reloaded from the store
+    summary = client.get(f"/api/games/{game['id']}").json()  # read from the store
     assert summary["status"] == "over"
     assert summary["winner"] is not None
+    assert game["id"] not in master._live  # a look at the summary does not load the game again
+    assert client.get("/api/games/nosuchgame").status_code == 404
