@@ -73,25 +73,35 @@ class Tally:
     state_ids: dict[str, int] = field(default_factory=dict)  # game -> newest state id seen
     counted: int = 0  # actions of games no longer followed (ended and replaced)
     memory: list[tuple[float, float]] = field(default_factory=list)  # (seconds in, MB)
+    held_over_time: list[tuple[float, int]] = field(default_factory=list)  # (seconds in, held actions)
     cpu: tuple[float, float] = (0.0, 0.0)  # CPU seconds of the server and of this process
 
+    def held(self) -> int:
+        """Actions of the games being played now: what the server must hold in memory for them."""
+        return sum(self.state_ids.values())
+
     def actions(self) -> int:
-        return self.counted + sum(self.state_ids.values())
+        return self.counted + self.held()
 
     def retire(self, game_id: str) -> None:
         self.counted += self.state_ids.pop(game_id, 0)
 
 
-def slope_per_minute(points: list[tuple[float, float]]) -> float:
-    """Least-squares slope of (seconds, MB) points, in MB per minute."""
+def slope(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope of (x, y) points."""
     if len(points) < 2:
         return float("nan")
-    mean_t = sum(t for t, _ in points) / len(points)
-    mean_m = sum(m for _, m in points) / len(points)
-    spread = sum((t - mean_t) ** 2 for t, _ in points)
+    mean_x = sum(x for x, _ in points) / len(points)
+    mean_y = sum(y for _, y in points) / len(points)
+    spread = sum((x - mean_x) ** 2 for x, _ in points)
     if spread == 0:
         return float("nan")
-    return 60 * sum((t - mean_t) * (m - mean_m) for t, m in points) / spread
+    return sum((x - mean_x) * (y - mean_y) for x, y in points) / spread
+
+
+def slope_per_minute(points: list[tuple[float, float]]) -> float:
+    """Of (seconds, MB) points: MB per minute."""
+    return 60 * slope(points)
 
 
 def rss_mb(pid: int) -> float:
@@ -236,7 +246,8 @@ def report_line(tally: Tally, previous: Window, now: Window, recent: list[float]
         f"human/s {(now.human_actions - previous.human_actions) / span:5.1f}  "
         f"ack p50/p95/p99 {percentile(ordered, 0.5) * 1000:6.1f} {percentile(ordered, 0.95) * 1000:6.1f} "
         f"{percentile(ordered, 0.99) * 1000:6.1f} ms  errors {sum(tally.errors.values()):3}  "
-        f"stale {tally.stale:3}  ended {tally.games_ended:3}  RSS {memory:6.1f} MB  load {load:4.1f}"
+        f"stale {tally.stale:3}  ended {tally.games_ended:3}  held {tally.held():6}  RSS {memory:6.1f} MB  "
+        f"load {load:4.1f}"
     )
 
 
@@ -248,6 +259,7 @@ async def monitor(pid: int, tally: Tally, started: float, deadline: float, every
         await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
         now = time.monotonic()
         tally.memory.append((now - started, rss_mb(pid)))
+        tally.held_over_time.append((now - started, tally.held()))
         if now >= next_report or now >= deadline:
             window = Window(now - started, tally.actions(), len(tally.human_latencies))
             print(report_line(tally, previous, window, tally.human_latencies[previous.human_actions :]))
@@ -282,6 +294,8 @@ async def soak(port: int, pid: int, args: argparse.Namespace) -> tuple[Tally, fl
 def summary(tally: Tally, elapsed: float, args: argparse.Namespace) -> dict[str, Any]:
     ordered = sorted(tally.human_latencies)
     settled = [(t, m) for t, m in tally.memory if t >= min(60.0, elapsed / 5)]  # after the warm-up
+    held = [float(count) for _, count in tally.held_over_time]
+    megabytes = [m for _, m in tally.memory]
     return {
         "db": args.store,
         "games": args.games,
@@ -306,7 +320,11 @@ def summary(tally: Tally, elapsed: float, args: argparse.Namespace) -> dict[str,
             "max": round(max(m for _, m in tally.memory), 1) if tally.memory else None,
             "slope_mb_per_minute": round(slope_per_minute(settled), 2),
             "slope_second_half": round(slope_per_minute([p for p in tally.memory if p[0] >= elapsed / 2]), 2),
+            # Memory against the actions the live games hold (they grow as they are played): a slope
+            # of KB per held action that explains the growth means the growth is the games, not a leak.
+            "kb_per_held_action": round(1024 * slope(list(zip(held, megabytes, strict=True))), 2),
         },
+        "held_actions": {"start": held[0] if held else None, "end": held[-1] if held else None},
         "server_cpu_percent": round(100 * tally.cpu[0] / elapsed, 1),
         "client_cpu_percent": round(100 * tally.cpu[1] / elapsed, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
