@@ -245,3 +245,21 @@ def test_a_finished_game_nobody_watches_leaves_memory(client: TestClient) -> Non
         assert time.monotonic() < deadline, "the finished game stayed in memory"
         time.sleep(0.02)
     assert client.get(f"/api/games/{game['id']}").json()["status"] == "over"  # reloaded from the store
+
+
+def test_a_bot_game_nobody_ever_watched_leaves_memory_when_it_ends(client: TestClient) -> None:
+    # A server that plays bot games for days must not keep every finished one (bench_load found it).
+    import time
+
+    master = client.app.state.master  # type: ignore[attr-defined]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    game = new_game(client, seats=[{"kind": "bot", "bot": "quick"}] * 3)
+    deadline = time.monotonic() + 60
+    while game["id"] in master._live or game["id"] in hub.drivers:
+        assert time.monotonic() < deadline, "the finished game, or its driver, stayed in memory"
+        time.sleep(0.05)
+    summary = client.get(f"/api/games/{game['id']}").json()  # read from the store
+    assert summary["status"] == "over"
+    assert summary["winner"] is not None
+    assert game["id"] not in master._live  # a look at the summary does not load the game again
+    assert client.get("/api/games/nosuchgame").status_code == 404

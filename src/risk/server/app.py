@@ -206,6 +206,7 @@ class Hub:
                 if live.deadline is None:
                     if game_id in self.again:
                         continue
+                    self._retire(game_id)
                     return
                 state_id = live.state_id
                 self.sleeping.add(game_id)
@@ -228,6 +229,14 @@ class Hub:
             log.error("game %s: driver stopped: %s", game_id, refusal.message)
         except Exception:
             log.exception("game %s: driver failed", game_id)
+
+    def _retire(self, game_id: str) -> None:
+        """The driver has nothing left to wait for: it leaves the table of drivers, and a finished game
+        nobody watches leaves memory (bot games would otherwise pile up there for the server's life)."""
+        if self.drivers.get(game_id) is asyncio.current_task():
+            del self.drivers[game_id]
+        if not self.connections.get(game_id) and self.master.live(game_id).game.is_over:
+            self.master.forget(game_id)
 
     def present(self, game_id: str) -> set[int]:
         """The seats with a page open on this game."""

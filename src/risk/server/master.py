@@ -598,7 +598,15 @@ class GameMaster:
             }
 
     def summary(self, game_id: str) -> dict[str, Any]:
-        return game_summary(self.live(game_id).record)
+        """A game's public summary, from memory if it is there, else from the store: a look at a
+        game nobody plays (a finished one) must not load it back into memory for good."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return game_summary(live.record)
+        record = self._store(lambda: self.storage.get_game(game_id))
+        if record is None:
+            raise Refusal("not-found", f"no game {game_id!r}")
+        return game_summary(record)
 
     def record_text(self, game_id: str, token: str | None) -> str:
         """A finished game's record, for its players: the whole record, seed included, so it replays."""
