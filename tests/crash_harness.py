@@ -244,6 +244,7 @@ class Report:
     acknowledged_lost: int = 0  # acks whose action is not in the store: must be 0
     ack_checks: int = 0  # acks checked against the store (after every kill, and at the end)
     kills: int = 0
+    server_starts: int = 0
     restart_seconds: list[float] = field(default_factory=list)
     reconnections: int = 0
     resent: int = 0  # actions sent again after a reconnection, never answered before
@@ -269,6 +270,7 @@ class Report:
             "ack_checks": self.ack_checks,
             "acknowledged_lost": self.acknowledged_lost,
             "kills": self.kills,
+            "server_starts": self.server_starts,
             "restart_seconds_median": round(restarts[len(restarts) // 2], 2) if restarts else None,
             "reconnections": self.reconnections,
             "resent": self.resent,
@@ -599,6 +601,7 @@ class Harness:
             self.server.stop()
         if self.report.kills:
             self.report.restart_seconds = self.report.restart_seconds[-self.report.kills :]
+        self.report.server_starts = self.server.starts
         self._check_store(references)
         self.store.close()
         self._read_log()

@@ -119,14 +119,18 @@ class Hub:
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()  # games whose busy driver must look again when it finishes
         self.sleeping: set[str] = set()  # games whose driver waits for a defender's deadline
+        self.failed: set[str] = set()  # games whose store failed on a move: read again, shown again
 
     async def send_state(self, game_id: str, connection: Connection, force: bool = False) -> None:
         async with connection.lock:
-            if not force and self.master.live(game_id).state_id <= connection.state_sent:
-                return  # already sent (a broadcast and a hello can cross): never the same state twice
-            # An undo since the last state sent cuts the log back: resend it from there.
-            log_start = self.master.log_resume(game_id, connection.log_sent, connection.state_sent)
-            message = self.master.state_message(game_id, connection.seat, log_start)
+            try:
+                if not force and self.master.live(game_id).state_id <= connection.state_sent:
+                    return  # already sent (a broadcast and a hello can cross): never the same state twice
+                # An undo since the last state sent cuts the log back: resend it from there.
+                log_start = self.master.log_resume(game_id, connection.log_sent, connection.state_sent)
+                message = self.master.state_message(game_id, connection.seat, log_start)
+            except Refusal:
+                return  # the store failed while the game was out of memory: the driver resends it later
             connection.log_sent = message["log_start"] + len(message["log"])
             connection.state_sent = message["state_id"]
             with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
@@ -143,6 +147,13 @@ class Hub:
             if connection.seat == seat:
                 await self.send_state(game_id, connection, force=True)
 
+    def store_failed(self, game_id: str, refusal: Refusal) -> None:
+        """A move was refused because the store failed: the driver waits for the store to answer, then
+        shows every connection the stored state (the move may have been stored, its answer lost)."""
+        if refusal.code == "unavailable":
+            self.failed.add(game_id)
+            self.kick(game_id)
+
     def kick(self, game_id: str) -> None:
         """Make the game's driver look again: a move was made, so what to wait for may have changed.
         A driver in the middle of a bot's move is never cancelled (its move would go unannounced): it
@@ -157,48 +168,66 @@ class Hub:
         self.drivers[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
 
     async def _drive(self, game_id: str) -> None:
-        master = self.master
         try:
             while True:
-                self.again.discard(game_id)
-                turn = master.bot_turn(game_id)
-                if turn is not None:
-                    seat, state_id, decide = turn
-                    delay = float(master.live(game_id).record.settings.get("bot_delay", DEFAULT_BOT_DELAY))
-                    if delay > 0:
-                        await asyncio.sleep(delay)
-                    text = await run_in_threadpool(decide)
-                    try:
-                        await run_in_threadpool(master.submit_as, game_id, seat, text, state_id)
-                    except Refusal as refusal:
-                        if refusal.code == "stale":
-                            continue
-                        if refusal.code == "unavailable":  # the store is down: try again shortly
-                            await asyncio.sleep(STORE_RETRY)
-                            continue
-                        log.error("game %s: bot in seat %d refused: %s", game_id, seat, refusal.message)
-                        return
-                    await self.broadcast(game_id)
-                    continue
-                live = master.live(game_id)
-                if live.deadline is None:
-                    if game_id in self.again:
-                        continue
-                    return
-                state_id = live.state_id
-                self.sleeping.add(game_id)
                 try:
-                    await asyncio.sleep(max(0.0, live.deadline - master.clock()))
-                finally:
-                    self.sleeping.discard(game_id)
-                if await run_in_threadpool(master.default_defence, game_id, state_id) is not None:
-                    await self.broadcast(game_id)
+                    if game_id in self.failed:
+                        # A move failed to be stored: the game is read from the store again (the move
+                        # may have been stored, only its answer lost) and every connection is shown
+                        # where it stands.
+                        await run_in_threadpool(self.master.live, game_id)
+                        self.failed.discard(game_id)
+                        await self.broadcast(game_id)
+                    if not await self._drive_step(game_id):
+                        return
+                except Refusal as refusal:
+                    if refusal.code != "unavailable":
+                        raise
+                    # The store is down: bots, timed-out defenders and the broadcast try again shortly,
+                    # for as long as it takes; the driver never gives up on a store that failed.
+                    self.failed.add(game_id)
+                    await asyncio.sleep(STORE_RETRY)
         except asyncio.CancelledError:
             raise
         except Refusal as refusal:
             log.error("game %s: driver stopped: %s", game_id, refusal.message)
         except Exception:
             log.exception("game %s: driver failed", game_id)
+
+    async def _drive_step(self, game_id: str) -> bool:
+        """One move of a bot or of a timed-out defender, or the wait for one. False: nothing to drive."""
+        master = self.master
+        self.again.discard(game_id)
+        turn = master.bot_turn(game_id)
+        if turn is not None:
+            seat, state_id, decide = turn
+            delay = float(master.live(game_id).record.settings.get("bot_delay", DEFAULT_BOT_DELAY))
+            if delay > 0:
+                await asyncio.sleep(delay)
+            text = await run_in_threadpool(decide)
+            try:
+                await run_in_threadpool(master.submit_as, game_id, seat, text, state_id)
+            except Refusal as refusal:
+                if refusal.code == "unavailable":
+                    raise  # the driver waits for the store
+                if refusal.code == "stale":
+                    return True  # another move came first: look again
+                log.error("game %s: bot in seat %d refused: %s", game_id, seat, refusal.message)
+                return False
+            await self.broadcast(game_id)
+            return True
+        live = master.live(game_id)
+        if live.deadline is None:
+            return game_id in self.again
+        state_id = live.state_id
+        self.sleeping.add(game_id)
+        try:
+            await asyncio.sleep(max(0.0, live.deadline - master.clock()))
+        finally:
+            self.sleeping.discard(game_id)
+        if await run_in_threadpool(master.default_defence, game_id, state_id) is not None:
+            await self.broadcast(game_id)
+        return True
 
     async def stop(self) -> None:
         for task in self.drivers.values():
@@ -232,6 +261,9 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
 
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
+        game_id = request.path_params.get("game_id")
+        if request.method == "POST" and game_id:  # a move over HTTP: as over the websocket
+            hub.store_failed(game_id, refusal)
         return JSONResponse({"error": refusal.to_dict()}, status_code=refusal.status)
 
     @app.exception_handler(StarletteHTTPException)
@@ -533,6 +565,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
             new_id = await run_in_threadpool(master.submit_as, game_id, connection.seat, text, state_id)
         except Refusal as refusal:
             await _send_error(connection, ref, refusal)
+            hub.store_failed(game_id, refusal)
             return
         async with connection.lock:
             with contextlib.suppress(Exception):
@@ -604,6 +637,7 @@ def create_app(storage: Storage, *, allow_external_bots: bool = False) -> FastAP
                 new_id = master.live(game_id).state_id
         except Refusal as refusal:
             await _send_error(connection, ref, refusal)
+            hub.store_failed(game_id, refusal)
             return
         async with connection.lock:
             with contextlib.suppress(Exception):
