@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
@@ -250,6 +250,9 @@ class Report:
     resent: int = 0  # actions sent again after a reconnection, never answered before
     resent_taken: int = 0  # ... taken on resending: the crash came before their commit
     resent_stored: int = 0  # ... refused as already stored: the crash ate the ack, not the action
+    outages: int = 0  # times the database was stopped and started again
+    outage_seconds: float = 0.0
+    acknowledged_in_outages: int = 0  # acks received while the database was down (commits under way)
     try_again: int = 0  # "unavailable" refusals (the store failed), tried again
     try_again_messages: Counter[str] = field(default_factory=Counter)
     records_identical: int = 0
@@ -276,6 +279,9 @@ class Report:
             "resent": self.resent,
             "resent_taken": self.resent_taken,
             "resent_stored": self.resent_stored,
+            "outages": self.outages,
+            "outage_seconds": round(self.outage_seconds, 1),
+            "acknowledged_in_outages": self.acknowledged_in_outages,
             "try_again": self.try_again,
             "server_errors": self.server_errors,
             "seconds": round(self.seconds, 1),
@@ -292,6 +298,7 @@ class Pending:
     state_id: int
     lost: bool = False  # the connection dropped before an answer: resend after the next hello
     resent: bool = False
+    again: bool = False  # tried again after "unavailable"
 
 
 class SeatClient:
@@ -336,9 +343,9 @@ class SeatClient:
             # The browser's back-off, shortened (it starts at 0.4 s): 50 ms doubling to 1 s, +-25%.
             await asyncio.sleep(min(1.0, 0.05 * 2 ** min(attempt - 1, 5)) * (0.75 + self.rng.random() / 2))
 
-    async def send_action(self, text: str, state_id: int) -> None:
+    async def send_action(self, text: str, state_id: int, again: bool = False) -> None:
         self.refs += 1
-        self.pending = Pending(f"s{self.seat}-{self.refs}", text, state_id)
+        self.pending = Pending(f"s{self.seat}-{self.refs}", text, state_id, again=again)
         await self._send(self.pending)
 
     async def _send(self, pending: Pending) -> None:
@@ -462,13 +469,13 @@ class Table:
         report = self.harness.report
         if code == "unavailable":  # the store failed: nothing was taken, try again in a moment
             report.try_again += 1
-            report.try_again_messages[message.split(" (")[0]] += 1
+            report.try_again_messages[message] += 1
             if "try again" not in message:
                 self.problem(f"an 'unavailable' refusal that does not say to try again: {message!r}")
             # Kept in ``sent``: if the store took it after all (its answer lost), the next state says so.
             self.retry.add(pending.state_id)
             self.harness.later(RETRY_AFTER_UNAVAILABLE, self.act)
-        elif code in ALREADY_STORED:
+        elif code in ALREADY_STORED and (pending.resent or pending.again):
             # Sent again after a reconnection (or tried again after "unavailable") and refused: it had
             # been stored. The state that shows it is here already, or on its way (then catch_up
             # plays it from ``sent``); if it never comes, the game stalls and that is reported.
@@ -476,6 +483,7 @@ class Table:
                 self.problem(f"{pending.text!r} refused ({code}: {message}), and something else was stored")
             elif pending.resent:
                 report.resent_stored += 1
+            await self.act()  # the seat may be to act again already: it waited for this answer
         else:
             self.problem(f"{pending.text!r} at state {pending.state_id} refused: {code}: {message}")
 
@@ -497,11 +505,12 @@ class Table:
         if self.sent.setdefault(self.state_id, (seat, text)) != (seat, text):
             self.problem(f"seat {seat} chose {text!r} on trying again, {self.sent[self.state_id]} before")
             return
-        if self.state_id in self.retry:
+        again = self.state_id in self.retry
+        if again:
             self.retry.discard(self.state_id)
         else:
             self.harness.report.human_actions += 1
-        await client.send_action(text, self.state_id)
+        await client.send_action(text, self.state_id, again)
 
 
 Fault = Callable[["Harness"], Awaitable[None]]
@@ -660,21 +669,64 @@ class Harness:
 
 
 # -- faults ---------------------------------------------------------------------------------------
+def random_moments(harness: Harness, count: int, rng: random.Random) -> list[int]:
+    """``count`` distinct points of the run, in actions seen over all games, drawn below the total."""
+    total = harness.expected_actions
+    return sorted(rng.sample(range(1, total), min(count, total - 1)))
+
+
 def kills(count: int, seed: int, jitter: float = 0.03) -> Fault:
     """SIGKILL the server ``count`` times at seeded random moments: when the clients have seen a random
-    number of actions over all games (drawn below the games' total), plus up to ``jitter`` seconds."""
+    number of actions over all games, plus up to ``jitter`` seconds."""
 
     async def fault(harness: Harness) -> None:
         rng = random.Random(seed)
-        total = harness.expected_actions
-        points = sorted(rng.sample(range(1, total), min(count, total - 1)))
-        for point in points:
+        for point in random_moments(harness, count, rng):
             delay = rng.uniform(0, jitter)
             await harness.progress_reaches(point)
             if harness.finished:
                 return  # only after a problem ended every game early
             await asyncio.sleep(delay)
             await harness.kill_and_restart()
+
+    return fault
+
+
+class Database(Protocol):
+    """What :func:`outages` needs of a database server: tests/pg.py's PgCluster."""
+
+    def stop_server(self, mode: str = "fast") -> None: ...
+
+    def start_server(self) -> None: ...
+
+
+def outages(
+    database: Database,
+    count: int,
+    seed: int,
+    seconds: float,
+    during: Fault | None = None,
+) -> Fault:
+    """Stop the database server (``pg_ctl stop -m fast``) ``count`` times at seeded random moments, for
+    ``seconds`` each, then start it again; the app server is left alone, to recover by itself.
+    ``during(harness)`` runs at the start of each outage (checks of what the app answers meanwhile)."""
+
+    async def fault(harness: Harness) -> None:
+        rng = random.Random(seed)
+        for point in random_moments(harness, count, rng):
+            await harness.progress_reaches(point)
+            if harness.finished:
+                return
+            await asyncio.to_thread(database.stop_server, "fast")
+            began = time.monotonic()
+            acknowledged = harness.report.acknowledged
+            if during is not None:
+                await during(harness)
+            await asyncio.sleep(max(0.0, seconds - (time.monotonic() - began)))
+            harness.report.acknowledged_in_outages += harness.report.acknowledged - acknowledged
+            await asyncio.to_thread(database.start_server)
+            harness.report.outages += 1
+            harness.report.outage_seconds += time.monotonic() - began
 
     return fault
 

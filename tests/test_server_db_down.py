@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from crash_harness import Harness, ServerProcess, game_setups, run
+from crash_harness import Harness, ServerProcess, game_setups, outages, run
 from pg import PgCluster
 from risk.server.app import create_app
 from risk.server.storage import ActionRecord, GameRecord, MemoryStorage, Progress, StorageError
@@ -42,33 +42,30 @@ def test_database_stopped_mid_game_players_try_again_and_the_server_recovers(
     own_postgres_cluster: PgCluster, tmp_path: Path
 ) -> None:
     cluster = own_postgres_cluster
-    url = cluster.create_database("games")
     seen: dict[str, Any] = {}
 
-    async def outage(harness: Harness) -> None:
-        await harness.progress_reaches(harness.expected_actions // 3)
-        await asyncio.to_thread(cluster.stop_server, "fast")
-        seen["acknowledged before"] = harness.report.acknowledged
+    async def meanwhile(harness: Harness) -> None:
+        """What the API answers while the database is down: the same clear refusal."""
         seen["list"] = await asyncio.to_thread(refusal, harness.server, "GET", "/api/games")
-        seen["create"] = await asyncio.to_thread(
-            refusal, harness.server, "POST", "/api/games", game_setups(1, SEED)[0].body()
-        )
-        await asyncio.sleep(OUTAGE)
-        seen["acknowledged during"] = harness.report.acknowledged - seen["acknowledged before"]
+        body = game_setups(1, SEED)[0].body()
+        seen["create"] = await asyncio.to_thread(refusal, harness.server, "POST", "/api/games", body)
         seen["server alive"] = harness.server.process is not None and harness.server.process.poll() is None
-        await asyncio.to_thread(cluster.start_server)
 
-    report = run(url, "postgresql", tmp_path, game_setups(GAMES, SEED), outage, SEED)
+    fault = outages(cluster, 1, SEED, OUTAGE, during=meanwhile)
+    report = run(
+        cluster.create_database("games"), "postgresql", tmp_path, game_setups(GAMES, SEED), fault, SEED
+    )
 
     assert report.problems == []
-    # Told to try again, with a clear word, and by the API too; nothing was taken meanwhile.
-    assert report.try_again > 0
+    # Told to try again, with a clear word, and by the API too; nothing was taken meanwhile but the
+    # commits under way when it stopped (at most one a game).
+    assert report.outages == 1 and report.try_again > 0
     for status, error in (seen["list"], seen["create"]):
         assert status == 503 and error["code"] == "unavailable" and "try again" in error["message"]
+    assert report.acknowledged_in_outages <= GAMES
     # ... and nothing about the database: that is for the server's log.
     for message in [*report.try_again_messages, seen["list"][1]["message"], seen["create"][1]["message"]]:
         assert "postgresql" not in message and str(cluster.port) not in message
-    assert seen["acknowledged during"] <= GAMES  # at most the commits under way when it stopped
     # The same process throughout: it recovered by itself.
     assert seen["server alive"] and report.server_starts == 1 and report.kills == 0
     assert report.finished == report.records_identical == GAMES
