@@ -50,22 +50,33 @@ def row(label: str, report: Report) -> dict[str, Any]:
     return {"run": label} | report.summary()
 
 
+COLUMNS = (  # title, the summary's key
+    ("games", "games"),
+    ("ended", "finished"),
+    ("same", "records_identical"),
+    ("actions", "actions"),
+    ("acked", "acknowledged"),
+    ("lost", "acknowledged_lost"),
+    ("kills", "kills"),
+    ("outages", "outages"),
+    ("restart s", "restart_seconds_median"),
+    ("resent", "resent"),
+    ("taken", "resent_taken"),
+    ("stored", "resent_stored"),
+    ("try again", "try_again"),
+    ("seconds", "seconds"),
+)
+
+
 def print_rows(rows: list[dict[str, Any]]) -> None:
-    header = (
-        f"{'run':<20} {'games':>5} {'ended':>5} {'same':>5} {'actions':>7} {'acked':>6} {'lost':>4} "
-        f"{'kills':>5} {'outages':>7} {'restart s':>9} {'resent':>6} {'taken':>5} {'stored':>6} "
-        f"{'try again':>9} {'seconds':>7} {'problems':>8}"
-    )
-    print(header)
+    print(f"{'run':<20} " + " ".join(title for title, _ in COLUMNS) + " problems")
     for r in rows:
-        restart = "-" if r["restart_seconds_median"] is None else f"{r['restart_seconds_median']:.2f}"
+        cells = ["-" if r[key] is None else str(r[key]) for _, key in COLUMNS]
         print(
-            f"{r['run']:<20} {r['games']:>5} {r['finished']:>5} {r['records_identical']:>5} "
-            f"{r['actions']:>7} {r['acknowledged']:>6} {r['acknowledged_lost']:>4} {r['kills']:>5} "
-            f"{r['outages']:>7} "
-            f"{restart:>9} {r['resent']:>6} {r['resent_taken']:>5} {r['resent_stored']:>6} "
-            f"{r['try_again']:>9} {r['seconds']:>7.1f} {len(r['problems']):>8}"
+            f"{r['run']:<20} " + " ".join(f"{c:>{len(t)}}" for c, (t, _) in zip(cells, COLUMNS, strict=True)),
+            end="",
         )
+        print(f" {len(r['problems']):>8}")
     for r in rows:
         for problem in r["problems"][:10]:
             print(f"{r['run']}: {problem}")
