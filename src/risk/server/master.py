@@ -494,7 +494,7 @@ class GameMaster:
             # during COMMIT): the store, not this memory, says what the game is, so the game is read
             # from it again when next asked for, and the board then shows the move if it was stored.
             self.forget(game_id)
-            raise store_failed(error, "the game store could not store the move") from None
+            raise store_failed(error, "the move could not be stored") from None
 
     def _arm_deadline(self, live: LiveGame) -> None:
         game = live.game
