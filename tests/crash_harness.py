@@ -311,6 +311,7 @@ class SeatClient:
         self.rng = rng
         self.socket: ClientConnection | None = None
         self.greeted = False  # this connection has had its first state
+        self.floor = 0  # the state the clients had been shown when this connection said hello
         self.pending: Pending | None = None
         self.refs = 0
         self.closed_for_good = False
@@ -324,6 +325,8 @@ class SeatClient:
                     self.socket, self.greeted = socket_, False
                     if attempt:
                         table.harness.report.reconnections += 1
+                    # The store holds at least what the clients were shown before this hello.
+                    self.floor = table.state_id
                     await socket_.send(json.dumps({"type": "hello", "token": self.token}))
                     async for raw in socket_:
                         attempt = 0
@@ -363,7 +366,7 @@ class SeatClient:
         if kind == "state":
             first = not self.greeted
             self.greeted = True
-            table.on_state(self.seat, message, first)
+            table.on_state(self.seat, message, self.floor if first else None)
             if first and self.pending is not None and self.pending.lost:
                 # Sent before the connection dropped, never answered: again, with the same state id.
                 self.pending.lost, self.pending.resent = False, True
@@ -446,11 +449,12 @@ class Table:
             else:
                 self.problem(f"the server is at state {server_state}: seat {seat} moved without its client")
 
-    def on_state(self, seat: int, message: dict[str, Any], first: bool) -> None:
+    def on_state(self, seat: int, message: dict[str, Any], floor: int | None) -> None:
+        """A state message; ``floor`` for the first of a connection: what the clients had been shown
+        when it said hello (acknowledged, or shown as stored), which the store must still hold."""
         state_id = message["state_id"]
-        if first and state_id < self.state_id:
-            # A fresh hello shows the store's state: below what was acknowledged or shown, it went back.
-            self.problem(f"a new connection shows state {state_id}: the server went back")
+        if floor is not None and state_id < floor:
+            self.problem(f"a new connection shows state {state_id}, after {floor} was shown: it went back")
             return
         self.catch_up(state_id)
         self.seen[seat] = (state_id, bool(message["legal"]))
@@ -606,13 +610,11 @@ class Harness:
                 await asyncio.gather(*tasks, return_exceptions=True)
             if not self.report.problems:
                 await asyncio.to_thread(self._compare_records)
+            self._check_store(references)
         finally:
             self.server.stop()
-        if self.report.kills:
-            self.report.restart_seconds = self.report.restart_seconds[-self.report.kills :]
+            self.store.close()
         self.report.server_starts = self.server.starts
-        self._check_store(references)
-        self.store.close()
         self._read_log()
         self.report.seconds = time.monotonic() - began
         return self.report

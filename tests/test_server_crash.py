@@ -19,7 +19,7 @@ SEED = 14_001
 def test_killed_at_random_moments_every_game_ends_as_without_a_kill(storage_url: str, tmp_path: Path) -> None:
     store = storage_url.split(":", 1)[0]
     report = run(storage_url, store, tmp_path, game_setups(GAMES, SEED), kills(KILLS, SEED), SEED)
-    assert report.problems == []
+    assert report.problems == [], report.summary()
     assert report.kills == KILLS and len(report.restart_seconds) == KILLS
     assert report.finished == report.records_identical == GAMES
     assert report.acknowledged_lost == 0

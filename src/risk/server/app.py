@@ -168,66 +168,61 @@ class Hub:
         self.drivers[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
 
     async def _drive(self, game_id: str) -> None:
+        master = self.master
         try:
             while True:
-                try:
-                    if game_id in self.failed:
-                        # A move failed to be stored: the game is read from the store again (the move
-                        # may have been stored, only its answer lost) and every connection is shown
-                        # where it stands.
-                        await run_in_threadpool(self.master.live, game_id)
-                        self.failed.discard(game_id)
-                        await self.broadcast(game_id)
-                    if not await self._drive_step(game_id):
+                if game_id in self.failed:
+                    # A move failed to be stored: the game is read from the store again (the move may
+                    # have been stored, only its answer lost) and every connection is shown where it is.
+                    await run_in_threadpool(master.live, game_id)
+                    self.failed.discard(game_id)
+                    await self.broadcast(game_id)
+                self.again.discard(game_id)
+                turn = master.bot_turn(game_id)
+                if turn is not None:
+                    seat, state_id, decide = turn
+                    delay = float(master.live(game_id).record.settings.get("bot_delay", DEFAULT_BOT_DELAY))
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                    text = await run_in_threadpool(decide)
+                    try:
+                        await run_in_threadpool(master.submit_as, game_id, seat, text, state_id)
+                    except Refusal as refusal:
+                        if refusal.code == "stale":
+                            continue
+                        if refusal.code == "unavailable":  # the store is down: try again shortly
+                            self.failed.add(game_id)
+                            await asyncio.sleep(STORE_RETRY)
+                            continue
+                        log.error("game %s: bot in seat %d refused: %s", game_id, seat, refusal.message)
                         return
-                except Refusal as refusal:
-                    if refusal.code != "unavailable":
-                        raise
-                    # The store is down: bots, timed-out defenders and the broadcast try again shortly,
-                    # for as long as it takes; the driver never gives up on a store that failed.
-                    self.failed.add(game_id)
-                    await asyncio.sleep(STORE_RETRY)
+                    await self.broadcast(game_id)
+                    continue
+                live = master.live(game_id)
+                if live.deadline is None:
+                    if game_id in self.again:
+                        continue
+                    return
+                state_id = live.state_id
+                self.sleeping.add(game_id)
+                try:
+                    await asyncio.sleep(max(0.0, live.deadline - master.clock()))
+                finally:
+                    self.sleeping.discard(game_id)
+                if await run_in_threadpool(master.default_defence, game_id, state_id) is not None:
+                    await self.broadcast(game_id)
         except asyncio.CancelledError:
             raise
         except Refusal as refusal:
+            if refusal.code == "unavailable":
+                # The store is down (the game could not be read): a new driver tries again shortly,
+                # for as long as it takes; a store that failed never stops a game's bots for good.
+                self.failed.add(game_id)
+                asyncio.get_running_loop().call_later(STORE_RETRY, self.kick, game_id)
+                return
             log.error("game %s: driver stopped: %s", game_id, refusal.message)
         except Exception:
             log.exception("game %s: driver failed", game_id)
-
-    async def _drive_step(self, game_id: str) -> bool:
-        """One move of a bot or of a timed-out defender, or the wait for one. False: nothing to drive."""
-        master = self.master
-        self.again.discard(game_id)
-        turn = master.bot_turn(game_id)
-        if turn is not None:
-            seat, state_id, decide = turn
-            delay = float(master.live(game_id).record.settings.get("bot_delay", DEFAULT_BOT_DELAY))
-            if delay > 0:
-                await asyncio.sleep(delay)
-            text = await run_in_threadpool(decide)
-            try:
-                await run_in_threadpool(master.submit_as, game_id, seat, text, state_id)
-            except Refusal as refusal:
-                if refusal.code == "unavailable":
-                    raise  # the driver waits for the store
-                if refusal.code == "stale":
-                    return True  # another move came first: look again
-                log.error("game %s: bot in seat %d refused: %s", game_id, seat, refusal.message)
-                return False
-            await self.broadcast(game_id)
-            return True
-        live = master.live(game_id)
-        if live.deadline is None:
-            return game_id in self.again
-        state_id = live.state_id
-        self.sleeping.add(game_id)
-        try:
-            await asyncio.sleep(max(0.0, live.deadline - master.clock()))
-        finally:
-            self.sleeping.discard(game_id)
-        if await run_in_threadpool(master.default_defence, game_id, state_id) is not None:
-            await self.broadcast(game_id)
-        return True
 
     async def stop(self) -> None:
         for task in self.drivers.values():
