@@ -4,6 +4,7 @@
   "postgresql" (a new database on the session's cluster, dropped afterwards).
 - ``storage``: an open store, once each for "memory", "sqlite" and "postgresql"; closed afterwards.
 - ``postgres_cluster``: the session's PostgreSQL cluster (tests/pg.py PgCluster), started on first use.
+- ``own_postgres_cluster``: a cluster of the test's own, which it may stop and start again.
 
 Without PostgreSQL the "postgresql" cases skip on a developer's machine and fail under CI=true, where
 they must run; ``-m "not postgresql"`` leaves them out.
@@ -31,13 +32,25 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "postgresql: runs against the throwaway PostgreSQL cluster")
 
 
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[PgCluster]:
+def _need_postgres() -> None:
     reason = unavailable_reason()
     if reason is not None:
         if os.environ.get("CI", "").lower() in ("true", "1"):
             pytest.fail(f"PostgreSQL tests cannot run: {reason}; CI must run them (.ci/run installs it)")
         pytest.skip(f"PostgreSQL tests skipped: {reason}")
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PgCluster]:
+    _need_postgres()
+    with PgCluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def own_postgres_cluster() -> Iterator[PgCluster]:
+    """A cluster for one test alone: one the test may stop and start (the session's must stay up)."""
+    _need_postgres()
     with PgCluster() as cluster:
         yield cluster
 

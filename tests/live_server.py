@@ -61,7 +61,8 @@ def request(
     data = None if body is None else json.dumps(body).encode()
     call = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data, headers, method=method)
     with urllib.request.urlopen(call, timeout=10) as answer:
-        return json.loads(answer.read())
+        raw = answer.read()
+        return raw.decode() if answer.headers.get_content_type() == "text/plain" else json.loads(raw)
 
 
 def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -87,8 +87,7 @@ class PgCluster:
 
     def _check(self, result: subprocess.CompletedProcess[str], doing: str) -> None:
         if result.returncode != 0:
-            log = self.folder / "server.log" if self.folder else None
-            tail = log.read_text(errors="replace")[-2000:] if log and log.exists() else ""
+            tail = self._log_text()[-2000:]
             raise RuntimeError(f"PostgreSQL {doing} failed: {result.stdout}{result.stderr}\n{tail}")
 
     def start(self) -> None:
@@ -127,12 +126,32 @@ class PgCluster:
                     "synchronous_commit = on\n"
                     "max_connections = 200\n"
                 )
-            log = str(self.folder / "server.log")
-            started = self._run("pg_ctl", "-D", str(data), "-l", log, "-w", "-t", "60", "start")
+            started = self._pg_ctl_start()
             if started.returncode == 0:
                 return
-            if attempt == 2 or "could not bind" not in Path(log).read_text(errors="replace"):
+            if attempt == 2 or "could not bind" not in self._log_text():
                 self._check(started, "start")
+
+    def _pg_ctl_start(self) -> subprocess.CompletedProcess[str]:
+        assert self.folder is not None
+        log = str(self.folder / "server.log")
+        return self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", log, "-w", "-t", "60", "start")
+
+    def _log_text(self) -> str:
+        log = None if self.folder is None else self.folder / "server.log"
+        return log.read_text(errors="replace") if log is not None and log.exists() else ""
+
+    def stop_server(self, mode: str = "fast") -> None:
+        """Stop the database server, keeping the cluster (``start_server`` brings it back on the same
+        port): the database going away under a running app. ``fast`` rolls back open transactions and
+        disconnects every client at once; ``immediate`` is a crash of the database server."""
+        assert self.folder is not None
+        stopped = self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", mode, "-w", "-t", "60", "stop")
+        self._check(stopped, "stop")
+
+    def start_server(self) -> None:
+        """Start the stopped database server again, on the same port, with the same data."""
+        self._check(self._pg_ctl_start(), "start")
 
     def stop(self) -> None:
         if self.folder is None:

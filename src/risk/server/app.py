@@ -139,16 +139,20 @@ class Hub:
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()  # games whose busy driver must look again when it finishes
         self.sleeping: set[str] = set()  # games whose driver waits for a defender's deadline
+        self.failed: set[str] = set()  # games whose store failed on a move: read again, shown again
 
     async def send_state(self, game_id: str, connection: Connection, force: bool = False) -> None:
         async with connection.lock:
-            if not force and self.master.live(game_id).state_id <= connection.state_sent:
-                return  # already sent (a broadcast and a hello can cross): never the same state twice
-            # An undo since the last state sent cuts the log back: resend it from there.
-            log_start = self.master.log_resume(game_id, connection.log_sent, connection.state_sent)
-            message = self.master.state_message(
-                game_id, connection.seat, log_start, present=self.present(game_id)
-            )
+            try:
+                if not force and self.master.live(game_id).state_id <= connection.state_sent:
+                    return  # already sent (a broadcast and a hello can cross): never the same state twice
+                # An undo since the last state sent cuts the log back: resend it from there.
+                log_start = self.master.log_resume(game_id, connection.log_sent, connection.state_sent)
+                message = self.master.state_message(
+                    game_id, connection.seat, log_start, present=self.present(game_id)
+                )
+            except Refusal:
+                return  # the store failed while the game was out of memory: the driver resends it later
             connection.log_sent = message["log_start"] + len(message["log"])
             connection.state_sent = message["state_id"]
             with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
@@ -164,6 +168,13 @@ class Hub:
         for connection in list(self.connections.get(game_id, ())):
             if connection.seat == seat:
                 await self.send_state(game_id, connection, force=True)
+
+    def store_failed(self, game_id: str, refusal: Refusal) -> None:
+        """A move was refused because the store failed: the driver waits for the store to answer, then
+        shows every connection the stored state (the move may have been stored, its answer lost)."""
+        if refusal.code == "unavailable":
+            self.failed.add(game_id)
+            self.kick(game_id)
 
     def kick(self, game_id: str) -> None:
         """Make the game's driver look again: a move was made, so what to wait for may have changed.
@@ -182,6 +193,12 @@ class Hub:
         master = self.master
         try:
             while True:
+                if game_id in self.failed:
+                    # A move failed to be stored: the game is read from the store again (the move may
+                    # have been stored, only its answer lost) and every connection is shown where it is.
+                    await run_in_threadpool(master.live, game_id)
+                    self.failed.discard(game_id)
+                    await self.broadcast(game_id)
                 self.again.discard(game_id)
                 turn = master.bot_turn(game_id)
                 if turn is not None:
@@ -196,6 +213,7 @@ class Hub:
                         if refusal.code == "stale":
                             continue
                         if refusal.code == "unavailable":  # the store is down: try again shortly
+                            self.failed.add(game_id)
                             await asyncio.sleep(STORE_RETRY)
                             continue
                         log.error("game %s: bot in seat %d refused: %s", game_id, seat, refusal.message)
@@ -226,6 +244,12 @@ class Hub:
         except asyncio.CancelledError:
             raise
         except Refusal as refusal:
+            if refusal.code == "unavailable":
+                # The store is down (the game could not be read): a new driver tries again shortly,
+                # for as long as it takes; a store that failed never stops a game's bots for good.
+                self.failed.add(game_id)
+                asyncio.get_running_loop().call_later(STORE_RETRY, self.kick, game_id)
+                return
             log.error("game %s: driver stopped: %s", game_id, refusal.message)
         except Exception:
             log.exception("game %s: driver failed", game_id)
@@ -308,6 +332,9 @@ def create_app(
 
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
+        game_id = request.path_params.get("game_id")
+        if request.method == "POST" and game_id:  # a move over HTTP: as over the websocket
+            hub.store_failed(game_id, refusal)
         return JSONResponse({"error": refusal.to_dict()}, status_code=refusal.status)
 
     @app.exception_handler(StarletteHTTPException)
@@ -708,6 +735,7 @@ def create_app(
             )
         except Refusal as refusal:
             await _send_error(connection, ref, refusal)
+            hub.store_failed(game_id, refusal)
             return
         async with connection.lock:
             with contextlib.suppress(Exception):
@@ -791,6 +819,7 @@ def create_app(
                 new_id = master.live(game_id).state_id
         except Refusal as refusal:
             await _send_error(connection, ref, refusal)
+            hub.store_failed(game_id, refusal)
             return
         async with connection.lock:
             with contextlib.suppress(Exception):

@@ -103,6 +103,13 @@ class Refusal(Exception):
         return {"code": self.code, "message": self.message}
 
 
+def store_failed(error: StorageError, what: str) -> Refusal:
+    """The refusal when the store fails: "try again", for players; the store's own words (its host, the
+    driver's error) go to the server's log only."""
+    log.warning("the game store failed: %s", error)
+    return Refusal("unavailable", f"{what}: try again in a moment")
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -400,9 +407,7 @@ class GameMaster:
         except StaleWrite:
             raise
         except StorageError as error:
-            raise Refusal(
-                "unavailable", f"the game store failed, nothing was changed; try again ({error})"
-            ) from None
+            raise store_failed(error, "the game store could not be reached, nothing was changed") from None
 
     # -- who is asking ---------------------------------------------------------------------------
     def seat_of(self, game_id: str, token: str | None) -> int:
@@ -513,9 +518,11 @@ class GameMaster:
             self.forget(game_id)
             raise Refusal("stale", "the game moved on: look at the board again and retry") from None
         except StorageError as error:
-            raise Refusal(
-                "unavailable", f"the game store failed, the action was not taken; try again ({error})"
-            ) from None
+            # The commit may have gone through with only its answer lost (the connection dropped
+            # during COMMIT): the store, not this memory, says what the game is, so the game is read
+            # from it again when next asked for, and the board then shows the move if it was stored.
+            self.forget(game_id)
+            raise store_failed(error, "the move could not be stored") from None
 
     def default_defence(self, game_id: str, state_id: int) -> int | None:
         """When a human defender's time is up: defend with the most dice allowed. None if moved on."""

@@ -187,7 +187,9 @@ function errorText(msg) {
     case "waiting":
       return "The game starts when every open seat is taken.";
     case "unavailable":
-      return `The server could not store the move; nothing changed. Try again. (${msg.message})`;
+      // The store failed: the server's words say so and to try again ("the move could not be stored:
+      // try again in a moment"); if it was stored after all, the board shows it once the store answers.
+      return `${msg.message.charAt(0).toUpperCase()}${msg.message.slice(1)}.`;
     default:
       return msg.message || msg.code;
   }
