@@ -486,25 +486,30 @@ class GameMaster:
         stored = [ActionRecord(seq=first + i, seat=s, text=t, at=at) for i, (s, t) in enumerate(steps)]
         self._append(game_id, stored, _progress(live, moved))
         before, log_length, turns = live.game, len(live.log), len(live.starters)
-        live.game = game = moved
-        live.log.extend(new_lines)
-        live.note_turns(game)
+        self._swap_in(live, moved, new_lines, stored[-1])
         seat = steps[0][0]
-        undoable = len(stored) == 1 and reveals_nothing(before, game, seat)
+        undoable = len(stored) == 1 and reveals_nothing(before, moved, seat)
         self._keep_undo_point(live, first, seat, steps[0][1], before if undoable else None, log_length, turns)
-        if game.is_over:
+        seat_desk.after_action(self, live, stored[0])  # the player's own move: the clock, a resignation
+        return stored[-1].seq
+
+    @staticmethod
+    def _swap_in(live: LiveGame, moved: Game, new_lines: list[dict[str, Any]], last: ActionRecord) -> None:
+        """After the store took the actions up to ``last``: ``moved`` becomes the live game."""
+        live.game = moved
+        live.log.extend(new_lines)
+        live.note_turns(moved)
+        if moved.is_over:
             for external in live.externals.values():
                 external.close()  # tells the program the result and ends it
         live.record = replace(
             live.record,
-            state_id=stored[-1].seq,
+            state_id=last.seq,
             status=_progress(live).status,
-            winner=game.winner,
-            turn=game.turn,
-            updated=at,
+            winner=moved.winner,
+            turn=moved.turn,
+            updated=last.at,
         )
-        seat_desk.after_action(self, live, stored[0])  # the player's own move: the clock, a resignation
-        return stored[-1].seq
 
     def _append(self, game_id: str, stored: list[ActionRecord], progress: Progress) -> None:
         """The commit point: store the entries in one transaction, or refuse with nothing changed."""
@@ -895,22 +900,9 @@ class GameMaster:
                 raise
             except StorageError as error:
                 raise Refusal("unavailable", f"the game store failed, nothing was played ({error})") from None
-            live.game = moved
-            live.log.extend(new_lines)
-            live.note_turns(moved)
+            self._swap_in(live, moved, new_lines, stored[-1])
             live.undo_points.clear()  # the server played for the seat: nothing before it is taken back
             live.blitz = None if run is None else run.waiting
-            if moved.is_over:
-                for external in live.externals.values():
-                    external.close()
-            live.record = replace(
-                live.record,
-                state_id=stored[-1].seq,
-                status=_progress(live).status,
-                winner=moved.winner,
-                turn=moved.turn,
-                updated=at,
-            )
             return stored[-1].seq
 
     def store_seat(self, live: LiveGame, seat: SeatRecord) -> None:
