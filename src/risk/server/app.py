@@ -39,6 +39,7 @@ from risk.server.master import (
     Refusal,
     SeatSpec,
 )
+from risk.server.peers import Peers
 from risk.server.refusals import refusals
 from risk.server.social import Social
 from risk.server.storage import Storage
@@ -140,6 +141,14 @@ class Hub:
         self.again: set[str] = set()  # games whose busy driver must look again when it finishes
         self.sleeping: set[str] = set()  # games whose driver waits for a defender's deadline
         self.failed: set[str] = set()  # games whose store failed on a move: read again, shown again
+        self.peers: Peers | None = None  # the other server processes on the same PostgreSQL database
+
+    def start_peers(self) -> None:
+        """On PostgreSQL: listen to the other server processes (risk.server.peers); in the event loop."""
+        conninfo = getattr(self.master.storage, "listen_conninfo", lambda: None)()
+        if conninfo is not None:
+            self.peers = Peers(self, conninfo, self.master.storage.origin)  # type: ignore[attr-defined]
+            self.peers.start()
 
     async def send_state(self, game_id: str, connection: Connection, force: bool = False) -> None:
         async with connection.lock:
@@ -190,9 +199,18 @@ class Hub:
         self.drivers[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
 
     async def _drive(self, game_id: str) -> None:
-        master = self.master
+        try:
+            await self._play(game_id)
+        finally:
+            self._retire(game_id)
+
+    async def _play(self, game_id: str) -> None:
+        master, peers = self.master, self.peers
         try:
             while True:
+                # With several server processes, one drives a game at a time: the one with its lock.
+                if peers is not None and not await peers.take_wheel(game_id):
+                    return
                 if game_id in self.failed:
                     # A move failed to be stored: the game is read from the store again (the move may
                     # have been stored, only its answer lost) and every connection is shown where it is.
@@ -224,7 +242,6 @@ class Hub:
                 if live.deadline is None:
                     if game_id in self.again:
                         continue
-                    self._retire(game_id)
                     return
                 state_id = live.state_id
                 self.sleeping.add(game_id)
@@ -255,16 +272,30 @@ class Hub:
             log.exception("game %s: driver failed", game_id)
 
     def _retire(self, game_id: str) -> None:
-        """The driver has nothing left to wait for: it leaves the table of drivers, and a finished game
-        nobody watches leaves memory (bot games would otherwise pile up there for the server's life)."""
-        if self.drivers.get(game_id) is asyncio.current_task():
-            del self.drivers[game_id]
-        if not self.connections.get(game_id) and self.master.live(game_id).game.is_over:
-            self.master.forget(game_id)
+        """The driver has nothing left to wait for (or stopped): it leaves the table of drivers, and a
+        finished game nobody watches leaves memory (bot games would otherwise pile up there for the
+        server's life). With other processes, the game's lock is given back, and a game nobody here
+        watches leaves memory too (another process may change it meanwhile)."""
+        if self.drivers.get(game_id) is not asyncio.current_task():
+            return  # a newer driver took over
+        del self.drivers[game_id]
+        if self.peers is not None:
+            self.peers.let_go(game_id)
+        if self.connections.get(game_id) or not self.master.is_live(game_id):
+            return
+        with contextlib.suppress(Refusal):
+            if self.peers is not None or self.master.live(game_id).game.is_over:
+                self.master.forget(game_id)
 
     def present(self, game_id: str) -> set[int]:
-        """The seats with a page open on this game."""
-        return {c.seat for c in self.connections.get(game_id, ()) if c.seat != SPECTATOR}
+        """The seats with a page open on this game (on this process or, with several, another)."""
+        here = {c.seat for c in self.connections.get(game_id, ()) if c.seat != SPECTATOR}
+        return here if self.peers is None else here | self.peers.present(game_id)
+
+    def seats_changed(self, game_id: str) -> None:
+        """A page came or went here: the other processes are told (their pages show who is connected)."""
+        if self.peers is not None:
+            self.peers.announce_presence(game_id)
 
     async def announce_presence(self, game_id: str, newcomer: Connection | None = None) -> None:
         """A seat came or went: every other page of the game gets its state again (``connected``)."""
@@ -290,9 +321,12 @@ class Hub:
                     await connection.socket.close(code=4409, reason="the seat was opened elsewhere")
 
     async def stop(self) -> None:
-        for task in self.drivers.values():
+        if self.peers is not None:
+            await self.peers.stop()
+        drivers = list(self.drivers.values())  # a stopped driver leaves the table as it ends
+        for task in drivers:
             task.cancel()
-        for task in self.drivers.values():
+        for task in drivers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
@@ -309,6 +343,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Games that were being played when the server stopped go on: bots move again.
+        hub.start_peers()
+        social.listen_to(hub.peers)
         for game_id in await run_in_threadpool(master.unfinished_game_ids):
             hub.kick(game_id)
         yield
@@ -662,6 +698,7 @@ def create_app(
             await hub.send_state(game_id, connection, force=True)
             if seat != SPECTATOR:
                 await hub.announce_presence(game_id, connection)
+                hub.seats_changed(game_id)
             await social.send_history(game_id, connection, hello)
             while True:
                 try:
@@ -704,8 +741,10 @@ def create_app(
                 watchers = hub.connections.get(game_id, set())
                 gone = connection in watchers
                 watchers.discard(connection)
-                if gone and connection.seat != SPECTATOR and watchers:
-                    await hub.announce_presence(game_id)
+                if gone and connection.seat != SPECTATOR:
+                    hub.seats_changed(game_id)
+                    if watchers:
+                        await hub.announce_presence(game_id)
                 if not watchers:
                     hub.connections.pop(game_id, None)
                     # A finished game nobody watches leaves memory (it reloads from the store if asked).

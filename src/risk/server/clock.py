@@ -193,6 +193,21 @@ def loaded(master: GameMaster, live: LiveGame, opening: int) -> None:
     """After loading: the stored deadline if it belongs to the stretch under way, else the clock from
     when the stretch began; and the server notes, each placed in the log where it was written
     (``opening``: the log's length before the first action)."""
+    _resume(live)
+    _store(master, live)
+    live.notes = []
+    _place_notes(master, live, opening)
+
+
+def caught_up(master: GameMaster, live: LiveGame, log_before: int) -> None:
+    """After another server process changed the game (its new actions replayed here, ``log_before``:
+    the log's length before them): the clock as stored, and the new server notes. Nothing is stored
+    from here: the process that made the change stores the clock."""
+    _resume(live)
+    _place_notes(master, live, log_before)
+
+
+def _resume(live: LiveGame) -> None:
     record, clock = live.record, live.clock
     if clock.key is None:
         _follow(live, record.created, 0)
@@ -203,14 +218,18 @@ def loaded(master: GameMaster, live: LiveGame, opening: int) -> None:
     elif turn_time > 0 and timed(live, live.game.current) and not live.waiting:
         clock.turn_deadline = clock.started_at + turn_time
     _show(live)
-    _store(master, live)
-    marks, clock.marks = clock.marks, []
+
+
+def _place_notes(master: GameMaster, live: LiveGame, start: int) -> None:
+    """The server notes not yet in ``live.notes``, each placed in the log after the last action
+    replayed before it was written (the marks of the actions replayed since ``start``)."""
+    marks, live.clock.marks = live.clock.marks, []
     times = [at for at, _ in marks]
-    live.notes = []
-    for note in master._store(lambda: master.storage.chat(record.id)):
+    known = live.notes[-1]["seq"] if live.notes else 0
+    for note in master._store(lambda: master.storage.chat(live.record.id, after=known)):
         if note.seat is None and note.channel == "all":
             index = bisect.bisect_right(times, note.at)
-            log_at = marks[index - 1][1] if index else opening
+            log_at = marks[index - 1][1] if index else start
             live.notes.append(_note_dict(note, log_at))
 
 

@@ -51,6 +51,7 @@ from risk.server.undo import (
     may_take_back,
     reveals_nothing,
     undo_line,
+    undo_target,
     undo_text,
 )
 from risk.simulate import bot_seed
@@ -393,6 +394,59 @@ class GameMaster:
             seat_desk.loaded(self, live, len(opening))
             self._live[game_id] = live
             return live
+
+    def is_live(self, game_id: str) -> bool:
+        return game_id in self._live
+
+    def needs_driver(self, game_id: str) -> bool:
+        """Whether the game has work for its driver: a bot of the server's to move, or a clock running."""
+        live = self.live(game_id)
+        game = live.game
+        if game.is_over or live.waiting:
+            return False
+        if live.deadline is not None:
+            return True
+        if game.to_act >= len(live.record.seats):
+            return False
+        seat = live.record.seats[game.to_act]
+        return seat.kind in ("bot", "external") or (seat.kind == "human" and seat.stand_in is not None)
+
+    def catch_up(self, game_id: str) -> str | None:
+        """Another server process changed the game in the store (risk.server.feed): bring the game in
+        memory up to the store. Answers None if it is not in memory or nothing changed, "moved" if new
+        actions were replayed (the log grew), "changed" if only its seats, clock or settings changed,
+        and "reloaded" if it was read again from the start (an undo cut its log back)."""
+        live = self._live.get(game_id)
+        if live is None:
+            return None
+        with live.lock:
+            if self._live.get(game_id) is not live:
+                return None
+            record = self._store(lambda: self.storage.get_game(game_id))
+            if record is None:
+                return None
+            entries: list[ActionRecord] = []
+            if record.state_id > live.state_id:
+                entries = self._store(lambda: self.storage.actions(game_id, after=live.state_id))
+            if record.state_id < live.state_id or any(undo_target(e.text) is not None for e in entries):
+                self.forget(game_id)
+                self.live(game_id)
+                return "reloaded"
+            before, log_before = live.record, len(live.log)
+            for stored in entries:
+                if self._replay_action(live, stored) is not None:
+                    # Only if the store and this memory disagree: the store is the truth.
+                    self.forget(game_id)
+                    self.live(game_id)
+                    return "reloaded"
+                seat_desk.replayed(live, stored)
+            live.record = record
+            if entries:
+                live.blitz = None  # a blitz waiting here was answered, or overtaken, elsewhere
+            seat_desk.caught_up(self, live, log_before)
+            if entries:
+                return "moved"
+            return "changed" if record != before else None
 
     def forget(self, game_id: str) -> None:
         """Drop a game from memory (it is reloaded from storage when next asked for)."""

@@ -55,6 +55,11 @@ def loaded(master: GameMaster, live: LiveGame, opening: int) -> None:
     turn_clock.loaded(master, live, opening)
 
 
+def caught_up(master: GameMaster, live: LiveGame, log_before: int) -> None:
+    """After another server process's change was replayed (risk.server.feed)."""
+    turn_clock.caught_up(master, live, log_before)
+
+
 def after_action(master: GameMaster, live: LiveGame, action: ActionRecord) -> None:
     """An action was accepted and stored: a player back at the table, a resignation, the clock."""
     seat = live.record.seats[action.seat] if action.seat < len(live.record.seats) else None

@@ -25,6 +25,7 @@ from risk.view import SPECTATOR
 
 if TYPE_CHECKING:
     from risk.server.app import Connection, Hub
+    from risk.server.peers import Peers
 
 
 class ChatIn(BaseModel):
@@ -128,6 +129,27 @@ class Social:
         """A server note in a game's chat (seat None): stored, and sent to everyone watching the game."""
         async with self._lock(game_id):
             await self._send(game_id, await run_in_threadpool(self.chat.note, game_id, text))
+
+    def listen_to(self, peers: Peers | None) -> None:
+        """With several server processes: chat stored by another reaches the pages of this one."""
+        if peers is not None:
+            peers.on_chat = self.remote_chat
+
+    async def remote_chat(self, game_id: str) -> None:
+        """Another process stored chat: each page here gets the messages it may read and has not had."""
+        async with self._lock(game_id):
+            for connection in list(self.hub.connections.get(game_id, ())):
+                if connection.chat_seen is None:
+                    continue  # its history is on the way, and holds the new messages
+                seen = connection.chat_seen
+                messages, last = await run_in_threadpool(self.chat.history, game_id, connection.seat, seen)
+                async with connection.lock:
+                    if last <= connection.chat_seen:
+                        continue
+                    connection.chat_seen = last
+                    if messages:
+                        with contextlib.suppress(Exception):
+                            await connection.socket.send_json({"type": "chat", "messages": messages})
 
     async def _send(self, game_id: str, stored: ChatRecord) -> None:
         teams = await run_in_threadpool(self.chat.teams, game_id)

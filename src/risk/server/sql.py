@@ -24,6 +24,7 @@ database at the previous head, and review the file it writes under migrations/ve
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -41,6 +42,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
+from risk.server.feed import CHANGES_CHANNEL, change_payload
 from risk.server.storage import (
     ActionRecord,
     ChatRecord,
@@ -257,6 +259,8 @@ class SqlStorage(Storage):
         self.backend = self.url.get_backend_name()
         self._shown = self.url.render_as_string(hide_password=True)
         self._closed = False
+        # Names this process's writes in their announcements, so it does not catch up with itself.
+        self.origin = secrets.token_hex(8)
         self._pending: list[_Append] = []
         self._pending_lock = threading.Lock()
         self._writer = threading.Lock()  # one group commit at a time in this process
@@ -311,15 +315,36 @@ class SqlStorage(Storage):
             with conn.begin():
                 yield conn
 
-    def _lock_game(self, conn: Connection, game_id: str) -> int:
-        """The game's state id, its row locked until the transaction ends (SQLite: locked already)."""
+    def _lock_game(self, conn: Connection, game_id: str, change: str) -> int:
+        """The game's state id, its row locked until the transaction ends (SQLite: locked already).
+        Every write to a game goes through here, so on PostgreSQL it also announces the ``change`` to
+        the other server processes (risk.server.feed): NOTIFY is delivered only if the transaction
+        commits, and after it."""
         query = sa.select(games.c.state_id).where(games.c.id == game_id)
         if self.backend == "postgresql":
             query = query.with_for_update()
         state_id = conn.execute(query).scalar_one_or_none()
         if state_id is None:
             raise StorageError(f"no game {game_id!r}")
+        if self.backend == "postgresql":
+            conn.execute(
+                sa.select(sa.func.pg_notify(CHANGES_CHANNEL, change_payload(self.origin, change, game_id)))
+            )
         return int(state_id)
+
+    def listen_conninfo(self) -> str | None:
+        """Where the change feed listens (risk.server.feed): PostgreSQL only, None for SQLite."""
+        if self.backend != "postgresql":
+            return None
+        return self.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def announce(self, change: str, game_id: str, extra: str = "") -> None:
+        """Tell the other server processes something that is not stored (who has a page open)."""
+        if self.backend != "postgresql":
+            return
+        payload = change_payload(self.origin, change, game_id, extra)
+        with self._errors("telling the other processes"), self._transaction() as conn:
+            conn.execute(sa.select(sa.func.pg_notify(CHANGES_CHANNEL, payload)))
 
     def create_game(self, game: GameRecord) -> None:
         with self._errors("creating a game"), self._transaction(write=True) as conn:
@@ -394,7 +419,7 @@ class SqlStorage(Storage):
         try:
             with self._errors("storing an action"), self._transaction(write=True) as conn:
                 for request in batch:
-                    state_id = self._lock_game(conn, request.game_id)
+                    state_id = self._lock_game(conn, request.game_id, "actions")
                     first, last = request.actions[0], request.actions[-1]
                     if first.seq != state_id + 1:
                         request.error = StaleWrite(
@@ -445,7 +470,7 @@ class SqlStorage(Storage):
 
     def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
         with self._errors("updating a seat"), self._transaction(write=True) as conn:
-            self._lock_game(conn, game_id)  # serialised with append_action on the same game
+            self._lock_game(conn, game_id, "seats")  # serialised with append_action on the same game
             row = _seat_row(game_id, seat)
             conn.execute(
                 seats.update()
@@ -457,19 +482,19 @@ class SqlStorage(Storage):
 
     def set_deadline(self, game_id: str, deadline: float | None, state_id: int | None) -> None:
         with self._errors("setting the turn clock"), self._transaction(write=True) as conn:
-            self._lock_game(conn, game_id)
+            self._lock_game(conn, game_id, "deadline")
             conn.execute(
                 games.update().where(games.c.id == game_id).values(deadline=deadline, deadline_state=state_id)
             )
 
     def update_settings(self, game_id: str, settings: dict[str, Any]) -> None:
         with self._errors("updating a game's settings"), self._transaction(write=True) as conn:
-            self._lock_game(conn, game_id)
+            self._lock_game(conn, game_id, "settings")
             conn.execute(games.update().where(games.c.id == game_id).values(settings=settings))
 
     def add_chat(self, game_id: str, message: ChatRecord) -> ChatRecord:
         with self._errors("storing a chat message"), self._transaction(write=True) as conn:
-            self._lock_game(conn, game_id)  # numbers the messages one writer at a time
+            self._lock_game(conn, game_id, "chat")  # numbers the messages one writer at a time
             last = conn.execute(sa.select(sa.func.max(chat.c.seq)).where(chat.c.game_id == game_id)).scalar()
             stored = replace(message, seq=int(last or 0) + 1)
             conn.execute(chat.insert().values(game_id=game_id, **asdict(stored)))
