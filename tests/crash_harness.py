@@ -168,8 +168,9 @@ class ServerProcess:
     """`risk serve --db URL` on a fixed loopback port, started again after each kill. Its stderr goes
     to ``log`` (appended), so a chatty server never blocks on a full pipe."""
 
-    def __init__(self, url: str, log: Path, port: int | None = None) -> None:
+    def __init__(self, url: str, log: Path, port: int | None = None, options: Sequence[str] = ()) -> None:
         self.url = url
+        self.options = list(options)  # more `risk serve` options (e.g. --workers 2)
         self.log = log
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -184,7 +185,7 @@ class ServerProcess:
         began = time.monotonic()
         command = [sys.executable, "-m", "risk", "serve", "--host", HOST, "--port", str(self.port)]
         # --no-rate-limits: one address plays every seat of every game, far faster than a person.
-        command += ["--db", self.url, "--log-level", "warning", "--no-rate-limits"]
+        command += ["--db", self.url, "--log-level", "warning", "--no-rate-limits", *self.options]
         with open(self.log, "ab") as stderr:
             # A session of its own: a Ctrl+C in the terminal reaches us, not it; we stop it by its id.
             self.process = subprocess.Popen(
@@ -305,8 +306,11 @@ class Pending:
 class SeatClient:
     """One human seat's websocket, reconnecting as the browser does."""
 
-    def __init__(self, table: Table, seat: int, token: str, rng: random.Random) -> None:
+    def __init__(
+        self, table: Table, seat: int, token: str, rng: random.Random, server: ServerProcess
+    ) -> None:
         self.table = table
+        self.server = server  # the process this seat's page is on (several: each human on another)
         self.seat = seat
         self.token = token
         self.rng = rng
@@ -319,7 +323,7 @@ class SeatClient:
 
     async def run(self) -> None:
         table, attempt = self.table, 0
-        uri = f"ws://{HOST}:{table.harness.server.port}/api/games/{table.game_id}/ws"
+        uri = f"ws://{HOST}:{self.server.port}/api/games/{table.game_id}/ws"
         while not table.done.is_set() and not self.closed_for_good:
             try:
                 async with connect(uri, open_timeout=10, close_timeout=1, max_size=2**24) as socket_:
@@ -413,8 +417,10 @@ class Table:
         self.sent: dict[int, tuple[int, str]] = {}  # state id -> (seat, text) a client sent at it
         self.views: dict[int, dict[str, Any]] = {}  # seat -> the view of its newest state message
         self.seen: dict[int, tuple[int, bool]] = {}  # seat -> (state id, may act) of its newest state
+        servers = harness.servers
         self.clients = {
-            s: SeatClient(self, s, token, harness.client_rng()) for s, token in self.tokens.items()
+            s: SeatClient(self, s, token, harness.client_rng(), servers[i % len(servers)])
+            for i, (s, token) in enumerate(sorted(self.tokens.items()))
         }
         self.done = asyncio.Event()
         self.retry: set[int] = set()  # states whose action was refused with "try again": send it again
@@ -524,10 +530,24 @@ Fault = Callable[["Harness"], Awaitable[None]]
 class Harness:
     """The server, the games and their clients; a fault runs beside them (see the module's doc)."""
 
-    def __init__(self, url: str, store: str, folder: Path, setups: Sequence[GameSetup], seed: int) -> None:
+    def __init__(
+        self,
+        url: str,
+        store: str,
+        folder: Path,
+        setups: Sequence[GameSetup],
+        seed: int,
+        processes: int = 1,
+        options: Sequence[str] = (),
+    ) -> None:
         self.url = url
         self.setups = list(setups)
-        self.server = ServerProcess(url, folder / f"server-{store}.log")
+        # With several processes on one database, each human seat of a game plays on another one.
+        self.servers = [
+            ServerProcess(url, folder / f"server-{store}{'' if i == 0 else f'-{i}'}.log", options=options)
+            for i in range(processes)
+        ]
+        self.server = self.servers[0]
         self.report = Report(store=store, games=len(self.setups))
         self.rng = random.Random(seed)
         self.progress = 0  # actions played over all games, as the clients know them
@@ -562,12 +582,14 @@ class Harness:
             await asyncio.sleep(0.002)
 
     async def kill_and_restart(self, check: bool = True) -> None:
-        """SIGKILL the server, check that every acknowledged action is stored, start it again."""
-        self.server.kill()
+        """SIGKILL the server (with several, each in turn), check that every acknowledged action is
+        stored, start it again."""
+        server = self.servers[self.report.kills % len(self.servers)]
+        server.kill()
         self.report.kills += 1
         if check:
             await asyncio.to_thread(self.check_acknowledged)
-        self.report.restart_seconds.append(await self.server.start())
+        self.report.restart_seconds.append(await server.start())
 
     def check_acknowledged(self) -> int:
         """Every action a client saw acknowledged is in the store, at its place. Answers how many are
@@ -594,7 +616,8 @@ class Harness:
         self.expected_actions = sum(len(r.actions) for r in references)
         self.store = await asyncio.to_thread(SqlStorage, self.url)  # the schema, before the server opens it
         try:
-            await self.server.start()
+            for server in self.servers:
+                await server.start()
             for setup, reference in zip(self.setups, references, strict=True):
                 created = await asyncio.to_thread(self.server.request, "POST", "/api/games", setup.body())
                 self.tables.append(Table(self, setup, reference, created))
@@ -613,9 +636,10 @@ class Harness:
                 await asyncio.to_thread(self._compare_records)
             self._check_store(references)
         finally:
-            self.server.stop()
+            for server in self.servers:
+                server.stop()
             self.store.close()
-        self.report.server_starts = self.server.starts
+        self.report.server_starts = sum(server.starts for server in self.servers)
         self._read_log()
         self.report.seconds = time.monotonic() - began
         return self.report
@@ -664,7 +688,7 @@ class Harness:
                 )
 
     def _read_log(self) -> None:
-        text = self.server.log.read_text(errors="replace") if self.server.log.exists() else ""
+        text = "".join(s.log.read_text(errors="replace") for s in self.servers if s.log.exists())
         self.report.server_errors = sum(1 for line in text.splitlines() if line.startswith("ERROR"))
         if "Traceback" in text:
             start = text.index("Traceback")
@@ -741,8 +765,11 @@ def run(
     setups: Sequence[GameSetup],
     fault: Fault | None,
     seed: int,
+    processes: int = 1,
+    options: Sequence[str] = (),
     **limits: float,
 ) -> Report:
-    """Play ``setups`` on a real server over ``url`` with ``fault`` beside them (see the module's doc)."""
+    """Play ``setups`` on real servers over ``url`` with ``fault`` beside them (see the module's doc);
+    ``processes`` servers on the same database, each human seat of a game on another."""
     os.makedirs(folder, exist_ok=True)
-    return asyncio.run(Harness(url, store, folder, setups, seed).run(fault, **limits))
+    return asyncio.run(Harness(url, store, folder, setups, seed, processes, options).run(fault, **limits))

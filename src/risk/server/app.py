@@ -228,7 +228,9 @@ class Hub:
                     try:
                         await run_in_threadpool(master.submit_as, game_id, seat, text, state_id)
                     except Refusal as refusal:
-                        if refusal.code == "stale":
+                        if refusal.code == "stale" or master.live(game_id).state_id != state_id:
+                            # The game moved on meanwhile (another process): show it, decide again.
+                            await self.broadcast(game_id)
                             continue
                         if refusal.code == "unavailable":  # the store is down: try again shortly
                             self.failed.add(game_id)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+import os
+from typing import Annotated, Any
 
 import typer
 
@@ -43,6 +45,14 @@ def serve_command(
     no_rate_limits: Annotated[
         bool, typer.Option("--no-rate-limits", help="no rate limit at all (load tests on this machine)")
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="server processes sharing the port (more than 1 needs a PostgreSQL --db; docs/web.md)",
+            min=1,
+            max=64,
+        ),
+    ] = 1,
 ) -> None:
     import logging
     import sys
@@ -78,7 +88,14 @@ def serve_command(
     except StorageError as error:
         typer.echo(f"risk serve: error: cannot open the game store {url!r}: {error}", err=True)
         raise typer.Exit(code=2) from None
-    application = create_app(storage, allow_external_bots=allow_external_bots, limits=limits)
+    if workers > 1 and getattr(storage, "listen_conninfo", lambda: None)() is None:
+        storage.close()
+        typer.echo(
+            f"risk serve: error: --workers {workers} needs a PostgreSQL database (--db postgresql://...): "
+            "a SQLite file or memory is one process's store",
+            err=True,
+        )
+        raise typer.Exit(code=2)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     address = f"http://{shown_host}:{port}/"
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -91,14 +108,55 @@ def serve_command(
         threading.Timer(1.0, lambda: webbrowser.open(address)).start()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     hide_secrets_everywhere()  # no token in any log line, at any level (risk.server.logsafe)
-    uvicorn.run(
-        application,
-        host=host,
-        port=port,
-        log_level=log_level,
-        log_config=uvicorn_log_config(),
-        ws_max_size=65_536,
+    settings = {"host": host, "port": port, "log_level": log_level, "ws_max_size": 65_536}
+    if workers == 1:
+        application = create_app(storage, allow_external_bots=allow_external_bots, limits=limits)
+        uvicorn.run(application, log_config=uvicorn_log_config(), **settings)  # type: ignore[arg-type]
+        return
+    # Each worker process opens the store itself (the schema is upgraded above, once) and builds its
+    # own app from what this process was told, handed over in the environment.
+    storage.close()
+    os.environ[WORKER_SETTINGS] = json.dumps(
+        {
+            "db": url,
+            "allow_external_bots": allow_external_bots,
+            "limits": [limit_games, limit_actions, limit_messages],
+            "no_rate_limits": no_rate_limits,
+        }
     )
+    uvicorn.run(
+        "risk.server.command:worker_app",
+        factory=True,
+        workers=workers,
+        log_config=uvicorn_log_config(),
+        **settings,  # type: ignore[arg-type]
+    )
+
+
+WORKER_SETTINGS = "RISK_SERVE_WORKER"
+
+
+def worker_app() -> Any:
+    """The app of one of ``risk serve --workers N``'s processes (uvicorn calls this in each)."""
+    import logging
+    import sys
+
+    from risk.server.app import create_app
+    from risk.server.limits import Limits, Rate
+    from risk.server.logsafe import hide_secrets_everywhere
+    from risk.server.sql import open_storage
+
+    settings = json.loads(os.environ[WORKER_SETTINGS])
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    hide_secrets_everywhere()
+    games, actions, messages = settings["limits"]
+    limits = (
+        Limits.off()
+        if settings["no_rate_limits"]
+        else Limits(Rate.parse(games), Rate.parse(actions), Rate.parse(messages))
+    )
+    storage = open_storage(settings["db"])
+    return create_app(storage, allow_external_bots=settings["allow_external_bots"], limits=limits)
 
 
 def _safe_url(url: str) -> str:

@@ -89,6 +89,7 @@ class ChangeFeed:
 
     # -- the listening thread -------------------------------------------------------------------
     def start(self) -> None:
+        log.info("this server process is %s among the processes on its database", self.origin)
         self._thread = threading.Thread(target=self._listen, name="risk-feed", daemon=True)
         self._thread.start()
 
@@ -188,12 +189,20 @@ class ChangeFeed:
                     log.warning("the driver locks' connection failed (%s)", _first_line(error))
             return {g for g in game_ids if g in self._owned}
 
+    def let_go(self, game_id: str) -> bool:
+        """The game's driver has nothing left to wait for: from now on this process does not count
+        itself its driver (at once, in the caller's thread). Answers whether ``release`` must follow."""
+        if game_id not in self._owned:
+            return False
+        self._owned.discard(game_id)
+        return True
+
     def release(self, game_id: str) -> None:
-        """Give the game's driver lock back (its driver has nothing left to wait for)."""
+        """Give back one hold of the game's lock, after ``let_go`` (blocking: in a worker thread). Holds
+        are counted by PostgreSQL, so a ``try_own`` that ran between the two leaves the lock held."""
         with self._locks_mutex:
-            if game_id not in self._owned:
-                return
-            self._owned.discard(game_id)
+            if self._locks is None:
+                return  # the session that held it is gone, and the lock with it
             try:
                 self._connection().execute("SELECT pg_advisory_unlock(%s)", (lock_key("game", game_id),))
             except Exception as error:
@@ -220,7 +229,11 @@ class ChangeFeed:
                 return
         if gone:
             self._peers.difference_update(gone)
-            log.warning("%d other server process(es) stopped: their games are taken over", len(gone))
+            log.warning(
+                "%d other server process(es) stopped (%s): their games are taken over",
+                len(gone),
+                ", ".join(gone),
+            )
             self._orphans()
 
     def peers(self) -> set[str]:

@@ -107,8 +107,9 @@ class Peers:
         if caught == "reloaded":  # an undo cut the log back: every page gets it whole again
             for connection in list(hub.connections.get(game_id, ())):
                 connection.log_sent = 0
-        if caught is not None:
-            await hub.broadcast(game_id, force=caught != "moved")
+        # Always: the game may have been read again meanwhile (a stale write of this process's own
+        # reloads it), and a page is sent only a state newer than the one it has.
+        await hub.broadcast(game_id, force=caught in ("changed", "reloaded"))
         hub.kick(game_id)  # a bot's or a clock's turn may have come: its driver (here or there) plays
 
     def resync(self) -> None:
@@ -177,5 +178,5 @@ class Peers:
         return await run_in_threadpool(self.feed.try_own, game_id)
 
     def let_go(self, game_id: str) -> None:
-        if self.feed.owns(game_id):
+        if self.feed.let_go(game_id):
             self._loop.run_in_executor(None, self.feed.release, game_id)
