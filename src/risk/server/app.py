@@ -51,6 +51,7 @@ WEB_DIR = Path(str(resources.files("risk").joinpath("web")))
 MAX_MESSAGE = 16_384  # bytes of one websocket message; an action is a short line
 HELLO_TIMEOUT = 10.0
 STORE_RETRY = 1.0  # seconds before a bot tries again when the store failed
+PEERS_START = 10.0  # seconds a starting server waits to hear the other processes before serving
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -143,12 +144,15 @@ class Hub:
         self.failed: set[str] = set()  # games whose store failed on a move: read again, shown again
         self.peers: Peers | None = None  # the other server processes on the same PostgreSQL database
 
-    def start_peers(self) -> None:
-        """On PostgreSQL: listen to the other server processes (risk.server.peers); in the event loop."""
+    async def start_peers(self) -> None:
+        """On PostgreSQL: listen to the other server processes (risk.server.peers), before the first
+        page is served (a change made before we listen would reach that page late)."""
         conninfo = getattr(self.master.storage, "listen_conninfo", lambda: None)()
         if conninfo is not None:
             self.peers = Peers(self, conninfo, self.master.storage.origin)  # type: ignore[attr-defined]
             self.peers.start()
+            if not await asyncio.to_thread(self.peers.feed.listening.wait, PEERS_START):
+                log.warning("the other server processes cannot be heard yet: going on, trying again")
 
     async def send_state(self, game_id: str, connection: Connection, force: bool = False) -> None:
         async with connection.lock:
@@ -345,7 +349,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Games that were being played when the server stopped go on: bots move again.
-        hub.start_peers()
+        await hub.start_peers()
         social.listen_to(hub.peers)
         for game_id in await run_in_threadpool(master.unfinished_game_ids):
             hub.kick(game_id)

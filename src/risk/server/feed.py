@@ -6,9 +6,10 @@ What each process must learn from the others, and how:
   ``NOTIFY risk_changes, '<origin> <change> <game>'`` in the same transaction, which PostgreSQL
   delivers when, and only if, it commits. Each process listens on a connection of its own (a thread
   here) and hands the announcements of the *other* processes to the hub, which catches the game up
-  from the store and shows its own connections the new state (``Hub.on_change``). After the listening
-  connection was lost (the database restarted), announcements may have been missed: the hub is told
-  to catch up every game it holds (``resync``).
+  from the store and shows its own connections the new state (``Peers.on_change``). When the listening
+  connection comes up (at the start, and after the database restarted, when announcements may have
+  been missed) the hub is told to catch up every game it holds and to ask the others which pages they
+  have open (``resync``).
 * **Who plays a game's bots and runs its clock** (the hub's driver of the game): one process at a
   time, the one holding the game's advisory lock, a session lock on a second connection of the
   process's own, taken when its driver starts and given back when the driver has nothing left to
@@ -112,7 +113,7 @@ class ChangeFeed:
                     self.listening.set()
                     if not first:
                         log.warning("the change feed is back: catching up with the other processes")
-                        self._resync()
+                    self._resync()  # after a gap, and at the start: who has pages open elsewhere
                     first, attempt = False, 0
                     checked = time.monotonic()
                     while not self._stop.is_set():

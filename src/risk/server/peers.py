@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("risk.server.peers")
 
 NO_GAME = "-"  # the game field of announcements about no game in particular ("hello")
+WHEEL_RETRY = 1.0  # seconds: how soon a process with pages on a game it may not drive looks again
 
 
 class Peers:
@@ -40,6 +41,7 @@ class Peers:
         self.on_chat: Callable[[str], Awaitable[None]] | None = None  # new chat stored by another process
         self._loop = asyncio.get_running_loop()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._retrying: set[str] = set()  # games with a look at their lock pending (take_wheel)
         self.feed = ChangeFeed(
             conninfo,
             origin,
@@ -175,7 +177,19 @@ class Peers:
             with contextlib.suppress(Refusal):
                 if not self.master.needs_driver(game_id):
                     return False
-        return await run_in_threadpool(self.feed.try_own, game_id)
+        if await run_in_threadpool(self.feed.try_own, game_id):
+            return True
+        # Another process holds the lock. If it is about to give it back having seen an older state
+        # (it read the game before our move was stored), nobody would drive the game: while the game
+        # has work and pages here, look again shortly.
+        if self.hub.connections.get(game_id) and game_id not in self._retrying:
+            self._retrying.add(game_id)
+            self._loop.call_later(WHEEL_RETRY, self._retry_wheel, game_id)
+        return False
+
+    def _retry_wheel(self, game_id: str) -> None:
+        self._retrying.discard(game_id)
+        self.hub.kick(game_id)
 
     def let_go(self, game_id: str) -> None:
         if self.feed.let_go(game_id):
