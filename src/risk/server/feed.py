@@ -38,7 +38,7 @@ CHANGES_CHANNEL = "risk_changes"
 CHANGES = frozenset({"actions", "seats", "deadline", "settings", "chat", "presence", "hello"})
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds between attempts to reach the database again
 WAKE = 0.5  # seconds: how often the listening thread looks up from waiting (to stop, to check peers)
-PEER_CHECK = 2.0  # seconds between checks that the peers are still there
+PEER_CHECK = 2.0  # seconds between checks that the peers are still there (and nothing was missed)
 
 
 def change_payload(origin: str, change: str, game_id: str, extra: str = "") -> str:
@@ -74,12 +74,14 @@ class ChangeFeed:
         on_change: Callable[[str, str, str, str], None],
         resync: Callable[[], None],
         orphans: Callable[[], None],
+        tick: Callable[[], None],
     ) -> None:
         self.conninfo = conninfo
         self.origin = origin
         self._on_change = on_change
         self._resync = resync
         self._orphans = orphans
+        self._tick = tick
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._locks: Any = None  # the psycopg connection holding this process's locks
@@ -122,6 +124,7 @@ class ChangeFeed:
                         if time.monotonic() - checked >= PEER_CHECK:
                             checked = time.monotonic()
                             self._check_peers()
+                            self._tick()
             except Exception as error:  # the database went away: try again, announcements may be lost
                 self.listening.clear()
                 if self._stop.is_set():

@@ -398,6 +398,10 @@ class GameMaster:
     def is_live(self, game_id: str) -> bool:
         return game_id in self._live
 
+    def loaded(self, game_id: str) -> LiveGame | None:
+        """The game if it is in memory (never read from the store)."""
+        return self._live.get(game_id)
+
     def needs_driver(self, game_id: str) -> bool:
         """Whether the game has work for its driver: a bot of the server's to move, or a clock running."""
         live = self.live(game_id)

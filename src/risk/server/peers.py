@@ -48,6 +48,7 @@ class Peers:
             on_change=lambda *change: self._soon(self.on_change, *change),
             resync=lambda: self._soon(self.resync),
             orphans=lambda: self._soon(self.take_orphans),
+            tick=lambda: self._soon(self.check_behind),
         )
 
     def start(self) -> None:
@@ -122,6 +123,27 @@ class Peers:
         self._spawn(self._announce(NO_GAME, "hello", ""))
         for watched in list(self.hub.connections):
             self.announce_presence(watched)
+
+    def check_behind(self) -> None:
+        """Every few seconds, a safety net under the announcements: any game watched here that the store
+        has moved past is caught up (one query for all of them)."""
+        if self.hub.connections:
+            self._spawn(self._catch_up_behind(list(self.hub.connections)))
+
+    async def _catch_up_behind(self, game_ids: list[str]) -> None:
+        state_ids = getattr(self.master.storage, "state_ids", None)
+        if state_ids is None:
+            return
+        try:
+            stored = await run_in_threadpool(state_ids, game_ids)
+        except Exception as error:  # the store is down: the next look, or the drivers, find it again
+            log.warning("could not compare the games with the store (%s)", error)
+            return
+        for game_id, state_id in stored.items():
+            live = self.master.loaded(game_id)
+            if live is not None and state_id > live.state_id:
+                log.warning("game %s: caught up by the periodic check, not by an announcement", game_id)
+                self._spawn(self.catch_up(game_id))
 
     def take_orphans(self) -> None:
         """Another process stopped: the unfinished games it drove get a driver here (whichever live

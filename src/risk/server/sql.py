@@ -338,6 +338,15 @@ class SqlStorage(Storage):
             return None
         return self.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
+    def state_ids(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored state id of each of these games (one query: the feed's check that nothing was
+        missed)."""
+        if not game_ids:
+            return {}
+        query = sa.select(games.c.id, games.c.state_id).where(games.c.id.in_(list(game_ids)))
+        with self._errors("reading games' states"), self._transaction() as conn:
+            return {row.id: int(row.state_id) for row in conn.execute(query)}
+
     def announce(self, change: str, game_id: str, extra: str = "") -> None:
         """Tell the other server processes something that is not stored (who has a page open)."""
         if self.backend != "postgresql":
