@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from positions import make_position
-from risk.bots import expert_dice, make_bot, neutrals, teams
+from risk.bots import expert_dice, make_bot, neutrals
 from risk.bots.heuristic import ContinentalBot, FortressBot, Survey
 from risk.rules.actions import ACCEPT_DICE, CALL_OFF, Attack, Bribe, Commander, Place, ReinforceAlly, Reroll
 from risk.rules.game import Game, Phase
@@ -162,22 +162,6 @@ def _team_position() -> Game:
     for t, seat in enumerate(game.owner):
         game.units[t][seat] = game.armies[t]
     return game
-
-
-def test_team_risk_goes_for_the_opponent_closest_to_elimination() -> None:
-    game = _team_position()
-    board = game.board
-    totals = teams.units_of(game)
-    assert totals[1] == 2 and totals[3] == 23
-    # Seat 1 has 2 units left: its end ends the game.
-    assert teams.value_change(game, 0, board.territory("alaska"), totals) > teams.value_change(
-        game, 0, board.territory("peru"), totals
-    )
-    survey = Survey(game, 0)
-    bot = ContinentalBot(0)
-    options = bot.scored_attacks(game, 0, survey)
-    best = max(options, key=lambda option: option[0])
-    assert best[3] == board.territory("alaska")
 
 
 def test_an_endangered_team_player_guards_its_most_threatened_territory() -> None:

@@ -242,8 +242,6 @@ class HeuristicBot(Bot):
             value += 5.0 + 3.0 * len(game.hands[defender])
         if survey.duel:
             value += neutrals.value_change(game, me, target, survey.danger)
-        if survey.team_units is not None:
-            value += teams.value_change(game, me, target, survey.team_units)
         return value
 
     def holder_value(self, game: Game, me: int, target: int, focus: int, survey: Survey) -> float:
@@ -482,10 +480,7 @@ class Survey:
     held by foes, each continent's territories held by the bot and the enemy armies in it, the
     target continent. Valid only while the position does not change."""
 
-    __slots__ = (
-        "_focus", "_holders", "_index", "_mine_in", "danger", "duel", "foe", "game", "me", "team_units",
-        "values",
-    )
+    __slots__ = ("_focus", "_holders", "_index", "_mine_in", "danger", "duel", "foe", "game", "me", "values")
 
     def __init__(self, game: Game, me: int) -> None:
         self.game, self.me = game, me
@@ -498,8 +493,6 @@ class Survey:
         # Who can attack us: every foe, except in 2-player RISK the neutrals that never attack.
         self.duel = neutrals.in_duel(game)
         self.danger = neutrals.hostile(game, me) if self.duel else self.foe
-        # Team RISK: every seat's units, for going after the player closest to elimination.
-        self.team_units = None if game.team is None else teams.units_of(game)
         self._index = _board_index(game.board)
         self._focus: int | None = None
         self._mine_in: list[int] | None = None

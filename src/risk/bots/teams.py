@@ -1,11 +1,11 @@
 """Team RISK (2003) for the heuristic bots: the first player eliminated ends the game for both teams.
 
-"The game is over when ONE player on a team is eliminated. The other team wins." So the cheapest
-win is the weakest opponent: every conquest from a nearly finished player is worth more than a
-continent. The same rule makes our own weakest player the team's weak point: a player with few
+"The game is over when ONE player on a team is eliminated. The other team wins." That makes our
+own weakest player the team's weak point: a player with few
 armies left keeps its reinforcements on its most threatened territory, and a teammate sends spare
 armies into that player's threatened territories ("You may fortify ... into other team members'
-territories").
+territories"). (Going after the opposing player with the fewest units, as a bonus on the value of
+its territories, was tried and measured worse than today's bot: benchmarks/bench_neutrals.py.)
 
 A player is out when no unit of theirs is left on the board; units count, not territories (a tied
 territory is controlled by no one but its units still stand).
@@ -19,10 +19,6 @@ from risk.rules.game import Game
 
 # A player with this many units or fewer is in danger of going out (and ending the game).
 ENDANGERED_UNITS = 12
-# More for a conquest from the opposing player with the fewest units: the game's quickest end.
-WEAKEST_BONUS = 3.0
-# Weight of a conquest from an opponent with u units: FOCUS_WEIGHT / u more than the usual value.
-FOCUS_WEIGHT = 12.0
 
 
 def units_of(game: Game) -> list[int]:
@@ -33,17 +29,6 @@ def units_of(game: Game) -> list[int]:
         for seat, count in enumerate(stack):
             totals[seat] += count
     return totals
-
-
-def value_change(game: Game, me: int, target: int, totals: list[int]) -> float:
-    """What Team RISK adds to the value of conquering ``target``: more the fewer units its defender has,
-    since that player's end ends the game."""
-    defender = game.defending_seat(target)
-    if game.team is None or game.team[defender] == game.team[me]:
-        return 0.0
-    rivals = [seat for seat in range(game.humans) if game.alive[seat] and game.team[seat] != game.team[me]]
-    weakest = min(rivals, key=lambda seat: (totals[seat], seat))
-    return (WEAKEST_BONUS if defender == weakest else 0.0) + FOCUS_WEIGHT / max(1, totals[defender])
 
 
 def team_action(game: Game, me: int) -> Action | None:
@@ -118,4 +103,4 @@ def rescue(game: Game, me: int, totals: list[int]) -> Action | None:
     return move if game.is_legal(move) else None
 
 
-__all__ = ["ENDANGERED_UNITS", "rescue", "team_action", "units_of", "value_change"]
+__all__ = ["ENDANGERED_UNITS", "rescue", "team_action", "units_of"]
