@@ -53,16 +53,16 @@ GOLDEN = {
     "two-player-2003-active/2": "1a9d176ac7dac562183a",
     "mission-2003-4/0": "9e1cad79500f39186b24",
     "mission-2003-4/1": "e88bb4d4749fe809c623",
-    "team-2003-4/0": "e35e3064b1ce3ebd46b1",
-    "team-2003-4/1": "8c9a5e7ab1d74806a73f",
-    "team-2003-6/0": "0d5140079daee4121b61",
+    "team-2003-4/0": "d7c1d8c0a412bb6f1534",
+    "team-2003-4/1": "85e82418e36dd07e7c77",
+    "team-2003-6/0": "9f777e35d6792365849e",
     "experts-1993-3/0": "e348504507fff8509b30",
     "experts-1993-3/1": "7c53233c12137fe462bc",
     "search-2008-3/0": "9c68cf8bded955e20656",
     "search-2008-3/1": "d1be86d030beac8b51eb",
     "search-1993-6/0": "410ad4ba1b0ecc4b779f",
     "search-secret-mission-2008-3/0": "cad424c13a5ebbc1b267",
-    "search-team-2003-4/0": "d4d302109d3939a3beb1",
+    "search-team-2003-4/0": "68c6881f7cfe87d7e9c5",
 }
 
 
