@@ -23,7 +23,9 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
+from risk.bots import expert_dice, neutrals, teams
 from risk.bots.base import (
+    ADJUST_DICE,
     ATTACK,
     CLAIM,
     DEFEND,
@@ -141,6 +143,10 @@ class HeuristicBot(Bot):
         game: Game = view._game
         me = view.player
         phase = game.phase
+        # The games beyond world domination: their own decisions first (None: the plan decides).
+        special = self.variant_decision(game, me)
+        if special is not None:
+            return special
         if phase == ATTACK:
             return self.attack(game, me)
         if phase == DEFEND:
@@ -160,6 +166,17 @@ class HeuristicBot(Bot):
         if phase == CLAIM:
             return self.claim(game, me)
         return fallback_action(view, self.rng)
+
+    def variant_decision(self, game: Game, me: int) -> Action | None:
+        """2-player RISK (neutrals, allies), Team RISK and the expert dice: the decisions those
+        games add, or ``None`` where the world-domination plan decides."""
+        if game.phase == ADJUST_DICE:
+            return expert_dice.adjust(game, me)
+        if neutrals.in_duel(game):
+            return neutrals.duel_action(game, me)
+        if game.team is not None:
+            return teams.team_action(game, me)
+        return None
 
     # -- shared assessments ----------------------------------------------------------------------
     # Each takes an optional Survey of the position; a decision makes one and passes it on, so the
@@ -181,11 +198,14 @@ class HeuristicBot(Bot):
         armies = game.armies
         worst = 0
         if survey is None:  # a few neighbours: cheaper than surveying the board
-            for n in game.board.neighbours[territory]:
-                if armies[n] - 1 > worst and cls.foe(game, me, n):
-                    worst = armies[n] - 1
-            return worst
-        foe = survey.foe
+            if neutrals.in_duel(game):
+                survey = Survey(game, me)
+            else:
+                for n in game.board.neighbours[territory]:
+                    if armies[n] - 1 > worst and cls.foe(game, me, n):
+                        worst = armies[n] - 1
+                return worst
+        foe = survey.danger
         for n in game.board.neighbours[territory]:
             if armies[n] - 1 > worst and foe[n]:
                 worst = armies[n] - 1
@@ -212,12 +232,16 @@ class HeuristicBot(Bot):
             value += 2.0 * board.continents[continent].bonus
         elif continent == focus:
             value += self.style.continent_focus
-        if survey.held_by(continent, defender):
+        # 2-player RISK: a neutral has no bonus to break and its end wins nothing.
+        rival = not game.neutral[defender]
+        if rival and survey.held_by(continent, defender):
             value += 1.5 * board.continents[continent].bonus  # breaks the defender's bonus
         if not game.conquered_this_turn:
             value += 3.0  # the card
-        if game.territory_count[defender] == 1:
+        if rival and game.territory_count[defender] == 1:
             value += 5.0 + 3.0 * len(game.hands[defender])
+        if survey.duel:
+            value += neutrals.value_change(game, me, target, survey.danger)
         return value
 
     def holder_value(self, game: Game, me: int, target: int, focus: int, survey: Survey) -> float:
@@ -267,16 +291,17 @@ class HeuristicBot(Bot):
         double), and that shortfall; (-1, 0) when every border is safe."""
         survey = survey or Survey(game, me)
         owner, armies, board = game.owner, game.armies, game.board
-        foe, neighbours, continent_of = survey.foe, board.neighbours, board.continent_of
+        neighbours, continent_of = board.neighbours, board.continent_of
         held = survey.held_continents()
         ratio = self.style.border_ratio
         best, best_deficit = -1, 0
+        danger = survey.danger
         for t in range(len(owner)):
             if owner[t] != me:
                 continue
             threat = 0
             for n in neighbours[t]:
-                if armies[n] - 1 > threat and foe[n]:
+                if armies[n] - 1 > threat and danger[n]:
                     threat = armies[n] - 1
             if threat == 0:
                 continue
@@ -344,7 +369,7 @@ class HeuristicBot(Bot):
                     continue
                 if exposure < 0:
                     # An attack out of a territory that borders other enemies leaves it exposed.
-                    exposure = 0.3 * (sum(map(foe.__getitem__, neighbours[s])) - 1)
+                    exposure = 0.3 * (sum(map(survey.danger.__getitem__, neighbours[s])) - 1)
                 value = values[t]
                 if value is None:
                     if focus < 0:
@@ -374,9 +399,15 @@ class HeuristicBot(Bot):
         good.sort(key=_score, reverse=True)
         for _, _, source, target, dice in good:
             action = Attack(source, target, dice)
+            if survey.duel:
+                action = neutrals.call_off_first(game, action)
             # Variants can forbid some targets (teammates in Team RISK).
             if game.is_legal(action):
                 return action
+        if survey.duel:  # active neutrals: our allies' armies attack too
+            allied = neutrals.ally_attack(game, me)
+            if allied is not None:
+                return neutrals.call_off_first(game, allied)
         return END_ATTACK
 
     def occupy(self, game: Game, me: int) -> Occupy:
@@ -449,7 +480,7 @@ class Survey:
     held by foes, each continent's territories held by the bot and the enemy armies in it, the
     target continent. Valid only while the position does not change."""
 
-    __slots__ = ("_focus", "_holders", "_index", "_mine_in", "foe", "game", "me", "values")
+    __slots__ = ("_focus", "_holders", "_index", "_mine_in", "danger", "duel", "foe", "game", "me", "values")
 
     def __init__(self, game: Game, me: int) -> None:
         self.game, self.me = game, me
@@ -459,6 +490,9 @@ class Survey:
         else:
             my_team = game.team[me]
             self.foe = [game.team_at(t) != my_team for t in range(len(owner))]
+        # Who can attack us: every foe, except in 2-player RISK the neutrals that never attack.
+        self.duel = neutrals.in_duel(game)
+        self.danger = neutrals.hostile(game, me) if self.duel else self.foe
         self._index = _board_index(game.board)
         self._focus: int | None = None
         self._mine_in: list[int] | None = None
