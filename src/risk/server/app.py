@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from anyio import CapacityLimiter, to_thread
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -51,6 +52,7 @@ WEB_DIR = Path(str(resources.files("risk").joinpath("web")))
 MAX_MESSAGE = 16_384  # bytes of one websocket message; an action is a short line
 HELLO_TIMEOUT = 10.0
 STORE_RETRY = 1.0  # seconds before a bot tries again when the store failed
+BOT_THREADS = 4  # worker threads for the bots of every game together (players' moves have their own)
 PEERS_START = 10.0  # seconds a starting server waits to hear the other processes before serving
 
 CSP = (
@@ -143,6 +145,12 @@ class Hub:
         self.sleeping: set[str] = set()  # games whose driver waits for a defender's deadline
         self.failed: set[str] = set()  # games whose store failed on a move: read again, shown again
         self.peers: Peers | None = None  # the other server processes on the same PostgreSQL database
+        self._bot_threads: CapacityLimiter | None = None
+
+    def bot_threads(self) -> CapacityLimiter:
+        if self._bot_threads is None:  # made in the event loop, on first use
+            self._bot_threads = CapacityLimiter(BOT_THREADS)
+        return self._bot_threads
 
     async def start_peers(self) -> None:
         """On PostgreSQL: listen to the other server processes (risk.server.peers), before the first
@@ -228,9 +236,13 @@ class Hub:
                     delay = float(master.live(game_id).record.settings.get("bot_delay", DEFAULT_BOT_DELAY))
                     if delay > 0:
                         await asyncio.sleep(delay)
-                    text = await run_in_threadpool(decide)
+                    # Bots think and move in threads of their own, so a player's move never waits in a
+                    # queue behind the bots of every other game (it still shares the CPU with them).
+                    text = await to_thread.run_sync(decide, limiter=self.bot_threads())
                     try:
-                        await run_in_threadpool(master.submit_as, game_id, seat, text, state_id)
+                        await to_thread.run_sync(
+                            master.submit_as, game_id, seat, text, state_id, limiter=self.bot_threads()
+                        )
                     except Refusal as refusal:
                         if refusal.code == "stale" or master.live(game_id).state_id != state_id:
                             # The game moved on meanwhile (another process): show it, decide again.
