@@ -444,6 +444,12 @@ class GameMaster:
                     self.live(game_id)
                     return "reloaded"
                 seat_desk.replayed(live, stored)
+            if entries:
+                # The actions were read after the game's row: more may have come in between, and the
+                # live game is where the last one read left it.
+                last = entries[-1]
+                record = replace(record, state_id=last.seq, turn=live.game.turn, updated=last.at)
+                record = replace(record, status=_progress(live).status, winner=live.game.winner)
             live.record = record
             if entries:
                 live.blitz = None  # a blitz waiting here was answered, or overtaken, elsewhere

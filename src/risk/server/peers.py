@@ -42,6 +42,7 @@ class Peers:
         self._loop = asyncio.get_running_loop()
         self._tasks: set[asyncio.Task[None]] = set()
         self._retrying: set[str] = set()  # games with a look at their lock pending (take_wheel)
+        self._behind: dict[str, int] = {}  # games behind the store at the last check: the store's state
         self.feed = ChangeFeed(
             conninfo,
             origin,
@@ -139,11 +140,19 @@ class Peers:
         except Exception as error:  # the store is down: the next look, or the drivers, find it again
             log.warning("could not compare the games with the store (%s)", error)
             return
+        # A game a move or two behind is usually an announcement on its way: only one still behind
+        # what the store held at the previous look (2 s ago) was missed.
+        behind: dict[str, int] = {}
         for game_id, state_id in stored.items():
             live = self.master.loaded(game_id)
-            if live is not None and state_id > live.state_id:
+            if live is None:
+                continue
+            if live.state_id < self._behind.get(game_id, -1):
                 log.warning("game %s: caught up by the periodic check, not by an announcement", game_id)
                 self._spawn(self.catch_up(game_id))
+            elif state_id > live.state_id:
+                behind[game_id] = state_id
+        self._behind = behind
 
     def take_orphans(self) -> None:
         """Another process stopped: the unfinished games it drove get a driver here (whichever live
