@@ -26,14 +26,16 @@ GAMES = {"secret-mission": "2008", "capital": "2008", "mission": "2003"}
 PROGRAM = Path(__file__).resolve().parent / "baseline_bot.py"
 
 
-def measure(game: str, bot: str, baseline: Path, players: int, games: int, workers: int, seed: int,
-            max_turns: int) -> dict[str, object]:
+def measure(
+    game: str, bot: str, baseline: Path, players: int, games: int, workers: int, seed: int, max_turns: int
+) -> dict[str, object]:
     started = time.perf_counter()
     rules = Rules.preset(GAMES[game]).with_options(game=game)
     old = f"{PROGRAM} --baseline {baseline} --bot {bot}"
     seats = [bot] + [old] * (players - 1)
-    result = run_tournament(seats, rules, games, workers=workers, seed=seed, max_turns=max_turns,
-                            time_budget=10.0)
+    result = run_tournament(
+        seats, rules, games, workers=workers, seed=seed, max_turns=max_turns, time_budget=10.0
+    )
     row = next(s for s in result.standings if s.name == bot)
     chance = 1 / players
     return {
@@ -52,12 +54,14 @@ def measure(game: str, bot: str, baseline: Path, players: int, games: int, worke
         "unfinished": result.unfinished,
         "seconds": round(time.perf_counter() - started, 1),
         "command": f"python benchmarks/bench_missions.py --baseline BASELINE/src --game {game} --bot {bot} "
-                   f"--players {players} --games {games} --seed {seed}",
+        f"--players {players} --games {games} --seed {seed}",
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--baseline", required=True, type=Path, help="src folder of today's version")
     parser.add_argument("--game", choices=[*GAMES, "all"], default="all")
     parser.add_argument("--bot", default="continental", help="continental, fortress or quick")
@@ -75,13 +79,24 @@ def main() -> None:
         parser.error("--games must be at least 1")
     rows = []
     for game in GAMES if args.game == "all" else [args.game]:
-        row = measure(game, args.bot, args.baseline.resolve(), args.players, args.games, args.workers,
-                      args.seed, args.max_turns)
+        row = measure(
+            game,
+            args.bot,
+            args.baseline.resolve(),
+            args.players,
+            args.games,
+            args.workers,
+            args.seed,
+            args.max_turns,
+        )
         rows.append(row)
         low, high = row["ci95"]  # type: ignore[misc]
-        print(f"{game:>15} {args.bot} vs {row['against']}: {row['wins']}/{row['games']} "
-              f"{row['win_rate']:.1%} 95% [{low:.1%}, {high:.1%}] = {row['times_chance']}x chance, "
-              f"unfinished {row['unfinished']}, {row['seconds']} s", file=sys.stderr)
+        print(
+            f"{game:>15} {args.bot} vs {row['against']}: {row['wins']}/{row['games']} "
+            f"{row['win_rate']:.1%} 95% [{low:.1%}, {high:.1%}] = {row['times_chance']}x chance, "
+            f"unfinished {row['unfinished']}, {row['seconds']} s",
+            file=sys.stderr,
+        )
     print(json.dumps(rows, indent=2))
 
 

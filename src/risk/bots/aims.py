@@ -40,7 +40,7 @@ ENEMY_CAPITAL_VALUE = 9.0  # an opposing headquarters (more for the weakest)
 NEAR_CAPITAL_VALUE = 1.5  # a territory next to an opposing headquarters: the way in
 HOME_GUARD = 1.0  # armies kept on one's headquarters per enemy army that could strike it
 ISLAND_VALUE = 1.0
-BLOCK_VALUE = 3.0  # per step an opponent is from its goal, fewer steps more
+BLOCK_VALUE = 2.0  # per step an opponent is from its goal, fewer steps more
 # Secret Mission: wiping out a colour completes anyone's "destroy" card for it, so the last
 # territory of a player is worth less to take, unless it is our own mission.
 RISKY_ELIMINATION = -6.0
@@ -198,24 +198,28 @@ def _block_secret_missions(
         theirs = [t for t, seat in enumerate(owner) if seat == p]
         count = len(theirs)
         strong = sum(1 for t in theirs if armies[t] >= 2)
+        block: dict[int, float] = {}  # the most each territory of theirs is worth to take, to block
         for mission in possible:
+            # A mission already complete is not theirs: the game would be over.
             if mission.territories:
                 have = strong if mission.armies_each > 1 else count
                 short = mission.territories - have
-                if short <= 4:
+                if 0 < short <= 4:
                     for t in theirs:
                         if mission.armies_each == 1 or armies[t] >= 2:
-                            aim.value[t] += BLOCK_VALUE * (5 - short) / 4
+                            block[t] = max(block.get(t, 0.0), 0.75 * BLOCK_VALUE * (5 - short))
                 continue
             wanted = [board.continent(name) for name in mission.continents]
             if mission.any_other_continent:
                 wanted.append(_best_other_continent(board, owner, p, wanted))
             short = sum(1 for c in wanted for t in board.continents[c].territories if owner[t] != p)
-            if short <= 3:
+            if 0 < short <= 3:
                 for c in wanted:
                     for t in board.continents[c].territories:
                         if owner[t] == p:
-                            aim.value[t] += BLOCK_VALUE * (4 - short) / 3
+                            block[t] = max(block.get(t, 0.0), BLOCK_VALUE * (4 - short))
+        for t, value in block.items():
+            aim.value[t] += value
 
 
 # -- Capital RISK --------------------------------------------------------------------------------
