@@ -19,11 +19,12 @@ a search bot's evaluation. World domination, 2-player and Team RISK have no aim 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from risk.rules.actions import END_TURN, Action, Capital, ClaimMission, Place
 from risk.rules.game import Phase
-from risk.rules.missions import RankedMission, mission_deck, ranked_mission
+from risk.rules.missions import Mission, RankedMission, mission_deck, ranked_mission
 from risk.view import View
 
 if TYPE_CHECKING:
@@ -191,35 +192,57 @@ def _block_secret_missions(
     Close means a pair of continents nearly held, or nearly 24 territories (18 with 2 armies)."""
     me, board = view.player, view.board
     humans = sum(1 for n in view.neutral if not n)
-    possible = [m for m in mission_deck(humans) if m.key != mine and m.destroy is None]
+    possible = _deck_without(board, humans, mine)
+    continents = board.continents
+    continent_of = board.continent_of
+    # Per seat: territories held in each continent, all territories, those with 2 armies or more.
+    held = [[0] * len(continents) for _ in range(humans)]
+    count, strong = [0] * humans, [0] * humans
+    for t, seat in enumerate(owner):
+        if 0 <= seat < humans:
+            held[seat][continent_of[t]] += 1
+            count[seat] += 1
+            strong[seat] += armies[t] >= 2
     for p in range(humans):
         if p == me or not view.alive[p]:
             continue
-        theirs = [t for t, seat in enumerate(owner) if seat == p]
-        count = len(theirs)
-        strong = sum(1 for t in theirs if armies[t] >= 2)
         block: dict[int, float] = {}  # the most each territory of theirs is worth to take, to block
-        for mission in possible:
+        for mission, wanted in possible:
             # A mission already complete is not theirs: the game would be over.
             if mission.territories:
-                have = strong if mission.armies_each > 1 else count
-                short = mission.territories - have
+                short = mission.territories - (strong[p] if mission.armies_each > 1 else count[p])
                 if 0 < short <= 4:
-                    for t in theirs:
-                        if mission.armies_each == 1 or armies[t] >= 2:
-                            block[t] = max(block.get(t, 0.0), 0.75 * BLOCK_VALUE * (5 - short))
+                    value = 0.75 * BLOCK_VALUE * (5 - short)
+                    for t, seat in enumerate(owner):
+                        if seat == p and (mission.armies_each == 1 or armies[t] >= 2):
+                            block[t] = max(block.get(t, 0.0), value)
                 continue
-            wanted = [board.continent(name) for name in mission.continents]
             if mission.any_other_continent:
-                wanted.append(_best_other_continent(board, owner, p, wanted))
-            short = sum(1 for c in wanted for t in board.continents[c].territories if owner[t] != p)
+                other = max(
+                    (c.index for c in continents if c.index not in wanted),
+                    key=lambda c: (held[p][c] / len(continents[c].territories), -continents[c].bonus),
+                )
+                wanted = (*wanted, other)
+            short = sum(len(continents[c].territories) - held[p][c] for c in wanted)
             if 0 < short <= 3:
+                value = BLOCK_VALUE * (4 - short)
                 for c in wanted:
-                    for t in board.continents[c].territories:
+                    for t in continents[c].territories:
                         if owner[t] == p:
-                            block[t] = max(block.get(t, 0.0), BLOCK_VALUE * (4 - short))
+                            block[t] = max(block.get(t, 0.0), value)
         for t, value in block.items():
             aim.value[t] += value
+
+
+@cache
+def _deck_without(board: Board, humans: int, mine: str) -> tuple[tuple[Mission, tuple[int, ...]], ...]:
+    """The missions other players may hold (destroy cards aside), with their continents' indices
+    (looked up once per board)."""
+    return tuple(
+        (m, tuple(board.continent(name) for name in m.continents))
+        for m in mission_deck(humans)
+        if m.key != mine and m.destroy is None
+    )
 
 
 # -- Capital RISK --------------------------------------------------------------------------------
