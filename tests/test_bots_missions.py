@@ -276,3 +276,15 @@ def test_revealed_mission_cards_stay_in_samples() -> None:
         for seat in (p for p in range(4) if p not in (1, me)):
             assert len(sample.mission_cards[seat]) == len(game.mission_cards[seat])
             assert not set(sample.mission_cards[seat]) & {"general-asia", *game.mission_cards[me]}
+
+
+def test_the_search_bot_claims_a_complete_mission_without_searching() -> None:
+    from risk.bots.search import SearchBot
+
+    cards = ["general-asia", "major-europe", "colonel-africa", "captain-south-america"]  # "reinforced"
+    owners = {name: (0, 3) for name in ("venezuela", "brazil", "peru", "argentina")}
+    game = make_position(MISSION, players=4, owners=owners, default_owner=1, default_armies=2)
+    game.mission_cards[0] = cards
+    game.placed_this_turn = True  # reinforcements placed: the attack phase has begun
+    assert game.claimable_missions() == ["captain-south-america"]
+    assert SearchBot(0, iterations=8).choose(View(game, 0)) == ClaimMission("captain-south-america")
