@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from risk.record import read_record_file
 from risk.rules.options import Rules
 from risk.tournament import run_tournament
 
@@ -27,16 +28,34 @@ PROGRAM = Path(__file__).resolve().parent / "baseline_bot.py"
 
 
 def measure(
-    game: str, bot: str, baseline: Path, players: int, games: int, workers: int, seed: int, max_turns: int
+    game: str,
+    bot: str,
+    baseline: Path,
+    players: int,
+    games: int,
+    workers: int,
+    seed: int,
+    max_turns: int,
+    out: Path | None = None,
 ) -> dict[str, object]:
     started = time.perf_counter()
     rules = Rules.preset(GAMES[game]).with_options(game=game)
     old = f"{PROGRAM} --baseline {baseline} --bot {bot}"
     seats = [bot] + [old] * (players - 1)
+    folder = None if out is None else out / f"{game}-{bot}-{players}"
     result = run_tournament(
-        seats, rules, games, workers=workers, seed=seed, max_turns=max_turns, time_budget=10.0
+        seats, rules, games, workers=workers, seed=seed, max_turns=max_turns, time_budget=10.0, out=folder
     )
     row = next(s for s in result.standings if s.name == bot)
+    # How the games were won: by the game's goal or by eliminating everyone else.
+    reasons: dict[str, int] = {}
+    for game_result in result.results:
+        if game_result.record is not None and game_result.winner_seat is not None:
+            outcome = read_record_file(game_result.record).outcome()
+            if outcome is not None:
+                who = "aware" if game_result.seats[game_result.winner_seat] == bot else "today's"
+                key = f"{who}: {outcome.reason.split(':')[0]}"
+                reasons[key] = reasons.get(key, 0) + 1
     chance = 1 / players
     return {
         "game": game,
@@ -52,6 +71,7 @@ def measure(
         "times_chance": round(row.win_rate / chance, 2),
         "goal_met": row.win_rate >= 1.5 * chance,
         "unfinished": result.unfinished,
+        "won_by": reasons,
         "seconds": round(time.perf_counter() - started, 1),
         "command": f"python benchmarks/bench_missions.py --baseline BASELINE/src --game {game} --bot {bot} "
         f"--players {players} --games {games} --seed {seed}",
@@ -70,6 +90,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-turns", type=int, default=300)
+    parser.add_argument("--out", type=Path, help="folder for the records (and how each game was won)")
     args = parser.parse_args()
     if not (args.baseline / "risk" / "__init__.py").is_file():
         parser.error(f"{args.baseline} is not a src folder holding a risk package")
@@ -88,6 +109,7 @@ def main() -> None:
             args.workers,
             args.seed,
             args.max_turns,
+            args.out,
         )
         rows.append(row)
         low, high = row["ci95"]  # type: ignore[misc]
