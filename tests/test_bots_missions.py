@@ -9,7 +9,7 @@ import pytest
 
 from positions import make_position
 from risk.bots import make_bot
-from risk.bots.aims import aim_for, goal_progress
+from risk.bots.aims import HOME_GUARD, aim_for, goal_progress
 from risk.bots.determinise import determinise
 from risk.rules.actions import Attack, Capital, ClaimMission, EndTurn, Fortify, Place
 from risk.rules.game import Game, Phase
@@ -151,8 +151,10 @@ def test_the_headquarters_keeps_a_guard_when_fortifying() -> None:
     game.capitals = [home, territory(game, "siam"), territory(game, "iceland")]
     action = choose(game)
     # The headquarters is the largest stack behind the front: the armies go to Indonesia, facing
-    # Siam's 11, but a guard stays against them (half of what is two steps away, and one more).
-    assert action == Fortify(home, territory(game, "indonesia"), 14)
+    # Siam's 11, but a guard stays against half of them (two steps away), and one more.
+    guard = round(HOME_GUARD * 11 // 2) + 1
+    assert 2 < guard < 20
+    assert action == Fortify(home, territory(game, "indonesia"), 20 - guard)
 
 
 def test_the_weakest_opposing_headquarters_is_attacked() -> None:
@@ -161,6 +163,15 @@ def test_the_weakest_opposing_headquarters_is_attacked() -> None:
     action = choose(game)
     assert isinstance(action, Attack)
     assert action.target == territory(game, "kamchatka")  # a headquarters on two armies
+
+
+def test_a_lost_headquarters_is_taken_back_first() -> None:
+    game = capital_position(Phase.ATTACK)
+    ural = territory(game, "ural")
+    game.owner[ural], game.armies[ural] = 1, 3  # seat 1 took it
+    game.territory_count = [game.owner.count(p) for p in range(3)]
+    action = choose(game)
+    assert isinstance(action, Attack) and action.target == ural
 
 
 # -- Mission RISK --------------------------------------------------------------------------------

@@ -35,11 +35,11 @@ GAMES = frozenset({"secret-mission", "capital", "mission"})
 
 # Extra conquest values (in the heuristic's units: a plain territory is worth 1, the turn's card 3).
 GOAL_CONTINENT_VALUE = 2.5  # a territory of a continent the goal needs
-TERRITORY_COUNT_VALUE = 1.5  # any territory, when the goal counts territories
+TERRITORY_COUNT_VALUE = 1.0  # any territory, when the goal counts territories
 DESTROY_VALUE = 4.0  # a territory of the colour to destroy
 ENEMY_CAPITAL_VALUE = 9.0  # an opposing headquarters (more for the weakest)
 NEAR_CAPITAL_VALUE = 1.5  # a territory next to an opposing headquarters: the way in
-HOME_GUARD = 1.0  # armies kept on one's headquarters per enemy army that could strike it
+HOME_GUARD = 1.5  # armies kept on one's headquarters per enemy army that could strike it
 ISLAND_VALUE = 1.0
 BLOCK_VALUE = 2.0  # per step an opponent is from its goal, fewer steps more
 # Secret Mission: wiping out a colour completes anyone's "destroy" card for it, so the last
@@ -211,8 +211,8 @@ def _block_secret_missions(
             # A mission already complete is not theirs: the game would be over.
             if mission.territories:
                 short = mission.territories - (strong[p] if mission.armies_each > 1 else count[p])
-                if 0 < short <= 4:
-                    value = 0.75 * BLOCK_VALUE * (5 - short)
+                if 0 < short <= 6:
+                    value = 0.5 * BLOCK_VALUE * (7 - short)
                     for t, seat in enumerate(owner):
                         if seat == p and (mission.armies_each == 1 or armies[t] >= 2):
                             block[t] = max(block.get(t, 0.0), value)
@@ -281,7 +281,12 @@ def _capital(view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[int, ..
     for c in ([home] if home >= 0 and owner[home] == me else []) + held_capitals:
         threat = capital_threat(view, owner, armies, c)
         aim.keep[c] = max(2, round(HOME_GUARD * threat) + 1) if c == home else max(1, threat // 2 + 1)
-        aim.guard_weight[c] = 2.0 if c == home else 1.5
+        aim.guard_weight[c] = 2.5 if c == home else 1.5
+    if home >= 0 and owner[home] != me:
+        # Our own headquarters lost: no win without it, so taking it back comes before all else.
+        aim.value[home] += 2 * ENEMY_CAPITAL_VALUE
+        aim.capitals_to_take.add(home)
+        aim.continent_weight[board.continent_of[home]] += 2.0
     targets = [c for p, c in enumerate(capitals) if p != me and c >= 0 and owner[c] != me]
     if not targets:
         return
