@@ -280,8 +280,11 @@ def _capital(view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[int, ..
     held_capitals = [c for p, c in enumerate(capitals) if p != me and c >= 0 and owner[c] == me]
     for c in ([home] if home >= 0 and owner[home] == me else []) + held_capitals:
         threat = capital_threat(view, owner, armies, c)
-        aim.keep[c] = max(2, round(HOME_GUARD * threat) + 1) if c == home else max(1, threat // 2 + 1)
-        aim.guard_weight[c] = 2.5 if c == home else 1.5
+        if c != home:
+            aim.keep[c] = max(1, threat // 2 + 1)
+        elif HOME_GUARD > 0:
+            aim.keep[c] = max(2, round(HOME_GUARD * threat) + 1)
+        aim.guard_weight[c] = 2.0 if c == home else 1.5
     if home >= 0 and owner[home] != me:
         # Our own headquarters lost: no win without it, so taking it back comes before all else.
         aim.value[home] += 2 * ENEMY_CAPITAL_VALUE

@@ -6,7 +6,9 @@ cards. It does not see the other hands, the order of the draw pile, the game's s
 with a sample drawn from ``rng``: the unseen cards are dealt at random to the other players by
 their hand sizes, the rest become the draw pile in random order, the other players' secret
 missions (Secret Mission RISK), unrevealed mission cards (Mission RISK) and secretly chosen
-headquarters (Capital RISK) are drawn afresh, and the copy gets a fresh generator. Two games that
+headquarters (Capital RISK) are drawn afresh, consistent with the view (no secret mission drawn
+is already complete for a player still in the game, a headquarters is one its chooser holds, a
+revealed mission card stays), and the copy gets a fresh generator. Two games that
 differ only in hidden parts therefore give the same determinisation for the same ``rng`` state.
 """
 

@@ -12,6 +12,10 @@ their own hand: the board, army counts, card counts, the face-up discard pile.
 
 Phases they do not know (rulebook variants added later) are played by :func:`fallback_action`, a
 safe choice among the legal actions, so the bots play any game the engine offers.
+
+In Secret Mission, Capital and Mission RISK they also play for the game's goal: :mod:`risk.bots.aims`
+reads it from the view for each decision (extra conquest values, target continents, territories to
+guard, the game's own decisions), and the scores here add it.
 """
 
 from __future__ import annotations
