@@ -39,7 +39,7 @@ TERRITORY_COUNT_VALUE = 1.0  # any territory, when the goal counts territories
 DESTROY_VALUE = 4.0  # a territory of the colour to destroy
 ENEMY_CAPITAL_VALUE = 9.0  # an opposing headquarters (more for the weakest)
 NEAR_CAPITAL_VALUE = 1.5  # a territory next to an opposing headquarters: the way in
-HOME_GUARD = 1.5  # armies kept on one's headquarters per enemy army that could strike it
+HOME_GUARD = 1.0  # armies kept on one's headquarters per enemy army that could strike it
 ISLAND_VALUE = 1.0
 BLOCK_VALUE = 2.0  # per step an opponent is from its goal, fewer steps more
 # Secret Mission: wiping out a colour completes anyone's "destroy" card for it, so the last
