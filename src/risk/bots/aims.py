@@ -40,7 +40,6 @@ DESTROY_VALUE = 4.0  # a territory of the colour to destroy
 ENEMY_CAPITAL_VALUE = 9.0  # an opposing headquarters (more for the weakest)
 NEAR_CAPITAL_VALUE = 1.5  # a territory next to an opposing headquarters: the way in
 HOME_GUARD = 1.0  # armies kept on one's headquarters per enemy army that could strike it
-ISLAND_VALUE = 1.0
 BLOCK_VALUE = 2.0  # per step an opponent is from its goal, fewer steps more
 # Secret Mission: wiping out a colour completes anyone's "destroy" card for it, so the last
 # territory of a player is worth less to take, unless it is our own mission.
@@ -332,35 +331,20 @@ def choose_capital(view: View) -> Capital:
 
 # -- Mission RISK --------------------------------------------------------------------------------
 def _mission_risk(view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[int, ...]) -> None:
-    """The cards held, pursued gently: the first to show them wins, but a player weakened by
-    chasing every card loses to one who simply conquers the world first."""
-    me, board = view.player, view.board
-    cards = view.mission_cards[me] or ()
-    wanted: list[int] = []
-    for key in cards:
-        mission = ranked_mission(key)
-        wanted.extend(board.continent(name) for name in mission.continents)
-        if mission.continent_count:
-            for _ in range(mission.continent_count - len(set(wanted))):
-                wanted.append(_best_other_continent(board, owner, me, wanted))
-        if mission.territories:
-            held = sum(1 for t, seat in enumerate(owner) if seat == me and armies[t] >= mission.armies_each)
-            if mission.territories - held <= 3:  # close: every territory counts now
-                _count_territories(view, aim, owner, armies, mission.territories, mission.armies_each)
-        if mission.islands:
-            for t in board.islands:
-                if owner[t] != me:
-                    aim.value[t] += ISLAND_VALUE
+    """The cards held, pursued only where it costs no strength: shown at once when complete (see
+    :func:`special_action`), a stack built with the turn's reinforcements and kept until shown, a
+    run of conquests pressed for its last one. Chasing the cards' continents, islands and counts
+    was measured weaker: against players who conquer the world, a player spread thin is eliminated
+    before its fourth card (docs/bots.md)."""
+    me = view.player
+    cards = [ranked_mission(key) for key in view.mission_cards[me] or ()]
+    for mission in cards:
         aim.stack = max(aim.stack, mission.stack)
         aim.conquests = max(aim.conquests, mission.conquests)
-    if wanted:
-        finishing = aim.finishing
-        _want_continents(view, aim, owner, armies, sorted(set(wanted)), weight=1.0, value=1.0)
-        aim.finishing = aim.finishing or finishing
-    # A turn's conquests: the last one or two of the run are worth lower odds.
+    # A turn's conquests: the last one of the run is worth lower odds.
     conquered = view.conquests_this_turn if view.current == me else 0
-    aim.finishing = aim.finishing or (conquered > 0 and aim.conquests - conquered == 1)
-    if aim.stack and any(ranked_mission(k).stack and ranked_mission(k).timing == "end" for k in cards):
+    aim.finishing = conquered > 0 and aim.conquests - conquered == 1
+    if any(mission.stack and mission.timing == "end" for mission in cards):
         mine = [t for t, seat in enumerate(owner) if seat == me]
         biggest = max(mine, key=lambda t: (armies[t], -t), default=-1)
         if biggest >= 0 and armies[biggest] >= aim.stack:
