@@ -128,6 +128,11 @@ class View:
     def conquered_this_turn(self) -> bool:
         return self._game.conquered_this_turn
 
+    @property
+    def conquests_this_turn(self) -> int:
+        """Territories the current player has conquered this turn (Mission RISK counts them)."""
+        return self._game.conquests_this_turn
+
     def outcome(self) -> Outcome | None:
         return self._game.outcome()
 

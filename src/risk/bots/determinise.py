@@ -6,7 +6,9 @@ cards. It does not see the other hands, the order of the draw pile, the game's s
 with a sample drawn from ``rng``: the unseen cards are dealt at random to the other players by
 their hand sizes, the rest become the draw pile in random order, the other players' secret
 missions (Secret Mission RISK), unrevealed mission cards (Mission RISK) and secretly chosen
-headquarters (Capital RISK) are drawn afresh, and the copy gets a fresh generator. Two games that
+headquarters (Capital RISK) are drawn afresh, consistent with the view (no secret mission drawn
+is already complete for a player still in the game, a headquarters is one its chooser holds, a
+revealed mission card stays), and the copy gets a fresh generator. Two games that
 differ only in hidden parts therefore give the same determinisation for the same ``rng`` state.
 """
 
@@ -24,6 +26,9 @@ from risk.rules.missions import (
     ranked_mission,
 )
 from risk.view import View
+
+# Draws of the other players' secret missions before the incomplete ones are picked by hand.
+MISSION_DRAWS = 8
 
 
 def determinise(view: View, rng: random.Random) -> Game:
@@ -63,11 +68,21 @@ def _resample_missions(real: Game, game: Game, me: int, rng: random.Random) -> N
         mine = real.missions[me] if 0 <= me < humans else None
         # A destroy card naming its holder reads "occupy 24": then the real occupy-24 card may be
         # in another hand; leaving out the card we show is the close, simple approximation.
-        pool = [m.key for m in mission_deck(humans) if mine is None or m.key != mine.key]
-        rng.shuffle(pool)
-        for seat in range(humans):
-            if seat != me:
+        deck = [m.key for m in mission_deck(humans) if mine is None or m.key != mine.key]
+        others = [seat for seat in range(humans) if seat != me]
+        # The engine ends the game as soon as a player in it has a complete mission, so no player
+        # still in the game holds one that is complete now: draw again until none does (a few
+        # tries; the last draw gives each such player a card that is not complete, if one is left).
+        for attempt in range(MISSION_DRAWS):
+            pool = deck[:]
+            rng.shuffle(pool)
+            for seat in others:
                 game.missions[seat] = effective_mission(mission_by_key(pool.pop(), humans), seat)
+            complete = [seat for seat in others if real.alive[seat] and game.mission_complete(seat)]
+            if not complete or real.turn == 0:
+                break
+            if attempt == MISSION_DRAWS - 1:
+                _replace_complete_missions(game, complete, pool, humans)
     elif kind == "mission" and not real.is_over:
         hidden = [p for p in range(humans) if p != me and len(real.missions_claimed[p]) < 3]
         if not hidden:
@@ -82,6 +97,17 @@ def _resample_missions(real: Game, game: Game, me: int, rng: random.Random) -> N
                 for index, key in enumerate(cards):
                     if ranked_mission(key).rank == rank and pool:
                         cards[index] = pool.pop()
+
+
+def _replace_complete_missions(game: Game, seats: list[int], pool: list[str], humans: int) -> None:
+    """Give each of ``seats`` a card from ``pool`` that is not complete for it, where there is one."""
+    for seat in seats:
+        for index, key in enumerate(pool):
+            mission = effective_mission(mission_by_key(key, humans), seat)
+            if not mission.is_complete(game, seat):
+                game.missions[seat] = mission
+                pool.pop(index)
+                break
 
 
 def _resample_capitals(real: Game, game: Game, me: int, rng: random.Random) -> None:

@@ -12,6 +12,10 @@ their own hand: the board, army counts, card counts, the face-up discard pile.
 
 Phases they do not know (rulebook variants added later) are played by :func:`fallback_action`, a
 safe choice among the legal actions, so the bots play any game the engine offers.
+
+In Secret Mission, Capital and Mission RISK they also play for the game's goal: :mod:`risk.bots.aims`
+reads it from the view for each decision (extra conquest values, target continents, territories to
+guard, the game's own decisions), and the scores here add it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from risk.bots import expert_dice, neutrals, teams
+from risk.bots.aims import FINISHING_ODDS, Aim, aim_for, aim_placement, special_action
 from risk.bots.base import (
     ADJUST_DICE,
     ATTACK,
@@ -112,8 +117,12 @@ class HeuristicBot(Bot):
     """Rule-based play tuned by a :class:`Style`. Subclasses set ``name``, ``description`` and ``style``."""
 
     style: Style = Style(0.6, 0.75, 0.5, 0.3, 1.0, 2.0)
+    # The goal of the game being played, beyond world domination (Secret Mission, Capital and
+    # Mission RISK; see risk.bots.aims), read afresh for each decision.
+    aim: Aim | None = None
 
     def choose(self, view: View) -> Action:
+        self.aim = aim_for(view)
         action = self.decide(view)
         # Rule variants (neutral placements, teammates, ...) can refuse a world-domination idea.
         if not view._game.is_legal(action):
@@ -144,7 +153,9 @@ class HeuristicBot(Bot):
         me = view.player
         phase = game.phase
         # The games beyond world domination: their own decisions first (None: the plan decides).
-        special = self.variant_decision(game, me)
+        special = special_action(view, self.aim)
+        if special is None:
+            special = self.variant_decision(game, me)
         if special is not None:
             return special
         if phase == ATTACK:
@@ -158,7 +169,8 @@ class HeuristicBot(Bot):
             trade = self.trade(game, me)
             if trade is not None:
                 return trade
-            return self.place(game, me)
+            placement = None if self.aim is None else aim_placement(view, self.aim)
+            return placement or self.place(game, me)
         if phase == FORTIFY:
             return self.fortify(game, me)
         if phase == SETUP_PLACE:
@@ -211,9 +223,13 @@ class HeuristicBot(Bot):
                 worst = armies[n] - 1
         return worst
 
+    def survey(self, game: Game, me: int) -> Survey:
+        """A survey of the position, with the continents this game's goal weighs more."""
+        return Survey(game, me, None if self.aim is None else self.aim.continent_weight)
+
     def target_continent(self, game: Game, me: int, survey: Survey | None = None) -> int:
         """The continent that is cheapest to complete for its bonus (held ones score for keeping)."""
-        return (survey or Survey(game, me)).target_continent()
+        return (survey or self.survey(game, me)).target_continent()
 
     def conquest_value(
         self, game: Game, me: int, target: int, focus: int, survey: Survey | None = None
@@ -221,7 +237,7 @@ class HeuristicBot(Bot):
         """How much taking ``target`` is worth to ``me``: the territory, continents made or broken,
         a card for the first conquest, a player eliminated (and their cards). It depends only on the
         target's continent and holder."""
-        survey = survey or Survey(game, me)
+        survey = survey or self.survey(game, me)
         board, owner = game.board, game.owner
         value = 1.0
         continent = board.continent_of[target]
@@ -239,7 +255,11 @@ class HeuristicBot(Bot):
         if not game.conquered_this_turn:
             value += 3.0  # the card
         if rival and game.territory_count[defender] == 1:
-            value += 5.0 + 3.0 * len(game.hands[defender])
+            aim = self.aim
+            if aim is not None and aim.elimination_value is not None and defender != aim.destroy:
+                value += aim.elimination_value  # it may complete someone else's mission
+            else:
+                value += 5.0 + 3.0 * len(game.hands[defender])
         if survey.duel:
             value += neutrals.value_change(game, me, target, survey.danger)
         return value
@@ -250,7 +270,8 @@ class HeuristicBot(Bot):
         value = survey.values.get(key)
         if value is None:
             value = survey.values[key] = self.conquest_value(game, me, target, focus, survey)
-        return value
+        # The goal's value of the territory itself (a mission's continent, a headquarters).
+        return value if self.aim is None else value + self.aim.value[target]
 
     # -- the turn ------------------------------------------------------------------------------
     def trade(self, game: Game, me: int) -> Trade | None:
@@ -277,10 +298,12 @@ class HeuristicBot(Bot):
 
     def place(self, game: Game, me: int) -> Place:
         pending = game.pending
-        survey = Survey(game, me)
+        survey = self.survey(game, me)
         # First the weakest held-continent border, up to the defence share.
         weakest, deficit = self.weakest_border(game, me, survey)
         defence_budget = max(1, round(pending * self.style.defence_share)) if deficit > 0 else 0
+        if self.aim is not None and weakest in self.aim.keep:
+            defence_budget = deficit  # a headquarters (or a mission's stack) comes first
         if weakest >= 0 and defence_budget > 0 and pending > 1:
             return Place(weakest, min(pending, defence_budget, deficit))
         source = self.attack_source(game, me, survey.target_continent(), survey)
@@ -289,11 +312,12 @@ class HeuristicBot(Bot):
     def weakest_border(self, game: Game, me: int, survey: Survey | None = None) -> tuple[int, int]:
         """The border territory short of the most armies against its threat (continent borders count
         double), and that shortfall; (-1, 0) when every border is safe."""
-        survey = survey or Survey(game, me)
+        survey = survey or self.survey(game, me)
         owner, armies, board = game.owner, game.armies, game.board
         neighbours, continent_of = board.neighbours, board.continent_of
         held = survey.held_continents()
         ratio = self.style.border_ratio
+        keep, guard = ({}, {}) if self.aim is None else (self.aim.keep, self.aim.guard_weight)
         best, best_deficit = -1, 0
         danger = survey.danger
         for t in range(len(owner)):
@@ -303,17 +327,21 @@ class HeuristicBot(Bot):
             for n in neighbours[t]:
                 if armies[n] - 1 > threat and danger[n]:
                     threat = armies[n] - 1
-            if threat == 0:
+            # What the game's goal keeps here (a headquarters), threatened or not.
+            short = keep.get(t, 0) - armies[t] if keep else 0
+            if threat == 0 and short <= 0:
                 continue
             weight = 2.0 if continent_of[t] in held else 1.0
-            deficit = round(weight * (ratio * threat + 1) - armies[t])
+            if guard:
+                weight = max(weight, guard.get(t, 0.0))
+            deficit = max(round(weight * (ratio * threat + 1) - armies[t]) if threat else 0, short)
             if deficit > best_deficit:
                 best, best_deficit = t, deficit
         return best, best_deficit
 
     def attack_source(self, game: Game, me: int, focus: int, survey: Survey | None = None) -> int:
         """Where new armies make the best attack: next to the most valuable, weakest enemy territory."""
-        survey = survey or Survey(game, me)
+        survey = survey or self.survey(game, me)
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         foe = survey.foe
         values: list[float | None] = [None] * len(owner)  # by target
@@ -337,7 +365,7 @@ class HeuristicBot(Bot):
 
     def attack_options(self, game: Game, me: int) -> list[tuple[float, float, Attack]]:
         """Every (score, win probability, attack with the most dice) open now, best first."""
-        options = self.scored_attacks(game, me, Survey(game, me))
+        options = self.scored_attacks(game, me, self.survey(game, me))
         options.sort(key=_score, reverse=True)
         return [(score, p, Attack(source, target, dice)) for score, p, source, target, dice in options]
 
@@ -352,11 +380,14 @@ class HeuristicBot(Bot):
         values: list[float | None] = [None] * len(owner)  # by target
         options: list[tuple[float, float, int, int, int]] = []
         append = options.append
+        keep = {} if self.aim is None else self.aim.keep
         for s in range(len(owner)):
             if owner[s] != me or armies[s] < 2:
                 continue
             # Team RISK: only this player's own armies there fight.
             fighting = (armies[s] if units is None else units[s][me]) - 1
+            if keep and s in keep:
+                fighting = min(fighting, armies[s] - keep[s])  # a headquarters keeps its guard
             if fighting < 1:
                 continue
             exposure = -1.0  # worked out for the first target worth scoring
@@ -379,23 +410,28 @@ class HeuristicBot(Bot):
         return options
 
     def attack(self, game: Game, me: int) -> Action:
-        survey = Survey(game, me)
+        survey = self.survey(game, me)
         continent_of = game.board.continent_of
         style = self.style
         odds_target, odds_other = style.attack_odds_target, style.attack_odds_other
         if not game.conquered_this_turn:
             odds_target, odds_other = min(odds_target, style.card_odds), min(odds_other, style.card_odds)
+        aim = self.aim
+        # The goal within reach this turn: the territories it needs are worth lower odds.
+        finishing = aim is not None and aim.finishing
+        least = min(odds_target, odds_other, FINISHING_ODDS) if finishing else min(odds_target, odds_other)
         # The attacks worth making at good enough odds, best first (ties in the order found).
-        options = self.scored_attacks(game, me, survey, min(odds_target, odds_other))
+        options = self.scored_attacks(game, me, survey, least)
         if not options:
             return END_ATTACK
         focus = survey.target_continent()
-        good = [
-            option
-            for option in options
-            if option[0] > 0
-            and option[1] >= (odds_target if continent_of[option[3]] == focus else odds_other)
-        ]
+
+        def odds_needed(target: int) -> float:
+            if finishing and aim is not None and (aim.value[target] > 0 or aim.conquests):
+                return FINISHING_ODDS
+            return odds_target if continent_of[target] == focus else odds_other
+
+        good = [option for option in options if option[0] > 0 and option[1] >= odds_needed(option[3])]
         good.sort(key=_score, reverse=True)
         for _, _, source, target, dice in good:
             action = Attack(source, target, dice)
@@ -414,6 +450,10 @@ class HeuristicBot(Bot):
         low, high = game.occupy_range()
         assert game.pending_occupation is not None
         source, target, _ = game.pending_occupation
+        if self.aim is not None:
+            moved = self.aim_occupation(game, source, target, low, high)
+            if moved is not None:
+                return Occupy(moved)
         source_threat = self.threat(game, me, source)
         if source_threat == 0:
             return Occupy(high)
@@ -424,21 +464,38 @@ class HeuristicBot(Bot):
         keep = round(self.style.border_ratio * source_threat * 0.5)
         return Occupy(max(low, min(high, high - keep)))
 
+    def aim_occupation(self, game: Game, source: int, target: int, low: int, high: int) -> int | None:
+        """The armies to move in where the game's goal decides: a headquarters or a mission's stack
+        keeps its guard, a conquered headquarters gets all the rest, "2 armies in each" leaves two."""
+        aim = self.aim
+        assert aim is not None
+        keep = aim.keep.get(source, 0)
+        most = max(low, min(high, high - (keep - 1))) if keep else high
+        if target in aim.capitals_to_take:
+            return most
+        if keep:
+            return min(most, max(low, (low + most) // 2))
+        if aim.strongholds and max(low, 2) <= high - 1:
+            return max(low, 2, min(high - 1, (low + high) // 2))  # two armies on both sides
+        return None
+
     def fortify(self, game: Game, me: int) -> Action:
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        survey = Survey(game, me)
+        survey = self.survey(game, me)
         foe = survey.foe
+        keep = {} if self.aim is None else self.aim.keep
         best_source, best_armies = -1, 1
         for t in range(len(owner)):
-            if owner[t] == me and armies[t] > best_armies and not any(foe[n] for n in neighbours[t]):
-                best_source, best_armies = t, armies[t]
+            spare = armies[t] - keep[t] + 1 if t in keep else armies[t]  # a headquarters keeps its guard
+            if owner[t] == me and spare > best_armies and not any(foe[n] for n in neighbours[t]):
+                best_source, best_armies = t, spare
         if best_source < 0:
             return END_TURN
         targets = [t for t in game.fortify_targets(best_source) if any(foe[n] for n in neighbours[t])]
         if not targets:
             return END_TURN
         target = max(targets, key=lambda t: (self.threat(game, me, t, survey) - armies[t], -t))
-        return Fortify(best_source, target, min(game.force(best_source, me), armies[best_source] - 1))
+        return Fortify(best_source, target, min(game.force(best_source, me), best_armies - 1))
 
     # -- setup -----------------------------------------------------------------------------------
     def claim(self, game: Game, me: int) -> Claim:
@@ -464,7 +521,7 @@ class HeuristicBot(Bot):
         return Claim(best)
 
     def setup_target(self, game: Game, me: int) -> int:
-        survey = Survey(game, me)
+        survey = self.survey(game, me)
         weakest, deficit = self.weakest_border(game, me, survey)
         if weakest >= 0 and deficit > 0 and self.rng.random() < self.style.defence_share:
             return weakest
@@ -480,10 +537,23 @@ class Survey:
     held by foes, each continent's territories held by the bot and the enemy armies in it, the
     target continent. Valid only while the position does not change."""
 
-    __slots__ = ("_focus", "_holders", "_index", "_mine_in", "danger", "duel", "foe", "game", "me", "values")
+    __slots__ = (
+        "_focus",
+        "_holders",
+        "_index",
+        "_mine_in",
+        "danger",
+        "duel",
+        "foe",
+        "game",
+        "me",
+        "values",
+        "weights",
+    )
 
-    def __init__(self, game: Game, me: int) -> None:
+    def __init__(self, game: Game, me: int, weights: list[float] | None = None) -> None:
         self.game, self.me = game, me
+        self.weights = weights  # per continent: how much more a goal makes it worth aiming at
         owner = game.owner
         if game.team is None:
             self.foe = [seat != me for seat in owner]
@@ -544,6 +614,8 @@ class Survey:
             if mine == 0 and me not in index.reach[c](owner):
                 continue
             score = (continent.bonus + 1.0) * (1.0 + mine / len(members)) / (1.0 + enemy_armies[c])
+            if self.weights is not None:
+                score *= self.weights[c]
             if mine == len(members):
                 score = 0.0  # already held: defended by the border logic, not a target
             if score > best_score:
@@ -589,8 +661,12 @@ class ContinentalBot(HeuristicBot):
         "continent-focused: masses armies on the cheapest continent to take, attacks at good exact odds"
     )
     style = Style(
-        attack_odds_target=0.55, attack_odds_other=0.8, card_odds=0.6,
-        defence_share=0.3, border_ratio=0.8, continent_focus=3.0,
+        attack_odds_target=0.55,
+        attack_odds_other=0.8,
+        card_odds=0.6,
+        defence_share=0.3,
+        border_ratio=0.8,
+        continent_focus=3.0,
     )
 
 
@@ -598,6 +674,10 @@ class FortressBot(HeuristicBot):
     name = "fortress"
     description = "border-defending: keeps its borders as strong as the threats, attacks only at long odds"
     style = Style(
-        attack_odds_target=0.75, attack_odds_other=0.85, card_odds=0.65,
-        defence_share=0.7, border_ratio=1.2, continent_focus=1.5,
+        attack_odds_target=0.75,
+        attack_odds_other=0.85,
+        card_odds=0.65,
+        defence_share=0.7,
+        border_ratio=1.2,
+        continent_focus=1.5,
     )

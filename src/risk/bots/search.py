@@ -22,7 +22,7 @@ import time
 from risk.bots.base import Bot
 from risk.bots.determinise import determinise
 from risk.bots.heuristic import ContinentalBot, HeuristicBot
-from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Fortify, Occupy, Place
+from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, ClaimMission, Fortify, Occupy, Place
 from risk.rules.game import Game, Phase
 from risk.view import View
 
@@ -83,6 +83,8 @@ class SearchBot(Bot):
         default = self.policy.choose(view)
         if game.phase not in SEARCHED_PHASES or game.to_act != view.player:
             return default
+        if isinstance(default, ClaimMission):
+            return default  # Mission RISK: a card shown now wins a step the evaluation cannot see
         if self.continues_battle(game, default):
             return default
         candidates = self.candidates(game, view.player, default)
