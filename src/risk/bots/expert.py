@@ -130,10 +130,12 @@ class ExpertBot(SearchBot):
         owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
         bonus = game.pending if game.phase == Phase.REINFORCE else 0
         territories = game.territory_count
-        opponents = [p for p, alive in enumerate(game.alive) if alive and p != me]
+        # Neutral armies (2-player RISK) are no prey: beating them wins nothing.
+        opponents = [p for p in range(game.humans) if game.alive[p] and p != me]
         if not opponents:
             return []
         weakest = min(opponents, key=lambda p: (territories[p] + self.total_armies(game, p), p))
+        foe = self.policy.foe
         finish: tuple[float, Attack] | None = None
         surest: tuple[float, Attack] | None = None
         prey: tuple[float, Attack] | None = None
@@ -145,14 +147,16 @@ class ExpertBot(SearchBot):
                 continue
             for t in neighbours[s]:
                 holder = owner[t]
-                if holder == me:
+                if holder == me or not foe(game, me, t):
                     continue
                 p = win_probability(fighting, armies[t])
                 attack = Attack(s, t, min(3, fighting))
-                if territories[holder] <= 2 and (finish is None or p > finish[0]):
-                    finish = (p, attack)
                 if not game.conquered_this_turn and (surest is None or p > surest[0]):
                     surest = (p, attack)
+                if holder not in opponents:
+                    continue  # a neutral: only the card may come from it
+                if territories[holder] <= 2 and (finish is None or p > finish[0]):
+                    finish = (p, attack)
                 if holder == weakest and (prey is None or p > prey[0]):
                     prey = (p, attack)
         chosen: list[Attack] = []
