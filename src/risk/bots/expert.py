@@ -23,7 +23,7 @@ from risk.bots.search import SearchBot
 from risk.rules.actions import Action, Attack, Place
 from risk.rules.game import Game, Phase
 
-EXPERT_ITERATIONS = 160
+EXPERT_ITERATIONS = 48
 EXPERT_MAX_SECONDS = 0.9
 EXPERT_CANDIDATES = 7
 # A plain bot's card weight: the floor of what a card is worth.
