@@ -89,8 +89,8 @@ def expert_evaluate(game: Game, me: int) -> float:
 class ExpertBot(SearchBot):
     name = "expert"
     description = (
-        "the strongest: search with card-aware evaluation, preys on the weakest player, "
-        "goes for eliminations (under a second a decision)"
+        "the strongest: Monte Carlo search that values cards by the next set, "
+        "preys on the weakest player and goes for eliminations"
     )
 
     def __init__(
