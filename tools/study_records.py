@@ -4,10 +4,12 @@
     .venv/bin/python tools/study_records.py tournament-out --json
 
 Players are grouped by their bot: the player name without its seat number (``search-2`` is
-``search``). Per bot, over every turn it played after setup: conquests a turn, the share of turns
-without a conquest (no card that turn), how often it moves everything it may into a conquered
-territory, its hand size when it trades, the players it eliminated, and (with exactly two
-opponents left) how often the target of a new attack belongs to the opponent with fewer territories.
+``search``). Per bot: seats played, wins and the 95% Wilson interval of the win rate (so the folder
+of a tournament stopped early still gives its figures so far); and over every turn it played after
+setup: conquests a turn, the share of turns without a conquest (no card that turn), how often it
+moves everything it may into a conquered territory, its hand size when it trades, the players it
+eliminated, and (with exactly two opponents left) how often the target of a new attack belongs to
+the opponent with fewer territories.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from risk.record import read_record_file
 from risk.rules.actions import Attack, Occupy, Trade
 from risk.rules.game import Game, Phase
+from risk.tournament import wilson_interval
 
 
 def bot_of(player: str) -> str:
@@ -46,9 +49,11 @@ class BotFigures:
         trades = sum(self.trade_hands.values())
         aimed = sum(self.new_attacks_on.values())
         turns = max(1, self.turns)
+        low, high = wilson_interval(self.wins, self.games)
         return {
             "games": self.games,
             "wins": self.wins,
+            "ci95": [round(low, 3), round(high, 3)],
             "conquests_per_turn": round(self.conquests / turns, 2),
             "turns_without_conquest": round(self.turns_without_conquest / turns, 3),
             "moves_everything_in": round(self.moves_in["all"] / moves, 3) if moves else 0.0,
