@@ -11,6 +11,7 @@ import pytest
 from risk.bots import BOTS, DEFAULT_BOT, LADDER, make_bot
 from risk.bots.base import Bot
 from risk.bots.determinise import determinise
+from risk.bots.expert import ExpertBot
 from risk.bots.heuristic import ContinentalBot, FortressBot, fallback_action, win_probability
 from risk.bots.search import SearchBot, evaluate
 from risk.odds import invasion
@@ -25,6 +26,8 @@ def small_search(seed: int) -> Bot:
 
 
 def bot_for(name: str, seed: int) -> Bot:
+    if name == "expert":
+        return ExpertBot(seed, iterations=2)
     return small_search(seed) if name == "search" else make_bot(name, seed)
 
 
@@ -47,7 +50,7 @@ def play_to_turn(game: Game, bots: list[Bot], turn: int) -> None:
 
 # -- the ladder ---------------------------------------------------------------------------------
 def test_ladder_names_and_descriptions() -> None:
-    assert list(BOTS) == ["random", "quick", "fortress", "continental", "search"]
+    assert list(BOTS) == ["random", "quick", "fortress", "continental", "search", "expert"]
     assert [cls.name for cls in LADDER] == list(BOTS)
     assert DEFAULT_BOT == "quick"
     for cls in LADDER:
@@ -63,7 +66,7 @@ def test_make_bot_rejects_unknown_names() -> None:
 def test_every_bot_plays_legal_games_to_the_end(preset: str) -> None:
     rules = Rules.preset(preset)
     low, high = rules.players
-    names = list(BOTS)
+    names = [name for name in BOTS if name != "expert"]  # expert: its own test below
     for count in range(max(3, low), min(6, high) + 1):
         # Each bot takes every seat over the player counts; search keeps a tiny budget here.
         seats = [names[(count + seat) % len(names)] for seat in range(count)]
@@ -71,6 +74,16 @@ def test_every_bot_plays_legal_games_to_the_end(preset: str) -> None:
         play(game, [bot_for(name, seat) for seat, name in enumerate(seats)])
         assert game.is_over, f"{preset} with {seats} did not finish"
         assert game.winner is not None
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_expert_plays_legal_games_to_the_end(preset: str) -> None:
+    rules = Rules.preset(preset)
+    count = max(4, rules.players[0])
+    seats = ["expert", "quick", "fortress", "continental", "quick", "fortress"][:count]
+    game = Game(rules, [f"{name}-{seat}" for seat, name in enumerate(seats)], seed=count)
+    play(game, [bot_for(name, seat) for seat, name in enumerate(seats)])
+    assert game.winner is not None, f"{preset} with {seats} did not finish"
 
 
 # Four random bots would wander for ever: random is covered by the mixed tables above.

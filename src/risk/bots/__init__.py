@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from risk.bots.base import Bot
+from risk.bots.expert import ExpertBot
 from risk.bots.heuristic import ContinentalBot, FortressBot
 from risk.bots.quick import QuickBot
 from risk.bots.random_bot import RandomBot
 from risk.bots.search import SearchBot
 
 # Weakest first (the order measured by benchmarks/bench_strength.py).
-LADDER: tuple[type[Bot], ...] = (RandomBot, QuickBot, FortressBot, ContinentalBot, SearchBot)
+LADDER: tuple[type[Bot], ...] = (RandomBot, QuickBot, FortressBot, ContinentalBot, SearchBot, ExpertBot)
 BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in LADDER}
 DEFAULT_BOT = "quick"
 

@@ -207,6 +207,10 @@ class SearchBot(Bot):
                 break
             actor = game.to_act
             game.apply_unchecked(policy.choose(views[actor]))
+        return self.evaluate(game, me)
+
+    def evaluate(self, game: Game, me: int) -> float:
+        """The leaf evaluation of a rollout (a subclass may value positions differently)."""
         return evaluate(game, me)
 
 

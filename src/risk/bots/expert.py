@@ -1,0 +1,175 @@
+"""The expert bot: the search bot with a leaf evaluation and candidate moves that play like a strong
+player, at the search bot's budget of 48 iterations a decision (tens of milliseconds on one core;
+``expert:N`` sets N iterations, and about 160 still keep the 95th percentile under a second).
+
+What a strong player does that the plain search bot did not (seen in the records of games against
+Domination's Hard AI, ``docs/bots.md`` "The top bot"): it conquers something nearly every turn for
+the card, it takes territories from whichever player is weakest (cheap conquests, cards, and in the
+end an elimination that hands over a whole hand of cards), and it values a hand of cards by what the
+next set will pay, which grows through the game. So:
+
+* **Evaluation** (:func:`expert_evaluate`): as :func:`risk.bots.search.evaluate`, each alive
+  player's share of the strength on the table, but a card is worth a third of the next set's value
+  (at least what the plain bot gave it), and a held continent counts its bonus again when no enemy
+  stack next to its borders outnumbers the border (a bonus that will be collected next turn too).
+* **Candidates** (:meth:`ExpertBot.candidates`): the search bot's, plus the surest conquest while no
+  card is earned yet this turn, the best attack on the weakest opponent and an attack on any
+  opponent we can finish off (their cards come to us); placements next to those targets.
+"""
+
+from __future__ import annotations
+
+from risk.bots.heuristic import win_probability
+from risk.bots.search import SearchBot
+from risk.rules.actions import Action, Attack, Place
+from risk.rules.game import Game, Phase
+
+EXPERT_ITERATIONS = 48
+EXPERT_MAX_SECONDS = 0.9
+EXPERT_CANDIDATES = 7
+# A plain bot's card weight: the floor of what a card is worth.
+CARD_FLOOR = 1.5
+# A fixed-chart set (Mission and Team RISK) is worth about this much on average.
+FIXED_SET_ESTIMATE = 7.0
+
+
+def card_worth(game: Game) -> float:
+    """What one card in a hand is worth in armies: a third of the next set's value."""
+    value = game.next_set_value()
+    return max(CARD_FLOOR, (FIXED_SET_ESTIMATE if value is None else value) / 3.0)
+
+
+def safe_bonus(game: Game, player: int) -> float:
+    """The bonus of ``player``'s continents whose every border stack is at least the largest enemy
+    stack next to it: income that will most likely be collected again."""
+    board, owner, armies = game.board, game.owner, game.armies
+    total = 0.0
+    for continent in game.continents_of(player):
+        info = board.continents[continent]
+        safe = True
+        for t in info.territories:
+            for n in board.neighbours[t]:
+                if owner[n] != player and armies[n] > armies[t]:
+                    safe = False
+                    break
+            if not safe:
+                break
+        if safe:
+            total += info.bonus
+    return total
+
+
+def expert_evaluate(game: Game, me: int) -> float:
+    """How good ``game`` is for ``me`` in [0, 1]: 1 won, 0 eliminated, else my share of the alive
+    players' strength (armies, 3 x income, safe continent bonus, cards at the next set's value)."""
+    if game.winner is not None:
+        return 1.0 if game.winner == me else 0.0
+    if not game.alive[me]:
+        return 0.0
+    armies = [0] * len(game.players)
+    for territory, owner in enumerate(game.owner):
+        armies[owner] += game.armies[territory]
+    per_card = card_worth(game)
+    total = mine = 0.0
+    for player, alive in enumerate(game.alive):
+        if not alive:
+            continue
+        strength = (
+            armies[player]
+            + 3.0 * game.reinforcement_for(player)
+            + 2.0 * safe_bonus(game, player)
+            + per_card * len(game.hands[player])
+        )
+        total += strength
+        if player == me:
+            mine = strength
+    return mine / total if total else 0.0
+
+
+class ExpertBot(SearchBot):
+    name = "expert"
+    description = (
+        "the strongest: Monte Carlo search that values cards by the next set, "
+        "preys on the weakest player and goes for eliminations"
+    )
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = EXPERT_ITERATIONS,
+        max_seconds: float = EXPERT_MAX_SECONDS,
+        candidates: int = EXPERT_CANDIDATES,
+    ) -> None:
+        super().__init__(seed, iterations=iterations, max_seconds=max_seconds, candidates=candidates)
+
+    def evaluate(self, game: Game, me: int) -> float:
+        return expert_evaluate(game, me)
+
+    def candidates(self, game: Game, me: int, default: Action) -> list[Action]:
+        base = super().candidates(game, me, default)
+        extra_actions: list[Action]
+        if game.phase == Phase.ATTACK:
+            extra_actions = list(self.predator_attacks(game, me))
+        elif game.phase == Phase.REINFORCE and isinstance(default, Place):
+            extra_actions = [Place(attack.source, game.pending) for attack in self.predator_attacks(game, me)]
+        else:
+            return base
+        # The search bot's first ideas stay first; the predator's ideas take the later places.
+        head = base[: max(2, self.candidate_count - len(extra_actions))]
+        result = list(head)
+        for action in [*extra_actions, *base[len(head):]]:
+            if action not in result and game.is_legal(action):
+                result.append(action)
+            if len(result) >= self.candidate_count:
+                break
+        return result
+
+    def predator_attacks(self, game: Game, me: int) -> list[Attack]:
+        """Attacks a strong player looks at first: one that finishes an opponent off, the surest
+        conquest while this turn's card is not earned, the best one on the weakest opponent. During
+        reinforcement (no army placed yet) they are judged as if the armies were already there."""
+        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        bonus = game.pending if game.phase == Phase.REINFORCE else 0
+        territories = game.territory_count
+        # Neutral armies (2-player RISK) are no prey: beating them wins nothing.
+        opponents = [p for p in range(game.humans) if game.alive[p] and p != me]
+        if not opponents:
+            return []
+        weakest = min(opponents, key=lambda p: (territories[p] + self.total_armies(game, p), p))
+        foe = self.policy.foe
+        finish: tuple[float, Attack] | None = None
+        surest: tuple[float, Attack] | None = None
+        prey: tuple[float, Attack] | None = None
+        for s in range(len(owner)):
+            if owner[s] != me:
+                continue
+            fighting = armies[s] - 1 + bonus
+            if fighting < 1:
+                continue
+            for t in neighbours[s]:
+                holder = owner[t]
+                if holder == me or not foe(game, me, t):
+                    continue
+                p = win_probability(fighting, armies[t])
+                attack = Attack(s, t, min(3, fighting))
+                if not game.conquered_this_turn and (surest is None or p > surest[0]):
+                    surest = (p, attack)
+                if holder not in opponents:
+                    continue  # a neutral: only the card may come from it
+                if territories[holder] <= 2 and (finish is None or p > finish[0]):
+                    finish = (p, attack)
+                if holder == weakest and (prey is None or p > prey[0]):
+                    prey = (p, attack)
+        chosen: list[Attack] = []
+        for option in (finish, surest, prey):
+            if option is not None and option[0] >= 0.5 and option[1] not in chosen:
+                chosen.append(option[1])
+        return chosen
+
+    @staticmethod
+    def total_armies(game: Game, player: int) -> int:
+        armies = game.armies
+        return sum(armies[t] for t, owner in enumerate(game.owner) if owner == player)
+
+
+__all__ = ["ExpertBot", "card_worth", "expert_evaluate", "safe_bonus"]

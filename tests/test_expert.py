@@ -1,0 +1,108 @@
+"""The expert bot: its evaluation (a share, cards at the next set's value), its candidate moves (the
+search bot's plus the predator's ideas, all legal), and seeded replays."""
+
+from __future__ import annotations
+
+import pytest
+
+from risk.bots import make_bot
+from risk.bots.expert import CARD_FLOOR, ExpertBot, card_worth, expert_evaluate, safe_bonus
+from risk.bots.heuristic import win_probability
+from risk.rules.actions import Attack, EndAttack, Place
+from risk.rules.game import Game, Phase
+from risk.rules.options import Rules
+from risk.view import View
+
+
+def continental_game(seed: int, turn: int, players: int = 4) -> Game:
+    game = Game(Rules.preset("2008"), players, seed=seed)
+    bots = [make_bot("continental", seat) for seat in range(players)]
+    while not game.is_over and game.turn < turn:
+        game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+    assert not game.is_over
+    return game
+
+
+def advance_to(game: Game, phase: Phase) -> None:
+    bots = [make_bot("continental", seat) for seat in range(len(game.players))]
+    while game.phase != phase:
+        game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+
+
+def test_evaluation_is_a_share_of_the_table() -> None:
+    game = continental_game(seed=13, turn=20)
+    values = [expert_evaluate(game, player) for player in range(4)]
+    assert all(0.0 <= value <= 1.0 for value in values)
+    assert sum(values) == pytest.approx(1.0)
+
+
+def test_a_card_is_worth_a_third_of_the_next_set() -> None:
+    game = continental_game(seed=14, turn=3)
+    assert game.sets_traded == 0
+    assert card_worth(game) == CARD_FLOOR  # the first set pays 4: a third is below the floor
+    game.sets_traded = 6
+    assert card_worth(game) == pytest.approx(game.next_set_value() / 3)
+    # A hand of cards weighs more once sets pay more.
+    holder = max(range(4), key=lambda p: len(game.hands[p]))
+    assert game.hands[holder]
+    late = expert_evaluate(game, holder)
+    game.sets_traded = 0
+    assert late > expert_evaluate(game, holder)
+
+
+def test_safe_bonus_counts_only_held_continents() -> None:
+    game = continental_game(seed=15, turn=20)
+    for player in range(4):
+        held = sum(game.board.continents[c].bonus for c in game.continents_of(player))
+        assert 0 <= safe_bonus(game, player) <= held
+
+
+def test_candidates_add_the_surest_conquest_before_the_card_is_earned() -> None:
+    game = continental_game(seed=12, turn=20)
+    advance_to(game, Phase.ATTACK)
+    me = game.to_act
+    assert not game.conquered_this_turn
+    bot = ExpertBot(3, iterations=8)
+    default = bot.policy.choose(View(game, me))
+    candidates = bot.candidates(game, me, default)
+    assert candidates[0] == default
+    assert any(isinstance(c, EndAttack) for c in candidates)
+    assert all(game.is_legal(c) for c in candidates)
+    assert len(candidates) == len(set(candidates)) <= bot.candidate_count
+    attacks = [
+        win_probability(game.armies[s] - 1, game.armies[t])
+        for s in range(len(game.owner)) if game.owner[s] == me and game.armies[s] > 1
+        for t in game.board.neighbours[s] if game.owner[t] != me
+    ]
+    best = max(attacks)
+    if best >= 0.5:
+        offered = [
+            win_probability(game.armies[c.source] - 1, game.armies[c.target])
+            for c in candidates if isinstance(c, Attack)
+        ]
+        assert best in offered
+
+
+def test_reinforcement_candidates_are_whole_placements() -> None:
+    game = continental_game(seed=16, turn=12)
+    advance_to(game, Phase.REINFORCE)
+    me = game.to_act
+    bot = ExpertBot(4, iterations=8)
+    view = View(game, me)
+    default = bot.policy.choose(view)
+    candidates = bot.candidates(game, me, default)
+    assert all(game.is_legal(c) for c in candidates)
+    if isinstance(default, Place):
+        assert all(isinstance(c, Place) and game.owner[c.territory] == me for c in candidates)
+    assert game.is_legal(bot.choose(view))
+
+
+def test_same_seed_same_game() -> None:
+    def history(seed: int) -> list[object]:
+        game = Game(Rules.preset("2008"), 3, seed=seed)
+        bots = [ExpertBot(10, iterations=4), make_bot("continental", 11), make_bot("quick", 12)]
+        while not game.is_over and game.turn <= 30:
+            game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+        return game.history
+
+    assert history(5) == history(5)
