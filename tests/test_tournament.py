@@ -161,7 +161,10 @@ def test_bots_command() -> None:
     code, stdout, _ = invoke("bots", "--json")
     assert code == 0
     listing = json.loads(stdout)
-    assert [entry["name"] for entry in listing] == list(BOTS)
-    assert all(set(entry) == {"name", "description"} and entry["description"] for entry in listing)
+    assert [entry["name"] for entry in listing["bots"]] == list(BOTS)
+    assert all(set(entry) == {"name", "description"} and entry["description"] for entry in listing["bots"])
+    assert [entry["name"] for entry in listing["levels"]] == ["easy", "normal", "hard", "expert"]
+    assert all(entry["bot"] in BOTS and entry["description"] for entry in listing["levels"])
     code, stdout, _ = invoke("bots")
     assert code == 0 and "continental" in stdout and "search" in stdout
+    assert "expert" in stdout and "beginner" in stdout

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from risk.bots import BOTS, Bot, make_bot
+from risk.bots import BOTS, Bot, bot_choices, is_bot_name, make_bot
 from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
 from risk.record import save_record
 from risk.rules.game import Game
@@ -64,8 +64,10 @@ def check_bot_spec(spec: str) -> None:
             raise TournamentError(str(error)) from None
         return
     name, _, budget = spec.partition(":")
-    if name.strip().lower() not in BOTS:
-        raise TournamentError(f"no bot called {name!r}; bots: {', '.join(BOTS)} (or a program path)")
+    if not is_bot_name(name):
+        raise TournamentError(f"no bot or level called {name!r}; {bot_choices()} (or a program path)")
+    if budget and name.strip().lower() not in BOTS:
+        raise TournamentError(f"{spec!r}: a level has its own settings; a budget goes with a bot's name")
     if budget and (not budget.isdigit() or int(budget) < 1):
         raise TournamentError(f"{spec!r}: the budget after ':' is a whole number of iterations (at least 1)")
     if budget and "iterations" not in inspect.signature(BOTS[name.strip().lower()]).parameters:
