@@ -84,7 +84,7 @@ def test_unfinished_games_count_for_nobody() -> None:
 
 
 def test_run_tournament_checks_its_arguments() -> None:
-    with pytest.raises(TournamentError, match="no bot called"):
+    with pytest.raises(TournamentError, match="no bot or level called"):
         run_tournament(["quick", "bogus", "quick"], Rules.preset("2008"), 1)
     with pytest.raises(ValueError, match="3 to 5 players"):
         run_tournament(["quick"] * 6, Rules.preset("2008"), 1)
@@ -125,7 +125,8 @@ def test_tournament_table(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bots", "quick,nobody,quick"], "no bot called 'nobody'"),
+        (["--bots", "quick,nobody,quick"], "no bot or level called 'nobody'; levels: easy, normal"),
+        (["--bots", "hard:10,quick,quick"], "a level has its own settings"),
         (["--bots", "quick,,quick"], "has an empty name"),
         (["--bots", "quick,quick,./no-such-bot"], "no bot program at ./no-such-bot"),
         (["--bots", "quick,quick,quick", "--games", "zero"], "--games 'zero' must be a whole number"),
