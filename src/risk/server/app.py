@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from risk.bots import BOTS, LEVELS
+from risk.bots import BOTS, DEFAULT_LEVEL, LEVELS
 from risk.maps import available_maps, load_map
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.server import clock as turn_clock
@@ -417,6 +417,7 @@ def create_app(
                 "turn_time": 0,
                 "missed_turns": turn_clock.DEFAULT_MISSED_TURNS,
                 "stand_in": "quick",
+                "level": DEFAULT_LEVEL,  # the lobby's choice for a new bot seat
             },
         }
 
