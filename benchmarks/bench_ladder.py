@@ -2,6 +2,7 @@
 
     python benchmarks/bench_ladder.py --games 20 --workers 1 --out /tmp/ladder.jsonl
     python benchmarks/bench_ladder.py --only search --games 200 --workers 2 --out ladder-search.jsonl
+    python benchmarks/bench_ladder.py --levels --only normal,hard --games 20 --out /tmp/levels.jsonl
     python benchmarks/bench_ladder.py --table /tmp/ladder.jsonl        # the markdown table again
 
 Rungs, weakest first: random < quick < fortress < continental < search. A cell plays one copy of a
@@ -12,6 +13,9 @@ rounded up to a whole number of rotations). Chance is the stronger bot's share o
 1/2 for a team). A rung "beats" the one below when the whole 95% Wilson interval of its win rate is
 above chance, is "above chance" when only the rate is, and "fails" otherwise. Games stopped by the
 turn cap are wins for nobody.
+
+With ``--levels`` the rungs are the levels people choose (docs/bots.md, "Levels"): normal against
+easy, hard against normal, expert against hard, played under the level names.
 
 Editions: the 2008 rulebook for world, Secret Mission, Capital and 2-player RISK up to its 5 players,
 1993 for 6 players; Mission and Team RISK are only in the 2003 rulebook.
@@ -40,6 +44,12 @@ RUNGS: tuple[tuple[str, str], ...] = (
     ("fortress", "quick"),
     ("continental", "fortress"),
     ("search", "continental"),
+)
+# The levels for people, easiest pair first (--levels).
+LEVEL_RUNGS: tuple[tuple[str, str], ...] = (
+    ("normal", "easy"),
+    ("hard", "normal"),
+    ("expert", "hard"),
 )
 
 
@@ -125,7 +135,7 @@ def measure(cell: Cell, stronger: str, weaker: str, games: int, workers: int, se
 
 def markdown_table(rows: list[dict[str, object]]) -> str:
     """One line per cell: the rung, the game and count, wins, rate, interval, chance and verdict."""
-    order = {pair: i for i, pair in enumerate(RUNGS)}
+    order = {pair: i for i, pair in enumerate((*RUNGS, *LEVEL_RUNGS))}
     cells = {cell.key: i for i, cell in enumerate(CELLS)}
     rows = sorted(rows, key=lambda r: (order.get((str(r["stronger"]), str(r["weaker"])), 99),
                                        cells.get(f"{r['game']}-{r['players']}", 99)))
@@ -160,6 +170,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20,
                         help="games per cell (rounded up to whole rotations)")
     parser.add_argument("--only", help="stronger rungs to play, comma-separated (e.g. search,continental)")
+    parser.add_argument("--levels", action="store_true", help="the levels (normal > easy, ...), not the bots")
     parser.add_argument("--games-only", help="games to play, comma-separated (e.g. world,team)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
@@ -173,14 +184,14 @@ def main() -> None:
         return
     if args.games < 1 or args.workers < 1 or args.max_turns < 1:
         parser.error("--games, --workers and --max-turns must be at least 1")
-    rungs = list(RUNGS)
+    rungs = list(LEVEL_RUNGS if args.levels else RUNGS)
     if args.only:
         wanted = {name.strip() for name in args.only.split(",")}
-        unknown = wanted - {stronger for stronger, _ in RUNGS}
+        unknown = wanted - {stronger for stronger, _ in rungs}
         if unknown:
-            names = ", ".join(s for s, _ in RUNGS)
+            names = ", ".join(s for s, _ in rungs)
             parser.error(f"--only: no rung {', '.join(sorted(unknown))}; rungs: {names}")
-        rungs = [pair for pair in RUNGS if pair[0] in wanted]
+        rungs = [pair for pair in rungs if pair[0] in wanted]
     cells = list(CELLS)
     if args.games_only:
         wanted_games = {name.strip() for name in args.games_only.split(",")}

@@ -26,15 +26,15 @@ from risk.view import View
 
 # Least exact win probability of an invasion the beginner starts (or presses on with) on a normal
 # turn, on a reckless turn, and ever.
-USUAL_ODDS = 0.6
+USUAL_ODDS = 0.5
 RECKLESS_ODDS = 0.3
 WORST_ODDS = RECKLESS_ODDS
 # Shares of turns: reckless (bad risks taken), forgetful (no fortification), card hoarding.
-RECKLESS_TURNS = 0.3
-FORGETFUL_TURNS = 0.4
+RECKLESS_TURNS = 0.5
+FORGETFUL_TURNS = 0.5
 HOARDING = 0.6
 # Chance, after each conquest, that it calls the turn's attacks off while it could go on.
-LOSES_INTEREST = 0.15
+LOSES_INTEREST = 0.3
 
 
 class BeginnerBot(Bot):
