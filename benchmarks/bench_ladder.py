@@ -9,10 +9,11 @@ Rungs, weakest first: random < quick < fortress < continental < search. A cell p
 rung against copies of the rung below (1 v 1 in 2-player RISK with its neutral; 1 v n-1 in the other
 games; in Team RISK the stronger bot fills one team and the weaker the other) with the seats rotating,
 as `risk tournament` does, so every bot sits in every seat equally often (the number of games is
-rounded up to a whole number of rotations). Chance is the stronger bot's share of the seats (1/n, or
-1/2 for a team). A rung "beats" the one below when the whole 95% Wilson interval of its win rate is
-above chance, is "above chance" when only the rate is, and "fails" otherwise. Games stopped by the
-turn cap are wins for nobody.
+rounded up to a whole number of rotations; in Team RISK each seed is played in its two distinct
+seatings, the stronger team first and second, since further rotations repeat the same game).
+Chance is the stronger bot's share of the seats (1/n, or 1/2 for a team). A rung "beats" the one
+below when the whole 95% Wilson interval of its win rate is above chance, is "above chance" when
+only the rate is, and "fails" otherwise. Games stopped by the turn cap are wins for nobody.
 
 With ``--levels`` the rungs are the levels people choose (docs/bots.md, "Levels"): normal against
 easy, hard against normal, expert against hard, played under the level names.
@@ -69,6 +70,11 @@ class Cell:
         return [stronger, *[weaker] * (self.players - 1)]
 
     @property
+    def rotations(self) -> int:
+        """Distinct seatings: in Team RISK (alternating seats) only two, whatever the player count."""
+        return 2 if self.game == "team" else self.players
+
+    @property
     def chance(self) -> float:
         return 0.5 if self.game == "team" else 1 / self.players
 
@@ -93,9 +99,9 @@ CELLS: tuple[Cell, ...] = tuple(
 )
 
 
-def whole_rotations(games: int, players: int) -> int:
-    """``games`` rounded up to a multiple of the seat count, so every rotation is played equally."""
-    return math.ceil(games / players) * players
+def whole_rotations(games: int, rotations: int) -> int:
+    """``games`` rounded up to a multiple of the distinct seatings, so each is played equally."""
+    return math.ceil(games / rotations) * rotations
 
 
 def verdict(wins: int, games: int, chance: float) -> str:
@@ -110,9 +116,24 @@ def measure(cell: Cell, stronger: str, weaker: str, games: int, workers: int, se
     started = time.perf_counter()
     seats = cell.seats(stronger, weaker)
     rules = Rules.preset(cell.edition).for_game(cell.game)
-    played = whole_rotations(games, cell.players)
-    result = run_tournament(seats, rules, played, workers=workers, seed=seed, max_turns=max_turns)
-    wins = sum(1 for game in result.results if game.winner == stronger)
+    played = whole_rotations(games, cell.rotations)
+    if cell.game == "team":
+        # A tournament's rotations 0 and 2 of alternating seats are the same game: play each seed's
+        # two distinct seatings once (a 2-game tournament per seed), not the same game twice.
+        results = [
+            game
+            for k in range(played // 2)
+            for game in run_tournament(seats, rules, 2, seed=seed + k, max_turns=max_turns).results
+        ]
+        command = (f"risk tournament --bots {','.join(seats)} --rules {cell.edition} --game team --games 2 "
+                   f"--max-turns {max_turns} --seed S, for S = {seed} to {seed + played // 2 - 1}")
+    else:
+        tournament = run_tournament(seats, rules, played, workers=workers, seed=seed, max_turns=max_turns)
+        results = tournament.results
+        command = (f"risk tournament --bots {','.join(seats)} --rules {cell.edition} --game {cell.game} "
+                   f"--games {played} --seed {seed} --max-turns {max_turns}")
+    wins = sum(1 for game in results if game.winner == stronger)
+    unfinished = sum(1 for game in results if game.winner_seat is None)
     low, high = wilson_interval(wins, played)
     return {
         "stronger": stronger,
@@ -126,10 +147,9 @@ def measure(cell: Cell, stronger: str, weaker: str, games: int, workers: int, se
         "ci95": [round(low, 4), round(high, 4)],
         "chance": round(cell.chance, 4),
         "verdict": verdict(wins, played, cell.chance),
-        "unfinished": result.unfinished,
+        "unfinished": unfinished,
         "seconds": round(time.perf_counter() - started, 1),
-        "command": f"risk tournament --bots {','.join(seats)} --rules {cell.edition} --game {cell.game} "
-                   f"--games {played} --seed {seed} --max-turns {max_turns}",
+        "command": command,
     }
 
 
@@ -203,7 +223,7 @@ def main() -> None:
     done = {(r["stronger"], r["game"], r["players"], r["games"], r["seed"]) for r in rows if "seed" in r}
     for stronger, weaker in rungs:
         for cell in cells:
-            key = (stronger, cell.game, cell.players, whole_rotations(args.games, cell.players), args.seed)
+            key = (stronger, cell.game, cell.players, whole_rotations(args.games, cell.rotations), args.seed)
             if key in done:
                 continue
             row = measure(cell, stronger, weaker, args.games, args.workers, args.seed, args.max_turns)

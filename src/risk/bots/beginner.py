@@ -7,8 +7,10 @@ some turns forgets to fortify. It never throws the game away absurdly: it never 
 whose chance of success (exact, from :mod:`risk.odds`) is below ``WORST_ODDS`` (so never 2 against
 10, over and over), always places all its armies and always defends with the most dice.
 
-Phases and games it has no beginner's habit for (claiming, setup placement, headquarters, Team RISK,
-active neutrals, Mission RISK claims, the expert dice) are played as the quick bot plays them.
+Phases and games it has no beginner's habit for (claiming, setup placement, headquarters, active
+neutrals, Mission RISK claims, the expert dice) are played as the quick bot plays them; in Team RISK
+it plays the quick bot's teamwork with the beginner's lapses (it stops after a conquest, moves in at
+random and forgets to fortify).
 Seeded and deterministic: its traits for a turn come from its seed and the turn number, its other
 choices from its own generator.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from risk.bots.base import ATTACK, ELIMINATION_TRADE, FORTIFY, OCCUPY, REINFORCE, Bot
+from risk.bots.base import ATTACK, ELIMINATION_TRADE, FORTIFY, OCCUPY, REINFORCE, TURN_END, Bot
 from risk.bots.heuristic import win_probability
 from risk.bots.quick import QuickBot
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Occupy, Place
@@ -65,16 +67,26 @@ class BeginnerBot(Bot):
         me = view.player
         phase = game.phase
         habit: Action | None = None
-        if game.team is None and not (game.rules.game == "mission" and me == game.current):
-            if phase == ATTACK and not game._active:
-                habit = self.attack(game, me)
-            elif phase == REINFORCE and not game.must_trade(me):
-                habit = self.reinforce(game, me)
+        claiming = game.rules.game == "mission" and me == game.current
+        if claiming and (phase == TURN_END or game.claimable_missions()):
+            habit = None  # Mission RISK: a completed mission is shown at once, as the quick bot does
+        elif game.team is not None:
+            # Team RISK: the quick bot's teamwork (where armies may go is subtle), with a beginner's lapses.
+            if phase == ATTACK and isinstance(last_own_action(game, me), Occupy):
+                habit = END_ATTACK if self.rng.random() < LOSES_INTEREST else None
             elif phase == OCCUPY:
                 habit = self.occupy(game)
             elif phase == FORTIFY and self.forgetful(game, me):
                 habit = END_TURN
-        if phase == ELIMINATION_TRADE and not game.must_trade(me):
+        elif phase == ATTACK and not game._active:
+            habit = self.attack(game, me)
+        elif phase == REINFORCE and not game.must_trade(me):
+            habit = self.reinforce(game, me)
+        elif phase == OCCUPY:
+            habit = self.occupy(game)
+        elif phase == FORTIFY and self.forgetful(game, me):
+            habit = END_TURN
+        elif phase == ELIMINATION_TRADE and not game.must_trade(me):
             habit = self.reinforce(game, me)
         if habit is not None and game.is_legal(habit):
             return habit
