@@ -1,16 +1,18 @@
 """The beginner bot: plays like a person in their first games (the ``easy`` level).
 
 It attacks what is in front of it when it outnumbers the defender, and on some turns it gets
-carried away and takes a bad risk (an invasion it will probably lose); it hoards cards until it must
-trade, puts all its new armies on one front territory, chosen more by hope than by plan, and on
-some turns forgets to fortify. It never throws the game away absurdly: it never starts an invasion
-whose chance of success (exact, from :mod:`risk.odds`) is below ``WORST_ODDS`` (so never 2 against
-10, over and over), always places all its armies and always defends with the most dice.
+carried away and takes a bad risk (an invasion it will probably lose); more often than not it keeps
+its cards until it must trade; it spreads its new armies over two or three fronts chosen more by hope
+than by plan, mostly moves only the least it may into a conquered territory (its winning stack stays
+behind), and on some turns forgets to fortify. It never throws the game away absurdly: it never
+starts an invasion whose chance of success (exact, from :mod:`risk.odds`) is below ``WORST_ODDS``
+(so never 2 against 10, over and over), always places all its armies and always defends with the
+most dice.
 
 Phases and games it has no beginner's habit for (claiming, setup placement, headquarters, active
 neutrals, Mission RISK claims, the expert dice) are played as the quick bot plays them; in Team RISK
-it plays the quick bot's teamwork with the beginner's lapses (it stops after a conquest, moves in at
-random and forgets to fortify).
+it plays the quick bot's teamwork with the beginner's lapses (it stops after a conquest, moves in
+little and forgets to fortify).
 Seeded and deterministic: its traits for a turn come from its seed and the turn number, its other
 choices from its own generator.
 """
@@ -35,8 +37,13 @@ WORST_ODDS = RECKLESS_ODDS
 RECKLESS_TURNS = 0.5
 FORGETFUL_TURNS = 0.5
 HOARDING = 0.6
-# Chance, after each conquest, that it calls the turn's attacks off while it could go on.
+# Chance, after each conquest, that it calls the turn's attacks off while it could go on, unless an
+# invasion at least this likely to succeed is in front of it (no one stops at a sure thing; games
+# of huge stacks would never end).
 LOSES_INTEREST = 0.3
+SURE_THING = 0.9
+# Chance that it moves only the least it may into a conquered territory (else a random number).
+MOVES_THE_LEAST = 0.75
 
 
 class BeginnerBot(Bot):
@@ -110,8 +117,8 @@ class BeginnerBot(Bot):
         if isinstance(last, Attack):  # in a battle: press on while the odds hold
             if any((s, t) == (last.source, last.target) for _, s, t in options):
                 return Attack(last.source, last.target, min(3, armies[last.source] - 1))
-        elif isinstance(last, Occupy) and self.rng.random() < LOSES_INTEREST:
-            return END_ATTACK  # pleased with a conquest, it stops while it could go on
+        elif isinstance(last, Occupy) and max(options)[0] < SURE_THING and self.rng.random() < LOSES_INTEREST:
+            return END_ATTACK  # pleased with a conquest, it stops while it could go on (not at sure things)
         # Not the best attack: one of the good-looking ones, as a person eyeing the board picks.
         options.sort(reverse=True)
         _, s, t = options[min(len(options) - 1, int(self.rng.random() * 3))]
@@ -142,6 +149,8 @@ class BeginnerBot(Bot):
 
     def occupy(self, game: Game) -> Occupy:
         low, high = game.occupy_range()
+        if self.rng.random() < MOVES_THE_LEAST:
+            return Occupy(low)  # the stack that won stays behind, out of the fight
         return Occupy(low + int(self.rng.random() * (high - low + 1)))
 
 
