@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
 from risk.bots import BOTS, LEVELS, bot_label, is_bot_name, make_bot
 from risk.bots.base import Bot
@@ -15,6 +17,7 @@ from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.simulate import bot_seed, play_game
 from risk.tournament import run_tournament
+from risk.tui.command import register
 from risk.view import View
 
 
@@ -156,3 +159,21 @@ def test_the_beginner_is_between_random_and_quick() -> None:
 
 def test_beginner_is_a_bot_with_a_description() -> None:
     assert BOTS["beginner"] is BeginnerBot and BeginnerBot.description
+
+
+def test_risk_play_takes_a_level_and_shows_it_with_its_bot(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    app = typer.Typer(add_completion=False)
+    register(app)
+
+    @app.callback()
+    def main() -> None:
+        """Two levels, like `risk`."""
+
+    save = tmp_path / "game.risk"
+    arguments = ["play", "--level", "Hard", "--seed", "3", "--save", str(save)]
+    result = CliRunner().invoke(app, arguments, input="quit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert "Bob (bot: hard · continental), Cy (bot: hard · continental)" in result.output
+    assert "# risk play seats: human,hard,hard" in save.read_text()
+    resumed = CliRunner().invoke(app, ["play", "--load", str(save)], input="quit\ny\n")
+    assert "Bob (bot: hard · continental)" in resumed.output
