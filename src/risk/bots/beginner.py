@@ -42,8 +42,11 @@ HOARDING = 0.6
 # of huge stacks would never end).
 LOSES_INTEREST = 0.3
 SURE_THING = 0.9
-# Chance that it moves only the least it may into a conquered territory (else a random number).
+# Chance that it moves only the least it may into a conquered territory (else a random number),
+# unless the game is long and it may move at least ROLLS_ON armies: then half or more go on.
 MOVES_THE_LEAST = 0.75
+ROLLS_ON = 12
+LONG_GAME = 120  # turns (all players'): in a game this long, its large stacks roll on
 
 
 class BeginnerBot(Bot):
@@ -149,6 +152,8 @@ class BeginnerBot(Bot):
 
     def occupy(self, game: Game) -> Occupy:
         low, high = game.occupy_range()
+        if high >= ROLLS_ON and game.turn >= LONG_GAME:  # or long games of huge stacks never end
+            return Occupy((low + high + 1) // 2 + int(self.rng.random() * (high - (low + high + 1) // 2 + 1)))
         if self.rng.random() < MOVES_THE_LEAST:
             return Occupy(low)  # the stack that won stays behind, out of the fight
         return Occupy(low + int(self.rng.random() * (high - low + 1)))
