@@ -50,15 +50,15 @@ def play_to_turn(game: Game, bots: list[Bot], turn: int) -> None:
 
 # -- the ladder ---------------------------------------------------------------------------------
 def test_ladder_names_and_descriptions() -> None:
-    assert list(BOTS) == ["random", "quick", "fortress", "continental", "search", "expert"]
-    assert [cls.name for cls in LADDER] == list(BOTS)
+    assert list(BOTS) == ["random", "beginner", "quick", "fortress", "continental", "search", "expert"]
+    assert [cls.name for cls in LADDER] == [name for name in BOTS if name != "beginner"]
     assert DEFAULT_BOT == "quick"
     for cls in LADDER:
         assert cls.description and "\n" not in cls.description
 
 
 def test_make_bot_rejects_unknown_names() -> None:
-    with pytest.raises(ValueError, match="no bot called 'nobody'"):
+    with pytest.raises(ValueError, match="no bot or level called 'nobody'"):
         make_bot("nobody")
 
 

@@ -41,7 +41,10 @@ def test_meta_lists_editions_games_options_bots(client: TestClient) -> None:
     names = [o["name"] for o in meta["options"]]
     assert "fortify" in names and "card-values" in names and "game" not in names
     assert all(o["description"] for o in meta["options"])
-    assert [b["name"] for b in meta["bots"]][:2] == ["random", "quick"]
+    assert [b["name"] for b in meta["bots"]][:3] == ["random", "beginner", "quick"]
+    levels = {level["name"]: level for level in meta["levels"]}
+    assert list(levels) == ["easy", "normal", "hard", "expert"]
+    assert levels["easy"]["bot"] == "beginner" and all(level["description"] for level in levels.values())
 
 
 def test_board_and_drawing(client: TestClient) -> None:

@@ -84,7 +84,7 @@ def test_unfinished_games_count_for_nobody() -> None:
 
 
 def test_run_tournament_checks_its_arguments() -> None:
-    with pytest.raises(TournamentError, match="no bot called"):
+    with pytest.raises(TournamentError, match="no bot or level called"):
         run_tournament(["quick", "bogus", "quick"], Rules.preset("2008"), 1)
     with pytest.raises(ValueError, match="3 to 5 players"):
         run_tournament(["quick"] * 6, Rules.preset("2008"), 1)
@@ -125,7 +125,8 @@ def test_tournament_table(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bots", "quick,nobody,quick"], "no bot called 'nobody'"),
+        (["--bots", "quick,nobody,quick"], "no bot or level called 'nobody'; levels: easy, normal"),
+        (["--bots", "hard:10,quick,quick"], "a level has its own settings"),
         (["--bots", "quick,,quick"], "has an empty name"),
         (["--bots", "quick,quick,./no-such-bot"], "no bot program at ./no-such-bot"),
         (["--bots", "quick,quick,quick", "--games", "zero"], "--games 'zero' must be a whole number"),
@@ -161,7 +162,10 @@ def test_bots_command() -> None:
     code, stdout, _ = invoke("bots", "--json")
     assert code == 0
     listing = json.loads(stdout)
-    assert [entry["name"] for entry in listing] == list(BOTS)
-    assert all(set(entry) == {"name", "description"} and entry["description"] for entry in listing)
+    assert [entry["name"] for entry in listing["bots"]] == list(BOTS)
+    assert all(set(entry) == {"name", "description"} and entry["description"] for entry in listing["bots"])
+    assert [entry["name"] for entry in listing["levels"]] == ["easy", "normal", "hard", "expert"]
+    assert all(entry["bot"] in BOTS and entry["description"] for entry in listing["levels"])
     code, stdout, _ = invoke("bots")
     assert code == 0 and "continental" in stdout and "search" in stdout
+    assert "expert" in stdout and "beginner" in stdout

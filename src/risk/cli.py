@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from risk.bots import BOTS, DEFAULT_BOT
+from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name
 from risk.errors import RiskError
 from risk.maps import available_maps, load_map
 from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
@@ -225,7 +225,9 @@ def simulate_command(
     players: Annotated[int | None, typer.Option("--players", "-p", help="number of players")] = None,
     bots: Annotated[
         str | None,
-        typer.Option("--bots", "-b", help=f"bots by seat, comma-separated (default {DEFAULT_BOT})"),
+        typer.Option(
+            "--bots", "-b", help=f"bots or levels by seat, comma-separated (default {DEFAULT_BOT})"
+        ),
     ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the first game; game k uses seed+k")] = 1,
@@ -252,8 +254,8 @@ def simulate_command(
     if any(not b for b in bot_names):
         fail(f"--bots {bots!r} has an empty name")
     for name in bot_names:
-        if name not in BOTS:
-            fail(f"no bot called {name!r}; bots: {', '.join(BOTS)}")
+        if not is_bot_name(name):
+            fail(f"no bot or level called {name!r}; {bot_choices()}")
     low, high = ruleset.players
     default_count = 3 if low <= 3 <= high else low
     count = players if players is not None else (len(bot_names) if len(bot_names) > 1 else default_count)

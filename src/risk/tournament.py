@@ -11,10 +11,15 @@ pairwise results (the winner of a game beats every other bot at its table).
 
 from __future__ import annotations
 
+import ctypes
 import inspect
 import json
 import math
 import multiprocessing
+import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -22,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from risk.bots import BOTS, Bot, make_bot
+from risk.bots import BOTS, Bot, bot_choices, is_bot_name, make_bot
 from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
 from risk.record import save_record
 from risk.rules.game import Game
@@ -59,8 +64,10 @@ def check_bot_spec(spec: str) -> None:
             raise TournamentError(str(error)) from None
         return
     name, _, budget = spec.partition(":")
-    if name.strip().lower() not in BOTS:
-        raise TournamentError(f"no bot called {name!r}; bots: {', '.join(BOTS)} (or a program path)")
+    if not is_bot_name(name):
+        raise TournamentError(f"no bot or level called {name!r}; {bot_choices()} (or a program path)")
+    if budget and name.strip().lower() not in BOTS:
+        raise TournamentError(f"{spec!r}: a level has its own settings; a budget goes with a bot's name")
     if budget and (not budget.isdigit() or int(budget) < 1):
         raise TournamentError(f"{spec!r}: the budget after ':' is a whole number of iterations (at least 1)")
     if budget and "iterations" not in inspect.signature(BOTS[name.strip().lower()]).parameters:
@@ -315,6 +322,41 @@ def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[BotSt
 
 
 # ---------------------------------------------------------------------------------------------
+# worker lifetime: a pool's workers die with the tournament that started them
+# ---------------------------------------------------------------------------------------------
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_SECONDS = 0.5
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Make this worker process exit when ``parent_pid`` (the tournament) dies, even by SIGKILL,
+    which runs no clean-up in the parent: a killed tournament must not leave its games playing on.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``); everywhere,
+    a daemon thread also watches for this process being re-parented, the portable fallback."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl here (an unusual libc): the watching thread below still works
+    watch_parent(parent_pid)
+
+
+def watch_parent(parent_pid: int) -> None:
+    """Exit this process (within PARENT_POLL_SECONDS) once it is no longer ``parent_pid``'s child."""
+    if os.getppid() != parent_pid:  # the parent died already, before the watch could start
+        os._exit(1)
+    threading.Thread(target=_exit_when_orphaned, args=(parent_pid,), name="watch-parent", daemon=True).start()
+
+
+def _exit_when_orphaned(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)  # no clean-up: the results had nowhere to go
+
+
+# ---------------------------------------------------------------------------------------------
 # running
 # ---------------------------------------------------------------------------------------------
 def run_tournament(
@@ -358,7 +400,9 @@ def run_tournament(
         # only play games, so no lock held by the parent's progress thread is ever needed there.
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         context = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             futures = [pool.submit(play_job, job) for job in jobs]
             for future in as_completed(futures):
                 result = future.result()

@@ -12,7 +12,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from risk.bots import BOTS
+from risk.bots import BOTS, LEVELS
 from risk.errors import RiskError
 from risk.maps import load_map
 from risk.protocol import DEFAULT_TIME_BUDGET
@@ -34,21 +34,33 @@ def _whole_number(option: str, text: str, *, minimum: int) -> int:
 
 
 def bots_command(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
-    """The bots, weakest first (as measured by benchmarks/bench_strength.py)."""
-    listing = [{"name": name, "description": cls.description} for name, cls in BOTS.items()]
+    """The levels (easiest first) and the bots behind them (weakest first, as measured)."""
+    levels = [
+        {"name": level.name, "bot": level.bot, "description": level.description} for level in LEVELS.values()
+    ]
+    bots = [{"name": name, "description": cls.description} for name, cls in BOTS.items()]
     if as_json:
-        sys.stdout.write(json.dumps(listing, indent=2) + "\n")
+        sys.stdout.write(json.dumps({"levels": levels, "bots": bots}, indent=2) + "\n")
         return
     from rich.console import Console
     from rich.table import Table
 
+    console = Console()
+    table = Table(
+        title="Levels, easiest first (use a level wherever a bot's name goes)", title_justify="left"
+    )
+    for column in ("level", "bot", "what to expect"):
+        table.add_column(column)
+    for level in levels:
+        table.add_row(level["name"], level["bot"], level["description"])
+    console.print(table)
     table = Table(title="Bots, weakest first", title_justify="left")
     table.add_column("name")
     table.add_column("description")
-    for entry in listing:
+    for entry in bots:
         table.add_row(entry["name"], entry["description"])
-    Console().print(table)
-    Console().print("Any program speaking the bot protocol (docs/protocol.md) plays too: --bots ./mybot,...")
+    console.print(table)
+    console.print("Any program speaking the bot protocol (docs/protocol.md) plays too: --bots ./mybot,...")
 
 
 def tournament_command(
@@ -56,8 +68,8 @@ def tournament_command(
         str | None,
         typer.Option(
             "--bots", "-b",
-            help="bots, one per seat, comma-separated: built-in names (search:N sets its iterations) "
-            "or program paths (./mybot)",
+            help="bots, one per seat, comma-separated: levels (easy, normal, hard, expert), built-in "
+            "names (search:N sets its iterations) or program paths (./mybot)",
         ),
     ] = None,
     rules: Annotated[str, typer.Option("--rules", "-r", help="preset: 1993, 2003, 2008")] = "2008",

@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from risk.bots import LADDER
+from risk.bots import BOTS, DEFAULT_LEVEL, LEVELS
 from risk.maps import available_maps, load_map
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.server import clock as turn_clock
@@ -65,7 +65,10 @@ CSP = (
 class SeatIn(BaseModel):
     kind: str = Field(description="human, open, bot or external")
     name: str = ""
-    bot: str | None = Field(None, description="the bot's name (risk bots), or an external bot's command")
+    bot: str | None = Field(
+        None,
+        description="a level (easy, normal, hard, expert), a bot (risk bots), or an external bot's command",
+    )
 
 
 class GameIn(BaseModel):
@@ -79,7 +82,7 @@ class GameIn(BaseModel):
     defend_timeout: float = Field(DEFAULT_DEFEND_TIMEOUT, description="seconds for a defender's dice")
     turn_time: float = Field(0, description="seconds per turn; 0: no turn clock")
     missed_turns: int = Field(turn_clock.DEFAULT_MISSED_TURNS, description="timed-out turns before a bot")
-    stand_in: str = Field("quick", description="the bot that plays for away players")
+    stand_in: str = Field("quick", description="the bot or level that plays for away players")
     spectators: bool = Field(True, description="anyone with the watch link may watch")
     board: str = "classic"
 
@@ -457,13 +460,18 @@ def create_app(
                 for info in OPTIONS.values()
                 if info.name != "game"
             ],
-            "bots": [{"name": cls.name, "description": cls.description} for cls in LADDER],
+            "levels": [
+                {"name": level.name, "bot": level.bot_name, "description": level.description}
+                for level in LEVELS.values()
+            ],
+            "bots": [{"name": name, "description": cls.description} for name, cls in BOTS.items()],
             "defaults": {
                 "bot_delay": DEFAULT_BOT_DELAY,
                 "defend_timeout": DEFAULT_DEFEND_TIMEOUT,
                 "turn_time": 0,
                 "missed_turns": turn_clock.DEFAULT_MISSED_TURNS,
                 "stand_in": "quick",
+                "level": DEFAULT_LEVEL,  # the lobby's choice for a new bot seat
             },
         }
 

@@ -22,7 +22,7 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from risk.bots import BOTS, DEFAULT_BOT, make_bot
+from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name, make_bot
 from risk.rules.game import Game, Phase
 from risk.server.storage import ActionRecord, ChatRecord, StaleWrite, StorageError
 from risk.simulate import bot_seed
@@ -89,8 +89,8 @@ def timing_settings(turn_time: float, missed_turns: int, stand_in: str) -> dict[
             f"0 (never) to {MAX_MISSED_TURNS}",
         )
     bot = stand_in.strip().lower()
-    if bot not in BOTS:
-        raise Refusal("bad-request", f"no stand-in bot {stand_in!r}; bots: {', '.join(BOTS)}")
+    if not is_bot_name(bot):
+        raise Refusal("bad-request", f"no stand-in bot or level {stand_in!r}; {bot_choices()}")
     return {"turn_time": float(turn_time), "missed_turns": int(missed_turns), "stand_in": bot}
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from risk.bots import BOTS, Bot, make_bot
+from risk.bots import Bot, bot_choices, bot_label, is_bot_name, make_bot
 from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
 from risk.history import summarize
 from risk.maps import available_maps
@@ -264,9 +264,9 @@ class GameMaster:
             bot = None
             if kind == "bot":
                 bot = (seat.bot or "").strip().lower()
-                if bot not in BOTS:
+                if not is_bot_name(bot):
                     raise Refusal(
-                        "bad-request", f"seat {index + 1}: no bot {seat.bot!r}; bots: {', '.join(BOTS)}"
+                        "bad-request", f"seat {index + 1}: no bot or level {seat.bot!r}; {bot_choices()}"
                     )
                 name = _clean_name(seat.name or f"{bot.capitalize()} {index + 1}", f"seat {index + 1}")
             elif kind == "external":
@@ -1007,6 +1007,7 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
                 "name": s.name,
                 "kind": s.kind,
                 "bot": s.bot if s.kind == "bot" else None,
+                "bot_label": bot_label(s.bot or "") if s.kind == "bot" else None,  # "hard · continental"
                 "open": s.kind == "open",
             }
             for s in record.seats

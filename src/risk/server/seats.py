@@ -15,7 +15,7 @@ from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from risk.bots import BOTS
+from risk.bots import bot_choices, bot_label, is_bot_name
 from risk.server import clock as turn_clock
 from risk.server import master as game_master
 from risk.server.storage import ActionRecord, SeatRecord
@@ -101,6 +101,7 @@ def seat_entries(live: LiveGame, present: Collection[int] | None) -> list[dict[s
             "name": s.name,
             "kind": s.kind,
             "bot": s.bot if s.kind == "bot" else None,
+            "bot_label": bot_label(s.bot or "") if s.kind == "bot" else None,  # "hard · continental"
             "stand_in": s.stand_in if s.kind == "human" else None,
             "missed": s.missed,
             "resigned": s.seat in live.resigned,
@@ -205,8 +206,8 @@ def replace_absent(
     with live.lock:
         record = _playing_seat(live, seat)
         name = (bot or turn_clock.timing(live).stand_in).strip().lower()
-        if name not in BOTS:
-            raise Refusal("bad-request", f"no bot {bot!r}; bots: {', '.join(BOTS)}")
+        if not is_bot_name(name):
+            raise Refusal("bad-request", f"no bot or level {bot!r}; {bot_choices()}")
         if seat in present:
             raise Refusal(
                 "present", f"{record.name} is connected: only an absent player's seat is handed to a bot"

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperCommand
 
-from risk.bots import BOTS, DEFAULT_BOT
+from risk.bots import DEFAULT_BOT, LEVELS, bot_choices, is_bot_name
 from risk.errors import RiskError
 from risk.record import read_record
 from risk.rules.game import Game
@@ -101,8 +101,14 @@ def play_command(
         typer.Option(
             "--bots",
             "-b",
-            help=f"bot(s) for the other seats, comma-separated "
-            f"(one name: every bot seat; default {DEFAULT_BOT}; bots: {', '.join(BOTS)})",
+            help=f"bot(s) or level(s) for the other seats, comma-separated "
+            f"(one name: every bot seat; default {DEFAULT_BOT}; {bot_choices()}; see `risk bots`)",
+        ),
+    ] = None,
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level", "-l", help=f"the level of every bot seat: {', '.join(LEVELS)} (as --bots LEVEL)"
         ),
     ] = None,
     seat: Annotated[int | None, typer.Option("--seat", help="your seat, from 1 (default 1)")] = None,
@@ -149,10 +155,16 @@ def play_command(
     """Play RISK in the terminal."""
     if sum(x is not None for x in (seat, humans)) + hotseat > 1:
         fail("give only one of --seat, --humans and --hotseat")
+    if level is not None:
+        if bots is not None:
+            fail("give only one of --bots and --level")
+        if level.strip().lower() not in LEVELS:
+            fail(f"no level called {level!r}; levels: {', '.join(LEVELS)}")
+        bots = level
     bot_names = [b.strip().lower() for b in bots.split(",")] if bots else [DEFAULT_BOT]
     for name in bot_names:
-        if name not in BOTS:
-            fail(f"no bot called {name!r}; bots: {', '.join(BOTS)}")
+        if not is_bot_name(name):
+            fail(f"no bot or level called {name!r}; {bot_choices()}")
     human_seats: list[int] | None = None
     if seat is not None:
         if seat < 1:
@@ -167,7 +179,7 @@ def play_command(
             fail("--load resumes a saved game: --game does not apply (the record names its game)")
         load_path = choose_save(Console(highlight=False)) if load == "" else find_save(load)
         game, kinds = load_game(load_path, players, seed, option, names, rules)
-        if human_seats is not None or hotseat or bots is not None:
+        if human_seats is not None or hotseat or bots is not None:  # --level sets bots too
             count = game.humans
             chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
             kinds = seat_kinds(count, chosen, bot_names)
@@ -274,7 +286,7 @@ def load_game(
     kinds = seat_kinds_in_record(text)
     if kinds is not None and len(kinds) == len(game.players) > game.humans:
         kinds = kinds[: game.humans]  # a list that named the neutral seats too
-    if kinds is None or len(kinds) != game.humans or any(k != HUMAN and k not in BOTS for k in kinds):
+    if kinds is None or len(kinds) != game.humans or any(k != HUMAN and not is_bot_name(k) for k in kinds):
         kinds = [HUMAN] + [DEFAULT_BOT] * (game.humans - 1)
     return game, kinds
 

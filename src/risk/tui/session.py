@@ -21,7 +21,8 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from risk.bots import DEFAULT_BOT, Bot, make_bot
+from risk.bots import DEFAULT_BOT, Bot, bot_label, make_bot
+from risk.bots.levels import level_of
 from risk.errors import IllegalActionError, NotationError, RiskError
 from risk.odds import invasion
 from risk.record import write_record
@@ -91,7 +92,7 @@ MAX_ODDS_ARMIES = 1000  # keeps `odds A D` instant
 class Seat:
     """Who plays a seat: a human at the keyboard (``bot is None``) or a bot."""
 
-    kind: str  # "human" or a bot's name
+    kind: str  # "human", a level's name or a bot's name
     bot: Bot | None = None
 
     @classmethod
@@ -101,7 +102,8 @@ class Seat:
     @classmethod
     def computer(cls, bot_name: str, seed: int) -> Seat:
         bot = make_bot(bot_name, seed)
-        return cls(bot.name, bot)
+        level = level_of(bot_name)
+        return cls(level.name if level is not None else bot.name, bot)  # a level keeps its name
 
     @property
     def is_human(self) -> bool:
@@ -191,7 +193,7 @@ class PlaySession:
         self.loaded_from = loaded_from  # where a resumed game came from: `save` alone writes it back
         self.humans = [i for i, seat in enumerate(self.seats) if seat.is_human]
         labels = [
-            ("you" if len(self.humans) == 1 else HUMAN) if seat.is_human else f"bot: {seat.kind}"
+            ("you" if len(self.humans) == 1 else HUMAN) if seat.is_human else f"bot: {bot_label(seat.kind)}"
             for seat in self.seats
         ]
         labels += ["neutral"] * (len(game.players) - game.humans)

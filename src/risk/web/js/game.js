@@ -498,7 +498,7 @@ function renderBoard(colours) {
 function seatKind(seatInfo, player) {
   if (player && player.neutral) return "neutral armies";
   if (!seatInfo) return "";
-  if (seatInfo.kind === "bot") return `bot · ${seatInfo.bot || ""}`;
+  if (seatInfo.kind === "bot") return `bot · ${seatInfo.bot_label || seatInfo.bot || ""}`;
   if (seatInfo.kind === "open") return "open seat";
   if (seatInfo.kind === "external") return "bot program";
   return "human";

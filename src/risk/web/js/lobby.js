@@ -2,7 +2,7 @@
 
 import { api, seats, seatLink } from "./api.js";
 import { clockFields, fillClockFields, hosts } from "./seating.js";
-import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES } from "./ui.js";
+import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES, fillBotMenu, botDescription } from "./ui.js";
 import { initHouseRules } from "./houserules.js";
 
 const EDITIONS = {
@@ -109,6 +109,8 @@ async function start() {
 }
 
 function defaultBot() {
+  const level = F.meta.defaults && F.meta.defaults.level;
+  if (level && (F.meta.levels || []).some((l) => l.name === level)) return level;
   const bots = F.meta.bots.map((b) => b.name);
   return bots.includes("continental") ? "continental" : bots.includes("quick") ? "quick" : bots[0];
 }
@@ -197,9 +199,9 @@ function renderSeats() {
     });
     name.value = seat.name || "";
     const bot = el("select", { class: "seat-bot", "aria-label": `Seat ${i + 1}: bot level` });
-    F.meta.bots.forEach((b, level) => bot.append(el("option", { value: b.name, text: `${level + 1}. ${cap(b.name)}`, title: `level ${level + 1} of ${F.meta.bots.length}` })));
+    fillBotMenu(bot, F.meta);
     bot.value = seat.bot || defaultBot();
-    const desc = el("div", { class: "bot-desc", text: botDescription(bot.value) });
+    const desc = el("div", { class: "bot-desc", text: botDescription(F.meta, bot.value) });
     const remove = el("button", {
       type: "button",
       class: "btn btn-small btn-ghost seat-remove",
@@ -230,7 +232,7 @@ function renderSeats() {
     });
     bot.addEventListener("change", () => {
       seat.bot = bot.value;
-      desc.textContent = botDescription(bot.value);
+      desc.textContent = botDescription(F.meta, bot.value);
       name.placeholder = `${cap(bot.value)} ${i + 1}`;
     });
     remove.addEventListener("click", () => {
@@ -245,11 +247,6 @@ function renderSeats() {
   if (game() === "team") limits = "4 or 6 players, two teams in alternating seats";
   if (game() === "two-player") limits = "2 players, and neutral armies";
   $("#seat-limits").textContent = limits;
-}
-
-function botDescription(name) {
-  const b = F.meta.bots.find((x) => x.name === name);
-  return b ? b.description : "";
 }
 
 function cap(s) {
@@ -439,7 +436,7 @@ function seatLine(g) {
         el("span", { class: "swatch", style: { background: colours[i].fill } }),
         " ",
         s.open ? el("em", { class: "muted", text: "open" }) : s.name,
-        s.kind === "bot" ? el("span", { class: "muted", text: ` (${s.bot})` }) : null,
+        s.kind === "bot" ? el("span", { class: "muted", text: ` (${s.bot_label || s.bot})` }) : null,
         g.winner === i ? el("span", { class: "tag tag-ok", text: "won" }) : null,
       ),
     );

@@ -3,7 +3,7 @@
 // settings. The host's token is kept in this browser (localStorage) by the lobby that created the game.
 
 import { api } from "./api.js";
-import { $, clear, el, toast } from "./ui.js";
+import { $, clear, el, fillBotMenu, toast } from "./ui.js";
 import { alertToggles } from "./notify.js";
 import { formatSeconds } from "./clock.js";
 
@@ -174,11 +174,7 @@ export function fillClockFields(meta) {
   const defaults = meta.defaults || {};
   const select = $("#stand-in");
   if (!select) return;
-  clear(select);
-  (meta.bots || []).forEach((bot, level) => {
-    const label = `${level + 1}. ${bot.name.charAt(0).toUpperCase()}${bot.name.slice(1)}`;
-    select.append(el("option", { value: bot.name, text: label, title: bot.description }));
-  });
+  fillBotMenu(select, meta);
   select.value = defaults.stand_in || "quick";
   $("#turn-time").value = String(defaults.turn_time || 0);
   $("#missed-turns").value = String(defaults.missed_turns ?? 2);

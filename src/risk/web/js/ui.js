@@ -230,3 +230,26 @@ export function cardGlyph(symbol) {
   }
   return s;
 }
+
+// -- bots and levels (GET /api/meta: "levels", easiest first, then "bots", weakest first) -------------
+/** Fill a <select> with the levels ("Hard (continental)") and then every bot by name. */
+export function fillBotMenu(select, meta) {
+  clear(select);
+  const levels = meta.levels || [];
+  if (levels.length) {
+    const group = el("optgroup", { label: "Levels" });
+    for (const level of levels) group.append(el("option", { value: level.name, text: `${titleCase(level.name)} (${level.bot})`, title: level.description }));
+    select.append(group);
+  }
+  const bots = el("optgroup", { label: levels.length ? "Bots by name" : "Bots" });
+  for (const bot of meta.bots || []) bots.append(el("option", { value: bot.name, text: titleCase(bot.name), title: bot.description }));
+  select.append(bots);
+}
+
+/** What a level or bot plays like, in one line: a level's description names its bot. */
+export function botDescription(meta, name) {
+  const level = (meta.levels || []).find((l) => l.name === name);
+  if (level) return `${titleCase(level.name)}: ${level.description} (the ${level.bot} bot).`;
+  const bot = (meta.bots || []).find((b) => b.name === name);
+  return bot ? `${titleCase(bot.name)}: ${bot.description}.` : "";
+}
