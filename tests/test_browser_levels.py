@@ -80,7 +80,7 @@ def test_the_seat_menu_at_phone_width(browser: Any, port: int) -> None:
     context, page, errors = open_lobby(browser, port, PHONE, is_mobile=True, has_touch=True)
     page.locator(".seat-row[data-seat='2'] .seat-bot").select_option("expert")
     description = page.locator(".seat-row[data-seat='2'] .bot-desc")
-    assert description.inner_text() == f"Expert: {LEVELS['expert'].description} (the search bot)."
+    assert description.inner_text() == f"Expert: {LEVELS['expert'].description} (the expert bot)."
     assert description.is_visible()
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1, f"the lobby is {width} px wide on a {PHONE['width']} px phone"
@@ -100,7 +100,7 @@ def test_the_server_takes_levels_for_seats_and_stand_ins(port: int) -> None:
     )
     seats = request(port, "GET", f"/api/games/{created['id']}")["seats"]
     assert [s["name"] for s in seats] == ["Ann", "Expert 2", "Easy 3"]
-    assert seats[1]["bot_label"] == "expert · search" and seats[0]["bot_label"] is None
+    assert seats[1]["bot_label"] == "expert" and seats[0]["bot_label"] is None
     with pytest.raises(urllib.error.HTTPError) as refused:
         request(port, "POST", "/api/games", {"seats": [{"kind": "bot", "bot": "grandmaster"}] * 3})
     assert refused.value.code == 422
