@@ -40,7 +40,8 @@ def test_the_seat_menu_offers_levels_with_their_descriptions(browser: Any, port:
     assert levels.evaluate_all("options => options.map(o => o.value)") == list(LEVELS)
     # Each level keeps its bot's name in sight, and a new bot seat starts at "normal".
     assert levels.evaluate_all("options => options.map(o => o.textContent)") == [
-        f"{name.capitalize()} ({level.bot_name})" for name, level in LEVELS.items()
+        name.capitalize() if level.bot_name == name else f"{name.capitalize()} ({level.bot_name})"
+        for name, level in LEVELS.items()
     ]
     assert menu.input_value() == "normal"
     description = page.locator(".seat-row[data-seat='1'] .bot-desc")

@@ -238,7 +238,11 @@ export function fillBotMenu(select, meta) {
   const levels = meta.levels || [];
   if (levels.length) {
     const group = el("optgroup", { label: "Levels" });
-    for (const level of levels) group.append(el("option", { value: level.name, text: `${titleCase(level.name)} (${level.bot})`, title: level.description }));
+    for (const level of levels) {
+      // "Hard (continental)"; a level that is its own bot ("expert") needs no bracket.
+      const text = level.bot === level.name ? titleCase(level.name) : `${titleCase(level.name)} (${level.bot})`;
+      group.append(el("option", { value: level.name, text, title: level.description }));
+    }
     select.append(group);
   }
   const bots = el("optgroup", { label: levels.length ? "Bots by name" : "Bots" });
