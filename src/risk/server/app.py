@@ -31,6 +31,7 @@ from risk.maps import available_maps, load_map
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.server import clock as turn_clock
 from risk.server import seats as seat_desk
+from risk.server.gcpace import CollectorPacer
 from risk.server.limits import Gate, Guard, Limits, RateLimitMiddleware
 from risk.server.master import (
     DEFAULT_BOT_DELAY,
@@ -353,9 +354,14 @@ class Hub:
 
 
 def create_app(
-    storage: Storage, *, allow_external_bots: bool = False, limits: Limits | None = None
+    storage: Storage,
+    *,
+    allow_external_bots: bool = False,
+    limits: Limits | None = None,
+    pace_gc: bool = False,
 ) -> FastAPI:
-    """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests)."""
+    """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests);
+    ``pace_gc``: short garbage-collector pauses (risk.server.gcpace), for `risk serve`'s process."""
     master = GameMaster(storage, allow_external_bots=allow_external_bots)
     hub = Hub(master)
     social = Social(master, hub)
@@ -364,6 +370,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Games that were being played when the server stopped go on: bots move again.
+        pacer = CollectorPacer(asyncio.get_running_loop()) if pace_gc else None
+        if pacer is not None:
+            pacer.install()
         await hub.start_peers()
         social.listen_to(hub.peers)
         for game_id in await run_in_threadpool(master.unfinished_game_ids):
@@ -371,6 +380,8 @@ def create_app(
         yield
         await hub.stop()
         storage.close()
+        if pacer is not None:
+            pacer.uninstall()
 
     app = FastAPI(
         title="risk",

@@ -110,7 +110,9 @@ def serve_command(
     hide_secrets_everywhere()  # no token in any log line, at any level (risk.server.logsafe)
     settings = {"host": host, "port": port, "log_level": log_level, "ws_max_size": 65_536}
     if workers == 1:
-        application = create_app(storage, allow_external_bots=allow_external_bots, limits=limits)
+        application = create_app(
+            storage, allow_external_bots=allow_external_bots, limits=limits, pace_gc=True
+        )
         uvicorn.run(application, log_config=uvicorn_log_config(), **settings)  # type: ignore[arg-type]
         return
     # Each worker process opens the store itself (the schema is upgraded above, once) and builds its
@@ -156,7 +158,9 @@ def worker_app() -> Any:
         else Limits(Rate.parse(games), Rate.parse(actions), Rate.parse(messages))
     )
     storage = open_storage(settings["db"])
-    return create_app(storage, allow_external_bots=settings["allow_external_bots"], limits=limits)
+    return create_app(
+        storage, allow_external_bots=settings["allow_external_bots"], limits=limits, pace_gc=True
+    )
 
 
 def _safe_url(url: str) -> str:
