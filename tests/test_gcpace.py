@@ -42,7 +42,7 @@ def test_a_cycle_among_frozen_objects_is_freed_after_the_thaw() -> None:
     import weakref
 
     class Node:
-        pass
+        """An object that can be in a reference cycle."""
 
     async def scenario() -> bool:
         now = [0.0]

@@ -20,7 +20,7 @@ next set will pay, which grows through the game. So:
 from __future__ import annotations
 
 from risk.bots.heuristic import win_probability
-from risk.bots.search import SearchBot
+from risk.bots.search import SearchBot, strength_share
 from risk.rules.actions import Action, Attack, Place
 from risk.rules.game import Game, Phase
 
@@ -62,28 +62,17 @@ def safe_bonus(game: Game, player: int) -> float:
 def expert_evaluate(game: Game, me: int) -> float:
     """How good ``game`` is for ``me`` in [0, 1]: 1 won, 0 eliminated, else my share of the alive
     players' strength (armies, 3 x income, safe continent bonus, cards at the next set's value)."""
-    if game.winner is not None:
-        return 1.0 if game.winner == me else 0.0
-    if not game.alive[me]:
-        return 0.0
-    armies = [0] * len(game.players)
-    for territory, owner in enumerate(game.owner):
-        armies[owner] += game.armies[territory]
     per_card = card_worth(game)
-    total = mine = 0.0
-    for player, alive in enumerate(game.alive):
-        if not alive:
-            continue
-        strength = (
-            armies[player]
+    return strength_share(
+        game,
+        me,
+        lambda player, armies: (
+            armies
             + 3.0 * game.reinforcement_for(player)
             + 2.0 * safe_bonus(game, player)
             + per_card * len(game.hands[player])
-        )
-        total += strength
-        if player == me:
-            mine = strength
-    return mine / total if total else 0.0
+        ),
+    )
 
 
 class ExpertBot(SearchBot):
@@ -117,7 +106,7 @@ class ExpertBot(SearchBot):
         # The search bot's first ideas stay first; the predator's ideas take the later places.
         head = base[: max(2, self.candidate_count - len(extra_actions))]
         result = list(head)
-        for action in [*extra_actions, *base[len(head):]]:
+        for action in [*extra_actions, *base[len(head) :]]:
             if action not in result and game.is_legal(action):
                 result.append(action)
             if len(result) >= self.candidate_count:

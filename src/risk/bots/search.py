@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from risk.bots.base import Bot
 from risk.bots.determinise import determinise
@@ -36,9 +37,9 @@ SEARCHED_PHASES = frozenset(
 )
 
 
-def evaluate(game: Game, me: int) -> float:
-    """How good ``game`` is for ``me``, in [0, 1]: a won game 1, eliminated 0, otherwise my share of
-    the alive players' strength (armies on the board, income per turn, cards in hand)."""
+def strength_share(game: Game, me: int, strength: Callable[[int, int], float]) -> float:
+    """``me``'s standing in [0, 1]: a won game 1, eliminated 0, otherwise my share of the alive
+    players' ``strength(player, armies on the board)``."""
     if game.winner is not None:
         return 1.0 if game.winner == me else 0.0
     if not game.alive[me]:
@@ -50,11 +51,21 @@ def evaluate(game: Game, me: int) -> float:
     for player, alive in enumerate(game.alive):
         if not alive:
             continue
-        strength = armies[player] + 3.0 * game.reinforcement_for(player) + 1.5 * len(game.hands[player])
-        total += strength
+        player_strength = strength(player, armies[player])
+        total += player_strength
         if player == me:
-            mine = strength
+            mine = player_strength
     return mine / total if total else 0.0
+
+
+def evaluate(game: Game, me: int) -> float:
+    """How good ``game`` is for ``me``, in [0, 1]: a won game 1, eliminated 0, otherwise my share of
+    the alive players' strength (armies on the board, income per turn, cards in hand)."""
+    return strength_share(
+        game,
+        me,
+        lambda player, armies: armies + 3.0 * game.reinforcement_for(player) + 1.5 * len(game.hands[player]),
+    )
 
 
 class SearchBot(Bot):

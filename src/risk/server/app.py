@@ -303,11 +303,11 @@ class Hub:
         del self.drivers[game_id]
         if self.peers is not None:
             self.peers.let_go(game_id)
-        if self.connections.get(game_id) or not self.master.is_live(game_id):
+        live = self.master.loaded(game_id)
+        if live is None or self.connections.get(game_id):
             return
-        with contextlib.suppress(Refusal):
-            if self.peers is not None or self.master.live(game_id).game.is_over:
-                self.master.forget(game_id)
+        if self.peers is not None or live.game.is_over:
+            self.master.forget(game_id)
 
     def present(self, game_id: str) -> set[int]:
         """The seats with a page open on this game (on this process or, with several, another)."""

@@ -395,9 +395,6 @@ class GameMaster:
             self._live[game_id] = live
             return live
 
-    def is_live(self, game_id: str) -> bool:
-        return game_id in self._live
-
     def loaded(self, game_id: str) -> LiveGame | None:
         """The game if it is in memory (never read from the store)."""
         return self._live.get(game_id)

@@ -204,10 +204,10 @@ class Peers:
         here with nothing for a driver to do takes no lock."""
         if self.feed.owns(game_id):
             return True
-        if self.master.is_live(game_id) and game_id not in self.hub.failed:
-            with contextlib.suppress(Refusal):
-                if not self.master.needs_driver(game_id):
-                    return False
+        # A game in memory is asked without the store (a failed store: read it again first).
+        in_memory = self.master.loaded(game_id) is not None and game_id not in self.hub.failed
+        if in_memory and not self.master.needs_driver(game_id):
+            return False
         if await run_in_threadpool(self.feed.try_own, game_id):
             return True
         # Another process holds the lock. If it is about to give it back having seen an older state
