@@ -13,11 +13,13 @@ import base64
 import hashlib
 import json
 import logging
+import socket
 import sqlite3
 import string
 import subprocess
 import sys
 import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
 from html.parser import HTMLParser
@@ -36,6 +38,7 @@ from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.server import master as master_module
 from risk.server.app import WEB_DIR, create_app
+from risk.server.hosts import AllowedHosts
 from risk.server.limits import MAX_ADDRESSES, AddressLimiter, Bucket, Guard, Limits, Rate
 from risk.server.logsafe import HideSecrets
 from risk.server.master import GameMaster, GameSpec, SeatSpec, hash_token, new_token
@@ -187,6 +190,22 @@ def test_tokens_are_stored_only_as_hashes(tmp_path: Path) -> None:
         assert hashlib.sha256(token.encode()).hexdigest() in stored
 
 
+def test_statement_logs_never_hold_the_seed_or_a_token_hash(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An operator who turns SQLAlchemy's statement log on sees statements, not their parameters."""
+    seed = 7_731_209_554_610_113
+    with caplog.at_level(logging.INFO, logger="sqlalchemy.engine"):
+        with TestClient(create_app(SqlStorage(f"sqlite:///{tmp_path / 'games.sqlite3'}"))) as client:
+            seats = [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cy")]
+            created = client.post("/api/games", json={"seats": seats, "seed": seed}).json()
+        statements = "\n".join(record.getMessage() for record in caplog.records)
+    assert "INSERT INTO" in statements  # the log was on
+    token_hashes = [hash_token(seat["token"]) for seat in created["seats"]]
+    assert str(seed) not in statements
+    assert not any(digest in statements for digest in token_hashes)
+
+
 def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
     master = GameMaster(MemoryStorage())
     game_id, tokens = human_game(master, ["Ann", "Bob", "Cy", "Dee"], seed=1)
@@ -239,6 +258,97 @@ def test_websockets_must_come_from_this_server(
     ):
         socket.receive_json()
     assert refused.value.code == 4403
+
+
+# -- host names: DNS rebinding --------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("host", "allowed"),
+    [
+        ("127.0.0.1:8000", True),
+        ("192.168.1.20:8000", True),  # a LAN address: what a friend types
+        ("[::1]:8000", True),
+        ("LOCALHOST:8000", True),
+        ("games.example.org", True),
+        ("a.party.example.net:443", True),
+        ("party.example.net", False),  # *.party.example.net is the names under it, not itself
+        ("evil.example:8000", False),
+        ("127.0.0.1.evil.example", False),
+        ("", False),
+        (None, False),
+    ],
+)
+def test_the_server_answers_only_to_addresses_and_its_names(host: str | None, allowed: bool) -> None:
+    hosts = AllowedHosts(["localhost", "games.example.org", "*.party.example.net"])
+    assert hosts.allows(host) is allowed
+
+
+def test_a_bad_allowed_host_pattern_is_refused_and_the_default_names_this_machine() -> None:
+    with pytest.raises(ValueError, match="a wildcard may only start a name"):
+        AllowedHosts(["games.*.org"])
+    default = AllowedHosts.default()
+    assert default.allows("localhost:8000") and default.allows(socket.gethostname())
+
+
+def test_a_rebinding_page_gets_nothing_from_the_server() -> None:
+    """A page on another name resolved to this server sends that name as Host (and Origin, so the
+    Origin check passes): pages, the API and the websocket refuse it, naming the fix."""
+    storage = MemoryStorage()
+    app = create_app(storage, allowed_hosts=AllowedHosts(["localhost"]))
+    with TestClient(app, base_url="http://evil.example:8000") as rebound:
+        for path in ("/", "/api/games", "/openapi.json"):
+            answer = rebound.get(path)
+            assert answer.status_code == 400, path
+            assert answer.json()["error"]["code"] == "bad-host"
+            assert "--allowed-hosts" in answer.json()["error"]["message"]
+        assert rebound.post("/api/games", json={"seats": []}).status_code == 400
+        assert storage.list_games() == []
+        origin = {"origin": "http://evil.example:8000"}
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            rebound.websocket_connect("/api/games/x/ws", headers=origin) as ws,
+        ):
+            ws.receive_json()
+        assert refused.value.code == 1008
+    with TestClient(app, base_url="http://127.0.0.1:8000") as local:
+        assert local.get("/api/games").status_code == 200
+        assert local.get("/", headers={"host": "localhost:8000"}).status_code == 200
+
+
+def test_risk_serve_guards_host_names_and_ignores_forwarded_addresses(tmp_path: Path) -> None:
+    """The real command: a foreign Host is refused, an IP address and a listed name are served; and
+    without --proxy an X-Forwarded-For header cannot buy another address's allowance."""
+    from live_server import free_port, server
+
+    port = free_port()
+
+    def create(headers: dict[str, str]) -> int:
+        seats = [{"kind": "bot", "name": name, "bot": "quick"} for name in ("A", "B", "C")]
+        body = json.dumps({"seats": seats}).encode()
+        call = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games",
+            body,
+            {"Content-Type": "application/json", **headers},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(call, timeout=10) as answer:
+                return answer.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    with server(url, port, "--allowed-hosts", "risk.example.org", "--limit-games", "1/600"):
+        assert create({"Host": "evil.example"}) == 400  # refused before it counts against the limit
+        assert create({"Host": f"risk.example.org:{port}"}) == 201
+        assert create({"X-Forwarded-For": "203.0.113.9"}) == 429  # still 127.0.0.1: the same allowance
+    finished = subprocess.run(
+        [sys.executable, "-m", "risk", "serve", "--db", "memory", "--allowed-hosts", "games.*.org"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert finished.returncode == 2 and "a wildcard may only start a name" in finished.stderr
 
 
 # -- pages: a strict policy, no inline code -------------------------------------------------------

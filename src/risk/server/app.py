@@ -32,6 +32,7 @@ from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.server import clock as turn_clock
 from risk.server import seats as seat_desk
 from risk.server.gcpace import CollectorPacer
+from risk.server.hosts import AllowedHosts, HostCheckMiddleware
 from risk.server.limits import Gate, Guard, Limits, RateLimitMiddleware
 from risk.server.master import (
     DEFAULT_BOT_DELAY,
@@ -359,9 +360,11 @@ def create_app(
     allow_external_bots: bool = False,
     limits: Limits | None = None,
     pace_gc: bool = False,
+    allowed_hosts: AllowedHosts | None = None,
 ) -> FastAPI:
     """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests);
-    ``pace_gc``: short garbage-collector pauses (risk.server.gcpace), for `risk serve`'s process."""
+    ``pace_gc``: short garbage-collector pauses (risk.server.gcpace), for `risk serve`'s process;
+    ``allowed_hosts``: the host names it answers to (risk.server.hosts; None: any, as in tests)."""
     master = GameMaster(storage, allow_external_bots=allow_external_bots)
     hub = Hub(master)
     social = Social(master, hub)
@@ -437,6 +440,9 @@ def create_app(
         if request.url.path == "/" or request.url.path.startswith("/game/"):
             response.headers["Cache-Control"] = "no-store"
         return response
+
+    if allowed_hosts is not None:  # outermost: a rebinding page's request goes no further
+        app.add_middleware(HostCheckMiddleware, allowed=allowed_hosts)
 
     # -- pages ---------------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)

@@ -45,6 +45,20 @@ def serve_command(
     no_rate_limits: Annotated[
         bool, typer.Option("--no-rate-limits", help="no rate limit at all (load tests on this machine)")
     ] = False,
+    allowed_hosts: Annotated[
+        str,
+        typer.Option(
+            help="host names the server also answers to, comma-separated (*.example.org for a whole "
+            "domain); IP addresses, localhost and this machine's names always work (DNS rebinding guard)"
+        ),
+    ] = "",
+    proxy: Annotated[
+        str,
+        typer.Option(
+            help="addresses of reverse proxies whose X-Forwarded-For names the client, comma-separated "
+            "(none by default: each client is known by its own address)"
+        ),
+    ] = "",
     workers: Annotated[
         int,
         typer.Option(
@@ -62,6 +76,7 @@ def serve_command(
     import uvicorn
 
     from risk.server.app import create_app
+    from risk.server.hosts import AllowedHosts
     from risk.server.limits import Limits, Rate
     from risk.server.logsafe import hide_secrets_everywhere, uvicorn_log_config
     from risk.server.storage import MemoryStorage, Storage, StorageError
@@ -72,6 +87,7 @@ def serve_command(
             if no_rate_limits
             else Limits(Rate.parse(limit_games), Rate.parse(limit_actions), Rate.parse(limit_messages))
         )
+        hosts = AllowedHosts.default(allowed_hosts.split(","))
     except ValueError as error:
         typer.echo(f"risk serve: error: {error}", err=True)
         raise typer.Exit(code=2) from None
@@ -108,10 +124,19 @@ def serve_command(
         threading.Timer(1.0, lambda: webbrowser.open(address)).start()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     hide_secrets_everywhere()  # no token in any log line, at any level (risk.server.logsafe)
-    settings = {"host": host, "port": port, "log_level": log_level, "ws_max_size": 65_536}
+    settings = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws_max_size": 65_536,
+        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: then any program on
+        # this machine could claim any address and escape the per-address limits.
+        "proxy_headers": bool(proxy.strip()),
+        "forwarded_allow_ips": proxy.strip() or None,
+    }
     if workers == 1:
         application = create_app(
-            storage, allow_external_bots=allow_external_bots, limits=limits, pace_gc=True
+            storage, allow_external_bots=allow_external_bots, limits=limits, pace_gc=True, allowed_hosts=hosts
         )
         uvicorn.run(application, log_config=uvicorn_log_config(), **settings)  # type: ignore[arg-type]
         return
@@ -124,6 +149,7 @@ def serve_command(
             "allow_external_bots": allow_external_bots,
             "limits": [limit_games, limit_actions, limit_messages],
             "no_rate_limits": no_rate_limits,
+            "allowed_hosts": allowed_hosts,
         }
     )
     uvicorn.run(
@@ -144,6 +170,7 @@ def worker_app() -> Any:
     import sys
 
     from risk.server.app import create_app
+    from risk.server.hosts import AllowedHosts
     from risk.server.limits import Limits, Rate
     from risk.server.logsafe import hide_secrets_everywhere
     from risk.server.sql import open_storage
@@ -159,7 +186,11 @@ def worker_app() -> Any:
     )
     storage = open_storage(settings["db"])
     return create_app(
-        storage, allow_external_bots=settings["allow_external_bots"], limits=limits, pace_gc=True
+        storage,
+        allow_external_bots=settings["allow_external_bots"],
+        limits=limits,
+        pace_gc=True,
+        allowed_hosts=AllowedHosts.default(settings["allowed_hosts"].split(",")),
     )
 
 

@@ -191,7 +191,12 @@ def _make_engine(url: URL, sqlite_synchronous: str) -> Engine:
         # One engine per process; the server calls from the event loop and from worker threads, so
         # connections may move between threads (each is used by one thread at a time).
         engine = sa.create_engine(
-            url, connect_args={"check_same_thread": False}, pool_size=5, max_overflow=10, pool_timeout=30
+            url,
+            connect_args={"check_same_thread": False},
+            pool_size=5,
+            max_overflow=10,
+            pool_timeout=30,
+            hide_parameters=True,  # no seed or token hash in a statement log or a driver's error
         )
         busy_ms = int(BUSY_TIMEOUT_S * 1000)
 
@@ -219,7 +224,13 @@ def _make_engine(url: URL, sqlite_synchronous: str) -> Engine:
         connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
     # pre_ping: a server restart costs a reconnect, not one failed request per pooled connection.
     return sa.create_engine(
-        url, connect_args=connect_args, pool_size=20, max_overflow=20, pool_timeout=30, pool_pre_ping=True
+        url,
+        connect_args=connect_args,
+        pool_size=20,
+        max_overflow=20,
+        pool_timeout=30,
+        pool_pre_ping=True,
+        hide_parameters=True,
     )
 
 
