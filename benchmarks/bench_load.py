@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_load.py [--games 200] [--humans 100] [--seconds 600]
         [--db sqlite|postgresql|postgresql+psycopg://USER:PASSWORD@127.0.0.1:PORT/NAME]
-        [--bot-delay 0.2] [--every 10]
+        [--bot-delay 0.2] [--every 10] [--workers 1]
 
 It starts `risk serve` in a process of its own on 127.0.0.1 (benchmarks/bench_server.py's pieces;
 SQLite: a file in a temporary folder; ``postgresql``: a throwaway cluster from tests/pg.py; a URL: a
@@ -26,7 +26,8 @@ are printed as JSON.
 
 Bounded: loopback only (a database URL must name this machine), at most 500 games and 300 humans,
 stopped at ``--seconds``; the server (and a throwaway cluster) is stopped at the end, on Ctrl+C and
-on errors. Figures are in docs/reliability.md, "Load".
+on errors. ``--workers N`` runs ``risk serve --workers N`` (PostgreSQL only); memory and CPU are then
+the whole process tree's. Figures are in docs/reliability.md, "Load".
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from urllib.parse import urlsplit
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from bench_server import HOST, http_json, percentile, process_cpu, running_server
+from bench_server import HOST, http_json, percentile, process_tree, running_server, tree_cpu
 from pg import PgCluster, unavailable_reason  # on the path through bench_server
 
 MAX_GAMES = 500
@@ -105,10 +106,16 @@ def slope_per_minute(points: list[tuple[float, float]]) -> float:
 
 
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024  # kB
-    return float("nan")
+    """Resident memory of ``pid`` and its children (the workers of ``--workers N``), in MB."""
+    total_kb = 0
+    for member in process_tree(pid):
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue  # gone since it was listed
+        resident = [line for line in status.splitlines() if line.startswith("VmRSS:")]
+        total_kb += int(resident[0].split()[1]) if resident else 0
+    return total_kb / 1024
 
 
 # -- games -------------------------------------------------------------------------------------------
@@ -273,7 +280,7 @@ async def soak(port: int, pid: int, args: argparse.Namespace) -> tuple[Tally, fl
     started = time.monotonic()
     deadline = started + args.seconds
     load = Load(port, args, tally, deadline)
-    cpu_before, client_before = process_cpu(pid), time.process_time()
+    cpu_before, client_before = tree_cpu(pid), time.process_time()
     tasks = [asyncio.create_task(load.human()) for _ in range(args.humans)]
     tasks += [asyncio.create_task(load.bot_table()) for _ in range(args.games - args.humans)]
     tasks.append(asyncio.create_task(monitor(pid, tally, started, deadline, args.every)))
@@ -287,7 +294,7 @@ async def soak(port: int, pid: int, args: argparse.Namespace) -> tuple[Tally, fl
         if isinstance(outcome, BaseException):
             tally.errors[f"client failed: {type(outcome).__name__}: {outcome}"] += 1
     elapsed = time.monotonic() - started
-    tally.cpu = (process_cpu(pid) - cpu_before, time.process_time() - client_before)
+    tally.cpu = (tree_cpu(pid) - cpu_before, time.process_time() - client_before)
     return tally, elapsed
 
 
@@ -298,6 +305,7 @@ def summary(tally: Tally, elapsed: float, args: argparse.Namespace) -> dict[str,
     megabytes = [m for _, m in tally.memory]
     return {
         "db": args.store,
+        "workers": args.workers,
         "games": args.games,
         "humans": args.humans,
         "bot_delay": args.bot_delay,
@@ -375,7 +383,14 @@ def main() -> None:
     )
     parser.add_argument("--every", type=float, default=10.0, help="seconds between reports (default 10)")
     parser.add_argument("--seed", type=int, default=20_261_125, help="the first game's seed")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (risk serve --workers; above 1: PostgreSQL)"
+    )
     args = parser.parse_args()
+    if not 1 <= args.workers <= 8:
+        parser.error("--workers is from 1 to 8")
+    if args.workers > 1 and args.db == "sqlite":
+        parser.error("--workers above 1 needs --db postgresql (SQLite is one process's store)")
     if not 1 <= args.games <= MAX_GAMES:
         parser.error(f"--games is from 1 to {MAX_GAMES}")
     if not 0 <= args.humans <= min(MAX_HUMANS, args.games):
@@ -398,10 +413,13 @@ def main() -> None:
     on_disk = "/var/tmp" if Path("/var/tmp").is_dir() else None  # /tmp may be tmpfs, where fsync is free
     with tempfile.TemporaryDirectory(prefix="risk-bench-load-", dir=on_disk) as name:
         folder = Path(name)
-        with database(args.db, folder) as url, running_server(url, folder / "server.stderr") as server:
+        with database(args.db, folder) as url, running_server(
+            url, folder / "server.stderr", "--workers", str(args.workers)
+        ) as server:
             print(
                 f"{args.games} games ({args.humans} with a human-like client), bot delay {args.bot_delay} s, "
-                f"{args.seconds:.0f} s, {args.store}; server pid {server.pid} on {HOST}:{server.port}; "
+                f"{args.seconds:.0f} s, {args.store}, {args.workers} server process(es); "
+                f"server pid {server.pid} on {HOST}:{server.port}; "
                 f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
             )
             tally, elapsed = asyncio.run(soak(server.port, server.pid, args))

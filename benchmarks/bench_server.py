@@ -82,6 +82,25 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICK  # utime, stime
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process it started, and theirs (``risk serve --workers N``'s workers)."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                queue.extend(int(child) for child in task.read_text().split())
+            except OSError:
+                continue  # the thread ended
+    return found
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid``'s process tree as it is now (a worker that died takes its seconds)."""
+    return sum(process_cpu(member) for member in process_tree(pid))
+
+
 @dataclass
 class Server:
     port: int
@@ -90,11 +109,12 @@ class Server:
 
 
 @contextlib.contextmanager
-def running_server(url: str, stderr_path: Path) -> Iterator[Server]:
-    """`risk serve` on a free loopback port; stopped (killed if it must be) on leaving."""
+def running_server(url: str, stderr_path: Path, *options: str) -> Iterator[Server]:
+    """`risk serve [OPTIONS]` on a free loopback port; stopped (killed if it must be) on leaving."""
     port = free_port()
     command = [sys.executable, "-m", "risk", "serve", "--host", HOST, "--port", str(port)]
     command += ["--db", url, "--log-level", "warning", "--no-rate-limits"]  # one address plays every seat
+    command += options
     with open(stderr_path, "wb") as stderr:
         # A session of its own: whatever it starts is stopped with it, as one group, by its id.
         process = subprocess.Popen(
