@@ -9,6 +9,7 @@ Screenshots go to $RISK_SCREENSHOTS when it is set (the README's pictures come f
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -356,4 +357,35 @@ def test_phone_width(browser: Any, port: int) -> None:
     play(person, turns=1)
     assert "claim" in person.did and "setup" in person.did
     shot(page, "board-phone")
+    context.close()
+
+
+def test_a_long_game_sends_and_shows_its_newest_log_lines(browser: Any, port: int) -> None:
+    """A game of thousands of log lines: a page opened on it is sent the newest 400 (the whole game
+    is in its record) and shows them, numbered from the start of the whole log, the last one last."""
+    from websockets.sync.client import connect
+
+    bots = [{"kind": "bot", "name": f"Bot {n}", "bot": "quick"} for n in range(4)]
+    created = request(port, "POST", "/api/games", {"seats": bots, "seed": 5, "bot_delay": 0})
+    game_id = created["id"]
+    deadline = time.monotonic() + 120
+    while request(port, "GET", f"/api/games/{game_id}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish their game"
+        time.sleep(0.5)
+    with connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/ws") as socket:
+        socket.send('{"type": "hello", "token": null}')
+        state = json.loads(socket.recv(30))
+    assert state["type"] == "state" and state["log_start"] > 0, "the game's log is too short for this test"
+    whole = state["log_start"] + len(state["log"])
+    assert len(state["log"]) == 400
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{port}/game/{game_id}")
+    page.locator("#log li[data-index]").nth(399).wait_for(timeout=30_000)
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('#log li[data-index]')]"
+        ".map(li => [Number(li.dataset.index), li.querySelector('.log-text').textContent])"
+    )
+    assert [index for index, _ in shown] == list(range(whole - 400, whole))
+    assert [text for _, text in shown] == [line["text"] for line in state["log"]]
     context.close()

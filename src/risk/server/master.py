@@ -34,6 +34,7 @@ from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server import clock as turn_clock
 from risk.server import seats as seat_desk
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
+from risk.server.logwindow import LogWindow
 from risk.server.steps import apply_narrated as _apply
 from risk.server.storage import (
     ActionRecord,
@@ -163,7 +164,7 @@ class LiveGame:
 
     record: GameRecord
     game: Game
-    log: list[dict[str, Any]]
+    log: LogWindow  # the newest lines; positions count from the first line of the whole log
     lock: threading.RLock = field(default_factory=threading.RLock)
     deadline: float | None = None  # when the clock running now runs out (risk.server.clock)
     externals: dict[int, Any] = field(default_factory=dict)  # seat -> ExternalBot, started on demand
@@ -200,6 +201,11 @@ def _clean_name(name: str, what: str) -> str:
     if re.search(r'[,"\n\\]', name):
         raise Refusal("bad-request", f"the name {name!r} may not contain commas, quotes or backslashes")
     return name
+
+
+def _trim_log(live: LiveGame) -> None:
+    """Let the log drop its oldest lines, but none an undo may still cut back to."""
+    live.log.trim(min((point.log_length for point in live.undo_points), default=None))
 
 
 def _progress(live: LiveGame, game: Game | None = None) -> Progress:
@@ -340,9 +346,9 @@ class GameMaster:
             live.record = replace(record, status=status)
             # No action is accepted while seats are open, so the game can take the final names.
             live.game = self._new_game(live.record)
-            live.log = [
+            live.log = LogWindow(
                 line.to_dict() for line in narrate(live.game, snapshot(live.game), list(live.game.history))
-            ]
+            )
             turn_clock.arm(self, live, self.clock(), fresh=True)  # the clock starts with the game
         return token
 
@@ -370,7 +376,7 @@ class GameMaster:
             game = self._new_game(record)
             # The chance steps of the setup (the first roll, a deal) come before any action.
             opening = [line.to_dict() for line in narrate(game, snapshot(game), list(game.history))]
-            live = LiveGame(record=replace(record, state_id=0), game=game, log=opening)
+            live = LiveGame(record=replace(record, state_id=0), game=game, log=LogWindow(opening))
             try:
                 entries = effective_entries(stored_entries)  # undone actions are not replayed
             except ValueError as error:
@@ -392,6 +398,7 @@ class GameMaster:
                 seat_desk.replayed(live, stored)
             live.record = record
             seat_desk.loaded(self, live, len(opening))
+            _trim_log(live)
             self._live[game_id] = live
             return live
 
@@ -451,6 +458,7 @@ class GameMaster:
             if entries:
                 live.blitz = None  # a blitz waiting here was answered, or overtaken, elsewhere
             seat_desk.caught_up(self, live, log_before)
+            _trim_log(live)
             if entries:
                 return "moved"
             return "changed" if record != before else None
@@ -551,6 +559,7 @@ class GameMaster:
         seat = steps[0][0]
         undoable = len(stored) == 1 and reveals_nothing(before, moved, seat)
         self._keep_undo_point(live, first, seat, steps[0][1], before if undoable else None, log_length, turns)
+        _trim_log(live)
         seat_desk.after_action(self, live, stored[0])  # the player's own move: the clock, a resignation
         return stored[-1].seq
 
@@ -649,6 +658,7 @@ class GameMaster:
             game = live.game
             view = View(game, seat)
             outcome = game.outcome()
+            log_start = live.log.start_from(log_start)  # a page gets the newest lines, not a whole long log
             return {
                 "type": "state",
                 "game": game_id,
@@ -963,6 +973,7 @@ class GameMaster:
                 raise Refusal("unavailable", f"the game store failed, nothing was played ({error})") from None
             self._swap_in(live, moved, new_lines, stored[-1])
             live.undo_points.clear()  # the server played for the seat: nothing before it is taken back
+            _trim_log(live)
             live.blitz = None if run is None else run.waiting
             return stored[-1].seq
 

@@ -6,9 +6,10 @@ from typing import Any
 
 from risk.narrate import narrate, snapshot
 from risk.rules.game import Game
+from risk.server.logwindow import LogWindow
 
 
-def apply_narrated(game: Game, log: list[dict[str, Any]], text: str) -> None:
+def apply_narrated(game: Game, log: list[dict[str, Any]] | LogWindow, text: str) -> None:
     """Apply ``text`` (checked by the engine) to ``game`` in place and add its public log lines."""
     before, start = snapshot(game), len(game.history)
     game.apply(text)

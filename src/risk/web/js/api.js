@@ -200,11 +200,6 @@ export class GameSocket {
     return false;
   }
 
-  /** Ask for the whole state again (the log from its start). */
-  resync() {
-    this._raw(this._hello());
-  }
-
   _hello() {
     return { type: "hello", token: this.token, chat_after: this.chatSeen };
   }

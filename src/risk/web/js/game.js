@@ -22,6 +22,10 @@ import { Chat } from "./chat.js";
 import { rematchBox } from "./rematch.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+// Log lines shown, and held by a page open for long (the server sends a long game's newest 400).
+const LOG_KEEP = 400;
+const LOG_HELD = 1000;
+
 const S = {
   token: tokenFromHash(),
   msg: null,
@@ -29,6 +33,7 @@ const S = {
   seat: null,
   legal: null,
   log: [],
+  logBase: 0, // the place in the whole log of S.log[0]: the server sends a long game's newest lines
   board: null,
   boardName: null,
   names: new Map(), // slug -> territory name
@@ -111,16 +116,24 @@ async function onState(msg, fresh) {
     boardLoading = boardLoading || ensureBoard(msg.view.board);
     await boardLoading;
   }
-  // The log: all of it after hello, the new entries after an action.
-  if (fresh || msg.log_start === 0) {
+  // The log: its newest lines after hello, the new entries after an action, from a place an undo cut
+  // it back to, or its newest lines again when this page fell far behind. Places count from the
+  // start of the whole log; a message's lines always run from its log_start to the log's end.
+  const end = S.logBase + S.log.length;
+  if (fresh || msg.log_start < S.logBase || msg.log_start > end) {
     S.log = msg.log.slice();
+    S.logBase = msg.log_start;
     S.logReset = true;
-  } else if (msg.log_start === S.log.length) S.log.push(...msg.log);
-  else if (msg.log_start < S.log.length) {
-    S.log = S.log.slice(0, msg.log_start).concat(msg.log);
+  } else if (msg.log_start === end) S.log.push(...msg.log);
+  else {
+    S.log = S.log.slice(0, msg.log_start - S.logBase).concat(msg.log);
     S.logReset = true;
-  } else {
-    S.socket.resync(); // a gap: ask for everything again
+  }
+  if (S.log.length > LOG_HELD) {
+    // A page open for hours: keep the lines it may still show.
+    const drop = S.log.length - LOG_KEEP;
+    S.log = S.log.slice(drop);
+    S.logBase += drop;
   }
   const previous = S.msg;
   S.msg = msg;
@@ -1101,24 +1114,27 @@ function renderGoal(colours) {
 }
 
 // -- the log and the dice ----------------------------------------------------------------------------
-let renderedLog = 0;
-const LOG_KEEP = 400;
+let renderedLog = 0; // the place in the whole log up to which lines are in the list
 
 function renderLog(colours) {
   const box = $("#log");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  const end = S.logBase + S.log.length;
   let from = renderedLog;
-  if (S.logReset || renderedLog > S.log.length) {
+  let restarted = false;
+  if (S.logReset || renderedLog > end || renderedLog < S.logBase) {
     clear(box);
-    from = 0;
+    from = S.logBase;
+    restarted = true;
   }
   S.logReset = false;
-  if (S.log.length - from > LOG_KEEP) {
+  if (end - from > LOG_KEEP) {
     clear(box);
-    from = S.log.length - LOG_KEEP;
+    from = end - LOG_KEEP;
+    restarted = true;
   }
-  for (let i = from; i < S.log.length; i++) {
-    const entry = S.log[i];
+  for (let i = from; i < end; i++) {
+    const entry = S.log[i - S.logBase];
     const seat = entry.seat;
     const colour = seat >= 0 && colours[seat] ? colours[seat].fill : null;
     const item = el(
@@ -1143,8 +1159,8 @@ function renderLog(colours) {
     const colour = entry.seat >= 0 && colours[entry.seat] ? colours[entry.seat].fill : null;
     ticker.append(el("li", {}, colour ? el("span", { class: "log-dot", style: { background: colour } }) : null, el("span", { text: entry.text })));
   }
-  renderedLog = S.log.length;
-  if (atBottom || from === 0) box.scrollTop = box.scrollHeight;
+  renderedLog = end;
+  if (atBottom || restarted) box.scrollTop = box.scrollHeight;
 }
 
 function renderDice(colours) {
