@@ -104,6 +104,7 @@ class HostCheckMiddleware:
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": 1008, "reason": "host name not allowed"})
             return
+        # The app's error shape, with a code of Refusal.STATUS (so the OpenAPI schema lists it).
         body = json.dumps({"error": {"code": "bad-host", "message": message}}).encode("utf-8")
         await send(
             {

@@ -90,6 +90,7 @@ class Refusal(Exception):
         "not-allowed": 405,  # an HTTP method the path does not take
         "unavailable": 503,
         "no-spectators": 403,  # the game does not allow spectators
+        "bad-host": 400,  # a host name the server does not answer to (risk.server.hosts)
     }
 
     def __init__(self, code: str, message: str) -> None:
