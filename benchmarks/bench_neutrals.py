@@ -7,9 +7,10 @@
 Each case seats the aware bot against the same bot of the older checkout (``--baseline``: its ``src``
 folder, loaded by ``baseline_inprocess.py``), seats rotating game by game. 2-player games: one
 aware seat and one old one (chance 50%, goal 60%). Team RISK: two teams, one of aware bots and one
-of old ones (a team wins together: chance 50%). The expert options (1993, attack advantage and
-commanders on) in 3-player games: one aware seat and two old ones (chance 33%, goal 1.5x = 50%).
-Win rates are over all games (an unfinished game is a loss), with 95% Wilson intervals.
+of old ones (a team wins together: chance 50%); each seed is played in the team's two distinct
+seatings (further rotations of alternating seats repeat the same game). The expert options (1993,
+attack advantage and commanders on) in 3-player games: one aware seat and two old ones (chance
+33%, goal 1.5x = 50%). Win rates are over all games (an unfinished game is a loss), with 95% Wilson intervals.
 
 ``--ladder`` plays quick, fortress and continental pairwise in 2-player games (2008 rules, one
 neutral) instead. Run by hand with ``nice``; never part of the test pass/fail.
@@ -65,10 +66,24 @@ def measure(case: Case, bot: str, games: int, seed: int, workers: int, out: Path
     specs = [bot if seat == "aware" else f"baseline-{bot}" for seat in case.seats]
     started = time.perf_counter()
     folder = None if out is None else out / f"{case.label}-{bot}"
-    result = run_tournament(specs, case.rules(), games, workers=workers, seed=seed, out=folder)
-    wins = sum(1 for game in result.results if game.winner == bot)
-    low, high = wilson_interval(wins, games)
     options = "".join(f" --option {option}" for option in case.options)
+    if case.game == "team":
+        # Teams alternate by seat, so a tournament's rotations 0 and 2 (and 4) are the same game:
+        # each seed is played in its two distinct seatings (a 2-game tournament per seed).
+        games += games % 2
+        results = [
+            game
+            for k in range(games // 2)
+            for game in run_tournament(specs, case.rules(), 2, seed=seed + k, out=folder).results
+        ]
+        command = (f"risk tournament --bots {','.join(specs)} --rules {case.preset} --game {case.game}"
+                   f"{options} --games 2 --seed S, for S = {seed} to {seed + games // 2 - 1}")
+    else:
+        results = run_tournament(specs, case.rules(), games, workers=workers, seed=seed, out=folder).results
+        command = (f"risk tournament --bots {','.join(specs)} --rules {case.preset} --game {case.game}"
+                   f"{options} --games {games} --seed {seed}")
+    wins = sum(1 for game in results if game.winner == bot)
+    low, high = wilson_interval(wins, games)
     return {
         "case": case.label,
         "bot": bot,
@@ -77,10 +92,9 @@ def measure(case: Case, bot: str, games: int, seed: int, workers: int, out: Path
         "win_rate": round(wins / games, 4),
         "ci95": [round(low, 4), round(high, 4)],
         "chance": round(case.chance, 4),
-        "unfinished": result.unfinished,
+        "unfinished": sum(1 for game in results if game.winner_seat is None),
         "seconds": round(time.perf_counter() - started, 1),
-        "command": f"risk tournament --bots {','.join(specs)} --rules {case.preset} --game {case.game}"
-        f"{options} --games {games} --seed {seed}",
+        "command": command,
     }
 
 

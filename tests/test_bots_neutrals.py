@@ -154,25 +154,6 @@ def test_the_commander_is_kept_for_a_clear_gain() -> None:
     assert FortressBot(0).choose(View(easy, 0)) == ACCEPT_DICE
 
 
-def _team_position() -> Game:
-    rules = Rules.preset("2003").for_game("team")
-    game = make_position(rules, 4, {"alaska": (1, 2), "kamchatka": (0, 9), "peru": (3, 3), "brazil": (0, 9),
-                                    "argentina": (3, 20)}, default_owner=2, default_armies=3)
-    game.units = [[0] * 4 for _ in range(len(game.board))]
-    for t, seat in enumerate(game.owner):
-        game.units[t][seat] = game.armies[t]
-    return game
-
-
-def test_an_endangered_team_player_guards_its_most_threatened_territory() -> None:
-    game = _team_position()
-    board = game.board
-    # Seat 1 (2 units in Alaska) to reinforce: all of it where the 8-army Kamchatka threatens.
-    game.current = game.to_act = 1
-    game.phase, game.pending = Phase.REINFORCE, 4
-    assert ContinentalBot(0).choose(View(game, 1)) == Place(board.territory("alaska"), 4)
-
-
 def test_heuristic_bots_finish_every_two_player_and_team_game() -> None:
     cases = [
         (TWO_PLAYER, ("continental", "fortress")),

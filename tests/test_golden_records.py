@@ -53,16 +53,16 @@ GOLDEN = {
     "two-player-2003-active/2": "1a9d176ac7dac562183a",
     "mission-2003-4/0": "b5b42fd1ee633cf4e849",
     "mission-2003-4/1": "0e0675b7560026d2ed81",
-    "team-2003-4/0": "d7c1d8c0a412bb6f1534",
-    "team-2003-4/1": "85e82418e36dd07e7c77",
-    "team-2003-6/0": "9f777e35d6792365849e",
+    "team-2003-4/0": "b5cc16caf49f1f85d1a8",
+    "team-2003-4/1": "be35c85c2d9b3e8a7c2c",
+    "team-2003-6/0": "6767d72ddeb0f6e3c7aa",
     "experts-1993-3/0": "e348504507fff8509b30",
     "experts-1993-3/1": "7c53233c12137fe462bc",
     "search-2008-3/0": "9c68cf8bded955e20656",
     "search-2008-3/1": "d1be86d030beac8b51eb",
     "search-1993-6/0": "410ad4ba1b0ecc4b779f",
     "search-secret-mission-2008-3/0": "da0a2d7f5e819660766b",
-    "search-team-2003-4/0": "68c6881f7cfe87d7e9c5",
+    "search-team-2003-4/0": "d5350c7c93cbf2f87416",
 }
 
 

@@ -180,14 +180,12 @@ class HeuristicBot(Bot):
         return fallback_action(view, self.rng)
 
     def variant_decision(self, game: Game, me: int) -> Action | None:
-        """2-player RISK (neutrals, allies), Team RISK and the expert dice: the decisions those
-        games add, or ``None`` where the world-domination plan decides."""
+        """2-player RISK (neutrals, allies) and the expert dice: the decisions those games add, or
+        ``None`` where the world-domination plan decides (Team RISK adds none: its values do)."""
         if game.phase == ADJUST_DICE:
             return expert_dice.adjust(game, me)
         if neutrals.in_duel(game):
             return neutrals.duel_action(game, me)
-        if game.team is not None:
-            return teams.team_action(game, me)
         return None
 
     # -- shared assessments ----------------------------------------------------------------------
@@ -254,7 +252,7 @@ class HeuristicBot(Bot):
             value += 1.5 * board.continents[continent].bonus  # breaks the defender's bonus
         if not game.conquered_this_turn:
             value += 3.0  # the card
-        if rival and game.territory_count[defender] == 1:
+        if rival and game.team is None and game.territory_count[defender] == 1:
             aim = self.aim
             if aim is not None and aim.elimination_value is not None and defender != aim.destroy:
                 value += aim.elimination_value  # it may complete someone else's mission
@@ -271,6 +269,8 @@ class HeuristicBot(Bot):
         if value is None:
             value = survey.values[key] = self.conquest_value(game, me, target, focus, survey)
         # The goal's value of the territory itself (a mission's continent, a headquarters).
+        if survey.team_values is not None:
+            value += survey.team_values[target]
         return value if self.aim is None else value + self.aim.value[target]
 
     # -- the turn ------------------------------------------------------------------------------
@@ -420,6 +420,9 @@ class HeuristicBot(Bot):
         # The goal within reach this turn: the territories it needs are worth lower odds.
         finishing = aim is not None and aim.finishing
         least = min(odds_target, odds_other, FINISHING_ODDS) if finishing else min(odds_target, odds_other)
+        team_values = survey.team_values
+        if team_values is not None:  # Team RISK: the opposing players' last units at lower odds
+            least = min(least, teams.FOCUS_ODDS)
         # The attacks worth making at good enough odds, best first (ties in the order found).
         options = self.scored_attacks(game, me, survey, least)
         if not options:
@@ -429,6 +432,8 @@ class HeuristicBot(Bot):
         def odds_needed(target: int) -> float:
             if finishing and aim is not None and (aim.value[target] > 0 or aim.conquests):
                 return FINISHING_ODDS
+            if team_values is not None and team_values[target] >= teams.FOCUS_FLOOR:
+                return teams.FOCUS_ODDS
             return odds_target if continent_of[target] == focus else odds_other
 
         good = [option for option in options if option[0] > 0 and option[1] >= odds_needed(option[3])]
@@ -448,21 +453,30 @@ class HeuristicBot(Bot):
 
     def occupy(self, game: Game, me: int) -> Occupy:
         low, high = game.occupy_range()
+        if game.units is not None:  # Team RISK: a count that leaves no territory tied
+            assert game.pending_occupation is not None
+            source, target, _ = game.pending_occupation
+            moved = self.occupy_count(game, me, low, high)
+            return Occupy(low + teams.untied(game, me, source, target, moved - low, 0, high - low))
+        return Occupy(self.occupy_count(game, me, low, high))
+
+    def occupy_count(self, game: Game, me: int, low: int, high: int) -> int:
+        """The armies to move in after a conquest, between ``low`` and ``high``."""
         assert game.pending_occupation is not None
         source, target, _ = game.pending_occupation
         if self.aim is not None:
             moved = self.aim_occupation(game, source, target, low, high)
             if moved is not None:
-                return Occupy(moved)
+                return moved
         source_threat = self.threat(game, me, source)
         if source_threat == 0:
-            return Occupy(high)
+            return high
         target_threat = self.threat(game, me, target)
         if target_threat == 0:
-            return Occupy(low)
+            return low
         # Keep enough behind to hold the source; push the rest forward.
         keep = round(self.style.border_ratio * source_threat * 0.5)
-        return Occupy(max(low, min(high, high - keep)))
+        return max(low, min(high, high - keep))
 
     def aim_occupation(self, game: Game, source: int, target: int, low: int, high: int) -> int | None:
         """The armies to move in where the game's goal decides: a headquarters or a mission's stack
@@ -495,7 +509,9 @@ class HeuristicBot(Bot):
         if not targets:
             return END_TURN
         target = max(targets, key=lambda t: (self.threat(game, me, t, survey) - armies[t], -t))
-        return Fortify(best_source, target, min(game.force(best_source, me), best_armies - 1))
+        moved = min(game.force(best_source, me), best_armies - 1)
+        # Team RISK: a count that leaves neither territory tied.
+        return Fortify(best_source, target, teams.untied(game, me, best_source, target, moved, 1, moved))
 
     # -- setup -----------------------------------------------------------------------------------
     def claim(self, game: Game, me: int) -> Claim:
@@ -547,6 +563,7 @@ class Survey:
         "foe",
         "game",
         "me",
+        "team_values",
         "values",
         "weights",
     )
@@ -563,6 +580,8 @@ class Survey:
         # Who can attack us: every foe, except in 2-player RISK the neutrals that never attack.
         self.duel = neutrals.in_duel(game)
         self.danger = neutrals.hostile(game, me) if self.duel else self.foe
+        # Team RISK: the game ends with the first player out; what each conquest adds for that.
+        self.team_values = None if game.team is None else teams.focus_values(game, me)
         self._index = _board_index(game.board)
         self._focus: int | None = None
         self._mine_in: list[int] | None = None

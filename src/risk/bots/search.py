@@ -23,6 +23,7 @@ from collections.abc import Callable
 from risk.bots.base import Bot
 from risk.bots.determinise import determinise
 from risk.bots.heuristic import ContinentalBot, HeuristicBot
+from risk.bots.teams import units_of
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, ClaimMission, Fortify, Occupy, Place
 from risk.rules.game import Game, Phase
 from risk.view import View
@@ -41,7 +42,9 @@ def strength_share(game: Game, me: int, strength: Callable[[int, int], float]) -
     """``me``'s standing in [0, 1]: a won game 1, eliminated 0, otherwise my share of the alive
     players' ``strength(player, armies on the board)``."""
     if game.winner is not None:
-        return 1.0 if game.winner == me else 0.0
+        # Team RISK: a teammate's win is ours too.
+        team = game.team
+        return 1.0 if game.winner == me or (team is not None and team[game.winner] == team[me]) else 0.0
     if not game.alive[me]:
         return 0.0
     armies = [0] * len(game.players)
@@ -66,6 +69,28 @@ def evaluate(game: Game, me: int) -> float:
         me,
         lambda player, armies: armies + 3.0 * game.reinforcement_for(player) + 1.5 * len(game.hands[player]),
     )
+
+
+def team_evaluate(game: Game, me: int) -> float:
+    """Team RISK: half our team's share of the armies on the board, half how far the weakest opposing
+    player is from going out before our own weakest (the first player out loses the game)."""
+    if game.is_over or not game.alive[me]:
+        return strength_share(game, me, lambda player, armies: armies)
+    assert game.team is not None
+    totals = units_of(game)
+    team = game.team[me]
+    ours = theirs = 0
+    our_weakest = their_weakest = 1 << 30
+    for seat in range(game.humans):
+        if game.team[seat] == team:
+            ours += totals[seat]
+            our_weakest = min(our_weakest, totals[seat])
+        else:
+            theirs += totals[seat]
+            their_weakest = min(their_weakest, totals[seat])
+    share = ours / max(1, ours + theirs)
+    race = our_weakest / max(1, our_weakest + their_weakest)
+    return 0.5 * share + 0.5 * race
 
 
 class SearchBot(Bot):
@@ -222,7 +247,9 @@ class SearchBot(Bot):
 
     def evaluate(self, game: Game, me: int) -> float:
         """The leaf evaluation of a rollout (a subclass may value positions differently)."""
+        if game.team is not None:
+            return team_evaluate(game, me)
         return evaluate(game, me)
 
 
-__all__ = ["SearchBot", "evaluate"]
+__all__ = ["SearchBot", "evaluate", "team_evaluate"]

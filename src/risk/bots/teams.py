@@ -1,24 +1,36 @@
 """Team RISK (2003) for the heuristic bots: the first player eliminated ends the game for both teams.
 
-"The game is over when ONE player on a team is eliminated. The other team wins." That makes our
-own weakest player the team's weak point: a player with few
-armies left keeps its reinforcements on its most threatened territory, and a teammate sends spare
-armies into that player's threatened territories ("You may fortify ... into other team members'
-territories"). (Going after the opposing player with the fewest units, as a bonus on the value of
-its territories, was tried and measured worse than today's bot: benchmarks/bench_neutrals.py.)
+"The game is over when ONE player on a team is eliminated. The other team wins." So the game is a
+race to the first elimination, and the shortest way there is through the opposing players' units:
+every conquest is worth a share of the focus for the units of the opposing players it removes (the
+weaker the player, the more), and the territory holding a player's last units is worth the game.
+Territories worth that much are attacked at lower odds (:data:`FOCUS_ODDS`).
+
+Shared territories are controlled by the player with the most units there, by no one on a tie, and a
+tied territory can neither be reinforced nor attacked from: the bots move armies in counts that tie
+none (:func:`untied`).
 
 A player is out when no unit of theirs is left on the board; units count, not territories (a tied
 territory is controlled by no one but its units still stand).
+
+Measured and left out (benchmarks/bench_neutrals.py, docs/bots.md): a player with 12 units or fewer
+putting all its reinforcements on its most threatened territory and a teammate's free move sending
+spare armies there; hiding a unit of an endangered player in a teammate's strongest territory (losses
+fall on the larger stack first); a focus on the weakest opposing player alone.
 """
 
 from __future__ import annotations
 
-from risk.bots.base import FORTIFY, REINFORCE
-from risk.rules.actions import Action, Fortify, Place
 from risk.rules.game import Game
 
-# A player with this many units or fewer is in danger of going out (and ending the game).
-ENDANGERED_UNITS = 12
+# The value of a conquest that takes an opposing player's last units: the game.
+WIN_VALUE = 40.0
+# The focus shared out over an opposing player's units, scaled by how weak it is against the weakest
+# opposing player: a territory holding a third of the weakest player's units is worth 4 more.
+FOCUS_WEIGHT = 12.0
+# Territories worth at least FOCUS_FLOOR more for the focus are attacked at FOCUS_ODDS or better.
+FOCUS_FLOOR = 3.0
+FOCUS_ODDS = 0.35
 
 
 def units_of(game: Game) -> list[int]:
@@ -31,76 +43,55 @@ def units_of(game: Game) -> list[int]:
     return totals
 
 
-def team_action(game: Game, me: int) -> Action | None:
-    """A Team RISK decision the world-domination plan does not make, or ``None``."""
-    if game.team is None or game.current != me:
-        return None
-    totals = units_of(game)
-    endangered = totals[me] <= ENDANGERED_UNITS
-    if game.phase == REINFORCE and endangered and game.pending and not game.must_trade(me):
-        guard = most_threatened(game, me, me, lambda t: game.may_reinforce(t, me))
-        if guard >= 0:
-            return Place(guard, game.pending)
-    if game.phase == FORTIFY:
-        return rescue(game, me, totals)
-    return None
-
-
-def threat_to(game: Game, territory: int, team: int) -> int:
-    """The largest stack of the other team next to ``territory`` (its fighting armies)."""
-    assert game.team is not None
-    worst = 0
-    for n in game.board.neighbours[territory]:
-        if game.armies[n] - 1 > worst and game.team_at(n) not in (team, -1):
-            worst = game.armies[n] - 1
-    return worst
-
-
-def most_threatened(game: Game, me: int, seat: int, allowed: object) -> int:
-    """Among the territories holding ``seat``'s units (and ``allowed``), the one whose threat most
-    exceeds its armies; -1 when none is threatened."""
+def focus_values(game: Game, me: int) -> list[float]:
+    """What Team RISK adds to the value of conquering each territory, for ``me``: the game where it
+    holds an opposing player's last units, else the share of each opposing player's units there,
+    weighted by ``FOCUS_WEIGHT`` × (the weakest opposing player's units / that player's)."""
     assert game.team is not None and game.units is not None
+    totals = units_of(game)
     team = game.team[me]
-    best, best_gap = -1, -(10**9)
+    rivals = [seat for seat in range(game.humans) if game.alive[seat] and game.team[seat] != team]
+    weakest = min(totals[seat] for seat in rivals)
+    # The weight of one unit of each rival.
+    per_unit = {seat: FOCUS_WEIGHT * weakest / max(1, totals[seat]) ** 2 for seat in rivals}
+    values = [0.0] * len(game.owner)
     for t, stack in enumerate(game.units):
-        if not stack[seat] or not allowed(t):  # type: ignore[operator]
-            continue
-        threat = threat_to(game, t, team)
-        if threat == 0:
-            continue
-        gap = threat - game.armies[t]
-        if gap > best_gap:
-            best, best_gap = t, gap
+        for seat in rivals:
+            count = stack[seat]
+            if count:
+                values[t] += WIN_VALUE if count == totals[seat] else per_unit[seat] * count
+    return values
+
+
+def ties(game: Game, me: int, source: int, target: int, moved: int) -> int:
+    """How many of ``source`` and ``target`` would be tied (controlled by no one) after ``me`` moves
+    ``moved`` of its units from one to the other."""
+    assert game.units is not None
+    tied = 0
+    for territory, change in ((source, -moved), (target, moved)):
+        stack = game.units[territory]
+        mine = stack[me] + change
+        others = max(count for seat, count in enumerate(stack) if seat != me)
+        if mine > 0 and mine == others:
+            tied += 1
+    return tied
+
+
+def untied(game: Game, me: int, source: int, target: int, wanted: int, low: int, high: int) -> int:
+    """``wanted`` armies to move from ``source`` to ``target``, or the nearest count in
+    ``low``..``high`` (at most two away) that ties fewer of the two territories."""
+    if game.units is None:
+        return wanted
+    best, best_key = wanted, (ties(game, me, source, target, wanted), 0)
+    for step in (1, 2):
+        for count in (wanted - step, wanted + step):
+            if low <= count <= high:
+                key = (ties(game, me, source, target, count), step)
+                if key < best_key:
+                    best, best_key = count, key
     return best
 
 
-def rescue(game: Game, me: int, totals: list[int]) -> Action | None:
-    """Spare armies of ours into the most threatened territory of an endangered teammate."""
-    assert game.team is not None and game.units is not None
-    team = game.team[me]
-    mates = [
-        seat
-        for seat in range(game.humans)
-        if seat != me and game.alive[seat] and game.team[seat] == team and totals[seat] <= ENDANGERED_UNITS
-    ]
-    if not mates:
-        return None
-    weakest = min(mates, key=lambda seat: (totals[seat], seat))
-    target = most_threatened(game, me, weakest, lambda t: True)
-    if target < 0:
-        return None
-    # Our largest stack that can reach it, keeping what its own border needs.
-    best: tuple[int, int] | None = None
-    for source, stack in enumerate(game.units):
-        spare = min(stack[me], game.armies[source] - 1) - threat_to(game, source, team) // 2
-        if source == target or spare < 1 or target not in game.fortify_targets(source):
-            continue
-        if best is None or spare > best[1]:
-            best = (source, spare)
-    if best is None:
-        return None
-    move = Fortify(best[0], target, best[1])
-    return move if game.is_legal(move) else None
-
-
-__all__ = ["ENDANGERED_UNITS", "rescue", "team_action", "units_of"]
+__all__ = [
+    "FOCUS_FLOOR", "FOCUS_ODDS", "FOCUS_WEIGHT", "WIN_VALUE", "focus_values", "ties", "units_of", "untied",
+]
