@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import numpy as np
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -98,6 +99,19 @@ def slope(points: list[tuple[float, float]]) -> float:
     if spread == 0:
         return float("nan")
     return sum((x - mean_x) * (y - mean_y) for x, y in points) / spread
+
+
+def unexplained_growth(
+    seconds: list[float], held: list[float], megabytes: list[float]
+) -> tuple[float, float]:
+    """Memory fitted as ``base + per_action x held + drift x minutes`` (least squares): the KB per held
+    action and the drift in MB per minute that the games being played do not explain (a leak would
+    show here: games that ended leaving something behind)."""
+    if len(seconds) < 3:
+        return float("nan"), float("nan")
+    columns = np.column_stack([np.ones(len(seconds)), np.array(held), np.array(seconds) / 60])
+    fitted, *_ = np.linalg.lstsq(columns, np.array(megabytes), rcond=None)
+    return float(fitted[1] * 1024), float(fitted[2])
 
 
 def slope_per_minute(points: list[tuple[float, float]]) -> float:
@@ -303,6 +317,7 @@ def summary(tally: Tally, elapsed: float, args: argparse.Namespace) -> dict[str,
     settled = [(t, m) for t, m in tally.memory if t >= min(60.0, elapsed / 5)]  # after the warm-up
     held = [float(count) for _, count in tally.held_over_time]
     megabytes = [m for _, m in tally.memory]
+    per_action, drift = unexplained_growth([t for t, _ in tally.memory], held, megabytes)
     return {
         "db": args.store,
         "workers": args.workers,
@@ -331,6 +346,9 @@ def summary(tally: Tally, elapsed: float, args: argparse.Namespace) -> dict[str,
             # Memory against the actions the live games hold (they grow as they are played): a slope
             # of KB per held action that explains the growth means the growth is the games, not a leak.
             "kb_per_held_action": round(1024 * slope(list(zip(held, megabytes, strict=True))), 2),
+            # Both at once: what each held action costs, and the drift left when that is taken out.
+            "fit_kb_per_held_action": round(per_action, 2),
+            "fit_drift_mb_per_minute": round(drift, 3),
         },
         "held_actions": {"start": held[0] if held else None, "end": held[-1] if held else None},
         "server_cpu_percent": round(100 * tally.cpu[0] / elapsed, 1),
