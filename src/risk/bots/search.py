@@ -48,8 +48,14 @@ def strength_share(game: Game, me: int, strength: Callable[[int, int], float]) -
     if not game.alive[me]:
         return 0.0
     armies = [0] * len(game.players)
-    for territory, owner in enumerate(game.owner):
-        armies[owner] += game.armies[territory]
+    if game.units is not None:
+        # Team RISK: each seat's units, those on a tied territory (no one's: owner -2) included.
+        for stack in game.units:
+            for seat, count in enumerate(stack):
+                armies[seat] += count
+    else:
+        for territory, owner in enumerate(game.owner):
+            armies[owner] += game.armies[territory]
     total = mine = 0.0
     for player, alive in enumerate(game.alive):
         if not alive:
