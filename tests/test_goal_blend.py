@@ -18,6 +18,7 @@ from risk.view import View
 
 SECRET = Rules.preset("2008").with_options(game="secret-mission")
 CAPITAL = Rules.preset("2008").with_options(game="capital")
+MISSION = Rules.preset("2003").with_options(game="mission")
 
 
 def mission_position(third: str, mission: str = "asia-africa") -> Game:
@@ -94,3 +95,12 @@ def test_a_determinised_sample_keeps_the_seats_own_goal(rng_seed: int) -> None:
     assert goal_progress(sample, 0) == goal_progress(game, 0)
     assert evaluate(sample, 0) == pytest.approx(evaluate(game, 0))
 
+
+
+def test_mission_risk_keeps_the_strength_share_alone() -> None:
+    # Not measured with the blend (docs/bots.md): its leaves are the share, though it has a goal.
+    owners = {name: (0, 3) for name in ("indonesia", "new-guinea", "western-australia", "eastern-australia")}
+    game = make_position(MISSION, players=4, owners=owners, default_owner=1, default_armies=2)
+    game.mission_cards[0] = ["general-asia", "major-europe", "colonel-africa", "captain-australia"]
+    assert goal_progress(game, 0) == pytest.approx(0.5 / 4)  # Australia held: a card ready to show
+    assert evaluate(game, 0) == pytest.approx(plain_share(game, 0))

@@ -33,9 +33,11 @@ DEFAULT_MAX_SECONDS = 0.5
 # A rollout that somehow never reaches the bot's next turn stops here.
 ROLLOUT_ACTION_CAP = 3000
 
-# In games with a goal of their own (Secret Mission, Capital, Mission RISK), the share of a leaf's
-# value that is how far the goal is done (aims.goal_progress); the rest is the strength share.
+# In games with a goal of their own, the share of a leaf's value that is how far the goal is done
+# (aims.goal_progress); the rest is the strength share. Measured better in Secret Mission and
+# Capital RISK (docs/bots.md); Mission RISK was not measured, so it keeps the share alone.
 GOAL_WEIGHT = 0.5
+GOAL_GAMES = frozenset({"secret-mission", "capital"})
 
 SEARCHED_PHASES = frozenset(
     {Phase.REINFORCE, Phase.ELIMINATION_TRADE, Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY}
@@ -65,10 +67,10 @@ def strength_share(game: Game, me: int, strength: Callable[[int, int], float]) -
 
 def goal_blend(game: Game, me: int, share: float, weight: float = GOAL_WEIGHT) -> float:
     """``share`` (a strength share, see :func:`strength_share`) blended with how far ``me``'s goal
-    is done, ``weight`` of it, in the games that have a goal; ``share`` itself elsewhere and once
-    the game is decided. Reads only ``me``'s own goal: a determinised game's sampled secrets of
+    is done, ``weight`` of it, in the games of :data:`GOAL_GAMES`; ``share`` itself elsewhere and
+    once the game is decided. Reads only ``me``'s own goal: a determinised game's sampled secrets of
     the other players never enter it."""
-    if weight <= 0.0 or game.winner is not None or not game.alive[me]:
+    if weight <= 0.0 or game.rules.game not in GOAL_GAMES or game.winner is not None or not game.alive[me]:
         return share
     progress = goal_progress(game, me)
     if progress is None:
@@ -247,4 +249,4 @@ class SearchBot(Bot):
         return evaluate(game, me, self.goal_weight)
 
 
-__all__ = ["GOAL_WEIGHT", "SearchBot", "evaluate", "goal_blend"]
+__all__ = ["GOAL_GAMES", "GOAL_WEIGHT", "SearchBot", "evaluate", "goal_blend"]
