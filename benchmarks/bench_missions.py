@@ -78,6 +78,16 @@ def measure(
     }
 
 
+def summary(row: dict[str, object], label: str) -> str:
+    """One line of a measured row: wins, win rate, its interval, against chance."""
+    low, high = row["ci95"]  # type: ignore[misc]
+    return (
+        f"{label} vs {row['against']}: {row['wins']}/{row['games']} "
+        f"{row['win_rate']:.1%} 95% [{low:.1%}, {high:.1%}] = {row['times_chance']}x chance, "
+        f"unfinished {row['unfinished']}, {row['seconds']} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -112,13 +122,7 @@ def main() -> None:
             args.out,
         )
         rows.append(row)
-        low, high = row["ci95"]  # type: ignore[misc]
-        print(
-            f"{game:>15} {args.bot} vs {row['against']}: {row['wins']}/{row['games']} "
-            f"{row['win_rate']:.1%} 95% [{low:.1%}, {high:.1%}] = {row['times_chance']}x chance, "
-            f"unfinished {row['unfinished']}, {row['seconds']} s",
-            file=sys.stderr,
-        )
+        print(summary(row, f"{game:>15} {args.bot}"), file=sys.stderr)
     print(json.dumps(rows, indent=2))
 
 

@@ -61,7 +61,7 @@ GOLDEN = {
     "search-2008-3/0": "9c68cf8bded955e20656",
     "search-2008-3/1": "d1be86d030beac8b51eb",
     "search-1993-6/0": "410ad4ba1b0ecc4b779f",
-    "search-secret-mission-2008-3/0": "da0a2d7f5e819660766b",
+    "search-secret-mission-2008-3/0": "a28a36f34d081032ca5f",
     "search-team-2003-4/0": "d5350c7c93cbf2f87416",
 }
 

@@ -20,7 +20,7 @@ next set will pay, which grows through the game. So:
 from __future__ import annotations
 
 from risk.bots.heuristic import win_probability
-from risk.bots.search import SearchBot, strength_share
+from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
 from risk.rules.actions import Action, Attack, Place
 from risk.rules.game import Game, Phase
 
@@ -59,11 +59,12 @@ def safe_bonus(game: Game, player: int) -> float:
     return total
 
 
-def expert_evaluate(game: Game, me: int) -> float:
+def expert_evaluate(game: Game, me: int, goal_weight: float = GOAL_WEIGHT) -> float:
     """How good ``game`` is for ``me`` in [0, 1]: 1 won, 0 eliminated, else my share of the alive
-    players' strength (armies, 3 x income, safe continent bonus, cards at the next set's value)."""
+    players' strength (armies, 3 x income, safe continent bonus, cards at the next set's value),
+    blended with the game's goal where it has one (``search.goal_blend``)."""
     per_card = card_worth(game)
-    return strength_share(
+    share = strength_share(
         game,
         me,
         lambda player, armies: (
@@ -73,6 +74,7 @@ def expert_evaluate(game: Game, me: int) -> float:
             + per_card * len(game.hands[player])
         ),
     )
+    return goal_blend(game, me, share, goal_weight)
 
 
 class ExpertBot(SearchBot):
@@ -92,7 +94,7 @@ class ExpertBot(SearchBot):
         super().__init__(seed, iterations=iterations, max_seconds=max_seconds, candidates=candidates)
 
     def evaluate(self, game: Game, me: int) -> float:
-        return expert_evaluate(game, me)
+        return expert_evaluate(game, me, self.goal_weight)
 
     def candidates(self, game: Game, me: int, default: Action) -> list[Action]:
         base = super().candidates(game, me, default)
