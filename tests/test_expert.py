@@ -152,3 +152,13 @@ def test_the_expert_rolls_out_an_all_in_player_as_the_quick_bot() -> None:
     policies = expert.seat_policies(game)
     assert isinstance(policies[2], QuickBot)
     assert not isinstance(policies[0], QuickBot) and not isinstance(policies[1], QuickBot)
+
+
+def test_the_budget_follows_the_player_count_unless_set() -> None:
+    for players, budget in ((2, 48), (3, 144), (4, 144), (6, 48)):
+        rules = Rules.preset("1993" if players == 6 else "2008")
+        game = Game(rules.for_game("two-player") if players == 2 else rules, players, seed=3)
+        bot, fixed = ExpertBot(1), ExpertBot(1, iterations=4)
+        bot.choose(View(game, game.to_act))
+        fixed.choose(View(game, game.to_act))
+        assert (bot.iterations, fixed.iterations) == (budget, 4)

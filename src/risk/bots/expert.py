@@ -1,6 +1,7 @@
 """The expert bot: the search bot with a leaf evaluation and candidate moves that play like a strong
-player, at 144 iterations a decision (three times the search bot's: about a tenth of a second on
-one core; ``expert:N`` sets N iterations, and ``max_seconds`` caps a decision at 0.9 s).
+player, at 144 iterations a decision with 3 or 4 players (three times the search bot's: about a
+tenth of a second on one core) and the search bot's 48 otherwise; ``expert:N`` sets N iterations,
+and ``max_seconds`` caps a decision at 0.9 s.
 
 What a strong player does that the plain search bot did not (seen in the records of games against
 Domination's Hard AI, ``docs/bots.md`` "The top bot"): it conquers something nearly every turn for
@@ -35,6 +36,9 @@ from risk.rules.game import Game, Phase
 from risk.view import View
 
 EXPERT_ITERATIONS = 144
+# Outside 3 and 4 players the search bot's budget stays: 1-v-1 measured no better at 144 (36 of 40
+# against 98 of 100 at 48) and 6-player decisions came near the 0.9 s cap.
+OTHER_TABLE_ITERATIONS = 48
 EXPERT_MAX_SECONDS = 0.9
 EXPERT_CANDIDATES = 7
 # A plain bot's card weight: the floor of what a card is worth.
@@ -123,11 +127,14 @@ class ExpertBot(SearchBot):
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = EXPERT_ITERATIONS,
+        iterations: int | None = None,
         max_seconds: float = EXPERT_MAX_SECONDS,
         candidates: int = EXPERT_CANDIDATES,
     ) -> None:
-        super().__init__(seed, iterations=iterations, max_seconds=max_seconds, candidates=candidates)
+        super().__init__(
+            seed, iterations=iterations or EXPERT_ITERATIONS, max_seconds=max_seconds, candidates=candidates
+        )
+        self._fixed_iterations = iterations  # ``expert:N``; None: by the number of players
         # Seats seen placing everything at once play like this in the rollouts. Its generator only
         # serves the claim phase, never searched: seeding it from ``seed`` keeps ours untouched.
         self._all_in_policy: Bot = QuickBot(seed)
@@ -135,6 +142,8 @@ class ExpertBot(SearchBot):
 
     def choose(self, view: View) -> Action:
         game: Game = view._game
+        if self._fixed_iterations is None:
+            self.iterations = EXPERT_ITERATIONS if 3 <= game.humans <= 4 else OTHER_TABLE_ITERATIONS
         all_in, default = self._all_in_policy, self._rollout_policy
         self._policies = [
             all_in if seat != view.player and self.plays_all_in(game, seat) else default
