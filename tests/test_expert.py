@@ -6,9 +6,17 @@ from __future__ import annotations
 import pytest
 
 from risk.bots import make_bot
-from risk.bots.expert import CARD_FLOOR, ExpertBot, card_worth, expert_evaluate, safe_bonus
+from risk.bots.expert import (
+    CARD_FLOOR,
+    ExpertBot,
+    card_worth,
+    expert_evaluate,
+    reinforcements_all_in,
+    safe_bonus,
+)
 from risk.bots.heuristic import win_probability
-from risk.rules.actions import Attack, EndAttack, Place
+from risk.bots.quick import QuickBot
+from risk.rules.actions import END_ATTACK, END_TURN, Attack, Defend, EndAttack, Place, Trade
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.view import View
@@ -106,3 +114,51 @@ def test_same_seed_same_game() -> None:
         return game.history
 
     assert history(5) == history(5)
+
+
+def test_reinforcements_all_in_reads_each_placement_phase() -> None:
+    history = [
+        # Setup: one army at a time, the seats alternating: no reinforcement phase.
+        ("action", 0, Place(3)), ("action", 1, Place(9)), ("action", 1, Place(9)), ("action", 0, Place(3)),
+        # Seat 0's turn, right after its last setup army: a trade, then everything on one
+        # territory, then an attack.
+        ("action", 0, Trade((1, 2, 3))), ("action", 0, Place(3, 9)), ("action", 0, Attack(3, 4, 3)),
+        ("chance", "dice", ((6, 5, 1), (4, 4))), ("action", 1, Defend(2)), ("action", 0, END_ATTACK),
+        ("action", 0, END_TURN),
+        # Seat 1's turn: its armies spread over three territories.
+        ("action", 1, Place(9, 2)), ("action", 1, Place(10, 1)), ("action", 1, Place(11, 1)),
+        ("action", 1, END_ATTACK), ("action", 1, END_TURN),
+        # Seat 0 again: two armies, too few to tell.
+        ("action", 0, Place(3, 2)), ("action", 0, END_ATTACK), ("action", 0, END_TURN),
+    ]
+    assert reinforcements_all_in(history, 0) == [True]
+    assert reinforcements_all_in(history, 1) == [False]
+    assert reinforcements_all_in(history, 2) == []
+
+
+def test_the_expert_rolls_out_an_all_in_player_as_the_quick_bot() -> None:
+    """The quick bot piles each turn's armies on one territory; the continental bot spreads them.
+    After a few rounds the expert's rollouts play the quick seat with the quick bot, and the
+    continental seat (and its own) with the continental bot."""
+    game = Game(Rules.preset("2008"), 3, seed=7)
+    bots = [ExpertBot(1, iterations=4), make_bot("continental", 2), make_bot("quick", 3)]
+    while game.turn < 10 or game.to_act != 0 or game.phase != Phase.REINFORCE:
+        assert not game.is_over
+        game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+    expert = bots[0]
+    assert isinstance(expert, ExpertBot)
+    assert ExpertBot.plays_all_in(game, 2) and not ExpertBot.plays_all_in(game, 1)
+    expert.choose(View(game, 0))
+    policies = expert.seat_policies(game)
+    assert isinstance(policies[2], QuickBot)
+    assert not isinstance(policies[0], QuickBot) and not isinstance(policies[1], QuickBot)
+
+
+def test_the_budget_follows_the_player_count_unless_set() -> None:
+    for players, budget in ((2, 48), (3, 144), (4, 144), (6, 48)):
+        rules = Rules.preset("1993" if players == 6 else "2008")
+        game = Game(rules.for_game("two-player") if players == 2 else rules, players, seed=3)
+        bot, fixed = ExpertBot(1), ExpertBot(1, iterations=4)
+        bot.choose(View(game, game.to_act))
+        fixed.choose(View(game, game.to_act))
+        assert (bot.iterations, fixed.iterations) == (budget, 4)

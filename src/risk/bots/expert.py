@@ -1,6 +1,7 @@
 """The expert bot: the search bot with a leaf evaluation and candidate moves that play like a strong
-player, at the search bot's budget of 48 iterations a decision (tens of milliseconds on one core;
-``expert:N`` sets N iterations, and about 160 still keep the 95th percentile under a second).
+player, at 144 iterations a decision with 3 or 4 players (three times the search bot's: about a
+tenth of a second on one core) and the search bot's 48 otherwise; ``expert:N`` sets N iterations,
+and ``max_seconds`` caps a decision at 0.9 s.
 
 What a strong player does that the plain search bot did not (seen in the records of games against
 Domination's Hard AI, ``docs/bots.md`` "The top bot"): it conquers something nearly every turn for
@@ -15,22 +16,63 @@ next set will pay, which grows through the game. So:
 * **Candidates** (:meth:`ExpertBot.candidates`): the search bot's, plus the surest conquest while no
   card is earned yet this turn, the best attack on the weakest opponent and an attack on any
   opponent we can finish off (their cards come to us); placements next to those targets.
+* **Who plays how** (:meth:`ExpertBot.seat_policies`): the rollouts play an opponent whose recent
+  reinforcements (public actions) were each one pile of everything with the quick bot, which is
+  how such a player goes on (all-in blitzes from its largest stack), and every other seat with the
+  continental bot. The continental rollouts never saw a quick player's turn-long blitzes coming.
 """
 
 from __future__ import annotations
 
-from risk.bots.heuristic import win_probability
-from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
-from risk.rules.actions import Action, Attack, Place
-from risk.rules.game import Game, Phase
+from collections.abc import Sequence
+from typing import Any
 
-EXPERT_ITERATIONS = 48
+from risk.bots.base import Bot
+from risk.bots.heuristic import win_probability
+from risk.bots.quick import QuickBot
+from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
+from risk.rules.actions import Action, Attack, Place, Trade
+from risk.rules.game import Game, Phase
+from risk.view import View
+
+EXPERT_ITERATIONS = 144
+# Outside 3 and 4 players the search bot's budget stays: 1-v-1 measured no better at 144 (36 of 40
+# against 98 of 100 at 48) and 6-player decisions came near the 0.9 s cap.
+OTHER_TABLE_ITERATIONS = 48
 EXPERT_MAX_SECONDS = 0.9
 EXPERT_CANDIDATES = 7
 # A plain bot's card weight: the floor of what a card is worth.
 CARD_FLOOR = 1.5
 # A fixed-chart set (Mission and Team RISK) is worth about this much on average.
 FIXED_SET_ESTIMATE = 7.0
+# A seat is modelled as an all-in player once this many of its recent reinforcements were one
+# placement of everything (and every one of the last few was).
+ALL_IN_TURNS = 2
+ALL_IN_WINDOW = 4
+# Only the recent public history is read (a few rounds): cheap, and a player's style now.
+HISTORY_TAIL = 1500
+
+
+def reinforcements_all_in(history: Sequence[tuple[str, Any, Any]], seat: int) -> list[bool]:
+    """For each of ``seat``'s reinforcement phases in ``history`` (oldest first): whether it put
+    (nearly) every army it placed on one territory, as the quick bot does. Setup placements (one
+    army at a time, the seats alternating) and phases of fewer than three armies are left out."""
+    found: list[bool] = []
+    armies = largest = 0
+    for kind, actor, action in history:
+        if kind != "action":
+            continue
+        if actor != seat:
+            armies = largest = 0  # another seat acts: setup alternates, or a turn ended
+        elif isinstance(action, Place):
+            armies += action.armies
+            largest = max(largest, action.armies)
+        elif not isinstance(action, Trade):  # sets are traded before or while placing
+            if armies >= 3:
+                # The last setup army can run into the first reinforcement: most, not all.
+                found.append(largest * 4 >= armies * 3)
+            armies = largest = 0
+    return found
 
 
 def card_worth(game: Game) -> float:
@@ -87,11 +129,41 @@ class ExpertBot(SearchBot):
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = EXPERT_ITERATIONS,
+        iterations: int | None = None,
         max_seconds: float = EXPERT_MAX_SECONDS,
         candidates: int = EXPERT_CANDIDATES,
     ) -> None:
-        super().__init__(seed, iterations=iterations, max_seconds=max_seconds, candidates=candidates)
+        super().__init__(
+            seed, iterations=iterations or EXPERT_ITERATIONS, max_seconds=max_seconds, candidates=candidates
+        )
+        self._fixed_iterations = iterations  # ``expert:N``; None: by the number of players
+        # Seats seen placing everything at once play like this in the rollouts. Its generator only
+        # serves the claim phase, never searched: seeding it from ``seed`` keeps ours untouched.
+        self._all_in_policy: Bot = QuickBot(seed)
+        self._policies: list[Bot] = []
+
+    def choose(self, view: View) -> Action:
+        game: Game = view._game
+        if self._fixed_iterations is None:
+            self.iterations = EXPERT_ITERATIONS if 3 <= game.humans <= 4 else OTHER_TABLE_ITERATIONS
+        all_in, default = self._all_in_policy, self._rollout_policy
+        self._policies = [
+            all_in if seat != view.player and self.plays_all_in(game, seat) else default
+            for seat in range(len(game.players))
+        ]
+        return super().choose(view)
+
+    @staticmethod
+    def plays_all_in(game: Game, seat: int) -> bool:
+        """Whether ``seat``'s last reinforcements (public actions) were each one placement of all:
+        a quick, aggressive player, which the continental rollout policy would misjudge."""
+        recent = reinforcements_all_in(game.history[-HISTORY_TAIL:], seat)[-ALL_IN_WINDOW:]
+        return len(recent) >= ALL_IN_TURNS and all(recent)
+
+    def seat_policies(self, game: Game) -> list[Bot]:
+        if len(self._policies) == len(game.players):
+            return self._policies
+        return super().seat_policies(game)
 
     def evaluate(self, game: Game, me: int) -> float:
         return expert_evaluate(game, me, self.goal_weight)

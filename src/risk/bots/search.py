@@ -265,15 +265,19 @@ class SearchBot(Bot):
 
     def rollout(self, game: Game, me: int) -> float:
         """Play every seat with the heuristic until ``me``'s next turn begins, then evaluate."""
-        policy = self._rollout_policy
+        policies = self.seat_policies(game)
         start_turn = game.turn
         views = [View(game, player) for player in range(len(game.players))]
         for _ in range(ROLLOUT_ACTION_CAP):
             if game.is_over or (game.turn != start_turn and game.current == me):
                 break
             actor = game.to_act
-            game.apply_unchecked(policy.choose(views[actor]))
+            game.apply_unchecked(policies[actor].choose(views[actor]))
         return self.evaluate(game, me)
+
+    def seat_policies(self, game: Game) -> list[Bot]:
+        """The bot that plays each seat in the rollouts (a subclass may model seats differently)."""
+        return [self._rollout_policy] * len(game.players)
 
     def evaluate(self, game: Game, me: int) -> float:
         """The leaf evaluation of a rollout (a subclass may value positions differently)."""
