@@ -341,13 +341,7 @@ def test_risk_serve_guards_host_names_and_ignores_forwarded_addresses(tmp_path: 
         assert create({"Host": "evil.example"}) == 400  # refused before it counts against the limit
         assert create({"Host": f"risk.example.org:{port}"}) == 201
         assert create({"X-Forwarded-For": "203.0.113.9"}) == 429  # still 127.0.0.1: the same allowance
-    finished = subprocess.run(
-        [sys.executable, "-m", "risk", "serve", "--db", "memory", "--allowed-hosts", "games.*.org"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    finished = serve_refusing("--allowed-hosts", "games.*.org")
     assert finished.returncode == 2 and "a wildcard may only start a name" in finished.stderr
 
 
@@ -557,14 +551,19 @@ def test_every_limited_route_documents_its_429(client: TestClient) -> None:
     assert limited >= 7
 
 
-def test_risk_serve_refuses_a_limit_it_cannot_read() -> None:
-    finished = subprocess.run(
-        [sys.executable, "-m", "risk", "serve", "--db", "memory", "--limit-games", "lots"],
+def serve_refusing(*options: str) -> subprocess.CompletedProcess[str]:
+    """`risk serve --db memory OPTIONS`, expected to refuse its options and exit at once."""
+    return subprocess.run(
+        [sys.executable, "-m", "risk", "serve", "--db", "memory", *options],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+def test_risk_serve_refuses_a_limit_it_cannot_read() -> None:
+    finished = serve_refusing("--limit-games", "lots")
     assert finished.returncode == 2 and "COUNT/SECONDS" in finished.stderr
 
 
