@@ -316,8 +316,9 @@ class ExternalBot(Bot):
     def _read_errors(process: subprocess.Popen[str], bot_log: BotLog) -> None:
         """Copy the bot's standard error into its log, and keep draining it once the log is full:
         a bot blocked on a full pipe would look like a bot that does not answer."""
-        assert process.stderr is not None
-        for line in iter(lambda: process.stderr.readline(LOG_LINE_LIMIT), ""):  # type: ignore[union-attr]
+        stream = process.stderr
+        assert stream is not None
+        for line in iter(lambda: stream.readline(LOG_LINE_LIMIT), ""):
             bot_log.write("stderr " + line.rstrip("\r\n"))
 
     def _send(self, *lines: str) -> None:
