@@ -1,22 +1,41 @@
-"""The line protocol: the example bot plays whole games; crashing, hanging and illegal bots are
-logged, replaced by the random bot, and never break a game or a tournament."""
+"""The line protocol: the example bots (Python, and JavaScript for Node) play whole games; the
+board message; bots' debugging output in their log files; crashing, hanging and illegal bots are
+logged, replaced by the random bot, and never break a game or a tournament.
+
+Without Node the JavaScript bot's test skips on a developer's machine and fails under CI=true,
+where it must run (.ci/run installs Debian's nodejs)."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
 from risk.bots import make_bot
-from risk.protocol import ExternalBot, external_command, is_external, legal_lines
+from risk.maps import load_map
+from risk.protocol import BOT_LOG_CAP, ExternalBot, external_command, is_external, legal_lines
+from risk.record import read_record_file
 from risk.rules.actions import Attack, Place
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.tournament import run_tournament
 from risk.view import View
 
-EXAMPLE_BOT = Path(__file__).resolve().parents[1] / "examples" / "bots" / "simple_bot.py"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bots"
+EXAMPLE_BOT = EXAMPLES / "simple_bot.py"
+JAVASCRIPT_BOT = EXAMPLES / "simple_bot.js"
+
+
+def need_node() -> None:
+    if shutil.which("node") is None:
+        reason = "no `node` on PATH (Debian: apt-get install nodejs)"
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"the JavaScript bot cannot run: {reason}; CI must run it (.ci/run installs it)")
+        pytest.skip(f"JavaScript example bot skipped: {reason}")
 
 # The start of every misbehaving bot: answers the greeting like a good one.
 PREAMBLE = """
@@ -35,6 +54,7 @@ MISBEHAVIOURS = {
     "hang": "        import time; time.sleep(60)",
     "illegal": '        print("action attack alaska alaska 3", flush=True)',
     "garbage": '        print("action fly me to the moon", flush=True)',
+    "traceback": "        print(1 / 0)",
 }
 
 
@@ -105,7 +125,7 @@ def test_misbehaving_bot_is_replaced_and_logged(tmp_path: Path, kind: str, reaso
     assert len(logged) == 1 and logged == bot.log_lines
     assert reason in logged[0]
     assert "the random bot plays this seat for the rest of the game" in logged[0]
-    assert "seat 1" in logged[0]
+    assert "(seat 0, turn " in logged[0]  # the seat as the protocol numbers it: the bot was told "seat 0"
     assert bot._process is None
     assert game.is_over or game.turn > 200
 
@@ -134,6 +154,138 @@ def test_tournament_survives_broken_bots(tmp_path: Path) -> None:
     for kind in ("crash_bot.py", "hang_bot.py", "illegal_bot.py"):
         assert kind in log_file
     assert {standing.name for standing in result.standings} == {crash, hang, illegal, "quick"}
+    # Each bot's own log (one per game and seat) ends with why it was stopped, seat numbered as in
+    # the protocol, the same line as in tournament.log.
+    for game in result.results:
+        for seat, spec in enumerate(game.seats):
+            if spec == "quick":
+                continue
+            own_log = tmp_path / "out" / "log" / f"game-{game.index:04d}-seat-{seat}-{Path(spec).stem}.log"
+            last = own_log.read_text().splitlines()[-1]
+            assert last.startswith(f"risk: bot {spec} (seat {seat}, turn ")
+            assert f"game {game.index}: {last.removeprefix('risk: ')}" in game.log
+
+
+# A bot that writes down every line it is sent, logs, and plays the first legal line.
+RECORDING_BOT = """
+import sys
+seen = open(sys.argv[1], "w")
+legal = []
+print("hello from stderr", file=sys.stderr, flush=True)
+for raw in sys.stdin:
+    seen.write(raw); seen.flush()
+    line = raw.strip()
+    if line.startswith("risk-protocol"):
+        print("info starting up", flush=True)
+        print("ready recorder", flush=True)
+    elif line.startswith("view"):
+        legal = []
+    elif line.startswith("legal "):
+        legal.append(line[6:])
+    elif line.startswith("go"):
+        words = legal[0].split()
+        words[-1] = words[-1].split("..")[0]
+        print("action " + " ".join(words), flush=True)
+    elif line == "quit":
+        break
+"""
+
+
+def test_bot_is_sent_the_board_before_its_first_view(tmp_path: Path) -> None:
+    program = tmp_path / "recorder.py"
+    program.write_text(RECORDING_BOT)
+    seen = tmp_path / "seen.txt"
+    bot = ExternalBot([sys.executable, str(program), str(seen)], seed=4, time_budget=5.0)
+    game = Game(Rules.preset("2008"), 3, seed=1)
+    view = View(game, game.to_act)
+    game.apply(bot.choose(view))
+    bot.close()
+    lines = seen.read_text().splitlines()
+    assert [line.split()[0] for line in lines[:5]] == ["risk-protocol", "seat", "seed", "board", "view"]
+    assert lines[1] == f"seat {view.player}"
+    board = json.loads(lines[3].removeprefix("board "))
+    first_view = json.loads(lines[4].removeprefix("view "))
+    classic = load_map("classic")
+    assert board["name"] == "classic" and len(board["territories"]) == len(classic) == 42
+    # The view's territories are the board's, in the same order: display names, and slugs for actions.
+    assert [t["name"] for t in board["territories"]] == [t["name"] for t in first_view["territories"]]
+    by_slug = {t["slug"]: t for t in board["territories"]}
+    assert by_slug["northwest-territory"]["name"] == "Northwest Territory"
+    assert sorted(by_slug["kamchatka"]["neighbours"]) == [
+        "alaska", "irkutsk", "japan", "mongolia", "yakutsk"
+    ]
+    assert all(slug in by_slug[n]["neighbours"] for slug, t in by_slug.items() for n in t["neighbours"])
+    assert by_slug["kamchatka"]["continent"] == "Asia" and by_slug["kamchatka"]["card"] in (
+        "infantry", "cavalry", "artillery"
+    )
+    assert {c["name"]: c["bonus"] for c in board["continents"]} == {
+        "North America": 5, "South America": 2, "Europe": 5, "Africa": 3, "Asia": 7, "Australia": 2
+    }
+    assert sorted(s for c in board["continents"] for s in c["territories"]) == sorted(by_slug)
+    assert board["wild_cards"] == 2
+    assert lines[-2:] == ["gameover none", "quit"]
+
+
+def test_info_lines_and_stderr_go_to_the_bot_log(tmp_path: Path) -> None:
+    program = tmp_path / "recorder.py"
+    program.write_text(RECORDING_BOT)
+    log_file = tmp_path / "log" / "bot.log"
+    bot = ExternalBot(
+        [sys.executable, str(program), str(tmp_path / "seen.txt")], seed=4, time_budget=5.0, log_file=log_file
+    )
+    game = Game(Rules.preset("2008"), 3, seed=1)
+    game.apply(bot.choose(View(game, game.to_act)))
+    bot.close()
+    assert sorted(log_file.read_text().splitlines()) == ["info starting up", "stderr hello from stderr"]
+
+
+def test_bot_log_is_capped_and_a_flood_of_stderr_does_not_block_the_bot(tmp_path: Path) -> None:
+    # Three times the cap on stderr before the greeting: a bot whose error pipe were not drained
+    # would block there (the pipe holds 64 KB) and miss its startup time.
+    program = tmp_path / "flood.py"
+    program.write_text(
+        "import runpy, sys\n"
+        f"sys.stderr.write(('x' * 99 + '\\n') * {3 * BOT_LOG_CAP // 100})\n"
+        f"runpy.run_path({str(EXAMPLE_BOT)!r}, run_name='__main__')\n"
+    )
+    log_file = tmp_path / "flood.log"
+    bot = ExternalBot(str(program), seed=1, time_budget=5.0, startup_timeout=5.0, log_file=log_file)
+    game = play_with(bot, max_turns=3)
+    assert not bot.failed and game.turn > 3
+    text = log_file.read_text()
+    assert BOT_LOG_CAP - 200 <= len(text) <= BOT_LOG_CAP + 200
+    assert text.splitlines()[0] == "stderr " + "x" * 99
+    assert text.splitlines()[-1] == (
+        f"risk: this log reached its cap of {BOT_LOG_CAP} bytes; the rest is dropped"
+    )
+
+
+def test_a_crash_traceback_is_in_the_bot_log_before_the_reason(tmp_path: Path) -> None:
+    log_file = tmp_path / "crash.log"
+    bot = ExternalBot(str(write_bot(tmp_path, "traceback")), seed=2, time_budget=5.0, log_file=log_file)
+    play_with(bot, max_turns=2)
+    lines = log_file.read_text().splitlines()
+    assert lines[0] == "stderr Traceback (most recent call last):"
+    assert lines[-2] == "stderr ZeroDivisionError: division by zero"
+    assert lines[-1] == f"risk: {bot.log_lines[0]}" and "the bot exited (code 1)" in lines[-1]
+
+
+def test_javascript_example_bot_plays_whole_games_in_a_tournament(tmp_path: Path) -> None:
+    need_node()
+    assert external_command(str(JAVASCRIPT_BOT))[-1] == str(JAVASCRIPT_BOT)
+    result = run_tournament(
+        [str(JAVASCRIPT_BOT), "quick", "random"], Rules.preset("2008"), 3, seed=1, time_budget=5.0,
+        out=tmp_path,
+    )
+    assert result.log == []  # never a crash, a timeout or an illegal action: the random bot never stood in
+    assert result.unfinished == 0  # every game played to its end
+    for game in result.results:
+        assert read_record_file(game.record).is_over  # type: ignore[arg-type]
+        seat = game.seats.index(str(JAVASCRIPT_BOT))
+        own_log = (tmp_path / "log" / f"game-{game.index:04d}-seat-{seat}-simple_bot.log").read_text()
+        assert own_log.splitlines() == [
+            "info board classic: 42 territories", f"info game over, winner: {game.winner_seat}"
+        ]
 
 
 def test_example_bot_in_a_tournament(tmp_path: Path) -> None:

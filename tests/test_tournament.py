@@ -10,6 +10,9 @@ import typer
 from typer.testing import CliRunner
 
 from risk.bots import BOTS
+from risk.cli import app as risk_app
+from risk.record import replay_record_file
+from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.tournament import (
     GameResult,
@@ -81,6 +84,43 @@ def test_unfinished_games_count_for_nobody() -> None:
     result = run_tournament(["random", "random", "random"], Rules.preset("1993"), 2, max_turns=3)
     assert result.unfinished == 2
     assert all(standing.wins == 0 for standing in result.standings)
+
+
+def turns_with_actions(record: Path) -> list[int]:
+    """The turns in which a record's game has actions (0 is the setup), replayed from its seed."""
+    replay = replay_record_file(record)
+    game = Game(replay.game.rules, list(replay.game.players), seed=replay.seed, board=replay.game.board.name)
+    turns = []
+    for entry, _, action in replay.game.history:
+        if entry == "action":
+            turns.append(game.turn)
+            game.apply(action)
+    return sorted(set(turns))
+
+
+def test_turn_cap_means_the_same_in_tournament_and_simulate(tmp_path: Path) -> None:
+    # --max-turns N: at most N turns played (one player's turn each; the setup is turn 0), and
+    # "turns" reports them, in both commands; the same game, capped, gives the same record.
+    cap = 4
+    code, stdout, stderr = invoke(
+        "tournament", "--bots", "quick,random,quick", "--games", "1", "--seed", "7", "--max-turns", str(cap),
+        "--json", "--out", str(tmp_path / "tournament"),
+    )
+    assert code == 0, stderr
+    tournament_game = json.loads(stdout)["results"][0]
+    simulated = CliRunner().invoke(risk_app, [
+        "simulate", "--bots", "quick,random,quick", "--seed", "7", "--max-turns", str(cap), "--json",
+        "--record", str(tmp_path / "simulate"),
+    ])
+    assert simulated.exit_code == 0, simulated.stderr
+    simulate_game = json.loads(simulated.stdout)["games"][0]
+    assert tournament_game["winner"] is None and simulate_game["winner"] is None
+    assert tournament_game["turns"] == simulate_game["turns"] == cap
+    assert tournament_game["actions"] == simulate_game["actions"]
+    tournament_record = Path(tournament_game["record"])
+    simulate_record = tmp_path / "simulate" / "game-7.risk"
+    assert tournament_record.read_text() == simulate_record.read_text()
+    assert turns_with_actions(tournament_record) == list(range(cap + 1))
 
 
 def test_run_tournament_checks_its_arguments() -> None:

@@ -19,8 +19,12 @@ def top_of_range(token: str) -> str:
     return token.split("..")[-1]
 
 
-def choose(view: dict, legal: list[str]) -> str:
-    armies = {t["name"].lower().replace(" ", "-"): t["armies"] for t in view["territories"]}
+def choose(board: dict, view: dict, legal: list[str]) -> str:
+    # The view names territories for display, actions by slug: the board lists both, in one order.
+    armies = {
+        place["slug"]: seen["armies"]
+        for place, seen in zip(board["territories"], view["territories"], strict=True)
+    }
     by_verb: dict[str, list[list[str]]] = {}
     for line in legal:
         words = line.split()
@@ -47,6 +51,7 @@ def choose(view: dict, legal: list[str]) -> str:
 
 
 def main() -> None:
+    board: dict = {}
     view: dict = {}
     legal: list[str] = []
     for raw in sys.stdin:
@@ -54,15 +59,17 @@ def main() -> None:
         command, _, rest = line.partition(" ")
         if command == "risk-protocol":
             print("ready simple", flush=True)
+        elif command == "board":
+            board = json.loads(rest)
         elif command == "view":
             view, legal = json.loads(rest), []
         elif command == "legal":
             legal.append(rest)
         elif command == "go":
-            print("action " + choose(view, legal), flush=True)
+            print("action " + choose(board, view, legal), flush=True)
         elif command == "quit":
             return
-        # seat, seed, gameover: nothing to do
+        # seat, seed, gameover, and any line a later version adds: nothing to do
 
 
 if __name__ == "__main__":

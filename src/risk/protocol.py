@@ -3,8 +3,9 @@
 In the spirit of UCI (see ``docs/protocol.md``). The engine writes, the bot answers:
 
     risk-protocol 1                   engine: hello; the bot answers "ready [its name]"
-    seat 2                            engine: the bot's player number (0-based)
+    seat 2                            engine: the bot's player number (0-based, as everywhere)
     seed 12345                        engine: a seed, for bots that want to replay exactly
+    board {...}                       engine: the board as one line of JSON (slugs, names, neighbours)
     view {...}                        engine: the player's view as one line of JSON
     legal attack kamchatka alaska 1..3
     legal endattack                   engine: the legal actions, one line each (N..M: any count)
@@ -13,10 +14,11 @@ In the spirit of UCI (see ``docs/protocol.md``). The engine writes, the bot answ
     gameover 1                        engine: the winner's number, or "none"
     quit                              engine: the bot exits
 
-Any other line from the bot (``info ...`` for example) is ignored. A bot that crashes, does not
-answer within its time budget, or answers with an action that does not parse or is not legal is
-stopped with a log line, and the random bot plays its seat for the rest of the game: a broken bot
-never breaks a game or a tournament.
+Any other line from the bot (``info ...`` for example) and its standard error go to the bot's log
+file when it has one (a tournament's ``log/`` folder, capped at ``BOT_LOG_CAP`` bytes), else nowhere.
+A bot that crashes, does not answer within its time budget, or answers with an action that does
+not parse or is not legal is stopped with a log line, and the random bot plays its seat for the rest
+of the game: a broken bot never breaks a game or a tournament.
 """
 
 from __future__ import annotations
@@ -31,10 +33,12 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import IO, Any
 
 from risk.bots.base import Bot
 from risk.bots.random_bot import RandomBot
 from risk.errors import RiskError
+from risk.maps import Board
 from risk.rules.actions import Action
 from risk.view import View
 
@@ -42,6 +46,9 @@ PROTOCOL_VERSION = 1
 HELLO = f"risk-protocol {PROTOCOL_VERSION}"
 DEFAULT_TIME_BUDGET = 2.0
 DEFAULT_STARTUP_TIMEOUT = 10.0
+BOT_LOG_CAP = 1_000_000  # bytes of one bot's log file (one game): a chatty bot cannot fill the disk
+LOG_LINE_LIMIT = 10_000  # characters read as one line of a bot's standard error: longer lines are cut
+ENGINE_WORDS = ("ready", "action")  # the bot's lines the engine reads; every other line is logged
 
 
 def is_external(spec: str) -> bool:
@@ -51,15 +58,18 @@ def is_external(spec: str) -> bool:
 
 def external_command(spec: str) -> list[str]:
     """The command line for an external bot: a path (and arguments); ``.py`` files that are not
-    executable run with this Python."""
+    executable run with this Python, ``.js`` files with ``node``."""
     parts = shlex.split(spec)
     if not parts:
         raise ValueError("an external bot needs a program path")
     program = Path(parts[0])
     if not program.exists():
         raise ValueError(f"no bot program at {parts[0]}")
-    if program.suffix == ".py" and not os.access(program, os.X_OK):
-        return [sys.executable, str(program), *parts[1:]]
+    if not os.access(program, os.X_OK):
+        if program.suffix == ".py":
+            return [sys.executable, str(program), *parts[1:]]
+        if program.suffix == ".js":
+            return ["node", str(program), *parts[1:]]
     return parts
 
 
@@ -92,6 +102,74 @@ def legal_lines(actions: Iterable[Action], view: View) -> list[str]:
     return lines
 
 
+def board_message(board: Board) -> dict[str, Any]:
+    """The ``board`` message: ``risk map --json`` in the names actions use. Each territory gets its
+    slug beside its display name (the view's), neighbours and continents list slugs, and the number
+    of wild cards is added. Territories stay in board order, the order of the view's."""
+    slugs = {territory.name: board.slug_of(territory.index) for territory in board.territories}
+    data = board.to_json()
+    for entry in data["territories"]:
+        entry["slug"] = slugs[entry["name"]]
+        entry["neighbours"] = [slugs[name] for name in entry.pop("neighbors")]
+    for continent in data["continents"]:
+        continent["territories"] = [slugs[name] for name in continent["territories"]]
+    data["wild_cards"] = len(board.wild_cards)
+    return data
+
+
+class BotLog:
+    """A bot's debugging output for one game in a file: its ``info`` (and other unread) lines as
+    written, its standard error as ``stderr ...`` lines, and why the engine stopped it, if it did.
+
+    The file is made (emptied) when the bot starts and stops growing at ``cap`` bytes (a last line
+    says so); a file that cannot be written is given up silently: debugging output never stops a game."""
+
+    def __init__(self, path: Path, cap: int = BOT_LOG_CAP) -> None:
+        self.path = path
+        self.cap = cap
+        self._file: IO[bytes] | None = None
+        self._written = 0
+        self._done = False  # closed, full, or not writable: later lines are dropped
+        self._lock = threading.Lock()  # two threads write: the bot's output and its error
+
+    def open(self) -> None:
+        """Make the file, empty: a stale file of an earlier tournament in the same folder goes."""
+        with self._lock:
+            self._opened()
+
+    def write(self, line: str) -> None:
+        data = (line + "\n").encode("utf-8", "replace")
+        with self._lock:
+            if self._done:
+                return
+            if self._written + len(data) > self.cap:
+                data = f"risk: this log reached its cap of {self.cap} bytes; the rest is dropped\n".encode()
+                self._done = True
+            file = self._opened()
+            try:
+                if file is not None:
+                    file.write(data)
+                    self._written += len(data)
+            except OSError:
+                self._done = True  # an unwritable log is given up: the game goes on
+
+    def _opened(self) -> IO[bytes] | None:
+        if self._file is None and not self._done:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = self.path.open("wb", buffering=0)  # unbuffered: whole lines, at once
+            except OSError:
+                self._done = True
+        return self._file
+
+    def close(self) -> None:
+        with self._lock:
+            self._done = True
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+
 class BotFailure(Exception):
     """The external bot crashed, timed out or broke the protocol; the message says how."""
 
@@ -100,7 +178,9 @@ class ExternalBot(Bot):
     """A bot in another process, played through the line protocol.
 
     The process starts at the first decision and is killed by :meth:`close`. After any failure the
-    seat is played by the random bot (seeded from this bot's seed) and a line is logged.
+    seat is played by the random bot (seeded from this bot's seed) and a line is logged. With
+    ``log_file``, the bot's ``info`` lines and standard error are kept there (:class:`BotLog`);
+    without, they are dropped.
     """
 
     name = "external"
@@ -115,6 +195,7 @@ class ExternalBot(Bot):
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
         label: str | None = None,
         log: Callable[[str], None] | None = None,
+        log_file: Path | None = None,
     ) -> None:
         super().__init__(seed)
         self.command = external_command(command) if isinstance(command, str) else list(command)
@@ -127,6 +208,8 @@ class ExternalBot(Bot):
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._fallback: Bot | None = None
         self._view: View | None = None
+        self._bot_log = None if log_file is None else BotLog(log_file)
+        self._readers: list[threading.Thread] = []  # of the bot's output and error streams
         self.bot_name = ""
         self.decisions = 0
 
@@ -150,11 +233,14 @@ class ExternalBot(Bot):
             return self._fallback.choose(view)
 
     def close(self) -> None:
-        """Tell the bot the result, ask it to quit, and make sure the process is gone."""
+        """Tell the bot the result, ask it to quit, make sure the process is gone, close its log."""
         process = self._process
-        if process is None:
-            return
         self._process = None
+        if process is not None:
+            self._stop(process)
+        self._close_log()
+
+    def _stop(self, process: subprocess.Popen[str]) -> None:
         if process.poll() is None:
             winner = None if self._view is None else self._view.winner
             try:
@@ -172,6 +258,18 @@ class ExternalBot(Bot):
             process.kill()
         process.wait()
 
+    def _close_log(self) -> None:
+        self._join_readers()
+        if self._bot_log is not None:
+            self._bot_log.close()
+
+    def _join_readers(self) -> None:
+        """Wait for the stopped bot's last lines to reach its log."""
+        for reader in self._readers:
+            # Each stream ends with the process, unless a child of the bot still holds it open.
+            reader.join(timeout=1.0)
+        self._readers = []
+
     def __del__(self) -> None:
         if self._process is not None and self._process.poll() is None:
             self._process.kill()
@@ -183,24 +281,45 @@ class ExternalBot(Bot):
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL if self._bot_log is None else subprocess.PIPE,
                 text=True,
+                encoding="utf-8",
+                errors="replace",  # a stray byte is a bad line, not a dead reader thread
                 bufsize=1,
             )
         except OSError as error:
             raise BotFailure(f"could not start {' '.join(self.command)}: {error.strerror}") from None
-        reader = threading.Thread(target=self._read, args=(self._process,), daemon=True)
-        reader.start()
+        self._readers = [threading.Thread(target=self._read, args=(self._process,), daemon=True)]
+        if self._bot_log is not None:
+            self._bot_log.open()
+            self._readers.append(
+                threading.Thread(target=self._read_errors, args=(self._process, self._bot_log), daemon=True)
+            )
+        for reader in self._readers:
+            reader.start()
         self._send(HELLO)
         reply = self._expect("ready", self.startup_timeout, "the greeting")
         self.bot_name = reply.partition(" ")[2].strip()
-        self._send(f"seat {view.player}", f"seed {self.seed}")
+        board = json.dumps(board_message(view.board), separators=(",", ":"))
+        self._send(f"seat {view.player}", f"seed {self.seed}", f"board {board}")
 
     def _read(self, process: subprocess.Popen[str]) -> None:
         assert process.stdout is not None
-        for line in process.stdout:
-            self._lines.put(line.rstrip("\r\n"))
+        for raw in process.stdout:
+            line = raw.rstrip("\r\n")
+            if self._bot_log is not None and line.strip().partition(" ")[0] not in ENGINE_WORDS:
+                self._bot_log.write(line)
+            self._lines.put(line)
         self._lines.put(None)  # end of output: the bot exited
+
+    @staticmethod
+    def _read_errors(process: subprocess.Popen[str], bot_log: BotLog) -> None:
+        """Copy the bot's standard error into its log, and keep draining it once the log is full:
+        a bot blocked on a full pipe would look like a bot that does not answer."""
+        stream = process.stderr
+        assert stream is not None
+        for line in iter(lambda: stream.readline(LOG_LINE_LIMIT), ""):
+            bot_log.write("stderr " + line.rstrip("\r\n"))
 
     def _send(self, *lines: str) -> None:
         process = self._process
@@ -259,9 +378,8 @@ class ExternalBot(Bot):
         return action
 
     def _fail(self, view: View, reason: str) -> None:
-        seat = view.player
         message = (
-            f"bot {self.label} (seat {seat + 1}, {view.players[seat]}, turn {view.turn}): {reason}; "
+            f"bot {self.label} (seat {view.player}, turn {view.turn}): {reason}; "
             "the random bot plays this seat for the rest of the game"
         )
         self.log_lines.append(message)
@@ -273,13 +391,19 @@ class ExternalBot(Bot):
         if self._process is not None:
             self._process.wait()
         self._process = None
+        self._join_readers()  # a crash's last words (a traceback, say) come before the reason
+        if self._bot_log is not None:
+            self._bot_log.write(f"risk: {message}")
 
 
 __all__ = [
+    "BOT_LOG_CAP",
     "HELLO",
     "PROTOCOL_VERSION",
     "BotFailure",
+    "BotLog",
     "ExternalBot",
+    "board_message",
     "external_command",
     "is_external",
     "legal_lines",

@@ -37,6 +37,21 @@ class GameReport:
         }
 
 
+def under_turn_cap(game: Game, max_turns: int) -> bool:
+    """Whether a capped game plays on: it is not over and its turn is at most ``max_turns``.
+
+    A turn is one player's turn (the setup is turn 0). Turn ``max_turns + 1`` begins as turn
+    ``max_turns`` ends, so the cap stops the game before any action of it: ``max_turns`` turns played.
+    """
+    return not game.is_over and game.turn <= max_turns
+
+
+def turns_played(game: Game, max_turns: int) -> int:
+    """The turns a game stopped by :func:`under_turn_cap` played: its turn, or the cap when the
+    cap stopped it (the turn after the cap has begun, with no action in it)."""
+    return min(game.turn, max_turns)
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
     """Each bot's own seed, derived from the game's so that a game replays exactly."""
     return (game_seed * 1_000_003 + seat * 7919 + 1) % (2**63)
@@ -60,7 +75,7 @@ def play_game(
         raise ValueError(f"{len(bots)} bots for {len(bot_names)} seats")
     views = [View(game, i) for i in range(len(bots))]
     actions = 0
-    while not game.is_over and game.turn <= max_turns:
+    while under_turn_cap(game, max_turns):
         actor = game.to_act
         action = bots[actor].choose(views[actor])
         game.apply(action)
@@ -71,7 +86,7 @@ def play_game(
         winner=winner,
         winner_name=None if winner is None else players[winner],
         winner_bot=None if winner is None else bot_names[winner],
-        turns=game.turn if game.is_over else min(game.turn, max_turns),
+        turns=turns_played(game, max_turns),
         actions=actions,
         players=tuple(players),
         bots=tuple(bot_names),

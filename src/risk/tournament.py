@@ -32,7 +32,7 @@ from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is
 from risk.record import save_record
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import bot_seed
+from risk.simulate import bot_seed, turns_played, under_turn_cap
 from risk.view import View
 
 DEFAULT_MAX_TURNS = 500
@@ -74,21 +74,32 @@ def check_bot_spec(spec: str) -> None:
         raise TournamentError(f"{spec!r}: the {name} bot takes no budget")
 
 
-def make_player(spec: str, seed: int, time_budget: float) -> Bot:
-    """The bot for one seat of one game."""
+def make_player(spec: str, seed: int, time_budget: float, log_file: Path | None = None) -> Bot:
+    """The bot for one seat of one game; an external bot's debugging output goes to ``log_file``."""
     if is_external(spec):
-        return ExternalBot(spec, seed, time_budget=time_budget, label=spec)
+        return ExternalBot(spec, seed, time_budget=time_budget, label=spec, log_file=log_file)
     name, _, budget = spec.partition(":")
     if budget:
         return BOTS[name.strip().lower()](seed, iterations=int(budget))  # type: ignore[call-arg]
     return make_bot(name, seed)
 
 
-def player_name(spec: str, seat: int) -> str:
-    """A player name for the game: the bot's short name and its seat (no commas or quotes)."""
+def short_name(spec: str) -> str:
+    """A bot's name as a word (no spaces, commas, quotes or slashes): a program's file stem."""
     base = Path(spec.split()[0]).stem if is_external(spec) else spec
-    clean = "".join(ch if ch.isalnum() or ch in "-_:." else "-" for ch in base) or "bot"
-    return f"{clean}-{seat + 1}"
+    return "".join(ch if ch.isalnum() or ch in "-_:." else "-" for ch in base) or "bot"
+
+
+def player_name(spec: str, seat: int) -> str:
+    """A player name for the game: the bot's short name and its seat plus one (as `risk simulate`
+    names players, and so its records; seats themselves are numbered from 0)."""
+    return f"{short_name(spec)}-{seat + 1}"
+
+
+def bot_log_file(out: Path, game: int, seat: int, spec: str) -> Path:
+    """Where an external bot's ``info`` lines and standard error go: ``log/`` in the --out folder,
+    one file per game and seat."""
+    return out / "log" / f"game-{game:04d}-seat-{seat}-{short_name(spec).replace(':', '-')}.log"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,20 +155,25 @@ def play_job(job: GameJob) -> GameResult:
     names = [player_name(spec, seat) for seat, spec in enumerate(job.seats)]
     game = Game(rules, names, seed=job.seed, board=job.board)
     log: list[str] = []
+    out = None if job.record_dir is None else Path(job.record_dir)
     bots = [
-        make_player(spec, bot_seed(job.seed, seat), job.time_budget) for seat, spec in enumerate(job.seats)
+        make_player(
+            spec, bot_seed(job.seed, seat), job.time_budget,
+            None if out is None else bot_log_file(out, job.index, seat, spec),
+        )
+        for seat, spec in enumerate(job.seats)
     ]
     views = [View(game, seat) for seat in range(len(bots))]
     actions = 0
     try:
-        while not game.is_over and game.turn <= job.max_turns:
+        while under_turn_cap(game, job.max_turns):
             actor = game.to_act
             try:
                 action = bots[actor].choose(views[actor])
                 game.apply(action)
             except ValueError as error:
                 # A built-in bot error is a bug; still, one bad seat must not stop the tournament.
-                log.append(f"game {job.index}: {job.seats[actor]} (seat {actor + 1}) failed: {error}; "
+                log.append(f"game {job.index}: {job.seats[actor]} (seat {actor}) failed: {error}; "
                            "the random bot plays this seat for the rest of the game")
                 bots[actor] = make_bot("random", bot_seed(job.seed, actor))
                 continue
@@ -177,7 +193,7 @@ def play_job(job: GameJob) -> GameResult:
         seed=job.seed,
         seats=job.seats,
         winner_seat=game.winner,
-        turns=game.turn,
+        turns=turns_played(game, job.max_turns),
         actions=actions,
         seconds=time.perf_counter() - started,
         log=log,
@@ -375,7 +391,8 @@ def run_tournament(
     """Play ``games`` games of the listed bots (one seat each) and rank them.
 
     With ``out``, every game's record, ``results.json``, ``tournament.log`` and ``chart.png`` are
-    written there. ``on_result`` is called as each game finishes (for progress bars).
+    written there, and external bots' debugging output in ``log/`` (:func:`bot_log_file`).
+    ``on_result`` is called as each game finishes (for progress bars).
     """
     for spec in bots:
         check_bot_spec(spec)

@@ -90,7 +90,9 @@ def tournament_command(
     ] = str(DEFAULT_TIME_BUDGET),
     board: Annotated[str, typer.Option("--map", help="map name or .json file")] = "classic",
     out: Annotated[
-        Path, typer.Option("--out", help="folder for game records, results.json, tournament.log, chart.png")
+        Path, typer.Option(
+            "--out", help="folder for game records, results.json, tournament.log, chart.png, bot logs (log/)"
+        )
     ] = DEFAULT_OUT,
     as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
 ) -> None:
