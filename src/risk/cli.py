@@ -1,7 +1,7 @@
 """The `risk` command: the board, the rules, bot-only games, replays and odds.
 
-Every command that prints data takes ``--json``; wrong arguments give a one-line error on stderr
-and exit code 2, never a traceback.
+Every command that prints data takes ``--json``; wrong arguments, and files that cannot be used
+(:mod:`risk.textfile`), give a one-line error on stderr and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -330,7 +330,8 @@ def simulate_command(
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="a game record")],
+    # Text, not a Path: click would check a Path itself, with errors unlike every other file's.
+    file: Annotated[str, typer.Argument(help="a game record", metavar="FILE", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     verify: Annotated[
         bool,
@@ -341,10 +342,14 @@ def replay_command(
     ] = True,
 ) -> None:
     """Replay a game record and check every action against the rules, and its dice against its seed."""
-    from risk.record import replay_record_file
+    from risk.record import read_record_text, replay_record
 
     try:
-        replay = replay_record_file(file, verify=verify)
+        text = read_record_text(file)  # its errors name the file already
+    except RiskError as error:
+        fail(str(error))
+    try:
+        replay = replay_record(text, verify=verify)
     except RiskError as error:
         fail(f"{file}: {error}")
     game = replay.game
@@ -359,7 +364,7 @@ def replay_command(
     if as_json:
         print_json(
             {
-                "file": str(file),
+                "file": file,
                 "valid": True,
                 "rules": game.rules.describe(),
                 "players": list(game.players),
