@@ -1,7 +1,8 @@
 """The `risk` command: the board, the rules, bot-only games, replays and odds.
 
 Every command that prints data takes ``--json``; wrong arguments, and files that cannot be used
-(:mod:`risk.textfile`), give a one-line error on stderr and exit code 2, never a traceback.
+(:mod:`risk.textfile`), give a one-line error on stderr and exit code 2, never a traceback. Output
+to a pipe or a file is never cut or wrapped (:mod:`risk.output`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from risk.errors import RiskError
 from risk.maps import available_maps, load_map
 from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
 from risk.odds_cli import odds_command
+from risk.output import output_console
 from risk.rules.options import GAME_ALIASES, GAMES, OPTIONS, PRESET_ALIASES, PRESETS, Rules
 from risk.simulate import DEFAULT_MAX_TURNS
 
@@ -91,9 +93,7 @@ app.command(
 @cache
 def console() -> Console:
     """Standard output through rich, imported only by the commands that print tables."""
-    from rich.console import Console
-
-    return Console()
+    return output_console()
 
 
 def fail(message: str) -> NoReturn:
@@ -119,10 +119,9 @@ def progress_bar(games: int) -> Iterator[Callable[[], None]]:
     if games < PROGRESS_FROM:  # a short run needs no bar (nor the import of rich.progress)
         yield lambda: None
         return
-    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as progress:
+    with Progress(console=output_console(stderr=True), transient=True) as progress:
         task = progress.add_task("playing", total=games)
         yield lambda: progress.advance(task)
 
