@@ -212,6 +212,21 @@ def test_legal_actions_are_legal_and_counted(seed: int, preset: str) -> None:
         game.apply(bots[game.to_act].choose(View(game, game.to_act)))
 
 
+def test_legal_actions_take_the_notation_as_apply_does() -> None:
+    game = Game("2008", 3, seed=4)
+    assert "claim alaska" in game.legal_actions() and "Claim  Alaska" in game.legal_actions()
+    for text in ("claim atlantis", "claim", "fly to the moon", "", "attack alaska kamchatka 3"):
+        assert text not in game.legal_actions()  # malformed, or well-formed and not legal now
+    game.apply("claim alaska")
+    assert "claim alaska" not in game.legal_actions()  # taken
+    bots = [make_bot("quick", i) for i in range(3)]
+    for _ in range(300):  # every phase of a turn: each legal action's text is in, as the action is
+        for action in list(game.legal_actions())[:20]:
+            assert action.text(game.board) in game.legal_actions()
+        game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+    assert 42 not in game.legal_actions() and None not in game.legal_actions()
+
+
 def test_a_thousand_quick_games_end_with_a_winner() -> None:
     """Every edition for every player count: the default bot plays to a winner within the cap."""
     from risk.rules.options import Rules

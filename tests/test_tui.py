@@ -561,7 +561,7 @@ def test_a_finished_game_writes_its_record_where_it_says(
         (["--players", "3", "--humans", "1,7"], "only 3 seats"),
         (["--humans", "1,7"], "3 to 5 players, not 7"),
         (["--seat", "2", "--hotseat"], "only one of"),
-        (["--load", "missing.risk"], "cannot read missing.risk"),
+        (["--load", "missing.risk"], "missing.risk: no such file"),
         (["--option", "fortify=teleport"], "bad value 'teleport'"),
         (
             ["--rules", "2003", "--game", "team", "--players", "5"],

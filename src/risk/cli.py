@@ -1,7 +1,8 @@
 """The `risk` command: the board, the rules, bot-only games, replays and odds.
 
-Every command that prints data takes ``--json``; wrong arguments give a one-line error on stderr
-and exit code 2, never a traceback.
+Every command that prints data takes ``--json``; wrong arguments, and files that cannot be used
+(:mod:`risk.textfile`), give a one-line error on stderr and exit code 2, never a traceback. Output
+to a pipe or a file is never cut or wrapped (:mod:`risk.output`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from risk.errors import RiskError
 from risk.maps import available_maps, load_map
 from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
 from risk.odds_cli import odds_command
+from risk.output import output_console
 from risk.rules.options import GAME_ALIASES, GAMES, OPTIONS, PRESET_ALIASES, PRESETS, Rules
 from risk.simulate import DEFAULT_MAX_TURNS
 
@@ -91,9 +93,7 @@ app.command(
 @cache
 def console() -> Console:
     """Standard output through rich, imported only by the commands that print tables."""
-    from rich.console import Console
-
-    return Console()
+    return output_console()
 
 
 def fail(message: str) -> NoReturn:
@@ -119,10 +119,9 @@ def progress_bar(games: int) -> Iterator[Callable[[], None]]:
     if games < PROGRESS_FROM:  # a short run needs no bar (nor the import of rich.progress)
         yield lambda: None
         return
-    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as progress:
+    with Progress(console=output_console(stderr=True), transient=True) as progress:
         task = progress.add_task("playing", total=games)
         yield lambda: progress.advance(task)
 
@@ -330,7 +329,8 @@ def simulate_command(
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="a game record")],
+    # Text, not a Path: click would check a Path itself, with errors unlike every other file's.
+    file: Annotated[str, typer.Argument(help="a game record", metavar="FILE", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     verify: Annotated[
         bool,
@@ -341,10 +341,14 @@ def replay_command(
     ] = True,
 ) -> None:
     """Replay a game record and check every action against the rules, and its dice against its seed."""
-    from risk.record import replay_record_file
+    from risk.record import read_record_text, replay_record
 
     try:
-        replay = replay_record_file(file, verify=verify)
+        text = read_record_text(file)  # its errors name the file already
+    except RiskError as error:
+        fail(str(error))
+    try:
+        replay = replay_record(text, verify=verify)
     except RiskError as error:
         fail(f"{file}: {error}")
     game = replay.game
@@ -359,7 +363,7 @@ def replay_command(
     if as_json:
         print_json(
             {
-                "file": str(file),
+                "file": file,
                 "valid": True,
                 "rules": game.rules.describe(),
                 "players": list(game.players),

@@ -23,6 +23,11 @@ class RulesError(RiskError):
     """An unknown preset or option, or an option value that is not allowed."""
 
 
+class FileInputError(RiskError):
+    """A file named by the user that cannot be used: missing, a folder, unreadable, not UTF-8 text,
+    empty or too large. The message starts with the file's name."""
+
+
 class RecordError(RiskError):
     """A game record that is malformed or does not follow the rules; says the line number."""
 

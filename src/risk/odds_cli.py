@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from risk.odds import BattleOdds, ChainOdds, chain, invasion
+from risk.output import output_console
 
 if TYPE_CHECKING:  # rich is imported by the functions that print tables, not for --json
     from rich.console import Console
@@ -234,10 +235,9 @@ def _print_distribution(console: Console, title: str, distribution: Mapping[int,
 
 
 def _print_invasion(odds: BattleOdds[float]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = output_console()
     stop_note = f"; the attacker stops at {odds.stop_at} or fewer" if odds.stop_at else ""
     console.print(
         f"[bold]Invasion:[/bold] {odds.attackers} fighting armies (the territory holds {odds.attackers + 1}) "
@@ -259,10 +259,9 @@ def _print_invasion(odds: BattleOdds[float]) -> None:
 
 
 def _print_chain(odds: ChainOdds[float]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = output_console()
     path = ", ".join(str(defenders) for defenders in odds.defenders_path)
     console.print(
         f"[bold]Chain:[/bold] {odds.attackers} fighting armies (the territory holds {odds.attackers + 1}) "

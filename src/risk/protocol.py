@@ -65,11 +65,18 @@ def external_command(spec: str) -> list[str]:
     program = Path(parts[0])
     if not program.exists():
         raise ValueError(f"no bot program at {parts[0]}")
+    # Refused here, with the reason, rather than at each game's start (where the random bot takes the seat).
+    if program.is_dir():
+        raise ValueError(f"{parts[0]}: is a folder, not a bot program")
+    if program.stat().st_size == 0:
+        raise ValueError(f"{parts[0]}: is empty, not a bot program")
+    interpreter = {".py": sys.executable, ".js": "node"}.get(program.suffix)
+    if interpreter is not None and not os.access(program, os.X_OK):
+        if not os.access(program, os.R_OK):
+            raise ValueError(f"{parts[0]}: cannot read it (permission denied)")
+        return [interpreter, str(program), *parts[1:]]
     if not os.access(program, os.X_OK):
-        if program.suffix == ".py":
-            return [sys.executable, str(program), *parts[1:]]
-        if program.suffix == ".js":
-            return ["node", str(program), *parts[1:]]
+        raise ValueError(f"{parts[0]}: not executable (chmod +x it, or give a .py or .js file)")
     return parts
 
 

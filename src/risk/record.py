@@ -39,15 +39,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from risk.errors import RecordError, RiskError
+from risk.errors import FileInputError, RecordError, RiskError
 from risk.maps import Board, load_map
 from risk.rules.actions import Action
 from risk.rules.game import ChanceMismatch, Game
 from risk.rules.options import Rules
+from risk.textfile import MB, read_text_file
 from risk.view import public_history
 
 MAGIC = "risk-record 1"
 SEPARATOR = "---"
+# The largest record file read: a long game (9,000 actions) is 250 KB; the web app takes 1 MB.
+MAX_RECORD_BYTES = 16 * MB
 
 
 def _format_chance(board: Board, kind: str, value: Any) -> str:
@@ -261,11 +264,17 @@ def read_record_file(path: str | Path, verify: bool = True) -> Game:
     return replay_record_file(path, verify).game
 
 
+def read_record_text(path: str | Path) -> str:
+    """The text of a record file. Raises :class:`FileInputError` (naming the file) for a file that is
+    missing, a folder, unreadable, not UTF-8, empty or larger than :data:`MAX_RECORD_BYTES`."""
+    return read_text_file(path, "a game record", MAX_RECORD_BYTES)
+
+
 def replay_record_file(path: str | Path, verify: bool = True) -> Replay:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        text = read_record_text(path)
+    except FileInputError as error:
+        raise RecordError(str(error)) from None
     return replay_record(text, verify)
 
 

@@ -15,6 +15,7 @@ import typer
 from risk.bots import BOTS, LEVELS
 from risk.errors import RiskError
 from risk.maps import load_map
+from risk.output import output_console
 from risk.protocol import DEFAULT_TIME_BUDGET
 from risk.rules.options import Rules
 from risk.tournament import DEFAULT_MAX_TURNS, GameResult, TournamentError, parse_bot_list, run_tournament
@@ -42,10 +43,9 @@ def bots_command(as_json: Annotated[bool, typer.Option("--json", help="print JSO
     if as_json:
         sys.stdout.write(json.dumps({"levels": levels, "bots": bots}, indent=2) + "\n")
         return
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = output_console()
     table = Table(
         title="Levels, easiest first (use a level wherever a bot's name goes)", title_justify="left"
     )
@@ -122,11 +122,10 @@ def tournament_command(
     except OSError as error:
         _fail(f"cannot create {out}: {error.strerror}")
 
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    errors = Console(stderr=True)
+    errors = output_console(stderr=True)
     columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=errors, transient=True) as progress:
         task = progress.add_task("games", total=games)
@@ -159,7 +158,7 @@ def tournament_command(
             standing.name, str(standing.games), str(standing.wins), f"{standing.win_rate:.1%}",
             f"{low:.1%} - {high:.1%}", f"{standing.rating:.0f}",
         )
-    console = Console()
+    console = output_console()
     console.print(table)
     console.print(
         f"unfinished: {tournament.unfinished}; {tournament.seconds:.1f} s; "

@@ -15,11 +15,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from risk.errors import RiskError
+from risk.errors import FileInputError, RiskError
+from risk.textfile import MB, read_text_file
 
 SYMBOLS = ("infantry", "cavalry", "artillery")
 INFANTRY, CAVALRY, ARTILLERY = 0, 1, 2
 WILD = 3  # the symbol of a wild card: counts as any of the three
+MAX_MAP_BYTES = 4 * MB  # a board file (classic.json is 13 KB)
 
 
 class MapError(RiskError):
@@ -233,21 +235,33 @@ def available_maps() -> list[str]:
 
 @cache
 def load_map(name: str = "classic") -> Board:
-    """A shipped board by name, or a board file by path."""
-    path = Path(name)
-    if path.suffix == ".json" and path.exists():
-        text = path.read_text(encoding="utf-8")
+    """A shipped board by name, or a board file by path (a name ending in ``.json``).
+
+    Raises :class:`MapError` for an unknown name, and for a file that cannot be read (missing, a
+    folder, not UTF-8, empty, larger than :data:`MAX_MAP_BYTES`) or is not a board.
+    """
+    if Path(name).suffix.lower() == ".json":
+        try:
+            text = read_text_file(name, "a map", MAX_MAP_BYTES)
+        except FileInputError as error:
+            raise MapError(str(error)) from None
     else:
         key = normalise(name)
         matches = [m for m in available_maps() if normalise(m) == key]
         if not matches:
-            raise MapError(f"no map called {name!r}; available: {', '.join(available_maps())}")
+            raise MapError(
+                f"no map called {name!r}; available: {', '.join(available_maps())} (or a .json board file)"
+            )
         text = resources.files(__package__).joinpath(f"{matches[0]}.json").read_text(encoding="utf-8")
     try:
-        data = json.loads(text)
+        return Board(json.loads(text))
     except json.JSONDecodeError as error:
         raise MapError(f"map {name!r} is not valid JSON: {error}") from None
-    return Board(data)
+    except MapError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        # A row of the wrong shape (a number where a territory's object belongs, a field missing).
+        raise MapError(f"map {name!r} is not a board: {type(error).__name__}: {error}") from None
 
 
 def load_drawing(name: str = "classic") -> dict[str, Any] | None:

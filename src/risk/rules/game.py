@@ -18,7 +18,7 @@ from enum import IntEnum
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
-from risk.errors import GameOverError, IllegalActionError, RulesError
+from risk.errors import GameOverError, IllegalActionError, RiskError, RulesError
 from risk.maps import WILD, Board, load_map
 from risk.rules.actions import (
     ACCEPT_DICE,
@@ -1994,6 +1994,12 @@ class LegalActions:
         return count_actions(self._game)
 
     def __contains__(self, action: object) -> bool:
+        """An action, or its text as :meth:`Game.apply` takes it; text that is no action is not in it."""
+        if isinstance(action, str):
+            try:
+                action = parse_action(action, self._game.board)
+            except RiskError:
+                return False
         try:
             return self._game.is_legal(action)  # type: ignore[arg-type]
         except (TypeError, AttributeError):

@@ -19,7 +19,7 @@ from typer.core import TyperCommand
 
 from risk.bots import DEFAULT_BOT, LEVELS, bot_choices, is_bot_name
 from risk.errors import RiskError
-from risk.record import read_record
+from risk.record import read_record, read_record_text
 from risk.rules.game import Game
 from risk.rules.options import GAMES, Rules
 from risk.tui.render import game_title
@@ -276,9 +276,9 @@ def load_game(
     if players is not None or seed is not None or option or names or rules != "2008":
         fail("--load resumes a saved game: --rules, --players, --seed, --option and --names do not apply")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot read {path}: {error.strerror or error}")
+        text = read_record_text(path)  # its errors name the file already
+    except RiskError as error:
+        fail(str(error))
     try:
         game = read_record(text)
     except RiskError as error:
