@@ -121,6 +121,10 @@ def test_turn_cap_means_the_same_in_tournament_and_simulate(tmp_path: Path) -> N
     simulate_record = tmp_path / "simulate" / "game-7.risk"
     assert tournament_record.read_text() == simulate_record.read_text()
     assert turns_with_actions(tournament_record) == list(range(cap + 1))
+    # risk replay says the same of the record: the turn begun at the cap, with no action, is not counted
+    replayed = CliRunner().invoke(risk_app, ["replay", str(tournament_record), "--json"])
+    assert replayed.exit_code == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["turns"] == cap
 
 
 def test_run_tournament_checks_its_arguments() -> None:

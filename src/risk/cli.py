@@ -368,7 +368,7 @@ def replay_command(
                 "rules": game.rules.describe(),
                 "players": list(game.players),
                 "winner": winner,
-                "turns": game.turn,
+                "turns": replay.turns_played,
                 "actions": actions,
                 "seed": replay.seed,
                 "dice_verified": replay.verified,

@@ -179,6 +179,9 @@ class Replay:
     game: Game
     seed: int | None
     verified: bool
+    # The turn of the last action: a record stopped at a turn cap ends as the next turn begins, with
+    # no action in it, so ``game.turn`` would count one turn more than was played.
+    turns_played: int = 0
 
 
 def replay_record(text: str, verify: bool = True) -> Replay:
@@ -231,10 +234,12 @@ def replay_record(text: str, verify: bool = True) -> Replay:
     if opening:
         raise RecordError("the record has chance outcomes before the first action that the game did not use",
                           first_line)
+    turns_played = 0
     for number, line, outcomes, outcome_lines in groups:
         try:
             action: Action = game.parse(line)
             game._script = outcomes
+            turns_played = game.turn
             game.apply(action)
         except ChanceMismatch as error:
             raise differs(error, outcomes, outcome_lines) from None
@@ -251,7 +256,7 @@ def replay_record(text: str, verify: bool = True) -> Replay:
         if header.result != winner:
             raise RecordError(f"the header says the result is {header.result!r}, the replay gives {winner!r}",
                               lines[-1][0])
-    return Replay(game, header.seed, game.chance_from_seed)
+    return Replay(game, header.seed, game.chance_from_seed, turns_played)
 
 
 def read_record(text: str, verify: bool = True) -> Game:
