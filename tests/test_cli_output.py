@@ -102,3 +102,5 @@ def test_tournament_table_and_log_arrive_whole(tmp_path: Path) -> None:
     for standing in results["bots"]:
         line_with(lines, f"│ {standing['name']} ", f" {standing['wins']} ")
     assert results["log"] and all(f"risk: {line}" in errors for line in results["log"])
+    # and nothing else on stderr: a long program path fits the chart without a layout warning
+    assert [line for line in errors if line.strip() and not line.startswith("risk: ")] == []

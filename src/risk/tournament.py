@@ -447,6 +447,16 @@ def run_tournament(
     return tournament
 
 
+CHART_LABEL_CHARACTERS = 36
+
+
+def _short_label(name: str) -> str:
+    """A bot's name cut to fit the chart's margin (a program's path can be long; the table keeps it whole)."""
+    if len(name) <= CHART_LABEL_CHARACTERS:
+        return name
+    return "…" + name[-(CHART_LABEL_CHARACTERS - 1):]
+
+
 def write_chart(tournament: TournamentResult, path: Path) -> None:
     """A PNG bar chart: win rate per bot with its 95% interval, chance level dashed, ratings labelled."""
     import matplotlib
@@ -456,7 +466,7 @@ def write_chart(tournament: TournamentResult, path: Path) -> None:
 
     table = tournament.standings
     figure, axes = plt.subplots(figsize=(7, 1.2 + 0.6 * len(table)))
-    labels = [f"{s.name} ({s.rating:.0f})" for s in table][::-1]  # the rating beside the name
+    labels = [f"{_short_label(s.name)} ({s.rating:.0f})" for s in table][::-1]  # the rating beside the name
     rates = [s.win_rate for s in table][::-1]
     # Clamped: rounding can put an interval end a hair inside its centre.
     low = [max(0.0, s.win_rate - s.ci95[0]) for s in table][::-1]
