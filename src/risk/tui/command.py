@@ -8,6 +8,7 @@ pipe, lines are read one by one and echoed after the prompt so that a transcript
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
@@ -84,6 +85,28 @@ def seat_kinds(count: int, humans: list[int], bots: list[str]) -> list[str]:
     for index, seat in enumerate(bot_seats):
         kinds[seat] = bots[index] if len(bots) > 1 else bots[0]
     return kinds
+
+
+def check_save_path(path: Path) -> None:
+    """`--save FILE`: refuse, before the game starts, a file the game could not be saved to (as
+    `simulate --record` refuses a folder it cannot create). A missing folder is fine: the first save
+    creates it. Nothing is left behind: an existing file is opened without being changed, and a new
+    one is tried as a temporary file in the nearest folder that exists."""
+    try:
+        if path.is_dir():
+            fail(f"cannot save to {path}: it is a folder (--save takes a file, e.g. {path / 'game.risk'})")
+        if path.exists():
+            with path.open("a", encoding="utf-8"):
+                return
+        folder = path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir():
+            fail(f"cannot save to {path}: {folder} is a file, not a folder")
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        fail(f"cannot save to {path}: {error.strerror or error}")
 
 
 def play_command(
@@ -172,6 +195,9 @@ def play_command(
         human_seats = [seat - 1]
     elif humans is not None:
         human_seats = parse_seat_list(humans, "--humans")
+
+    if save is not None:
+        check_save_path(save)
 
     load_path: Path | None = None
     if load is not None:
