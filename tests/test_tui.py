@@ -299,7 +299,7 @@ def test_two_player_save_and_load_keep_the_seat_kinds(tmp_path: Path, app: typer
     path = tmp_path / "duel.risk"
     assert "Saved to" in say(session, f"save {path}")
     assert "# risk play seats: quick,human" in path.read_text(encoding="utf-8").splitlines()
-    game, kinds = load_game(path, None, None, None, None, "2008")
+    game, kinds, _ = load_game(path, None, None, None, None, "2008")
     assert kinds == ["quick", "human"] and game.humans == 2 and len(game.players) == 6
     result = CliRunner().invoke(app, ["play", "--load", str(path)], input="players\nquit\ny\n")
     assert result.exit_code == 0, result.output

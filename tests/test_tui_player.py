@@ -431,6 +431,53 @@ def test_quit_asks_first_and_every_game_is_saved_as_it_goes(tmp_path: Path) -> N
     assert "# risk play status: setup · Ann to act · setup: claim" in path.read_text(encoding="utf-8")
 
 
+def test_autodefend_is_kept_in_the_save_and_lasts_after_load(tmp_path: Path) -> None:
+    """`autodefend` lasts "from then on": across `--load` too. A save without it (an older one) loads
+    with automatic defence off."""
+    session = new_session(5, tmp_path)
+    session.start()
+    say(session, "auto")
+    game = session.game
+    while not (game.phase == Phase.DEFEND and game.to_act == 0):
+        say(session, helper_line(session))
+    say(session, "autodefend")
+    say(session, "quit")
+    say(session, "y")
+    path = session.save_file
+    text = path.read_text(encoding="utf-8")
+    assert "# risk play autodefend: 1" in text.splitlines()
+    older = tmp_path / "older.risk"
+    older.write_text(text.replace("# risk play autodefend: 1\n", ""), encoding="utf-8")
+    runner = CliRunner()
+    resumed = runner.invoke(risk_app, ["play", "--load", str(path)], input="autodefend\nquit\ny\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Automatic defence is off" in unwrapped(resumed.output)  # it was on: the switch turns it off
+    assert "# risk play autodefend:" not in path.read_text(encoding="utf-8")  # and the save says so
+    old = runner.invoke(risk_app, ["play", "--load", str(older)], input="autodefend\nquit\ny\n")
+    assert old.exit_code == 0, old.output
+    assert "Automatic defence is on" in unwrapped(old.output)
+
+
+def test_auto_for_the_rest_of_the_setup_lasts_after_load(tmp_path: Path) -> None:
+    """Hot-seat: Ann lets the computer play the rest of her setup; Bob saves and leaves. Resumed, the
+    computer still plays Ann's setup: Bob is asked, Ann is not."""
+    kinds = ("human", "human", "quick")
+    session = PlaySession(Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=4), make_seats(kinds, 4))
+    session.start()
+    say(session, "auto")
+    assert session.prompt == "Bob claim> "
+    say(session, "quit")
+    say(session, "y")
+    path = session.save_file
+    assert "# risk play auto: 1=setup" in path.read_text(encoding="utf-8").splitlines()
+    game = session.game
+    free = next(game.board.slug_of(t) for t, who in enumerate(game.owner) if who < 0)
+    result = CliRunner().invoke(risk_app, ["play", "--load", str(path)], input=f"claim {free}\nquit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert f"Bob claim> claim {free}" in result.output and "Bob claim> quit" in result.output
+    assert "Ann claim>" not in result.output
+
+
 def test_load_without_a_file_lists_recent_saves_and_shows_the_map(data_folder: Path) -> None:
     runner = CliRunner()
     saves = data_folder / "risk" / "saves"

@@ -55,7 +55,7 @@ from risk.tui.render import (
     team_names,
 )
 from risk.tui.rounds import Rounds
-from risk.tui.saves import SEATS_COMMENT, STATUS_COMMENT, new_save_path, saves_dir
+from risk.tui.saves import SEATS_COMMENT, STATUS_COMMENT, SavedSettings, new_save_path, saves_dir
 from risk.tui.shortforms import (
     META_COMMANDS,
     QUIT_WORDS,
@@ -119,11 +119,14 @@ def make_seats(kinds: Sequence[str], game_seed: int) -> list[Seat]:
     ]
 
 
-def record_text(game: Game, seats: Sequence[Seat], status: str = "") -> str:
-    """The game's full record, with a comment naming each player's kind (for ``--load``) and one
-    saying where the game is (for the list of saves)."""
+def record_text(
+    game: Game, seats: Sequence[Seat], status: str = "", settings: SavedSettings | None = None
+) -> str:
+    """The game's full record, with a comment naming each player's kind (for ``--load``), one
+    saying where the game is (for the list of saves), and the session's settings."""
     text = write_record(game) + f"{SEATS_COMMENT} {','.join(seat.kind for seat in seats)}\n"
-    return text + (f"{STATUS_COMMENT} {status}\n" if status else "")
+    text += f"{STATUS_COMMENT} {status}\n" if status else ""
+    return text + (settings.comments() if settings is not None else "")
 
 
 def seat_kinds_in_record(text: str) -> list[str] | None:
@@ -158,7 +161,8 @@ class PlaySession:
     else to a new file in ``directory`` (default: the saves folder in the user's data folder,
     :func:`risk.tui.saves.saves_dir`). ``save_file`` is that file. Without ``autosave``
     only ``save``, and the end of the game, write it. ``auto_defend``: humans always defend with
-    the most dice.
+    the most dice. ``settings``: those of a resumed game (who defends automatically, whose setup
+    or turn the computer plays), kept in every save.
     """
 
     def __init__(
@@ -172,6 +176,7 @@ class PlaySession:
         max_turns: int = DEFAULT_MAX_TURNS,
         loaded_from: Path | None = None,
         autosave: bool = True,
+        settings: SavedSettings | None = None,
     ) -> None:
         if len(seats) != game.humans:
             raise ValueError(f"{len(seats)} seats for {game.humans} players")
@@ -181,6 +186,7 @@ class PlaySession:
         self.auto_defend = auto_defend  # every human defends with the most dice, unasked
         # Humans who turned automatic defence on in the game (`autodefend`).
         self.auto_defenders: set[int] = set()
+        self._autopilot: dict[int, int | None] = {}  # player -> turn it plays (None: the setup)
         # Enter at the defence question: the most dice for the rest of that attack this turn, by
         # (turn, from, to); the defender sees the rolls.
         self._defending: set[tuple[int, int, int]] = set()
@@ -192,6 +198,9 @@ class PlaySession:
         self.max_turns = max_turns
         self.loaded_from = loaded_from  # where a resumed game came from: `save` alone writes it back
         self.humans = [i for i, seat in enumerate(self.seats) if seat.is_human]
+        if settings is not None:  # a resumed game: its humans' settings (a seat now a bot has none)
+            self.auto_defenders = {p for p in settings.auto_defenders if p in self.humans}
+            self._autopilot = {p: turn for p, turn in settings.autopilot.items() if p in self.humans}
         labels = [
             ("you" if len(self.humans) == 1 else HUMAN) if seat.is_human else f"bot: {bot_label(seat.kind)}"
             for seat in self.seats
@@ -207,7 +216,6 @@ class PlaySession:
         self._log_shown = False  # whether the open log holds moves the human did not make by hand
         self._blitz: Blitz | None = None
         self._setup_queue: dict[tuple[int, int], list[int]] = {}  # (player, seat placed for) -> where
-        self._autopilot: dict[int, int | None] = {}  # player -> turn it plays (None: the setup)
         self._helpers: dict[int, Bot] = {}
         self._asked: set[tuple[int, ...]] = set()  # the questions put to humans this turn
         self._asked_turn = -1
@@ -798,13 +806,23 @@ class PlaySession:
     def _autopilot_active(self, player: int) -> bool:
         if player not in self._autopilot:
             return False
-        game, turn = self.game, self._autopilot[player]
-        active = (
-            (game.phase in SETUP_PHASES) if turn is None else (game.turn == turn and game.current == player)
-        )
+        active = self._autopilot_on(player)
         if not active:
             del self._autopilot[player]
         return active
+
+    def _autopilot_on(self, player: int) -> bool:
+        """Whether the setup or turn that ``auto`` handed to the computer is still going on."""
+        game, turn = self.game, self._autopilot[player]
+        if turn is None:
+            return game.phase in SETUP_PHASES
+        return game.turn == turn and game.current == player
+
+    def saved_settings(self) -> SavedSettings:
+        """The settings a save keeps (``--auto-defend`` as every human's `autodefend`)."""
+        defenders = set(self.humans) if self.auto_defend else self.auto_defenders
+        autopilot = {p: turn for p, turn in self._autopilot.items() if self._autopilot_on(p)}
+        return SavedSettings(set(defenders), autopilot)
 
     def _helper(self, player: int) -> Bot:
         """The bot that plays a human's `auto` moves."""
@@ -1368,7 +1386,8 @@ class PlaySession:
     def _write(self, path: Path) -> bool:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(record_text(self.game, self.seats, self.status_text()), encoding="utf-8")
+            text = record_text(self.game, self.seats, self.status_text(), self.saved_settings())
+            path.write_text(text, encoding="utf-8")
         except OSError as error:
             self._warn(f"Could not write {path}: {error.strerror or error}.")
             return False
