@@ -507,3 +507,70 @@ def test_load_without_a_file_lists_recent_saves_and_shows_the_map(data_folder: P
     name = next(p.name for p in saves.iterdir() if "seed5" in p.name)
     again = runner.invoke(risk_app, ["play", "--load", name.removesuffix(".risk")], input="")
     assert again.exit_code == 0 and "Resumed" in again.output and "Zoe (you)" in again.output
+
+
+# -----------------------------------------------------------------------------------------------
+# issue 21: the trade menu, the odds, eliminated players, move-ins, a bot's turn around a defence
+# -----------------------------------------------------------------------------------------------
+def trade_position(
+    rules: str = "2008", hand: tuple[str, ...] = ("alaska", "northwest territory", "alberta")
+) -> PlaySession:
+    """Ann to reinforce, holding cards of her own territories; Alberta is inland (no enemy beside it)."""
+    from positions import make_position
+
+    owners = {
+        name: (0, 3)
+        for name in ("alaska", "northwest territory", "alberta", "ontario", "western united states", "quebec")
+    }
+    owners["greenland"] = (0, 3)
+    owners["eastern united states"] = (0, 3)
+    owners["central america"] = (0, 3)
+    game = make_position(rules, owners=owners, phase=Phase.REINFORCE, pending=5, hands={0: list(hand)})
+    return PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+
+
+def trade_lines(screen: str) -> list[str]:
+    """The trade entries of a numbered menu (shown in columns, three spaces or more apart)."""
+    cells = [cell.strip() for line in screen.splitlines() for cell in re.split(r"\s{3,}(?=\d+\) )", line)]
+    return [cell for cell in cells if re.match(r"\d+\) trade ", cell)]
+
+
+def test_the_trade_menu_lists_each_set_once_and_names_the_bonus_territory() -> None:
+    session = trade_position()
+    session.start()
+    lines = trade_lines(say(session, "help", 200))
+    # One set, whose three cards show territories of Ann's: one line, not one per card order. The
+    # +2 (once per trade in 2008) goes on the front territory first named; the others are named too.
+    assert len(lines) == 1, lines
+    assert re.fullmatch(
+        r"1\) trade alaska \S+ \S+  \+4 armies, \+2 on Alaska \(or on Northwest Territory or Alberta: "
+        r"name its card first\)",
+        lines[0],
+    ), lines[0]
+    hand = unwrapped(say(session, "hand", 200))
+    assert hand.count("trade ") == 1 and "+2 on Alaska" in hand
+    game, alaska = session.game, session.game.board.territory("alaska")
+    screen = say(session, "trade", 200)  # one set: traded at once, no question
+    assert "Traded a set for 4 armies and +2 on Alaska." in screen
+    assert game.armies[alaska] == 5 and not game.hands[0]
+
+
+def test_several_sets_one_line_each_and_the_bonus_as_the_rules_give_it() -> None:
+    session = trade_position(hand=("alaska", "northwest territory", "alberta", "wild1"))
+    session.start()
+    lines = trade_lines(say(session, "trade", 200))
+    assert len(lines) == 4, lines  # the four sets of three among four cards, each once
+    assert all(re.search(r"\+4 armies, \+2 on (Alaska|Northwest Territory)", line) for line in lines), lines
+    say(session, "3")
+    assert session.game.phase == Phase.REINFORCE and len(session.game.hands[0]) == 1
+    # 1993: the +2 is given once a turn: once taken, a set names no territory and says why.
+    session = trade_position("1993")
+    session.game.territory_bonus_used = True
+    session.start()
+    (line,) = trade_lines(say(session, "help", 200))
+    assert line.endswith("+4 armies (no +2: the territory bonus was taken this turn)"), line
+    # 2003 has no territory bonus: nothing is said of one.
+    session = trade_position("2003")
+    session.start()
+    (line,) = trade_lines(say(session, "help", 200))
+    assert line.endswith("+4 armies"), line

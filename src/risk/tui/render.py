@@ -610,8 +610,9 @@ def card_label(board: Board, card: int) -> Text:
     return Text.assemble((name, "bold"), f" ({SYMBOL_NAMES[symbol]})")
 
 
-def hand_text(view: View, palette: Palette, sets: Sequence[str] = ()) -> Text:
-    """The viewer's cards, the next set's value, and the sets it could trade (as commands)."""
+def hand_text(view: View, palette: Palette, sets: Sequence[tuple[str, str]] = ()) -> Text:
+    """The viewer's cards, the next set's value, and the sets it could trade: (command, what it
+    gives), one a line."""
     if view.player == SPECTATOR:
         return Text("(no hand: watching)")
     board = view.board
@@ -630,8 +631,9 @@ def hand_text(view: View, palette: Palette, sets: Sequence[str] = ()) -> Text:
     value = view.next_set_value()
     text.append(f". Next set: {value} armies." if value is not None else ". Sets: fixed values.")
     if sets:
-        text.append("\nSets you could trade: ")
-        text.append_text(Text(" · ").join(Text(command, style="bold") for command in sets))
+        text.append("\nSets you could trade:")
+        for command, note in sets:
+            text.append("\n  ").append(command, style="bold").append(f"  {note}", style="dim")
     return text
 
 

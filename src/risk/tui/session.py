@@ -27,7 +27,7 @@ from risk.errors import IllegalActionError, NotationError, RiskError
 from risk.odds import invasion
 from risk.record import write_record
 from risk.rules.actions import Action, Attack, Capital, ClaimMission, Defend, EndTurn, Fortify, Occupy, Place
-from risk.rules.game import Game, Phase, trade_options
+from risk.rules.game import Game, Phase
 from risk.rules.missions import ranked_mission
 from risk.simulate import bot_seed
 from risk.tui.render import (
@@ -74,6 +74,7 @@ from risk.tui.shortforms import (
     mover,
     own_force,
     refusal,
+    trade_choices,
     two_territories,
 )
 from risk.tui.summary import Effect, SetupLog, TurnLog, apply_and_measure, battle_line
@@ -536,11 +537,12 @@ class PlaySession:
             return (game.owner[territory],)
         return tuple(p for p, count in enumerate(game.units[territory]) if count)
 
-    def _trade_commands(self) -> list[str]:
+    def _trade_commands(self) -> list[Choice]:
+        """The sets the player at the keyboard could trade, each once, with what it gives."""
         game = self.game
         if self.viewer < 0 or game.is_over:
             return []
-        return [t.text(game.board) for t in trade_options(game, self.viewer)]
+        return trade_choices(game, self.viewer)
 
     def _odds(self, args: list[str], text: str) -> None:
         game, board = self.game, self.game.board
