@@ -574,3 +574,74 @@ def test_several_sets_one_line_each_and_the_bonus_as_the_rules_give_it() -> None
     session.start()
     (line,) = trade_lines(say(session, "help", 200))
     assert line.endswith("+4 armies"), line
+
+
+def test_odds_are_never_rounded_to_certain_or_impossible() -> None:
+    from positions import make_position
+
+    owners = {"alaska": (0, 7), "kamchatka": (1, 1), "northwest territory": (0, 2), "greenland": (2, 6)}
+    game = make_position(owners=owners, phase=Phase.ATTACK, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+    session.start()
+    screen = say(session, "help", 200)
+    assert "blitz alaska kamchatka  7 v 1, wins 99.7%" in screen  # 99.67%: not "100%"
+    assert "blitz northwest-territory greenland  2 v 6, wins <0.1%" in screen  # 0.04%: not "0%"
+    assert "wins 100%" not in screen and "wins 0%" not in screen
+    assert "the attack takes it 99.96% of the time" in say(session, "odds 8 1", 200)  # not "100.0%"
+    assert "the attack takes it <0.01% of the time" in say(session, "odds 1 11", 200)
+    assert "the attack takes it 0% of the time" in say(session, "odds 0 3", 200)  # no attacker: impossible
+
+
+@pytest.mark.parametrize("line", ["blitz alaska kamchatka", "attack alaska kamchatka"])
+def test_a_move_in_with_one_possible_amount_is_told(line: str) -> None:
+    """Alaska (4) conquers Kamchatka and is left with one army: the armies that rolled move in with no
+    question asked, and the screen says how many."""
+    from positions import make_position
+
+    game = make_position(owners={"alaska": (0, 4), "kamchatka": (1, 1)}, phase=Phase.ATTACK, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+    session.start()
+    screen = unwrapped(say(session, line, 200))
+    board = game.board
+    kamchatka, alaska = board.territory("kamchatka"), board.territory("alaska")
+    assert game.owner[kamchatka] == 0 and game.armies[alaska] == 1 and game.phase == Phase.ATTACK
+    moved = game.armies[kamchatka]
+    assert f"Moved {moved} armies into Kamchatka, all that could move (one stays behind in Alaska)." in screen
+
+
+def test_an_eliminated_player_is_marked_out_in_the_players_line() -> None:
+    from positions import make_position
+
+    # Player 3 holds nothing: out of the game.
+    game = make_position(owners={"alaska": (0, 5)}, phase=Phase.REINFORCE, pending=3, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+    opening = render_text(session.start(), 200)
+    line = next(line for line in opening.splitlines() if line.startswith("Territories/armies/cards: "))
+    assert line.endswith(" · Player 3 out"), line
+
+
+def test_a_bots_turn_is_summarised_in_one_piece_around_your_defence() -> None:
+    """Bob reinforces, then attacks Ann, who is asked how to defend. She sees what Bob did so far
+    before the question; once his turn is over, its summary comes in one line, all of it, and the
+    log has one line for the turn (it used to be cut in two around the defence)."""
+    from positions import make_position
+
+    owners = {"kamchatka": (1, 10), "alaska": (0, 5), "northwest territory": (0, 1), "brazil": (2, 3)}
+    owners |= {name: (0, 6) for name in ("indonesia", "new guinea", "western australia", "eastern australia")}
+    game = make_position(owners=owners, phase=Phase.FORTIFY, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1))
+    session.start()
+    asked = say(session, "end", 200)
+    assert game.phase == Phase.DEFEND and game.to_act == 0
+    assert re.search(
+        r"^Player 2 so far this turn: reinforced \+\d+ \(Kamchatka \+\d+\)\.$", asked, re.MULTILINE
+    )
+    assert not re.search(r"^Player 2: ", asked, re.MULTILINE)
+    turn = game.turn
+    after = say(session, "", 400)
+    assert game.turn > turn and game.current == 0  # Bob's and Cy's turns are over: Ann's again
+    summaries = [line for line in after.splitlines() if line.startswith("Player 2:")]
+    assert len(summaries) == 1 and summaries[0].startswith("Player 2: reinforced +"), summaries
+    assert "attacked" in summaries[0] and "conquered Alaska" in summaries[0]
+    logged = [line.plain for line in session.journal if line.plain.startswith("Player 2")]
+    assert logged == summaries

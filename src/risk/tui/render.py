@@ -80,6 +80,21 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun if count == 1 else PLURALS.get(noun, noun + 's')}"
 
 
+def percent(p: float, decimals: int = 0) -> str:
+    """A probability as a percentage to ``decimals`` places, never rounded to 100% unless certain nor
+    to 0% unless impossible: '99.7%' for 0.9967 (one more place), '>99.9%' when that is not enough."""
+    if p >= 1:
+        return "100%"
+    if p <= 0:
+        return "0%"
+    for places in (decimals, decimals + 1):
+        value = round(100 * p, places)
+        if 0 < value < 100:
+            return f"{value:.{places}f}%"
+    step = 10.0 ** -(decimals + 1)
+    return f">{100 - step:.{decimals + 1}f}%" if p > 0.5 else f"<{step:.{decimals + 1}f}%"
+
+
 def sentence(text: str) -> str:
     """``text`` as a sentence: a capital first letter and a full stop (unless it ends a sentence
     already)."""
@@ -456,7 +471,7 @@ def players_line(view: View, palette: Palette) -> Text:
                 Text(" · ").join(
                     palette.name(p).append(f" {view.territory_count[p]}/{armies_of[p]}")
                     if view.alive[p]
-                    else Text(view.players[p], style="dim strike")
+                    else out_of_the_game(view.players[p])
                     for p in members
                 )
             )
@@ -467,7 +482,7 @@ def players_line(view: View, palette: Palette) -> Text:
         if p in neutrals:
             continue
         if not view.alive[p]:
-            parts.append(Text(name, style="dim strike"))
+            parts.append(out_of_the_game(name))
             continue
         part = palette.name(p)
         part.append(f" {view.territory_count[p]}/{armies_of[p]}/{view.hand_sizes[p]}")
@@ -481,6 +496,12 @@ def players_line(view: View, palette: Palette) -> Text:
     if any(t >= 0 for t in view.capitals):
         line.append(f" · {HEADQUARTERS_MARK} HQ", style="dim")
     return line
+
+
+def out_of_the_game(name: str) -> Text:
+    """An eliminated player in the players line: 'Bob out' (struck through where there is colour,
+    and said in words for every screen)."""
+    return Text.assemble((name, "dim strike"), (" out", "dim"))
 
 
 def _hostile(view: View, player: int, territory: int) -> bool:

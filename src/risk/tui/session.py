@@ -44,6 +44,7 @@ from risk.tui.render import (
     mission_cards_text,
     mission_text,
     neighbours_text,
+    percent,
     phase_label,
     players_line,
     players_table,
@@ -215,6 +216,7 @@ class PlaySession:
         self._output: list[RenderableType] = []
         self._log: TurnLog | SetupLog | None = None
         self._log_shown = False  # whether the open log holds moves the human did not make by hand
+        self._shown_so_far: tuple[int, int] | None = None  # (player, turn) whose turn so far was shown
         self._blitz: Blitz | None = None
         self._setup_queue: dict[tuple[int, int], list[int]] = {}  # (player, seat placed for) -> where
         self._helpers: dict[int, Bot] = {}
@@ -578,7 +580,7 @@ class PlaySession:
         self._say(
             Text.assemble(
                 f"{where}: the attack takes it ",
-                (f"{win:.1%}", "bold"),
+                (percent(win, 1), "bold"),
                 " of the time, fighting to the last army. "
                 f"Expected losses: attacker {odds.expected_attacker_losses:.1f}, defender "
                 f"{odds.expected_defender_losses:.1f}"
@@ -674,9 +676,7 @@ class PlaySession:
             if game.phase == Phase.DEFEND and seat.is_human and self._defends_on(actor):
                 # Enter said "the rest of this attack": no question.
                 # The attacker's turn so far first (as before a question), then the rolls.
-                log = self._log
-                if log is not None and log.player != actor and log.has_news:
-                    self._flush_log()
+                self._show_turn_so_far(actor)
                 self._record(apply_and_measure(game, Defend(most_defence_dice(game))), typed=True)
                 continue
             if game.phase == Phase.DEFEND and (not seat.is_human or self._auto_defends(actor)):
@@ -876,6 +876,12 @@ class PlaySession:
             self._say(battle_line(game, palette, effect))
         elif typed:
             self._describe_own(effect)
+        if battle is not None and battle.conquered and hand_turn and game.phase != Phase.OCCUPY:
+            moved = self._moved_in_unasked(battle.source, battle.target)
+            if moved is not None and blitz is not None:
+                blitz.after.append(moved)  # after the blitz's own line
+            elif moved is not None:
+                self._say(moved)
         for player in effect.eliminated:
             if game.team is not None:
                 # Team RISK: the first elimination ends the game; no cards change hands.
@@ -899,6 +905,17 @@ class PlaySession:
             self._say(drawn.append("."))
         if effect.phase == Phase.CHOOSE_CAPITAL and game.phase != Phase.CHOOSE_CAPITAL:
             self._reveal_headquarters()
+
+    def _moved_in_unasked(self, source: int, target: int) -> Text | None:
+        """The armies that moved into a conquered territory with no question asked, as only one
+        number could move (the source kept its last army); None once the game is over."""
+        game, board = self.game, self.game.board
+        if game.is_over:
+            return None
+        return Text(
+            f"Moved {plural(game.armies[target], 'army')} into {board.name_of(target)}, all that could "
+            f"move (one stays behind in {board.name_of(source)})."
+        )
 
     def _reveal_headquarters(self) -> None:
         """Capital RISK: everyone has chosen; the headquarters are shown together."""
@@ -985,6 +1002,21 @@ class PlaySession:
             self._log = TurnLog(player, turn)
         return self._log
 
+    def _show_turn_so_far(self, defender: int) -> None:
+        """Before a bot's attack is put to a human, what the bot did so far in its turn, once a turn
+        (its later attacks are shown roll by roll). The summary of the turn is not cut there: it
+        comes whole, in one line, when the turn ends, and goes into the log once."""
+        log = self._log
+        if (
+            isinstance(log, TurnLog)
+            and log.player != defender
+            and self._log_shown
+            and log.has_news
+            and self._shown_so_far != (log.player, log.turn)
+        ):
+            self._shown_so_far = (log.player, log.turn)
+            self._say(log.describe(self.game, self.palette, heading=" so far this turn"))
+
     def _flush_log(self) -> None:
         log, self._log = self._log, None
         if log is None or log.empty:
@@ -1001,14 +1033,10 @@ class PlaySession:
     def _ask(self) -> None:
         game, palette = self.game, self.palette
         player, phase = game.to_act, game.phase
-        # A bot's turn so far, before its attack is put to the defender; its next attacks on the
-        # same human are only shown roll by roll, and summed up when its turn ends.
         log = self._log
-        if (
-            log is not None
-            and (log.player != player or self._log_shown)
-            and (phase != Phase.DEFEND or log.has_news)
-        ):
+        if phase == Phase.DEFEND:
+            self._show_turn_so_far(player)  # the attacker's turn goes on after the defence
+        elif log is not None and (log.player != player or self._log_shown):
             self._flush_log()
         question: tuple[int, ...] = (player, int(phase), game.turn)
         if phase in (Phase.DEFEND, Phase.OCCUPY):

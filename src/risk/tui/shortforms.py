@@ -41,7 +41,7 @@ from risk.rules.actions import (
 )
 from risk.rules.game import Game, Phase, trade_options
 from risk.rules.missions import ranked_mission
-from risk.tui.render import plural
+from risk.tui.render import percent, plural
 
 END_WORDS = ("end", "done", "pass", "e")
 ALL_WORDS = ("all", "max")
@@ -454,7 +454,7 @@ def _short_choices(game: Game) -> list[Choice]:
                 if enemy_of(game, player, t):
                     # A blitz, as the odds are those of a blitz: the line does what it says.
                     win = invasion(force - 1, armies[t]).attacker_wins
-                    note = f"{force} v {armies[t]}, wins {win:.0%}"
+                    note = f"{force} v {armies[t]}, wins {percent(win)}"
                     attacks.append((-win, f"blitz {board.slug_of(s)} {board.slug_of(t)}", note))
         return [
             *mission_choices(game),
