@@ -590,6 +590,9 @@ def test_odds_are_never_rounded_to_certain_or_impossible() -> None:
     assert "the attack takes it 99.96% of the time" in say(session, "odds 8 1", 200)  # not "100.0%"
     assert "the attack takes it <0.01% of the time" in say(session, "odds 1 11", 200)
     assert "the attack takes it 0% of the time" in say(session, "odds 0 3", 200)  # no attacker: impossible
+    # Floating point makes these 1 and 0; the dice can still go either way.
+    assert "the attack takes it >99.99% of the time" in say(session, "odds 168 1", 200)
+    assert "the attack takes it <0.01% of the time" in say(session, "odds 1 900", 200)
 
 
 @pytest.mark.parametrize("line", ["blitz alaska kamchatka", "attack alaska kamchatka"])

@@ -7,6 +7,7 @@ show what that player may know: other players' hands appear as counts.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -80,9 +81,13 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun if count == 1 else PLURALS.get(noun, noun + 's')}"
 
 
-def percent(p: float, decimals: int = 0) -> str:
+def percent(p: float, decimals: int = 0, *, uncertain: bool = False) -> str:
     """A probability as a percentage to ``decimals`` places, never rounded to 100% unless certain nor
-    to 0% unless impossible: '99.7%' for 0.9967 (one more place), '>99.9%' when that is not enough."""
+    to 0% unless impossible: '99.7%' for 0.9967 (one more place), '>99.9%' when that is not enough.
+    ``uncertain``: the event may go either way (a battle with armies on both sides), so not even a
+    probability that floating point makes 1 or 0 (169 armies against 1) reads 100% or 0%."""
+    if uncertain:
+        p = min(max(p, math.nextafter(0.0, 1.0)), math.nextafter(1.0, 0.0))
     if p >= 1:
         return "100%"
     if p <= 0:

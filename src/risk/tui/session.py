@@ -580,7 +580,7 @@ class PlaySession:
         self._say(
             Text.assemble(
                 f"{where}: the attack takes it ",
-                (percent(win, 1), "bold"),
+                (percent(win, 1, uncertain=attackers > 0), "bold"),
                 " of the time, fighting to the last army. "
                 f"Expected losses: attacker {odds.expected_attacker_losses:.1f}, defender "
                 f"{odds.expected_defender_losses:.1f}"

@@ -454,7 +454,7 @@ def _short_choices(game: Game) -> list[Choice]:
                 if enemy_of(game, player, t):
                     # A blitz, as the odds are those of a blitz: the line does what it says.
                     win = invasion(force - 1, armies[t]).attacker_wins
-                    note = f"{force} v {armies[t]}, wins {percent(win)}"
+                    note = f"{force} v {armies[t]}, wins {percent(win, uncertain=True)}"
                     attacks.append((-win, f"blitz {board.slug_of(s)} {board.slug_of(t)}", note))
         return [
             *mission_choices(game),
