@@ -372,13 +372,20 @@ def test_enter_defends_a_whole_attack_with_one_question(tmp_path: Path) -> None:
     assert questions >= 3 and rolls > questions
 
 
-def test_autodefend_switches_automatic_defence_on_and_off(tmp_path: Path) -> None:
+def asked_to_defend(tmp_path: Path) -> PlaySession:
+    """A game of Ann's against two quick bots, played until she is first asked to defend."""
     session = new_session(5, tmp_path)
     session.start()
     say(session, "auto")
     game = session.game
     while not (game.phase == Phase.DEFEND and game.to_act == 0):
         say(session, helper_line(session))
+    return session
+
+
+def test_autodefend_switches_automatic_defence_on_and_off(tmp_path: Path) -> None:
+    session = asked_to_defend(tmp_path)
+    game = session.game
     screen = say(session, "autodefend", 200)
     assert (
         "Automatic defence is on: you defend every attack with the most dice, without being asked" in screen
@@ -434,12 +441,7 @@ def test_quit_asks_first_and_every_game_is_saved_as_it_goes(tmp_path: Path) -> N
 def test_autodefend_is_kept_in_the_save_and_lasts_after_load(tmp_path: Path) -> None:
     """`autodefend` lasts "from then on": across `--load` too. A save without it (an older one) loads
     with automatic defence off."""
-    session = new_session(5, tmp_path)
-    session.start()
-    say(session, "auto")
-    game = session.game
-    while not (game.phase == Phase.DEFEND and game.to_act == 0):
-        say(session, helper_line(session))
+    session = asked_to_defend(tmp_path)
     say(session, "autodefend")
     say(session, "quit")
     say(session, "y")
