@@ -299,7 +299,7 @@ def test_two_player_save_and_load_keep_the_seat_kinds(tmp_path: Path, app: typer
     path = tmp_path / "duel.risk"
     assert "Saved to" in say(session, f"save {path}")
     assert "# risk play seats: quick,human" in path.read_text(encoding="utf-8").splitlines()
-    game, kinds = load_game(path, None, None, None, None, "2008")
+    game, kinds, _ = load_game(path, None, None, None, None, "2008")
     assert kinds == ["quick", "human"] and game.humans == 2 and len(game.players) == 6
     result = CliRunner().invoke(app, ["play", "--load", str(path)], input="players\nquit\ny\n")
     assert result.exit_code == 0, result.output
@@ -578,6 +578,42 @@ def test_play_command_refuses_bad_arguments_in_one_line(
     assert message in result.output
     assert len(result.output.strip().splitlines()) == 1, result.output
     assert "Traceback" not in result.output
+
+
+def test_play_refuses_a_save_file_it_cannot_write_before_the_game_starts(
+    app: typer.Typer, tmp_path: Path, data_folder: Path
+) -> None:
+    """`--save` to a folder, under a regular file, or (not as root, who may write anywhere) into a
+    read-only folder: one line, exit 2, no game and nothing saved. A missing folder is created."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a folder\n", encoding="utf-8")
+    cases = [
+        (tmp_path, "it is a folder (--save takes a file"),
+        (notes / "game.risk", f"{notes} is a file, not a folder"),
+        (notes / "deeper" / "game.risk", f"{notes} is a file, not a folder"),
+    ]
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    if os.geteuid() != 0:  # root writes whatever the permission bits say
+        locked.chmod(0o500)
+        cases.append((locked / "game.risk", "Permission denied"))
+    try:
+        for path, message in cases:
+            result = CliRunner().invoke(app, ["play", "--save", str(path)], input="claim peru\n")
+            assert result.exit_code == 2, result.output
+            assert result.output.startswith(f"risk: error: cannot save to {path}: "), result.output
+            assert message in result.output
+            assert len(result.output.strip().splitlines()) == 1, result.output
+            assert not (data_folder / "risk").exists()  # no game was started or saved
+        assert notes.read_text(encoding="utf-8") == "not a folder\n" and not list(locked.iterdir())
+    finally:
+        locked.chmod(0o700)
+    # A folder that does not exist yet is created by the first save.
+    path = tmp_path / "new" / "folder" / "game.risk"
+    result = CliRunner().invoke(app, ["play", "--seed", "3", "--save", str(path)], input="claim peru\n")
+    assert result.exit_code == 0, result.output
+    assert f"Input ended. Saved to {path}." in unwrapped(result.output)
+    assert read_record_file(path).history
 
 
 def test_hotseat_hands_the_keyboard_over(app: typer.Typer) -> None:

@@ -372,13 +372,20 @@ def test_enter_defends_a_whole_attack_with_one_question(tmp_path: Path) -> None:
     assert questions >= 3 and rolls > questions
 
 
-def test_autodefend_switches_automatic_defence_on_and_off(tmp_path: Path) -> None:
+def asked_to_defend(tmp_path: Path) -> PlaySession:
+    """A game of Ann's against two quick bots, played until she is first asked to defend."""
     session = new_session(5, tmp_path)
     session.start()
     say(session, "auto")
     game = session.game
     while not (game.phase == Phase.DEFEND and game.to_act == 0):
         say(session, helper_line(session))
+    return session
+
+
+def test_autodefend_switches_automatic_defence_on_and_off(tmp_path: Path) -> None:
+    session = asked_to_defend(tmp_path)
+    game = session.game
     screen = say(session, "autodefend", 200)
     assert (
         "Automatic defence is on: you defend every attack with the most dice, without being asked" in screen
@@ -431,6 +438,48 @@ def test_quit_asks_first_and_every_game_is_saved_as_it_goes(tmp_path: Path) -> N
     assert "# risk play status: setup · Ann to act · setup: claim" in path.read_text(encoding="utf-8")
 
 
+def test_autodefend_is_kept_in_the_save_and_lasts_after_load(tmp_path: Path) -> None:
+    """`autodefend` lasts "from then on": across `--load` too. A save without it (an older one) loads
+    with automatic defence off."""
+    session = asked_to_defend(tmp_path)
+    say(session, "autodefend")
+    say(session, "quit")
+    say(session, "y")
+    path = session.save_file
+    text = path.read_text(encoding="utf-8")
+    assert "# risk play autodefend: 1" in text.splitlines()
+    older = tmp_path / "older.risk"
+    older.write_text(text.replace("# risk play autodefend: 1\n", ""), encoding="utf-8")
+    runner = CliRunner()
+    resumed = runner.invoke(risk_app, ["play", "--load", str(path)], input="autodefend\nquit\ny\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Automatic defence is off" in unwrapped(resumed.output)  # it was on: the switch turns it off
+    assert "# risk play autodefend:" not in path.read_text(encoding="utf-8")  # and the save says so
+    old = runner.invoke(risk_app, ["play", "--load", str(older)], input="autodefend\nquit\ny\n")
+    assert old.exit_code == 0, old.output
+    assert "Automatic defence is on" in unwrapped(old.output)
+
+
+def test_auto_for_the_rest_of_the_setup_lasts_after_load(tmp_path: Path) -> None:
+    """Hot-seat: Ann lets the computer play the rest of her setup; Bob saves and leaves. Resumed, the
+    computer still plays Ann's setup: Bob is asked, Ann is not."""
+    kinds = ("human", "human", "quick")
+    session = PlaySession(Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=4), make_seats(kinds, 4))
+    session.start()
+    say(session, "auto")
+    assert session.prompt == "Bob claim> "
+    say(session, "quit")
+    say(session, "y")
+    path = session.save_file
+    assert "# risk play auto: 1=setup" in path.read_text(encoding="utf-8").splitlines()
+    game = session.game
+    free = next(game.board.slug_of(t) for t, who in enumerate(game.owner) if who < 0)
+    result = CliRunner().invoke(risk_app, ["play", "--load", str(path)], input=f"claim {free}\nquit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert f"Bob claim> claim {free}" in result.output and "Bob claim> quit" in result.output
+    assert "Ann claim>" not in result.output
+
+
 def test_load_without_a_file_lists_recent_saves_and_shows_the_map(data_folder: Path) -> None:
     runner = CliRunner()
     saves = data_folder / "risk" / "saves"
@@ -460,3 +509,144 @@ def test_load_without_a_file_lists_recent_saves_and_shows_the_map(data_folder: P
     name = next(p.name for p in saves.iterdir() if "seed5" in p.name)
     again = runner.invoke(risk_app, ["play", "--load", name.removesuffix(".risk")], input="")
     assert again.exit_code == 0 and "Resumed" in again.output and "Zoe (you)" in again.output
+
+
+# -----------------------------------------------------------------------------------------------
+# issue 21: the trade menu, the odds, eliminated players, move-ins, a bot's turn around a defence
+# -----------------------------------------------------------------------------------------------
+def trade_position(
+    rules: str = "2008", hand: tuple[str, ...] = ("alaska", "northwest territory", "alberta")
+) -> PlaySession:
+    """Ann to reinforce, holding cards of her own territories; Alberta is inland (no enemy beside it)."""
+    from positions import make_position
+
+    owners = {
+        name: (0, 3)
+        for name in ("alaska", "northwest territory", "alberta", "ontario", "western united states", "quebec")
+    }
+    owners["greenland"] = (0, 3)
+    owners["eastern united states"] = (0, 3)
+    owners["central america"] = (0, 3)
+    game = make_position(rules, owners=owners, phase=Phase.REINFORCE, pending=5, hands={0: list(hand)})
+    return PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+
+
+def trade_lines(screen: str) -> list[str]:
+    """The trade entries of a numbered menu (shown in columns, three spaces or more apart)."""
+    cells = [cell.strip() for line in screen.splitlines() for cell in re.split(r"\s{3,}(?=\d+\) )", line)]
+    return [cell for cell in cells if re.match(r"\d+\) trade ", cell)]
+
+
+def test_the_trade_menu_lists_each_set_once_and_names_the_bonus_territory() -> None:
+    session = trade_position()
+    session.start()
+    lines = trade_lines(say(session, "help", 200))
+    # One set, whose three cards show territories of Ann's: one line, not one per card order. The
+    # +2 (once per trade in 2008) goes on the front territory first named; the others are named too.
+    assert len(lines) == 1, lines
+    assert re.fullmatch(
+        r"1\) trade alaska \S+ \S+  \+4 armies, \+2 on Alaska \(or on Northwest Territory or Alberta: "
+        r"name its card first\)",
+        lines[0],
+    ), lines[0]
+    hand = unwrapped(say(session, "hand", 200))
+    assert hand.count("trade ") == 1 and "+2 on Alaska" in hand
+    game, alaska = session.game, session.game.board.territory("alaska")
+    screen = say(session, "trade", 200)  # one set: traded at once, no question
+    assert "Traded a set for 4 armies and +2 on Alaska." in screen
+    assert game.armies[alaska] == 5 and not game.hands[0]
+
+
+def test_several_sets_one_line_each_and_the_bonus_as_the_rules_give_it() -> None:
+    session = trade_position(hand=("alaska", "northwest territory", "alberta", "wild1"))
+    session.start()
+    lines = trade_lines(say(session, "trade", 200))
+    assert len(lines) == 4, lines  # the four sets of three among four cards, each once
+    assert all(re.search(r"\+4 armies, \+2 on (Alaska|Northwest Territory)", line) for line in lines), lines
+    say(session, "3")
+    assert session.game.phase == Phase.REINFORCE and len(session.game.hands[0]) == 1
+    # 1993: the +2 is given once a turn: once taken, a set names no territory and says why.
+    session = trade_position("1993")
+    session.game.territory_bonus_used = True
+    session.start()
+    (line,) = trade_lines(say(session, "help", 200))
+    assert line.endswith("+4 armies (no +2: the territory bonus was taken this turn)"), line
+    # 2003 has no territory bonus: nothing is said of one.
+    session = trade_position("2003")
+    session.start()
+    (line,) = trade_lines(say(session, "help", 200))
+    assert line.endswith("+4 armies"), line
+
+
+def test_odds_are_never_rounded_to_certain_or_impossible() -> None:
+    from positions import make_position
+
+    owners = {"alaska": (0, 7), "kamchatka": (1, 1), "northwest territory": (0, 2), "greenland": (2, 6)}
+    game = make_position(owners=owners, phase=Phase.ATTACK, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+    session.start()
+    screen = say(session, "help", 200)
+    assert "blitz alaska kamchatka  7 v 1, wins 99.7%" in screen  # 99.67%: not "100%"
+    assert "blitz northwest-territory greenland  2 v 6, wins <0.1%" in screen  # 0.04%: not "0%"
+    assert "wins 100%" not in screen and "wins 0%" not in screen
+    assert "the attack takes it 99.96% of the time" in say(session, "odds 8 1", 200)  # not "100.0%"
+    assert "the attack takes it <0.01% of the time" in say(session, "odds 1 11", 200)
+    assert "the attack takes it 0% of the time" in say(session, "odds 0 3", 200)  # no attacker: impossible
+    # Floating point makes these 1 and 0; the dice can still go either way.
+    assert "the attack takes it >99.99% of the time" in say(session, "odds 168 1", 200)
+    assert "the attack takes it <0.01% of the time" in say(session, "odds 1 900", 200)
+
+
+@pytest.mark.parametrize("line", ["blitz alaska kamchatka", "attack alaska kamchatka"])
+def test_a_move_in_with_one_possible_amount_is_told(line: str) -> None:
+    """Alaska (4) conquers Kamchatka and is left with one army: the armies that rolled move in with no
+    question asked, and the screen says how many."""
+    from positions import make_position
+
+    game = make_position(owners={"alaska": (0, 4), "kamchatka": (1, 1)}, phase=Phase.ATTACK, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+    session.start()
+    screen = unwrapped(say(session, line, 200))
+    board = game.board
+    kamchatka, alaska = board.territory("kamchatka"), board.territory("alaska")
+    assert game.owner[kamchatka] == 0 and game.armies[alaska] == 1 and game.phase == Phase.ATTACK
+    moved = game.armies[kamchatka]
+    assert f"Moved {moved} armies into Kamchatka, all that could move (one stays behind in Alaska)." in screen
+
+
+def test_an_eliminated_player_is_marked_out_in_the_players_line() -> None:
+    from positions import make_position
+
+    # Player 3 holds nothing: out of the game.
+    game = make_position(owners={"alaska": (0, 5)}, phase=Phase.REINFORCE, pending=3, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
+    opening = render_text(session.start(), 200)
+    line = next(line for line in opening.splitlines() if line.startswith("Territories/armies/cards: "))
+    assert line.endswith(" · Player 3 out"), line
+
+
+def test_a_bots_turn_is_summarised_in_one_piece_around_your_defence() -> None:
+    """Bob reinforces, then attacks Ann, who is asked how to defend. She sees what Bob did so far
+    before the question; once his turn is over, its summary comes in one line, all of it, and the
+    log has one line for the turn (it used to be cut in two around the defence)."""
+    from positions import make_position
+
+    owners = {"kamchatka": (1, 10), "alaska": (0, 5), "northwest territory": (0, 1), "brazil": (2, 3)}
+    owners |= {name: (0, 6) for name in ("indonesia", "new guinea", "western australia", "eastern australia")}
+    game = make_position(owners=owners, phase=Phase.FORTIFY, current=0)
+    session = PlaySession(game, make_seats(["human", "quick", "quick"], 1))
+    session.start()
+    asked = say(session, "end", 200)
+    assert game.phase == Phase.DEFEND and game.to_act == 0
+    assert re.search(
+        r"^Player 2 so far this turn: reinforced \+\d+ \(Kamchatka \+\d+\)\.$", asked, re.MULTILINE
+    )
+    assert not re.search(r"^Player 2: ", asked, re.MULTILINE)
+    turn = game.turn
+    after = say(session, "", 400)
+    assert game.turn > turn and game.current == 0  # Bob's and Cy's turns are over: Ann's again
+    summaries = [line for line in after.splitlines() if line.startswith("Player 2:")]
+    assert len(summaries) == 1 and summaries[0].startswith("Player 2: reinforced +"), summaries
+    assert "attacked" in summaries[0] and "conquered Alaska" in summaries[0]
+    logged = [line.plain for line in session.journal if line.plain.startswith("Player 2")]
+    assert logged == summaries

@@ -8,6 +8,7 @@ pipe, lines are read one by one and echoed after the prompt so that a transcript
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
@@ -23,7 +24,7 @@ from risk.record import read_record, read_record_text
 from risk.rules.game import Game
 from risk.rules.options import GAMES, Rules
 from risk.tui.render import game_title
-from risk.tui.saves import SUFFIX, recent_saves, saves_dir
+from risk.tui.saves import SUFFIX, SavedSettings, recent_saves, saves_dir
 from risk.tui.session import DEFAULT_NAMES, HUMAN, PlaySession, make_seats, seat_kinds_in_record
 
 LineReader = Callable[[str], str]
@@ -84,6 +85,28 @@ def seat_kinds(count: int, humans: list[int], bots: list[str]) -> list[str]:
     for index, seat in enumerate(bot_seats):
         kinds[seat] = bots[index] if len(bots) > 1 else bots[0]
     return kinds
+
+
+def check_save_path(path: Path) -> None:
+    """`--save FILE`: refuse, before the game starts, a file the game could not be saved to (as
+    `simulate --record` refuses a folder it cannot create). A missing folder is fine: the first save
+    creates it. Nothing is left behind: an existing file is opened without being changed, and a new
+    one is tried as a temporary file in the nearest folder that exists."""
+    try:
+        if path.is_dir():
+            fail(f"cannot save to {path}: it is a folder (--save takes a file, e.g. {path / 'game.risk'})")
+        if path.exists():
+            with path.open("a", encoding="utf-8"):
+                return
+        folder = path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir():
+            fail(f"cannot save to {path}: {folder} is a file, not a folder")
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        fail(f"cannot save to {path}: {error.strerror or error}")
 
 
 def play_command(
@@ -173,12 +196,16 @@ def play_command(
     elif humans is not None:
         human_seats = parse_seat_list(humans, "--humans")
 
+    if save is not None:
+        check_save_path(save)
+
     load_path: Path | None = None
+    settings = SavedSettings()
     if load is not None:
         if game_name != "world":
             fail("--load resumes a saved game: --game does not apply (the record names its game)")
         load_path = choose_save(Console(highlight=False)) if load == "" else find_save(load)
-        game, kinds = load_game(load_path, players, seed, option, names, rules)
+        game, kinds, settings = load_game(load_path, players, seed, option, names, rules)
         if human_seats is not None or hotseat or bots is not None:  # --level sets bots too
             count = game.humans
             chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
@@ -214,7 +241,12 @@ def play_command(
             fail(str(error))
 
     session = PlaySession(
-        game, make_seats(kinds, game.seed), save_path=save, auto_defend=auto_defend, loaded_from=load_path
+        game,
+        make_seats(kinds, game.seed),
+        save_path=save,
+        auto_defend=auto_defend,
+        loaded_from=load_path,
+        settings=settings,
     )
     console = Console(highlight=False)
     if load_path is not None:
@@ -271,8 +303,9 @@ def choose_save(console: Console) -> Path:
 
 def load_game(
     path: Path, players: int | None, seed: int | None, option: list[str] | None, names: str | None, rules: str
-) -> tuple[Game, list[str]]:
-    """The saved game, and the seat kinds it names (or one human in seat 1 and the default bot)."""
+) -> tuple[Game, list[str], SavedSettings]:
+    """The saved game, the seat kinds it names (or one human in seat 1 and the default bot), and the
+    session's settings it keeps (``autodefend``, ``auto``)."""
     if players is not None or seed is not None or option or names or rules != "2008":
         fail("--load resumes a saved game: --rules, --players, --seed, --option and --names do not apply")
     try:
@@ -288,7 +321,7 @@ def load_game(
         kinds = kinds[: game.humans]  # a list that named the neutral seats too
     if kinds is None or len(kinds) != game.humans or any(k != HUMAN and not is_bot_name(k) for k in kinds):
         kinds = [HUMAN] + [DEFAULT_BOT] * (game.humans - 1)
-    return game, kinds
+    return game, kinds, SavedSettings.from_record(text)
 
 
 def run_session(session: PlaySession, console: Console, read_line: LineReader) -> None:

@@ -7,6 +7,7 @@ show what that player may know: other players' hands appear as counts.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -78,6 +79,25 @@ PLURALS = {"army": "armies", "die": "dice", "territory": "territories", "setup a
 def plural(count: int, noun: str) -> str:
     """'1 army', '2 armies', '1 die', '3 dice', '1 card', '0 cards'."""
     return f"{count} {noun if count == 1 else PLURALS.get(noun, noun + 's')}"
+
+
+def percent(p: float, decimals: int = 0, *, uncertain: bool = False) -> str:
+    """A probability as a percentage to ``decimals`` places, never rounded to 100% unless certain nor
+    to 0% unless impossible: '99.7%' for 0.9967 (one more place), '>99.9%' when that is not enough.
+    ``uncertain``: the event may go either way (a battle with armies on both sides), so not even a
+    probability that floating point makes 1 or 0 (169 armies against 1) reads 100% or 0%."""
+    if uncertain:
+        p = min(max(p, math.nextafter(0.0, 1.0)), math.nextafter(1.0, 0.0))
+    if p >= 1:
+        return "100%"
+    if p <= 0:
+        return "0%"
+    for places in (decimals, decimals + 1):
+        value = round(100 * p, places)
+        if 0 < value < 100:
+            return f"{value:.{places}f}%"
+    step = 10.0 ** -(decimals + 1)
+    return f">{100 - step:.{decimals + 1}f}%" if p > 0.5 else f"<{step:.{decimals + 1}f}%"
 
 
 def sentence(text: str) -> str:
@@ -456,7 +476,7 @@ def players_line(view: View, palette: Palette) -> Text:
                 Text(" · ").join(
                     palette.name(p).append(f" {view.territory_count[p]}/{armies_of[p]}")
                     if view.alive[p]
-                    else Text(view.players[p], style="dim strike")
+                    else out_of_the_game(view.players[p])
                     for p in members
                 )
             )
@@ -467,7 +487,7 @@ def players_line(view: View, palette: Palette) -> Text:
         if p in neutrals:
             continue
         if not view.alive[p]:
-            parts.append(Text(name, style="dim strike"))
+            parts.append(out_of_the_game(name))
             continue
         part = palette.name(p)
         part.append(f" {view.territory_count[p]}/{armies_of[p]}/{view.hand_sizes[p]}")
@@ -481,6 +501,12 @@ def players_line(view: View, palette: Palette) -> Text:
     if any(t >= 0 for t in view.capitals):
         line.append(f" · {HEADQUARTERS_MARK} HQ", style="dim")
     return line
+
+
+def out_of_the_game(name: str) -> Text:
+    """An eliminated player in the players line: 'Bob out' (struck through where there is colour,
+    and said in words for every screen)."""
+    return Text.assemble((name, "dim strike"), (" out", "dim"))
 
 
 def _hostile(view: View, player: int, territory: int) -> bool:
@@ -610,8 +636,9 @@ def card_label(board: Board, card: int) -> Text:
     return Text.assemble((name, "bold"), f" ({SYMBOL_NAMES[symbol]})")
 
 
-def hand_text(view: View, palette: Palette, sets: Sequence[str] = ()) -> Text:
-    """The viewer's cards, the next set's value, and the sets it could trade (as commands)."""
+def hand_text(view: View, palette: Palette, sets: Sequence[tuple[str, str]] = ()) -> Text:
+    """The viewer's cards, the next set's value, and the sets it could trade: (command, what it
+    gives), one a line."""
     if view.player == SPECTATOR:
         return Text("(no hand: watching)")
     board = view.board
@@ -630,8 +657,9 @@ def hand_text(view: View, palette: Palette, sets: Sequence[str] = ()) -> Text:
     value = view.next_set_value()
     text.append(f". Next set: {value} armies." if value is not None else ". Sets: fixed values.")
     if sets:
-        text.append("\nSets you could trade: ")
-        text.append_text(Text(" · ").join(Text(command, style="bold") for command in sets))
+        text.append("\nSets you could trade:")
+        for command, note in sets:
+            text.append("\n  ").append(command, style="bold").append(f"  {note}", style="dim")
     return text
 
 

@@ -2,15 +2,16 @@
 folder (``platformdirs.user_data_dir("risk")/saves/``), so that no game is lost; ``risk play
 --load`` with no file lists the recent ones.
 
-A save is a plain game record (``risk.record``) with two comment lines, which records ignore: the
-seats' kinds (for ``--load``) and a status line for the list ("round 5 · Ann to act · reinforce").
-Listing reads only those lines and the header: no game is replayed.
+A save is a plain game record (``risk.record``) with comment lines, which records ignore: the
+seats' kinds (for ``--load``), a status line for the list ("round 5 · Ann to act · reinforce"),
+and the session's settings that outlast a line typed (:class:`SavedSettings`). Listing reads only
+the header and the comment lines: no game is replayed.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -18,7 +19,50 @@ import platformdirs
 
 SEATS_COMMENT = "# risk play seats:"
 STATUS_COMMENT = "# risk play status:"
+AUTODEFEND_COMMENT = "# risk play autodefend:"
+AUTOPILOT_COMMENT = "# risk play auto:"
 SUFFIX = ".risk"
+# The comment lines come last in a save: the list of saves reads them from its last lines.
+COMMENT_LINES = 8
+
+
+@dataclass
+class SavedSettings:
+    """What a game at the terminal keeps across ``--load`` besides its record and its seats: who
+    defends with the most dice unasked (``autodefend``: "from then on"), and whose setup or turn the
+    computer is playing (``auto``: "the rest of your setup, or the rest of your turn"). Players are
+    seat indexes (written counted from 1, as on the command line); a save without these lines
+    (an older one) has none."""
+
+    auto_defenders: set[int] = field(default_factory=set)
+    autopilot: dict[int, int | None] = field(default_factory=dict)  # player -> turn (None: the setup)
+
+    def comments(self) -> str:
+        """The comment lines that keep these settings in a save ("" when there are none)."""
+        lines = []
+        if self.auto_defenders:
+            lines.append(f"{AUTODEFEND_COMMENT} {','.join(str(p + 1) for p in sorted(self.auto_defenders))}")
+        if self.autopilot:
+            plays = ",".join(
+                f"{p + 1}={'setup' if turn is None else turn}" for p, turn in sorted(self.autopilot.items())
+            )
+            lines.append(f"{AUTOPILOT_COMMENT} {plays}")
+        return "".join(f"{line}\n" for line in lines)
+
+    @classmethod
+    def from_record(cls, text: str) -> SavedSettings:
+        """The settings a save names; anything unreadable there is left out (the game still loads)."""
+        settings = cls()
+        for line in text.splitlines()[-COMMENT_LINES:]:
+            if line.startswith(AUTODEFEND_COMMENT):
+                seats = [seat.strip() for seat in line[len(AUTODEFEND_COMMENT) :].split(",")]
+                settings.auto_defenders = {int(seat) - 1 for seat in seats if seat.isdigit() and int(seat)}
+            elif line.startswith(AUTOPILOT_COMMENT):
+                for entry in line[len(AUTOPILOT_COMMENT) :].split(","):
+                    seat, _, turn = (part.strip() for part in entry.partition("="))
+                    if seat.isdigit() and int(seat) and (turn == "setup" or turn.isdigit()):
+                        settings.autopilot[int(seat) - 1] = None if turn == "setup" else int(turn)
+        return settings
 
 
 def saves_dir() -> Path:
@@ -77,7 +121,7 @@ def read_save_info(path: Path) -> SaveInfo | None:
         key, _, value = line.partition(":")
         fields[key.strip().lower()] = value.strip()
     seats = status = ""
-    for line in reversed(lines[-5:]):
+    for line in reversed(lines[-COMMENT_LINES:]):
         if line.startswith(SEATS_COMMENT):
             seats = line[len(SEATS_COMMENT) :].strip()
         elif line.startswith(STATUS_COMMENT):

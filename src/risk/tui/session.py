@@ -27,7 +27,7 @@ from risk.errors import IllegalActionError, NotationError, RiskError
 from risk.odds import invasion
 from risk.record import write_record
 from risk.rules.actions import Action, Attack, Capital, ClaimMission, Defend, EndTurn, Fortify, Occupy, Place
-from risk.rules.game import Game, Phase, trade_options
+from risk.rules.game import Game, Phase
 from risk.rules.missions import ranked_mission
 from risk.simulate import bot_seed
 from risk.tui.render import (
@@ -44,6 +44,7 @@ from risk.tui.render import (
     mission_cards_text,
     mission_text,
     neighbours_text,
+    percent,
     phase_label,
     players_line,
     players_table,
@@ -55,7 +56,7 @@ from risk.tui.render import (
     team_names,
 )
 from risk.tui.rounds import Rounds
-from risk.tui.saves import SEATS_COMMENT, STATUS_COMMENT, new_save_path, saves_dir
+from risk.tui.saves import SEATS_COMMENT, STATUS_COMMENT, SavedSettings, new_save_path, saves_dir
 from risk.tui.shortforms import (
     META_COMMANDS,
     QUIT_WORDS,
@@ -74,6 +75,7 @@ from risk.tui.shortforms import (
     mover,
     own_force,
     refusal,
+    trade_choices,
     two_territories,
 )
 from risk.tui.summary import Effect, SetupLog, TurnLog, apply_and_measure, battle_line
@@ -119,11 +121,14 @@ def make_seats(kinds: Sequence[str], game_seed: int) -> list[Seat]:
     ]
 
 
-def record_text(game: Game, seats: Sequence[Seat], status: str = "") -> str:
-    """The game's full record, with a comment naming each player's kind (for ``--load``) and one
-    saying where the game is (for the list of saves)."""
+def record_text(
+    game: Game, seats: Sequence[Seat], status: str = "", settings: SavedSettings | None = None
+) -> str:
+    """The game's full record, with a comment naming each player's kind (for ``--load``), one
+    saying where the game is (for the list of saves), and the session's settings."""
     text = write_record(game) + f"{SEATS_COMMENT} {','.join(seat.kind for seat in seats)}\n"
-    return text + (f"{STATUS_COMMENT} {status}\n" if status else "")
+    text += f"{STATUS_COMMENT} {status}\n" if status else ""
+    return text + (settings.comments() if settings is not None else "")
 
 
 def seat_kinds_in_record(text: str) -> list[str] | None:
@@ -158,7 +163,8 @@ class PlaySession:
     else to a new file in ``directory`` (default: the saves folder in the user's data folder,
     :func:`risk.tui.saves.saves_dir`). ``save_file`` is that file. Without ``autosave``
     only ``save``, and the end of the game, write it. ``auto_defend``: humans always defend with
-    the most dice.
+    the most dice. ``settings``: those of a resumed game (who defends automatically, whose setup
+    or turn the computer plays), kept in every save.
     """
 
     def __init__(
@@ -172,6 +178,7 @@ class PlaySession:
         max_turns: int = DEFAULT_MAX_TURNS,
         loaded_from: Path | None = None,
         autosave: bool = True,
+        settings: SavedSettings | None = None,
     ) -> None:
         if len(seats) != game.humans:
             raise ValueError(f"{len(seats)} seats for {game.humans} players")
@@ -181,6 +188,7 @@ class PlaySession:
         self.auto_defend = auto_defend  # every human defends with the most dice, unasked
         # Humans who turned automatic defence on in the game (`autodefend`).
         self.auto_defenders: set[int] = set()
+        self._autopilot: dict[int, int | None] = {}  # player -> turn it plays (None: the setup)
         # Enter at the defence question: the most dice for the rest of that attack this turn, by
         # (turn, from, to); the defender sees the rolls.
         self._defending: set[tuple[int, int, int]] = set()
@@ -192,6 +200,9 @@ class PlaySession:
         self.max_turns = max_turns
         self.loaded_from = loaded_from  # where a resumed game came from: `save` alone writes it back
         self.humans = [i for i, seat in enumerate(self.seats) if seat.is_human]
+        if settings is not None:  # a resumed game: its humans' settings (a seat now a bot has none)
+            self.auto_defenders = {p for p in settings.auto_defenders if p in self.humans}
+            self._autopilot = {p: turn for p, turn in settings.autopilot.items() if p in self.humans}
         labels = [
             ("you" if len(self.humans) == 1 else HUMAN) if seat.is_human else f"bot: {bot_label(seat.kind)}"
             for seat in self.seats
@@ -205,9 +216,9 @@ class PlaySession:
         self._output: list[RenderableType] = []
         self._log: TurnLog | SetupLog | None = None
         self._log_shown = False  # whether the open log holds moves the human did not make by hand
+        self._shown_so_far: tuple[int, int] | None = None  # (player, turn) whose turn so far was shown
         self._blitz: Blitz | None = None
         self._setup_queue: dict[tuple[int, int], list[int]] = {}  # (player, seat placed for) -> where
-        self._autopilot: dict[int, int | None] = {}  # player -> turn it plays (None: the setup)
         self._helpers: dict[int, Bot] = {}
         self._asked: set[tuple[int, ...]] = set()  # the questions put to humans this turn
         self._asked_turn = -1
@@ -528,11 +539,12 @@ class PlaySession:
             return (game.owner[territory],)
         return tuple(p for p, count in enumerate(game.units[territory]) if count)
 
-    def _trade_commands(self) -> list[str]:
+    def _trade_commands(self) -> list[Choice]:
+        """The sets the player at the keyboard could trade, each once, with what it gives."""
         game = self.game
         if self.viewer < 0 or game.is_over:
             return []
-        return [t.text(game.board) for t in trade_options(game, self.viewer)]
+        return trade_choices(game, self.viewer)
 
     def _odds(self, args: list[str], text: str) -> None:
         game, board = self.game, self.game.board
@@ -568,7 +580,7 @@ class PlaySession:
         self._say(
             Text.assemble(
                 f"{where}: the attack takes it ",
-                (f"{win:.1%}", "bold"),
+                (percent(win, 1, uncertain=attackers > 0), "bold"),
                 " of the time, fighting to the last army. "
                 f"Expected losses: attacker {odds.expected_attacker_losses:.1f}, defender "
                 f"{odds.expected_defender_losses:.1f}"
@@ -664,9 +676,7 @@ class PlaySession:
             if game.phase == Phase.DEFEND and seat.is_human and self._defends_on(actor):
                 # Enter said "the rest of this attack": no question.
                 # The attacker's turn so far first (as before a question), then the rolls.
-                log = self._log
-                if log is not None and log.player != actor and log.has_news:
-                    self._flush_log()
+                self._show_turn_so_far(actor)
                 self._record(apply_and_measure(game, Defend(most_defence_dice(game))), typed=True)
                 continue
             if game.phase == Phase.DEFEND and (not seat.is_human or self._auto_defends(actor)):
@@ -798,13 +808,23 @@ class PlaySession:
     def _autopilot_active(self, player: int) -> bool:
         if player not in self._autopilot:
             return False
-        game, turn = self.game, self._autopilot[player]
-        active = (
-            (game.phase in SETUP_PHASES) if turn is None else (game.turn == turn and game.current == player)
-        )
+        active = self._autopilot_on(player)
         if not active:
             del self._autopilot[player]
         return active
+
+    def _autopilot_on(self, player: int) -> bool:
+        """Whether the setup or turn that ``auto`` handed to the computer is still going on."""
+        game, turn = self.game, self._autopilot[player]
+        if turn is None:
+            return game.phase in SETUP_PHASES
+        return game.turn == turn and game.current == player
+
+    def saved_settings(self) -> SavedSettings:
+        """The settings a save keeps (``--auto-defend`` as every human's `autodefend`)."""
+        defenders = set(self.humans) if self.auto_defend else self.auto_defenders
+        autopilot = {p: turn for p, turn in self._autopilot.items() if self._autopilot_on(p)}
+        return SavedSettings(set(defenders), autopilot)
 
     def _helper(self, player: int) -> Bot:
         """The bot that plays a human's `auto` moves."""
@@ -856,6 +876,12 @@ class PlaySession:
             self._say(battle_line(game, palette, effect))
         elif typed:
             self._describe_own(effect)
+        if battle is not None and battle.conquered and hand_turn and game.phase != Phase.OCCUPY:
+            moved = self._moved_in_unasked(battle.source, battle.target)
+            if moved is not None and blitz is not None:
+                blitz.after.append(moved)  # after the blitz's own line
+            elif moved is not None:
+                self._say(moved)
         for player in effect.eliminated:
             if game.team is not None:
                 # Team RISK: the first elimination ends the game; no cards change hands.
@@ -879,6 +905,17 @@ class PlaySession:
             self._say(drawn.append("."))
         if effect.phase == Phase.CHOOSE_CAPITAL and game.phase != Phase.CHOOSE_CAPITAL:
             self._reveal_headquarters()
+
+    def _moved_in_unasked(self, source: int, target: int) -> Text | None:
+        """The armies that moved into a conquered territory with no question asked, as only one
+        number could move (the source kept its last army); None once the game is over."""
+        game, board = self.game, self.game.board
+        if game.is_over:
+            return None
+        return Text(
+            f"Moved {plural(game.armies[target], 'army')} into {board.name_of(target)}, all that could "
+            f"move (one stays behind in {board.name_of(source)})."
+        )
 
     def _reveal_headquarters(self) -> None:
         """Capital RISK: everyone has chosen; the headquarters are shown together."""
@@ -965,6 +1002,21 @@ class PlaySession:
             self._log = TurnLog(player, turn)
         return self._log
 
+    def _show_turn_so_far(self, defender: int) -> None:
+        """Before a bot's attack is put to a human, what the bot did so far in its turn, once a turn
+        (its later attacks are shown roll by roll). The summary of the turn is not cut there: it
+        comes whole, in one line, when the turn ends, and goes into the log once."""
+        log = self._log
+        if (
+            isinstance(log, TurnLog)
+            and log.player != defender
+            and self._log_shown
+            and log.has_news
+            and self._shown_so_far != (log.player, log.turn)
+        ):
+            self._shown_so_far = (log.player, log.turn)
+            self._say(log.describe(self.game, self.palette, heading=" so far this turn"))
+
     def _flush_log(self) -> None:
         log, self._log = self._log, None
         if log is None or log.empty:
@@ -981,14 +1033,10 @@ class PlaySession:
     def _ask(self) -> None:
         game, palette = self.game, self.palette
         player, phase = game.to_act, game.phase
-        # A bot's turn so far, before its attack is put to the defender; its next attacks on the
-        # same human are only shown roll by roll, and summed up when its turn ends.
         log = self._log
-        if (
-            log is not None
-            and (log.player != player or self._log_shown)
-            and (phase != Phase.DEFEND or log.has_news)
-        ):
+        if phase == Phase.DEFEND:
+            self._show_turn_so_far(player)  # the attacker's turn goes on after the defence
+        elif log is not None and (log.player != player or self._log_shown):
             self._flush_log()
         question: tuple[int, ...] = (player, int(phase), game.turn)
         if phase in (Phase.DEFEND, Phase.OCCUPY):
@@ -1368,7 +1416,8 @@ class PlaySession:
     def _write(self, path: Path) -> bool:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(record_text(self.game, self.seats, self.status_text()), encoding="utf-8")
+            text = record_text(self.game, self.seats, self.status_text(), self.saved_settings())
+            path.write_text(text, encoding="utf-8")
         except OSError as error:
             self._warn(f"Could not write {path}: {error.strerror or error}.")
             return False

@@ -9,7 +9,8 @@ Short forms (each becomes an ordinary action, or an order the session carries ou
     fortify FROM TO     all armies but one (Team RISK: all of your own there, leaving one army)
     move / move min     all armies that may move in / the fewest
     defend              the most dice
-    trade               the set held (or a choice when there are several)
+    trade               the set held (or a choice when there are several; each set once, with the
+                        territory its +2 goes on)
     end                 endattack in the attack phase, endturn in the fortify and end-of-turn phases
     capital T           choose T as your headquarters (Capital RISK; also hq T)
     mission             claim the first mission card you may claim now (Mission RISK)
@@ -40,7 +41,7 @@ from risk.rules.actions import (
 )
 from risk.rules.game import Game, Phase, trade_options
 from risk.rules.missions import ranked_mission
-from risk.tui.render import plural
+from risk.tui.render import percent, plural
 
 END_WORDS = ("end", "done", "pass", "e")
 ALL_WORDS = ("all", "max")
@@ -177,14 +178,72 @@ def interpret(game: Game, text: str) -> Action | BlitzOrder | SetupOrder:
             raise IllegalActionError("there is no attack to defend against")
         return Defend(most_defence_dice(game))
     if verb == "trade" and not args:
-        options = trade_options(game, game.to_act)
-        if not options:
+        sets = distinct_sets(game, game.to_act)
+        if not sets:
             raise IllegalActionError("there is no set in your hand to trade")
-        if len(options) == 1:
-            return options[0]
-        entries = [(t.text(game.board), f"+{game.set_value(t.cards)}") for t in options]
-        raise ChoiceNeeded("Which set?", entries)
+        if len(sets) == 1:
+            return sets[0].trade
+        raise ChoiceNeeded("Which set?", trade_choices(game, game.to_act))
     return game.parse(text)
+
+
+@dataclass(frozen=True, slots=True)
+class HeldSet:
+    """One set of cards a player may trade, whatever the order its cards are named in. ``trade``
+    names first the card whose territory gets the +2 bonus (the engine gives it to the first card
+    named that shows a territory of the player's); ``bonus``: those territories, best first (empty
+    when the rules give no +2 now); ``bonus_taken``: the 1993 once-a-turn bonus is used up."""
+
+    trade: Trade
+    bonus: tuple[int, ...]
+    bonus_taken: bool = False
+
+    def note(self, game: Game) -> str:
+        """'+8 armies, +2 on Alaska (or on Peru: name its card first)'."""
+        board = game.board
+        text = f"+{game.set_value(self.trade.cards)} armies"
+        if self.bonus_taken:
+            return text + " (no +2: the territory bonus was taken this turn)"
+        if not self.bonus:
+            return text
+        text += f", +2 on {board.name_of(self.bonus[0])}"
+        if len(self.bonus) > 1:
+            others = " or ".join(board.name_of(t) for t in self.bonus[1:])
+            text += f" (or on {others}: name its card first)"
+        return text
+
+
+def distinct_sets(game: Game, player: int) -> list[HeldSet]:
+    """Every set ``player`` may trade, once each. ``trade_options`` gives one action per territory
+    the bonus could go on (the same cards in other orders); here the bonus goes on a front
+    territory first, and the others are named in the note. Under every rulebook that has the bonus
+    one territory a trade gets it (2008: once per trade; 1993: once a turn)."""
+    board, owner = game.board, game.owner
+    rule = game.rules.territory_card_bonus
+    taken = rule == "once-per-turn" and game.territory_bonus_used
+    seen: set[frozenset[int]] = set()
+    sets: list[HeldSet] = []
+    for option in trade_options(game, player):
+        cards = frozenset(option.cards)
+        if cards in seen:
+            continue
+        seen.add(cards)
+        held = [c for c in option.cards if c < len(board) and owner[c] == player]
+        if rule == "none" or not held:
+            sets.append(HeldSet(option, ()))
+        elif taken:
+            sets.append(HeldSet(option, (), bonus_taken=True))
+        else:
+            front = [t for t in held if any(enemy_of(game, player, n) for n in board.neighbours[t])]
+            bonus = (*front, *(t for t in held if t not in front))
+            rest = tuple(c for c in option.cards if c != bonus[0])
+            sets.append(HeldSet(Trade((bonus[0], *rest)), bonus))
+    return sets
+
+
+def trade_choices(game: Game, player: int) -> list[Choice]:
+    """The sets ``player`` may trade, each once, as (command, what it gives)."""
+    return [(held.trade.text(game.board), held.note(game)) for held in distinct_sets(game, player)]
 
 
 def _what_now(game: Game) -> str:
@@ -380,9 +439,7 @@ def _short_choices(game: Game) -> list[Choice]:
         ]
     if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
         entries = mission_choices(game)
-        entries += [
-            (trade.text(board), f"+{game.set_value(trade.cards)}") for trade in trade_options(game, player)
-        ]
+        entries += trade_choices(game, player)
         if not game.must_trade(player):
             places = placeable(game, player)
             entries += [placement(t) for t in sorted(places, key=lambda t: (not front(t), -armies[t]))]
@@ -397,7 +454,7 @@ def _short_choices(game: Game) -> list[Choice]:
                 if enemy_of(game, player, t):
                     # A blitz, as the odds are those of a blitz: the line does what it says.
                     win = invasion(force - 1, armies[t]).attacker_wins
-                    note = f"{force} v {armies[t]}, wins {win:.0%}"
+                    note = f"{force} v {armies[t]}, wins {percent(win, uncertain=True)}"
                     attacks.append((-win, f"blitz {board.slug_of(s)} {board.slug_of(t)}", note))
         return [
             *mission_choices(game),

@@ -181,8 +181,9 @@ class TurnLog:
             or self.cards_drawn
         )
 
-    def describe(self, game: Game, palette: Palette, stop: bool = True) -> Text:
-        """The line; ``stop``: ending with a full stop (not when it is joined to others)."""
+    def describe(self, game: Game, palette: Palette, stop: bool = True, heading: str = "") -> Text:
+        """The line; ``stop``: ending with a full stop (not when it is joined to others); ``heading``:
+        words after the player's name ("Bob so far this turn: ...")."""
         board = game.board
         parts: list[str | Text] = []
         if self.claims:
@@ -247,7 +248,7 @@ class TurnLog:
             parts.append(f"drew {'a card' if self.cards_drawn == 1 else f'{self.cards_drawn} cards'}")
         if not parts and self.ended:
             parts.append("ended the turn")
-        line = Text.assemble(palette.name(self.player), ": ")
+        line = Text.assemble(palette.name(self.player), f"{heading}: ")
         line.append_text(Text("; ").join(Text(p) if isinstance(p, str) else p for p in parts))
         if stop and not line.plain.endswith(("!", ".")):
             line.append(".")
