@@ -26,7 +26,7 @@ from fastapi.testclient import TestClient
 from risk.server import wakeups
 from risk.server.app import create_app
 from risk.server.clock import run_out, server_plays, wake_time
-from risk.server.master import GameMaster, GameSpec, SeatSpec
+from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
 from risk.server.storage import MemoryStorage, Progress, Storage
 from test_server_seats import Clock, human_move, new_game, play_bots
 
@@ -299,3 +299,17 @@ def test_a_game_that_does_not_replay_is_refused_alone_and_not_tried_again_and_ag
         time.sleep(wakeups.STORE_RETRY * 2.5)  # a store that failed is tried again each second: not this
         assert loads[broken] == tries == 2  # the background's try and the page's
         assert stored_state(storage, broken) == 20
+
+
+def test_stored_rules_the_engine_refuses_are_refused_for_that_game_alone() -> None:
+    storage = MemoryStorage()
+    master = GameMaster(storage)
+    game_id, _, _ = new_game(master, "bbb", seed=8)
+    record = storage.get_game(game_id)
+    assert record is not None
+    edited = MemoryStorage()
+    edited.create_game(replace(record, rules="no-such-edition"))
+    with pytest.raises(Refusal) as refused:
+        GameMaster(edited).live(game_id)
+    assert refused.value.code == "unavailable"
+    assert refused.value.message.startswith(f"game {game_id} cannot be loaded: no preset called 'no-such")

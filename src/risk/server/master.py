@@ -420,10 +420,8 @@ class GameMaster:
         stored_entries = self._store(lambda: self.storage.actions(game_id))
         try:
             live = self._replay(record, stored_entries)
-        except Refusal:
-            raise
-        except Exception as error:  # rules, board or names the engine refuses: this game only
-            raise Unloadable(game_id, f"{type(error).__name__}: {error}") from None
+        except RiskError as error:  # stored rules, board or names the engine refuses
+            raise Unloadable(game_id, str(error)) from None
         log.info(
             "game %s loaded: %d stored actions replayed in %.0f ms",
             game_id,

@@ -47,7 +47,6 @@ class Wakeups:
         self._changed: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._threads: CapacityLimiter | None = None
-        self.ready = asyncio.Event()  # set once the unfinished games are read and planned
 
     def start(self) -> None:
         """Read the unfinished games and wake them as they need it, in the background (from the event
@@ -92,7 +91,6 @@ class Wakeups:
         records = await self._unfinished()
         planned = self.plan(records)
         log.info("%d unfinished games, %d to wake for a bot or a clock", len(records), planned)
-        self.ready.set()
         clock = self.hub.master.clock
         while True:
             self._changed.clear()
