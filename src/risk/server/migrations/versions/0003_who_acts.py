@@ -2,7 +2,7 @@
 
 Revision ID: 0003
 Revises: 0002
-Create Date: 2026-11-30
+Create Date: 2026-11-26
 
 - games.to_act: the seat to act, kept with every action (NULL: the game is over, or was last played
   by a release that did not keep it: such a game is loaded in the background when the server starts).
