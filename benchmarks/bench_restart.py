@@ -7,8 +7,8 @@ For each N, a store of N unfinished games is made (200 to 800 actions played in 
 game costs something). One game in 20 is of three quick bots, which play on and on; the others have
 one to three human seats (those of three, with a week-long turn clock that does not run out during a
 run) and wait for a player, but for every fourth game with a bot, stopped at a bot's move (its bots
-move until a player's turn comes): a quarter of the games are at a bot's move. A real `risk serve` process is started on a copy of
-the store and measured from the moment the process starts:
+move until a player's turn comes): a quarter of the games are at a bot's move. A real `risk serve`
+process is started on a copy of the store and measured from the moment the process starts:
 
 - ``lobby s``: until the lobby page (``/``) answers, and ``api s``: until ``/api/games`` answers right
   after it;
