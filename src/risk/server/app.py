@@ -41,11 +41,13 @@ from risk.server.master import (
     GameSpec,
     Refusal,
     SeatSpec,
+    Unloadable,
 )
 from risk.server.peers import Peers
 from risk.server.refusals import refusals
 from risk.server.social import Social
 from risk.server.storage import Storage
+from risk.server.wakeups import Wakeups
 from risk.view import SPECTATOR
 
 log = logging.getLogger("risk.server")
@@ -150,6 +152,7 @@ class Hub:
         self.sleeping: set[str] = set()  # games whose driver waits for a defender's deadline
         self.failed: set[str] = set()  # games whose store failed on a move: read again, shown again
         self.peers: Peers | None = None  # the other server processes on the same PostgreSQL database
+        self.wakeups = Wakeups(self)  # games out of memory that a bot or a clock needs (risk.server.wakeups)
         self._bot_threads: CapacityLimiter | None = None
 
     def bot_threads(self) -> CapacityLimiter:
@@ -170,6 +173,7 @@ class Hub:
     async def send_state(self, game_id: str, connection: Connection, force: bool = False) -> None:
         async with connection.lock:
             try:
+                await self.load(game_id)
                 if not force and self.master.live(game_id).state_id <= connection.state_sent:
                     return  # already sent (a broadcast and a hello can cross): never the same state twice
                 # An undo since the last state sent cuts the log back: resend it from there.
@@ -183,6 +187,12 @@ class Hub:
             connection.state_sent = message["state_id"]
             with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
                 await connection.socket.send_json(message)
+
+    async def load(self, game_id: str) -> None:
+        """A game out of memory (not needed since the start, or forgotten) is read and replayed in a
+        worker thread: the event loop, every other game's pages, never waits for a replay."""
+        if self.master.loaded(game_id) is None:
+            await run_in_threadpool(self.master.live, game_id)
 
     async def broadcast(self, game_id: str, force: bool = False) -> None:
         for connection in list(self.connections.get(game_id, ())):
@@ -234,6 +244,7 @@ class Hub:
                     await run_in_threadpool(master.live, game_id)
                     self.failed.discard(game_id)
                     await self.broadcast(game_id)
+                await self.load(game_id)
                 self.again.discard(game_id)
                 turn = master.bot_turn(game_id)
                 if turn is not None:
@@ -283,6 +294,8 @@ class Hub:
                     await self.broadcast(game_id)
         except asyncio.CancelledError:
             raise
+        except Unloadable as refusal:
+            log.error("%s", refusal.message)  # this game only, and trying again would not help
         except Refusal as refusal:
             if refusal.code == "unavailable":
                 # The store is down (the game could not be read): a new driver tries again shortly,
@@ -344,6 +357,7 @@ class Hub:
                     await connection.socket.close(code=4409, reason="the seat was opened elsewhere")
 
     async def stop(self) -> None:
+        await self.wakeups.stop()
         if self.peers is not None:
             await self.peers.stop()
         drivers = list(self.drivers.values())  # a stopped driver leaves the table as it ends
@@ -372,14 +386,15 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Games that were being played when the server stopped go on: bots move again.
         pacer = CollectorPacer(asyncio.get_running_loop()) if pace_gc else None
         if pacer is not None:
             pacer.install()
         await hub.start_peers()
         social.listen_to(hub.peers)
-        for game_id in await run_in_threadpool(master.unfinished_game_ids):
-            hub.kick(game_id)
+        # Games that were being played when the server stopped go on, but none is loaded before the
+        # server answers: each is loaded when first asked for, or woken in the background when a bot
+        # of the server's is to move or its clock runs out (risk.server.wakeups).
+        hub.wakeups.start()
         yield
         await hub.stop()
         storage.close()

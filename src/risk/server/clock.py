@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name, make_bot
 from risk.rules.game import Game, Phase
-from risk.server.storage import ActionRecord, ChatRecord, StaleWrite, StorageError
+from risk.server.storage import ActionRecord, ChatRecord, GameRecord, SeatRecord, StaleWrite, StorageError
 from risk.simulate import bot_seed
 from risk.view import View
 
@@ -119,7 +119,40 @@ def timing(live: LiveGame) -> Timing:
 def timed(live: LiveGame, seat: int) -> bool:
     """Whether the clock runs for ``seat``: a human playing the seat themselves."""
     seats = live.record.seats
-    return 0 <= seat < len(seats) and seats[seat].kind == "human" and seats[seat].stand_in is None
+    return 0 <= seat < len(seats) and _plays_own_seat(seats[seat])
+
+
+def _plays_own_seat(seat: SeatRecord) -> bool:
+    return seat.kind == "human" and seat.stand_in is None
+
+
+def server_plays(seat: SeatRecord) -> bool:
+    """Whether a bot of the server's plays the seat: a bot, an external bot, or a stand-in for a human."""
+    return seat.kind in ("bot", "external") or (seat.kind == "human" and seat.stand_in is not None)
+
+
+def wake_time(record: GameRecord) -> float | None:
+    """When a game that is not in memory next needs the server without anyone asking for it, from its
+    stored row alone (a starting server reads only the rows, risk.server.wakeups): 0 (at once) when a
+    bot of the server's is to act, or when the row does not say who is; the deadline of the clock
+    running, at the earliest, when a player is; None when only a player's move changes the game."""
+    if record.status != "playing":
+        return None
+    seat = record.to_act
+    if seat is None or not 0 <= seat < len(record.seats) or server_plays(record.seats[seat]):
+        return 0.0
+    if not _plays_own_seat(record.seats[seat]):
+        return None
+    settings = Timing.of(record.settings)
+    if record.defending:
+        # The defence was asked for by the attack, the game's last stored action (see ``_follow``).
+        limit = settings.defence_limit
+        return record.updated + limit if limit > 0 else None
+    if settings.turn_time <= 0:
+        return None
+    # The stored deadline is the turn's, or (a crash between storing an action and its clock) an
+    # earlier turn's: earlier, never later, than the clock that runs. None: not known, so at once.
+    return record.deadline if record.deadline is not None else 0.0
 
 
 def defending(game: Game) -> bool:

@@ -9,6 +9,7 @@ changes nothing. Games are read through :class:`~risk.view.View` only, and the l
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -16,8 +17,8 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
 from risk.bots import Bot, bot_choices, bot_label, is_bot_name, make_bot
@@ -104,6 +105,15 @@ class Refusal(Exception):
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+class Unloadable(Refusal):
+    """A stored game that does not replay (edited by hand, or by a release that disagreed on the rules):
+    refused as unavailable, with the reason, for that game alone. Trying again does not help, so the
+    server's own bots and clocks leave it alone (a failed store, a plain Refusal, is tried again)."""
+
+    def __init__(self, game_id: str, problem: str) -> None:
+        super().__init__("unavailable", f"game {game_id} cannot be loaded: {problem}")
 
 
 def store_failed(error: StorageError, what: str) -> Refusal:
@@ -212,7 +222,13 @@ def _trim_log(live: LiveGame) -> None:
 def _progress(live: LiveGame, game: Game | None = None) -> Progress:
     game = game or live.game
     status = "over" if game.is_over else ("waiting" if live.waiting else "playing")
-    return Progress(status=status, winner=game.winner, turn=game.turn)
+    return Progress(
+        status=status,
+        winner=game.winner,
+        turn=game.turn,
+        to_act=None if game.is_over else game.to_act,
+        defending=turn_clock.defending(game),
+    )
 
 
 class GameMaster:
@@ -229,7 +245,10 @@ class GameMaster:
         self.clock = clock
         self.allow_external_bots = allow_external_bots
         self._live: dict[str, LiveGame] = {}
-        self._loading = threading.Lock()
+        # One lock per game being loaded (with how many threads want it): two first requests for a
+        # game replay it once, and games load side by side.
+        self._loads: dict[str, tuple[threading.Lock, list[int]]] = {}
+        self._loads_guard = threading.Lock()
 
     # -- creating and joining --------------------------------------------------------------------
     def rules_for(self, spec: GameSpec, *, check_count: bool = True) -> Rules:
@@ -320,9 +339,10 @@ class GameMaster:
             host_hash=spec.host_hash,
         )
         try:
-            self._new_game(record)  # the engine accepts these rules, names and board
+            game = self._new_game(record)  # the engine accepts these rules, names and board
         except RiskError as error:
             raise Refusal("bad-request", str(error)) from None
+        record = replace(record, to_act=game.to_act)
         self._store(lambda: self.storage.create_game(record))
         return record, created
 
@@ -363,45 +383,80 @@ class GameMaster:
         )
 
     def live(self, game_id: str) -> LiveGame:
+        """The game in memory; one out of memory is read from the store and replayed first (blocking:
+        the web app calls this in a worker thread for a game that is not loaded)."""
         live = self._live.get(game_id)
         if live is not None:
             return live
-        with self._loading:
-            live = self._live.get(game_id)
-            if live is not None:
-                return live
-            record = self._store(lambda: self.storage.get_game(game_id))
-            if record is None:
-                raise Refusal("not-found", f"no game {game_id!r}")
-            stored_entries = self._store(lambda: self.storage.actions(game_id))
-            game = self._new_game(record)
-            # The chance steps of the setup (the first roll, a deal) come before any action.
-            opening = [line.to_dict() for line in narrate(game, snapshot(game), list(game.history))]
-            live = LiveGame(record=replace(record, state_id=0), game=game, log=LogWindow(opening))
-            try:
-                entries = effective_entries(stored_entries)  # undone actions are not replayed
-            except ValueError as error:
-                raise Refusal("unavailable", f"game {game_id} cannot be loaded: {error}") from None
-            for entry in entries:
-                # A store edited by hand (or by a release that disagreed on the rules) is refused
-                # with the action that does not fit, never half-loaded.
-                stored = entry.entry if isinstance(entry, Undo) else entry
-                if isinstance(entry, Undo):
-                    problem = self._replay_undo(live, entry)
-                else:
-                    problem = self._replay_action(live, entry)
-                if problem is not None:
-                    raise Refusal(
-                        "unavailable",
-                        f"game {game_id} cannot be loaded: stored action {stored.seq} "
-                        f"({stored.text!r}) does not fit: {problem}",
-                    )
-                seat_desk.replayed(live, stored)
-            live.record = record
-            seat_desk.loaded(self, live, len(opening))
-            _trim_log(live)
-            self._live[game_id] = live
+        with self._loading(game_id):
+            live = self._live.get(game_id)  # loaded by the thread that had the lock before
+            if live is None:
+                live = self._load(game_id)
+                self._live[game_id] = live
             return live
+
+    @contextlib.contextmanager
+    def _loading(self, game_id: str) -> Iterator[None]:
+        """Hold the game's load lock; the lock is dropped once no thread wants it."""
+        with self._loads_guard:
+            lock, users = self._loads.setdefault(game_id, (threading.Lock(), [0]))
+            users[0] += 1
+        try:
+            with lock:
+                yield
+        finally:
+            with self._loads_guard:
+                users[0] -= 1
+                if not users[0]:
+                    del self._loads[game_id]
+
+    def _load(self, game_id: str) -> LiveGame:
+        """Read the game and replay its stored actions into a live game: the same dice, cards, log and
+        clock as before. One that does not replay is refused (:class:`Unloadable`), never half-loaded."""
+        started = time.perf_counter()
+        record = self._store(lambda: self.storage.get_game(game_id))
+        if record is None:
+            raise Refusal("not-found", f"no game {game_id!r}")
+        stored_entries = self._store(lambda: self.storage.actions(game_id))
+        try:
+            live = self._replay(record, stored_entries)
+        except RiskError as error:  # stored rules, board or names the engine refuses
+            raise Unloadable(game_id, str(error)) from None
+        log.info(
+            "game %s loaded: %d stored actions replayed in %.0f ms",
+            game_id,
+            len(stored_entries),
+            (time.perf_counter() - started) * 1000,
+        )
+        return live
+
+    def _replay(self, record: GameRecord, stored_entries: list[ActionRecord]) -> LiveGame:
+        game_id = record.id
+        game = self._new_game(record)
+        # The chance steps of the setup (the first roll, a deal) come before any action.
+        opening = [line.to_dict() for line in narrate(game, snapshot(game), list(game.history))]
+        live = LiveGame(record=replace(record, state_id=0), game=game, log=LogWindow(opening))
+        try:
+            entries = effective_entries(stored_entries)  # undone actions are not replayed
+        except ValueError as error:
+            raise Unloadable(game_id, str(error)) from None
+        for entry in entries:
+            # A store edited by hand (or by a release that disagreed on the rules) is refused
+            # with the action that does not fit, never half-loaded.
+            stored = entry.entry if isinstance(entry, Undo) else entry
+            if isinstance(entry, Undo):
+                problem = self._replay_undo(live, entry)
+            else:
+                problem = self._replay_action(live, entry)
+            if problem is not None:
+                raise Unloadable(
+                    game_id, f"stored action {stored.seq} ({stored.text!r}) does not fit: {problem}"
+                )
+            seat_desk.replayed(live, stored)
+        live.record = record
+        seat_desk.loaded(self, live, len(opening))
+        _trim_log(live)
+        return live
 
     def loaded(self, game_id: str) -> LiveGame | None:
         """The game if it is in memory (never read from the store)."""
@@ -417,8 +472,7 @@ class GameMaster:
             return True
         if game.to_act >= len(live.record.seats):
             return False
-        seat = live.record.seats[game.to_act]
-        return seat.kind in ("bot", "external") or (seat.kind == "human" and seat.stand_in is not None)
+        return turn_clock.server_plays(live.record.seats[game.to_act])
 
     def catch_up(self, game_id: str) -> str | None:
         """Another server process changed the game in the store (risk.server.feed): bring the game in
@@ -452,9 +506,8 @@ class GameMaster:
             if entries:
                 # The actions were read after the game's row: more may have come in between, and the
                 # live game is where the last one read left it.
-                last = entries[-1]
-                record = replace(record, state_id=last.seq, turn=live.game.turn, updated=last.at)
-                record = replace(record, status=_progress(live).status, winner=live.game.winner)
+                last, progress = entries[-1], _progress(live)
+                record = replace(record, state_id=last.seq, updated=last.at, **asdict(progress))
             live.record = record
             if entries:
                 live.blitz = None  # a blitz waiting here was answered, or overtaken, elsewhere
@@ -574,12 +627,7 @@ class GameMaster:
             for external in live.externals.values():
                 external.close()  # tells the program the result and ends it
         live.record = replace(
-            live.record,
-            state_id=last.seq,
-            status=_progress(live).status,
-            winner=moved.winner,
-            turn=moved.turn,
-            updated=last.at,
+            live.record, state_id=last.seq, updated=last.at, **asdict(_progress(live))
         )
 
     def _append(self, game_id: str, stored: list[ActionRecord], progress: Progress) -> None:
@@ -724,12 +772,12 @@ class GameMaster:
         records = self._store(lambda: self.storage.list_games(status=status, public_only=True))
         return [game_summary(r) for r in records]
 
-    def unfinished_game_ids(self) -> list[str]:
-        """Every game still being played, public or not (their bots resume when the server starts)."""
-        records = self._store(
-            lambda: self.storage.list_games(status="playing", public_only=False, limit=100_000)
+    def unfinished_games(self) -> list[GameRecord]:
+        """Every game still being played, public or not: their stored rows only, nothing replayed (a
+        starting server reads which of them a bot or a clock needs soon, risk.server.wakeups)."""
+        return self._store(  # type: ignore[no-any-return]
+            lambda: self.storage.list_games(status="playing", public_only=False, limit=1_000_000)
         )
-        return [r.id for r in records]
 
     def _result_text(self, live: LiveGame) -> str:
         outcome = live.game.outcome()
@@ -867,9 +915,9 @@ class GameMaster:
                     + ", ".join(str(p.seq) for p in points),
                 )
             self._check_state(live, state_id)
-            stored = ActionRecord(seq=live.state_id + 1, seat=seat, text=undo_text(first), at=self.clock())
-            self._append(game_id, [stored], _progress(live))
             point = points[index]
+            stored = ActionRecord(seq=live.state_id + 1, seat=seat, text=undo_text(first), at=self.clock())
+            self._append(game_id, [stored], _progress(live, point.game))
             removed = live.log[point.log_length :]
             live.game = point.game.copy()
             del live.log[point.log_length :]
@@ -988,10 +1036,10 @@ class GameMaster:
     def add_game(self, record: GameRecord) -> None:
         """Store a game made from another (a rematch): the engine must accept its rules, names and board."""
         try:
-            self._new_game(record)
+            game = self._new_game(record)
         except RiskError as error:
             raise Refusal("bad-request", str(error)) from None
-        self._store(lambda: self.storage.create_game(record))
+        self._store(lambda: self.storage.create_game(replace(record, to_act=game.to_act)))
 
 
 def game_summary(record: GameRecord) -> dict[str, Any]:

@@ -168,14 +168,9 @@ class Peers:
         self._spawn(self._adopt())
 
     async def _adopt(self) -> None:
-        try:
-            unfinished = await run_in_threadpool(self.master.unfinished_game_ids)
-            taken = await run_in_threadpool(self.feed.try_own_many, unfinished)
-        except Refusal as refusal:
-            log.warning("could not look for games to take over: %s", refusal.message)
-            return
-        for game_id in taken:
-            self.hub.kick(game_id)
+        # The rows say which games need a driver (a bot to move, a clock running): those are woken,
+        # and the first live process to take a game's lock drives it (risk.server.wakeups).
+        await self.hub.wakeups.reread()
 
     # -- what this process tells the others ------------------------------------------------------
     def present(self, game_id: str) -> set[int]:

@@ -79,6 +79,8 @@ games = sa.Table(
     sa.Column("deadline", sa.Double, nullable=True),
     sa.Column("deadline_state", sa.Integer, nullable=True),
     sa.Column("host_hash", sa.String(64), nullable=True),
+    sa.Column("to_act", sa.Integer, nullable=True),  # who is to act (the startup reads it, not the actions)
+    sa.Column("defending", sa.Boolean, nullable=True),
     sa.Index("games_updated", "updated"),  # list_games: most recently updated first
 )
 
@@ -385,6 +387,8 @@ class SqlStorage(Storage):
                         deadline=game.deadline,
                         deadline_state=game.deadline_state,
                         host_hash=game.host_hash,
+                        to_act=game.to_act,
+                        defending=game.defending,
                     )
                 )
             except IntegrityError as exc:
@@ -478,6 +482,8 @@ class SqlStorage(Storage):
                             winner=progress.winner,
                             turn=progress.turn,
                             updated=last.at,
+                            to_act=progress.to_act,
+                            defending=progress.defending,
                         )
                     )
         except StorageError as error:
@@ -616,4 +622,6 @@ def _game(row: Any, game_seats: Sequence[SeatRecord]) -> GameRecord:
         deadline=None if row.deadline is None else float(row.deadline),
         deadline_state=row.deadline_state,
         host_hash=row.host_hash,
+        to_act=row.to_act,
+        defending=bool(row.defending),
     )

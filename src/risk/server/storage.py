@@ -54,6 +54,11 @@ class GameRecord:
     deadline: float | None = None  # when the turn clock of state ``deadline_state`` runs out (epoch s)
     deadline_state: int | None = None
     host_hash: str | None = None  # sha256 hex of the host's token (whoever created the game)
+    # Who is to act, kept with every action, so a starting server knows without replaying the game
+    # which games a bot of its own or a clock needs soon (risk.server.wakeups); None: not known
+    # (stored by an older release, or the game is over).
+    to_act: int | None = None
+    defending: bool = False  # the seat to act is choosing its defence dice (its own, shorter clock)
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,8 @@ class Progress:
     status: str
     winner: int | None
     turn: int
+    to_act: int | None = None  # None: over, or not known
+    defending: bool = False
 
 
 def check_consecutive(actions: Sequence[ActionRecord]) -> None:
@@ -203,6 +210,8 @@ class MemoryStorage(Storage):
                 winner=progress.winner,
                 turn=progress.turn,
                 updated=actions[-1].at,
+                to_act=progress.to_act,
+                defending=progress.defending,
             )
 
     def _game(self, game_id: str) -> GameRecord:
