@@ -643,7 +643,7 @@ def create_app(
         "/api/games/{game_id}/record",
         summary="A finished game's record (players only)",
         response_class=Response,  # plain text, as documented below; refusals stay JSON
-        responses={200: RECORD_TEXT, **refusals(403, 404, 503)},
+        responses={200: RECORD_TEXT, **refusals(403, 404, 409, 503)},
     )
     async def record(game_id: str, authorization: str | None = Header(None)) -> PlainTextResponse:
         text = await run_in_threadpool(master.record_text, game_id, _bearer(authorization))
