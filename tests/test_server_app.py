@@ -77,7 +77,7 @@ def test_create_list_join_view(client: TestClient) -> None:
     # Before everyone is seated, nothing moves.
     refused = client.post(
         f"/api/games/{game['id']}/actions",
-        json={"action": "claim alaska"},
+        json={"action": "claim alaska", "state_id": 0},
         headers=bearer(game["seats"][0]["token"]),
     )
     assert refused.status_code == 409 and refused.json()["error"]["code"] in ("waiting", "not-your-turn")
@@ -107,7 +107,7 @@ def test_actions_over_http(client: TestClient) -> None:
         (bearer(tokens[to_act]), {"action": "endturn", "state_id": 0}, 422, "illegal"),
         (bearer(tokens[to_act]), {"action": "claim alaska", "state_id": 7}, 409, "stale"),
         (bearer(tokens[to_act]), {"state_id": 0}, 422, "bad-request"),
-        (bearer(tokens[to_act]), {"action": "x" * 300}, 422, "bad-request"),
+        (bearer(tokens[to_act]), {"action": "x" * 300, "state_id": 0}, 422, "bad-request"),
     ]
     for headers, body, status, code in cases:
         answer = client.post(url, json=body, headers=headers)
@@ -116,7 +116,9 @@ def test_actions_over_http(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}").json()["state_id"] == 0  # nothing changed
     answer = client.post(url, json={"action": "claim alaska", "state_id": 0}, headers=bearer(tokens[to_act]))
     assert answer.status_code == 200 and answer.json() == {"state_id": 1}
-    assert client.post("/api/games/nosuchgame/actions", json={"action": "x"}).status_code == 404
+    assert (
+        client.post("/api/games/nosuchgame/actions", json={"action": "x", "state_id": 0}).status_code == 404
+    )
 
 
 @pytest.mark.parametrize(

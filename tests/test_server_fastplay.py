@@ -552,8 +552,10 @@ def test_a_trade_shows_cards_and_is_never_taken_back() -> None:
 
     def may_trade() -> bool:
         game = table.game
-        return game.to_act == 0 and game.phase == Phase.REINFORCE and any(
-            text.startswith("trade") for text in table.legal(0)
+        return (
+            game.to_act == 0
+            and game.phase == Phase.REINFORCE
+            and any(text.startswith("trade") for text in table.legal(0))
         )
 
     table.until(may_trade)
@@ -718,6 +720,8 @@ def test_blitz_and_undo_over_the_websocket_and_http(client: TestClient) -> None:
         # Undo over the websocket: a placement of the next turn.
         table.until(reinforcing(table, 0, 2))
         mine = table.game.board.slug_of(table.game.territories_of(0)[0])
+    # The game moved on without the page (the test moved for everyone): it connects again.
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
         socket.send_json({"type": "hello", "token": token})
         state = socket.receive_json()
         seen = len(state["log"])
@@ -748,24 +752,31 @@ def test_blitz_and_undo_over_the_websocket_and_http(client: TestClient) -> None:
         assert "blitz, blitz-stop, undo" in socket.receive_json()["message"]
     # The same over HTTP.
     auth = {"Authorization": f"Bearer {token}"}
-    answer = client.post(f"/api/games/{game_id}/actions", json={"action": f"place {mine} 1"}, headers=auth)
+
+    def now() -> int:
+        return master.live(game_id).state_id
+
+    move = {"action": f"place {mine} 1", "state_id": now()}
+    answer = client.post(f"/api/games/{game_id}/actions", json=move, headers=auth)
     assert answer.status_code == 200
     placed_id = answer.json()["state_id"]
     answer = client.post(f"/api/games/{game_id}/undo", json={"state_id": placed_id}, headers=auth)
     assert answer.status_code == 200 and master.live(game_id).log[-1]["kind"] == "undo"
-    answer = client.post(f"/api/games/{game_id}/undo", json={}, headers=auth)
+    answer = client.post(f"/api/games/{game_id}/undo", json={"state_id": now()}, headers=auth)
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "nothing-to-undo"
-    answer = client.post(f"/api/games/{game_id}/undo", json={})
+    answer = client.post(f"/api/games/{game_id}/undo", json={"state_id": now()})
     assert answer.status_code == 403 and answer.json()["error"]["code"] == "bad-token"
-    answer = client.post(f"/api/games/{game_id}/blitz", json={"from": mine, "to": mine}, headers=auth)
+    answer = client.post(f"/api/games/{game_id}/undo", json={}, headers=auth)
+    assert answer.status_code == 422 and answer.json()["error"]["message"] == "state_id: Field required"
+    blitz = {"from": mine, "to": mine, "state_id": now()}
+    answer = client.post(f"/api/games/{game_id}/blitz", json=blitz, headers=auth)
     assert answer.status_code == 422 and answer.json()["error"]["code"] == "illegal"
-    answer = client.post(f"/api/games/{game_id}/blitz", json={"from": mine}, headers=auth)
+    answer = client.post(f"/api/games/{game_id}/blitz", json={"from": mine, "state_id": now()}, headers=auth)
     assert answer.status_code == 422 and answer.json()["error"]["code"] == "bad-request"
     table.until(lambda: table.attack_for(0, 1, lambda owner: owner != 0))
     source, target = table.attack_for(0, 1, lambda owner: owner != 0)  # type: ignore[misc]
-    answer = client.post(
-        f"/api/games/{game_id}/blitz", json={"from": source, "to": target, "until": 1}, headers=auth
-    )
+    blitz = {"from": source, "to": target, "until": 1, "state_id": now()}
+    answer = client.post(f"/api/games/{game_id}/blitz", json=blitz, headers=auth)
     assert answer.status_code == 200 and answer.json()["blitz"]["rolls"] >= 1
     answer = client.post(f"/api/games/{game_id}/blitz/stop", headers=auth)
     assert answer.json() == {"stopped": False}

@@ -1,75 +1,29 @@
 """The websocket under bad input: every bad message is refused with a clear message, the server stays
 up, and the game does not change (its stored actions, its record and its log, compared before and
-after). Malformed JSON, unknown types, messages over the size limit, binary frames, wrong and stale
-state ids, moves for other seats, a spectator's moves, random messages from hypothesis, and floods
-over the per-connection rate limit. One test runs against a real `risk serve` process: a frame over
-uvicorn's own limit, and a flood over `risk serve`'s default limit.
+after). Malformed JSON, unknown types, messages over the size limit, binary frames, wrong, stale,
+ill-typed and out-of-range numbers (at and past 2**63, negative) in every numeric field, moves
+without a state id or with control characters, a second hello, moves for other seats, a spectator's
+moves, random messages and hellos from hypothesis, and floods over the per-connection rate limit.
+The games are stored in SQLite, where a number past 2**63 - 1 would fail in the store. One test runs
+against a real `risk serve` process: a frame over uvicorn's own limit, and a flood over `risk
+serve`'s default limit.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import ExitStack
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from played import human_game, play_moves
-from risk import View
-from risk.record import write_record
-from risk.server.app import MAX_MESSAGE, create_app
+from api_table import Table, make_table, reply
+from risk.server.app import MAX_MESSAGE
+from risk.server.inputs import NUMBER_MAX
 from risk.server.limits import Limits, Rate
-from risk.server.master import GameMaster, Refusal
-from risk.server.storage import MemoryStorage
-
-SEED = 4_417_902_113
-
-
-@dataclass
-class Table:
-    client: TestClient
-    master: GameMaster
-    game_id: str
-    tokens: list[str]
-    sockets: ExitStack  # the connections, closed before the client
-
-    @property
-    def to_act(self) -> int:
-        return self.master.live(self.game_id).game.to_act
-
-    def legal_move(self) -> str:
-        """An action the seat to act may take now."""
-        game = self.master.live(self.game_id).game
-        view = View(game.copy(), game.to_act)
-        group = view.legal_groups()[0]
-        return group["text"] if "max" not in group else f"{group['text']} {group['min']}"
-
-    def snapshot(self) -> tuple[Any, ...]:
-        """Everything a refused message must leave as it was."""
-        live = self.master.live(self.game_id)
-        stored = [(a.seq, a.seat, a.text) for a in self.master.storage.actions(self.game_id)]
-        return live.state_id, stored, write_record(live.game), len(live.log), live.game.to_act
-
-    def connect(self, seat: int | None) -> Any:
-        socket = self.sockets.enter_context(self.client.websocket_connect(f"/api/games/{self.game_id}/ws"))
-        socket.send_json({"type": "hello", "token": None if seat is None else self.tokens[seat]})
-        state = socket.receive_json()
-        assert state["type"] == "state" and state["seat"] == seat
-        return socket
-
-
-def make_table(limits: Limits | None = None) -> Iterator[Table]:
-    app = create_app(MemoryStorage(), limits=limits)
-    with TestClient(app) as client, ExitStack() as sockets:
-        master: GameMaster = app.state.master
-        game_id, tokens = human_game(master, ["Ann", "Bob", "Cy"], seed=SEED)
-        play_moves(master, game_id, 45)  # past the claims: placing armies
-        yield Table(client, master, game_id, tokens, sockets)
+from risk.server.master import Refusal
 
 
 @pytest.fixture
@@ -77,25 +31,17 @@ def table() -> Iterator[Table]:
     yield from make_table()
 
 
-def reply(socket: Any, state: bool = False) -> dict[str, Any]:
-    """The answer to what was just sent, past the states and chat pushed meanwhile (a seat's page
-    connecting makes the server send every other page its state again: the seat is shown present)."""
-    while True:
-        message = socket.receive_json()
-        if message["type"] == "chat" or (message["type"] == "state" and not state):
-            continue
-        return message
-
-
 def refused(socket: Any, frame: Any, code: str | None = None) -> dict[str, Any]:
-    """Send one frame (text, bytes, or an object sent as JSON); the answer must be a refusal."""
+    """Send one frame (text, bytes, or an object sent as JSON); the answer must be a refusal. (A
+    state answering a hello is its answer, not a state pushed meanwhile: none is pushed to a socket
+    that says hello again here.)"""
     if isinstance(frame, bytes):
         socket.send_bytes(frame)
     elif isinstance(frame, str):
         socket.send_text(frame)
     else:
         socket.send_text(json.dumps(frame))
-    answer = reply(socket)
+    answer = reply(socket, state=isinstance(frame, dict) and frame.get("type") == "hello")
     assert answer["type"] == "error", (frame if len(str(frame)) < 200 else str(frame)[:200], answer)
     assert answer["code"] in Refusal.STATUS and answer["message"], answer
     if code is not None:
@@ -105,6 +51,9 @@ def refused(socket: Any, frame: Any, code: str | None = None) -> dict[str, Any]:
     return answer
 
 
+# Whole numbers no field takes: past the store's INTEGER columns (2**31 - 1 on PostgreSQL), at and past
+# 2**63 (SQLite's), negative.
+OUT_OF_RANGE = [NUMBER_MAX + 1, 2**63 - 1, 2**63, 2**64, -1, -(2**63) - 1, -(10**30)]
 MALFORMED: list[tuple[Any, str, str]] = [
     ("not json", "bad-request", "not JSON"),
     ("{", "bad-request", "not JSON"),
@@ -119,7 +68,11 @@ MALFORMED: list[tuple[Any, str, str]] = [
     ('{"a":' * 2000 + "1" + "}" * 2000, "bad-request", "nested too deeply"),
     ("x" * (MAX_MESSAGE + 1), "too-large", "longer than"),
     (json.dumps({"type": "action", "action": "a" * (MAX_MESSAGE + 10)}), "too-large", "longer than"),
-    (json.dumps({"type": "action", "action": "a" * 16_000, "ref": 1}), "bad-request", "200 characters"),
+    (
+        json.dumps({"type": "action", "action": "a" * 16_000, "state_id": 0, "ref": 1}),
+        "bad-request",
+        "200 characters",
+    ),
     (b"", "bad-request", "binary"),
     (b"\x00\xff\xfe", "bad-request", "binary"),
     (b'{"type": "ping"}', "bad-request", "binary"),
@@ -133,7 +86,33 @@ MALFORMED: list[tuple[Any, str, str]] = [
     ({"type": "action"}, "bad-request", "action message"),
     ({"type": "action", "action": None}, "bad-request", "action message"),
     ({"type": "action", "action": ["claim", "alaska"]}, "bad-request", "action message"),
-    ({"type": "action", "action": "   "}, "bad-request", "empty"),
+    ({"type": "action", "action": "   ", "state_id": 0}, "bad-request", "empty"),
+    ({"type": "action", "action": "endturn"}, "bad-request", "no 'state_id'"),
+    *(
+        (
+            {"type": "action", "action": "endturn", "state_id": bad},
+            "bad-request",
+            "'state_id' is a whole number",
+        )
+        for bad in ["0", " 0 ", 0.0, True, None, *OUT_OF_RANGE]
+    ),
+    ({"type": "action", "action": "claim alaska\u0000", "state_id": 0}, "bad-request", "U+0000"),
+    ({"type": "action", "action": "claim\nalaska", "state_id": 0}, "bad-request", "U+000A"),
+    ({"type": "blitz", "from": "alaska", "to": "kamchatka"}, "bad-request", "no 'state_id'"),
+    ({"type": "blitz", "from": "alaska\u202e", "to": "kamchatka", "state_id": 0}, "bad-request", "U+202E"),
+    *(
+        (
+            {"type": "blitz", "from": "alaska", "to": "kamchatka", "until": bad, "state_id": 0},
+            "bad-request",
+            "'until'",
+        )
+        for bad in [0, *OUT_OF_RANGE]
+    ),
+    ({"type": "undo"}, "bad-request", "no 'state_id'"),
+    *(({"type": "undo", "to": bad, "state_id": 0}, "bad-request", "'to'") for bad in OUT_OF_RANGE),
+    ({"type": "blitz-stop", "state_id": 2**63}, "bad-request", "'state_id'"),
+    ({"type": "hello", "token": None}, "bad-request", "already said hello"),
+    ({"type": "hello", "token": None, "chat_after": 2**63, "ref": "h"}, "bad-request", "already said hello"),
     ({"type": "blitz", "from": 1, "to": 2}, "bad-request", "blitz message"),
     ({"type": "blitz", "from": "alaska", "to": "kamchatka", "until": "all"}, "bad-request", "until"),
     ({"type": "blitz", "from": "alaska", "to": "kamchatka", "state_id": "3"}, "bad-request", "state_id"),
@@ -163,10 +142,15 @@ def test_wrong_stale_and_foreign_moves_are_refused(table: Table) -> None:
     sockets = {seat: table.connect(seat) for seat in (mover, other, None)}
     move, state_id = table.legal_move(), table.master.live(table.game_id).state_id
     before = table.snapshot()
-    for wrong in (state_id - 1, state_id + 1, -1, 0, 10**40):
+    for wrong in (state_id - 1, state_id + 1, 0, NUMBER_MAX):
         refused(sockets[mover], {"type": "action", "action": move, "state_id": wrong, "ref": wrong}, "stale")
-    for bad in ("17", 1.5, True, [state_id], {"id": state_id}):
+    for bad in ("17", str(state_id), 1.5, float(state_id), True, [state_id], {"id": state_id}, None, 10**40):
         refused(sockets[mover], {"type": "action", "action": move, "state_id": bad}, "bad-request")
+    for bad in OUT_OF_RANGE:
+        refused(
+            sockets[mover], {"type": "action", "action": move, "state_id": bad, "ref": bad}, "bad-request"
+        )
+    refused(sockets[mover], {"type": "action", "action": move, "ref": "none"}, "bad-request")
     # Another seat's move, from a seat that is not to act: the seat is the connection's, never the message's.
     for message in (
         {"type": "action", "action": move, "state_id": state_id},
@@ -176,9 +160,8 @@ def test_wrong_stale_and_foreign_moves_are_refused(table: Table) -> None:
     ):
         refused(sockets[other], message, "not-your-turn")
         refused(sockets[None], message, "bad-token")
-    # A second hello cannot change the connection's seat.
-    sockets[other].send_json({"type": "hello", "token": table.tokens[mover]})
-    assert sockets[other].receive_json()["seat"] == other
+    # A second hello is refused, and cannot change the connection's seat.
+    refused(sockets[other], {"type": "hello", "token": table.tokens[mover], "ref": "again"}, "bad-request")
     refused(sockets[other], {"type": "action", "action": move, "state_id": state_id}, "not-your-turn")
     assert table.snapshot() == before
     # The same move, right: taken once, then stale.
@@ -197,16 +180,20 @@ JSON_VALUES = st.recursive(
 TYPES = st.sampled_from(["action", "blitz", "undo", "hello", "ping", "blitz-stop", "Action", ""]) | st.text(
     max_size=12
 )
+# Whole numbers at the edges of every range: the store's (2**31 - 1, 2**63 - 1), past them, negative.
+EDGES = st.sampled_from([0, 1, NUMBER_MAX, *OUT_OF_RANGE, -(2**63), 2**100, -(2**100)])
+NUMBERS = EDGES | st.integers() | JSON_VALUES
 MESSAGES = st.fixed_dictionaries(
     {"type": TYPES},
     optional={
         "action": st.text(max_size=40) | JSON_VALUES,
-        "state_id": st.integers() | JSON_VALUES,
+        "state_id": NUMBERS,
         "from": st.sampled_from(["alaska", "kamchatka", "peru"]) | JSON_VALUES,
-        "to": st.sampled_from(["alaska", "kamchatka", "peru"]) | JSON_VALUES,
-        "until": st.integers() | JSON_VALUES,
+        "to": st.sampled_from(["alaska", "kamchatka", "peru"]) | NUMBERS,
+        "until": NUMBERS,
         "token": st.text(max_size=40) | JSON_VALUES,
-        "seat": JSON_VALUES,
+        "chat_after": NUMBERS,
+        "seat": NUMBERS,
         "ref": JSON_VALUES,
     },
 )
@@ -214,7 +201,8 @@ MESSAGES = st.fixed_dictionaries(
 
 def test_random_messages_from_seats_not_to_act_change_nothing(table: Table) -> None:
     """Whatever a seat that is not to act (or a spectator) sends, the game stays as it was; every
-    message gets one answer, and it is a refusal unless it asks for nothing (ping, hello)."""
+    message gets one answer, and it is a refusal unless it asks for nothing (ping) or calls off a
+    blitz there is none of (a second hello too is refused)."""
     other = (table.to_act + 1) % 3
     sockets = [table.connect(other), table.connect(None)]
     before = table.snapshot()
@@ -228,8 +216,6 @@ def test_random_messages_from_seats_not_to_act_change_nothing(table: Table) -> N
         answer = reply(socket, state=kind == "hello")
         if kind == "ping":
             assert answer == {"type": "pong"}
-        elif kind == "hello":
-            assert answer["type"] == "state" and answer["seat"] == (other if which == 0 else None)
         elif answer["type"] == "ack":  # calling off a blitz there is none of: nothing to do
             assert (kind, which, answer["stopped"]) == ("blitz-stop", 0, False)
             assert socket.receive_json()["type"] == "state"  # the seat's view, sent again
@@ -238,6 +224,50 @@ def test_random_messages_from_seats_not_to_act_change_nothing(table: Table) -> N
             assert answer["ref"] == message.get("ref")
 
     send()
+    assert table.snapshot() == before
+
+
+HELLOS = st.fixed_dictionaries(
+    {"type": st.just("hello")},
+    optional={
+        "token": st.none() | st.text(max_size=40) | JSON_VALUES,
+        "chat_after": NUMBERS,
+        "ref": JSON_VALUES,
+    },
+)
+
+
+def test_random_hellos_are_answered_once_and_never_dropped(table: Table) -> None:
+    """A first message ``hello``, with any token and any ``chat_after``: answered by the state (and
+    the chat history it asked for), or by one error and a close frame; never a dropped connection
+    (``chat_after`` 2**63 once made the store fail and the connection end with no close frame)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    before = table.snapshot()
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(hello=HELLOS, token_of=st.sampled_from([None, 0, 1]))
+    def connect(hello: dict[str, Any], token_of: int | None) -> None:
+        if token_of is not None:
+            hello = hello | {"token": table.tokens[token_of]}
+        with table.client.websocket_connect(f"/api/games/{table.game_id}/ws") as socket:
+            socket.send_text(json.dumps(hello))
+            answer = socket.receive_json()
+            if answer["type"] == "error":
+                assert answer["code"] in ("bad-request", "bad-token") and answer["message"], answer
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    socket.receive_json()
+                assert closed.value.code in (4400, 4403), closed.value.code
+                return
+            assert answer["type"] == "state", answer
+            chat_after = hello.get("chat_after")
+            assert chat_after is None or (type(chat_after) is int and 0 <= chat_after <= NUMBER_MAX)
+            if chat_after is not None:
+                assert socket.receive_json() == {"type": "chat", "after": chat_after, "messages": []}
+            socket.send_json({"type": "ping"})
+            assert reply(socket) == {"type": "pong"}
+
+    connect()
     assert table.snapshot() == before
 
 

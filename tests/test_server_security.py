@@ -86,13 +86,14 @@ def test_a_token_acts_only_for_its_seat_and_only_in_its_game(client: TestClient)
             )
             assert (answer.status_code, answer.json()["error"]["code"]) == (409, "not-your-turn")
     # Any seat's token of game A, in game B: no seat there.
+    state_b = master.live(game_b).state_id
     for token in tokens_a:
         for method, path, body in [
-            ("POST", "actions", {"action": first_legal(master, game_b)}),
+            ("POST", "actions", {"action": first_legal(master, game_b), "state_id": state_b}),
             ("GET", "view", None),
             ("GET", "record", None),
-            ("POST", "undo", {}),
-            ("POST", "blitz", {"from": "alaska", "to": "kamchatka"}),
+            ("POST", "undo", {"state_id": state_b}),
+            ("POST", "blitz", {"from": "alaska", "to": "kamchatka", "state_id": state_b}),
             ("POST", "blitz/stop", None),
         ]:
             answer = client.request(method, f"/api/games/{game_b}/{path}", json=body, headers=bearer(token))
@@ -516,14 +517,15 @@ def test_actions_are_limited_per_address_over_http_and_websocket() -> None:
             socket.send_json({"type": "hello", "token": tokens[waiting]})
             assert socket.receive_json()["type"] == "state"
             for _ in range(2):  # refused by the game, but counted
-                answer = client.post(url, json={"action": move}, headers=bearer(tokens[waiting]))
+                body = {"action": move, "state_id": state_id}
+                answer = client.post(url, json=body, headers=bearer(tokens[waiting]))
                 assert answer.json()["error"]["code"] == "not-your-turn"
             for ref in range(2):
-                socket.send_json({"type": "action", "action": move, "ref": ref})
+                socket.send_json({"type": "action", "action": move, "state_id": state_id, "ref": ref})
                 assert socket.receive_json()["code"] == "not-your-turn"
             socket.send_json({"type": "ping"})  # not a request for a change: not counted
             assert socket.receive_json() == {"type": "pong"}
-            socket.send_json({"type": "action", "action": move, "ref": "over"})
+            socket.send_json({"type": "action", "action": move, "state_id": state_id, "ref": "over"})
             answer = socket.receive_json()
             assert (answer["code"], answer["ref"]) == ("rate-limited", "over")
             refused = client.post(

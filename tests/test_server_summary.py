@@ -97,6 +97,23 @@ def test_a_running_game_is_refused_to_everyone(client: TestClient) -> None:
     refused(client.get("/api/games/nosuchgame/summary"), 404, "not-found", "nosuchgame")
 
 
+def test_the_record_of_a_running_game_is_refused_as_its_summary_is(client: TestClient) -> None:
+    """One situation, one code: the record answered 422 ``bad-request`` where the summary answers 409
+    ``not-over``; now both do, and the OpenAPI schema says so."""
+    humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    game = create(client, [*humans, {"kind": "bot", "bot": "quick"}])
+    waiting = create(client, [{"kind": "human", "name": "Ann"}, {"kind": "open"}, {"kind": "open"}])
+    for created in (game, waiting):
+        token = created["seats"][0]["token"]
+        answer = client.get(
+            f"/api/games/{created['id']}/record", headers={"Authorization": f"Bearer {token}"}
+        )
+        refused(answer, 409, "not-over", "when the game is over")
+        assert str(SEED) not in answer.text and token not in answer.text
+    responses = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}/record"]["get"]["responses"]
+    assert "not-over" in responses["409"]["description"]
+
+
 def test_uploads_that_are_not_records(client: TestClient) -> None:
     game_id = finished_bot_game(client)
     text = record_of(client, game_id)

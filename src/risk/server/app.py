@@ -33,6 +33,16 @@ from risk.server import clock as turn_clock
 from risk.server import seats as seat_desk
 from risk.server.gcpace import CollectorPacer
 from risk.server.hosts import AllowedHosts, HostCheckMiddleware
+from risk.server.inputs import (
+    NUMBER_MAX,
+    MoveText,
+    OptionValue,
+    Seed,
+    WholeNumber,
+    move_text,
+    state_id_of,
+    whole_number,
+)
 from risk.server.limits import Gate, Guard, Limits, RateLimitMiddleware
 from risk.server.master import (
     DEFAULT_BOT_DELAY,
@@ -78,14 +88,20 @@ class SeatIn(BaseModel):
 class GameIn(BaseModel):
     edition: str = "2008"
     game: str = "world"
-    options: dict[str, str | int] = Field(default_factory=dict)
+    options: dict[str, OptionValue] = Field(default_factory=dict)
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
     public: bool = True
-    seed: int | None = None
+    seed: Seed | None = None
     bot_delay: float = DEFAULT_BOT_DELAY
     defend_timeout: float = Field(DEFAULT_DEFEND_TIMEOUT, description="seconds for a defender's dice")
     turn_time: float = Field(0, description="seconds per turn; 0: no turn clock")
-    missed_turns: int = Field(turn_clock.DEFAULT_MISSED_TURNS, description="timed-out turns before a bot")
+    missed_turns: int = Field(
+        turn_clock.DEFAULT_MISSED_TURNS,
+        strict=True,
+        ge=0,
+        le=turn_clock.MAX_MISSED_TURNS,
+        description="timed-out turns before a bot",
+    )
     stand_in: str = Field("quick", description="the bot or level that plays for away players")
     spectators: bool = Field(True, description="anyone with the watch link may watch")
     board: str = "classic"
@@ -96,30 +112,41 @@ class StandInIn(BaseModel):
 
 
 class ReplaceIn(BaseModel):
-    seat: int
+    seat: WholeNumber
     bot: str | None = Field(None, description="the bot to play the seat (default: the game's stand-in)")
 
 
 class JoinIn(BaseModel):
-    seat: int
+    seat: WholeNumber
     name: str
 
 
+STATE_ID = "the state_id of the state the move was chosen at: a move from an older state is refused (stale)"
+
+
 class ActionIn(BaseModel):
-    action: str = Field(max_length=200)
-    state_id: int | None = None
+    action: MoveText = Field(max_length=200)
+    state_id: WholeNumber = Field(description=STATE_ID)
 
 
 class BlitzIn(BaseModel):
-    source: str = Field(alias="from", max_length=100, description="the attacking territory")
-    to: str = Field(max_length=100, description="the territory attacked")
-    until: int = Field(1, ge=1, description="stop once the attacking territory holds this many armies")
-    state_id: int | None = None
+    source: MoveText = Field(alias="from", max_length=100, description="the attacking territory")
+    to: MoveText = Field(max_length=100, description="the territory attacked")
+    until: int = Field(
+        1,
+        strict=True,
+        ge=1,
+        le=NUMBER_MAX,
+        description="stop once the attacking territory holds this many armies",
+    )
+    state_id: WholeNumber = Field(description=STATE_ID)
 
 
 class UndoIn(BaseModel):
-    state_id: int | None = None
-    to: int | None = Field(None, description="take back every move from this stored one (default: the last)")
+    state_id: WholeNumber = Field(description=STATE_ID)
+    to: WholeNumber | None = Field(
+        None, description="take back every move from this stored one (default: the last)"
+    )
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -524,7 +551,9 @@ def create_app(
     async def odds(
         attackers: int = Query(ge=1, le=1000, description="fighting armies (not the one that stays behind)"),
         defenders: int = Query(ge=1, le=1000),
-        stop: int = Query(0, ge=0, description="call the invasion off at this many fighting armies or fewer"),
+        stop: int = Query(
+            0, ge=0, le=1000, description="call the invasion off at this many fighting armies or fewer"
+        ),
     ) -> dict[str, Any]:
         from risk.odds import invasion
 
@@ -658,7 +687,7 @@ def create_app(
         "/api/games/{game_id}/record",
         summary="A finished game's record (players only)",
         response_class=Response,  # plain text, as documented below; refusals stay JSON
-        responses={200: RECORD_TEXT, **refusals(403, 404, 503)},
+        responses={200: RECORD_TEXT, **refusals(403, 404, 409, 503)},
     )
     async def record(game_id: str, authorization: str | None = Header(None)) -> PlainTextResponse:
         text = await run_in_threadpool(master.record_text, game_id, _bearer(authorization))
@@ -732,9 +761,11 @@ def create_app(
                 hello = await asyncio.wait_for(_receive(socket, gate), HELLO_TIMEOUT)
                 if hello.get("type") != "hello":
                     raise Refusal("bad-request", "the first message must be {'type': 'hello', 'token': ...}")
-                token = hello.get("token")
+                token, chat_after = hello.get("token"), hello.get("chat_after")
                 if token is not None and not isinstance(token, str):
                     raise Refusal("bad-token", "the token must be a string or null")
+                if chat_after is not None:
+                    whole_number(chat_after, "'chat_after' (the newest chat seq the client holds)")
                 seat = await run_in_threadpool(master.seat_of, game_id, token)
                 await run_in_threadpool(social.check_watcher, game_id, seat)
             except TimeoutError:
@@ -757,7 +788,7 @@ def create_app(
             if seat != SPECTATOR:
                 await hub.announce_presence(game_id, connection)
                 hub.seats_changed(game_id)
-            await social.send_history(game_id, connection, hello)
+            await social.send_history(game_id, connection, chat_after)
             while True:
                 try:
                     message = await _receive(socket, gate)
@@ -773,10 +804,16 @@ def create_app(
                     await _act(connection, game_id, message, ref)
                 elif kind in FAST_PLAY_MESSAGES:
                     await _fast_play(connection, game_id, kind, message, ref)
-                elif kind == "hello":
-                    connection.log_sent = 0
-                    await hub.send_state(game_id, connection, force=True)
-                    await social.send_history(game_id, connection, message)
+                elif kind == "hello":  # a connection's seat is for its life (docs/web.md)
+                    await _send_error(
+                        connection,
+                        ref,
+                        Refusal(
+                            "bad-request",
+                            "this connection already said hello: to watch or play as someone else, "
+                            "open a new connection",
+                        ),
+                    )
                 elif kind == "chat":
                     try:
                         await social.on_chat(game_id, connection, message)
@@ -814,19 +851,14 @@ def create_app(
         if connection.seat == SPECTATOR:
             await _send_error(connection, ref, Refusal("bad-token", "spectators cannot act"))
             return
-        text, state_id = message.get("action"), message.get("state_id")
-        if not isinstance(text, str) or (
-            state_id is not None and (not isinstance(state_id, int) or isinstance(state_id, bool))
-        ):
-            await _send_error(
-                connection,
-                ref,
-                Refusal(
-                    "bad-request", "an action message is {'type': 'action', 'action': TEXT, 'state_id': N}"
-                ),
-            )
-            return
+        text = message.get("action")
         try:
+            if not isinstance(text, str):
+                raise Refusal(
+                    "bad-request", "an action message is {'type': 'action', 'action': TEXT, 'state_id': N}"
+                )
+            move_text(text, "the action")
+            state_id = state_id_of(message)
             new_id = await run_in_threadpool(
                 seat_desk.player_submit, master, game_id, connection.seat, text, state_id
             )
@@ -887,13 +919,11 @@ def create_app(
     async def _fast_play(
         connection: Connection, game_id: str, kind: str, message: dict[str, Any], ref: Any
     ) -> None:
-        seat, state_id = connection.seat, message.get("state_id")
+        seat = connection.seat
         extra: dict[str, Any] = {}
         try:
             if seat == SPECTATOR:
                 raise Refusal("bad-token", "spectators cannot act")
-            if state_id is not None and (not isinstance(state_id, int) or isinstance(state_id, bool)):
-                raise Refusal("bad-request", "the state_id is the number of the state the move was chosen at")
             if kind == "blitz":
                 source, target, until = message.get("from"), message.get("to"), message.get("until", 1)
                 if not isinstance(source, str) or not isinstance(target, str):
@@ -902,16 +932,21 @@ def create_app(
                         "a blitz message is {'type': 'blitz', 'from': TERRITORY, 'to': TERRITORY, "
                         "'until': ARMIES, 'state_id': N}",
                     )
+                move_text(source, "'from'")
+                move_text(target, "'to'")
+                until = whole_number(until, "'until' (the armies to keep in the attacking territory)", 1)
                 new_id, run = await run_in_threadpool(
-                    master.blitz, game_id, seat, source, target, until, state_id
+                    master.blitz, game_id, seat, source, target, until, state_id_of(message)
                 )
                 extra["blitz"] = run.to_dict()
             elif kind == "undo":
                 to = message.get("to")
-                if to is not None and (not isinstance(to, int) or isinstance(to, bool)):
-                    raise Refusal("bad-request", "'to' is the stored number of the first move to take back")
-                new_id = await run_in_threadpool(master.undo, game_id, seat, state_id, to)
+                if to is not None:
+                    whole_number(to, "'to' (the stored number of the first move to take back)")
+                new_id = await run_in_threadpool(master.undo, game_id, seat, state_id_of(message), to)
             else:  # blitz-stop: no new state, only this seat's view of its blitz changes
+                if "state_id" in message:  # not needed, but never taken unchecked
+                    state_id_of(message)
                 extra["stopped"] = await run_in_threadpool(master.stop_blitz, game_id, seat)
                 new_id = master.live(game_id).state_id
         except Refusal as refusal:

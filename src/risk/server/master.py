@@ -74,7 +74,7 @@ class Refusal(Exception):
         "bad-token": 403,
         "not-found": 404,
         "game-over": 409,
-        "not-over": 409,  # what is shown only after the game (its summary)
+        "not-over": 409,  # what is shown only after the game (its record, its summary)
         "bad-record": 422,  # an uploaded record that does not replay
         "too-large": 413,
         "waiting": 409,
@@ -748,7 +748,11 @@ class GameMaster:
             raise Refusal("bad-token", "the record is for the game's players: open your seat's link")
         with live.lock:
             if not live.game.is_over:
-                raise Refusal("bad-request", "the record can be downloaded when the game is over")
+                raise Refusal(
+                    "not-over",
+                    "the record can be downloaded when the game is over; until then the board and its "
+                    "log show what has happened",
+                )
             return write_record(live.game)
 
     def after_game(self, game_id: str) -> dict[str, Any]:

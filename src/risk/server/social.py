@@ -17,7 +17,9 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from risk.server.chat import ChatDesk, chat_entry, may_read
+from risk.server.clock import MAX_MISSED_TURNS
 from risk.server.houserules import get_ruleset, qr_svg, rematch, ruleset_answer, save_ruleset
+from risk.server.inputs import NUMBER_MAX, OptionValue
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
 from risk.server.refusals import refusals
 from risk.server.storage import ChatRecord
@@ -46,7 +48,7 @@ class TableIn(BaseModel):
     spectators: bool | None = None
     public: bool | None = None
     turn_time: float | None = None
-    missed_turns: int | None = None
+    missed_turns: int | None = Field(None, ge=0, le=MAX_MISSED_TURNS)
     stand_in: str | None = None
 
 
@@ -54,7 +56,7 @@ class RulesetIn(BaseModel):
     name: str = Field(max_length=200, description="what the group calls these rules")
     edition: str = "2008"
     game: str = "world"
-    options: dict[str, str | int] = Field(default_factory=dict)
+    options: dict[str, OptionValue] = Field(default_factory=dict)
     board: str = "classic"
     seats: list[RulesetSeatIn] | None = Field(None, max_length=8, description="who plays, if kept")
     table: TableIn | None = None
@@ -100,15 +102,13 @@ class Social:
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self.locks.setdefault(game_id, asyncio.Lock())
 
-    async def send_history(self, game_id: str, connection: Connection, hello: dict[str, Any]) -> None:
-        """On ``hello`` with ``chat_after``: the messages after that seq this connection may read."""
-        after = hello.get("chat_after")
+    async def send_history(self, game_id: str, connection: Connection, after: int | None) -> None:
+        """On ``hello`` with ``chat_after`` (checked by the caller): the messages after that seq this
+        connection may read."""
         if after is None:  # a client that shows no chat history: new messages only
             if connection.chat_seen is None:
                 connection.chat_seen = 0
             return
-        if not isinstance(after, int) or isinstance(after, bool) or after < 0:
-            after = 0
         async with self._lock(game_id), connection.lock:
             messages, last = await run_in_threadpool(self.chat.history, game_id, connection.seat, after)
             connection.chat_seen = last
@@ -180,7 +180,7 @@ class Social:
         )
         async def read_chat(
             game_id: str,
-            after: int = Query(0, ge=0, description="only messages with a greater seq"),
+            after: int = Query(0, ge=0, le=NUMBER_MAX, description="only messages with a greater seq"),
             authorization: str | None = Header(None),
         ) -> dict[str, Any]:
             seat = await seat_for(game_id, authorization)
