@@ -12,11 +12,13 @@ import json
 import time
 import urllib.error
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from crash_harness import Harness, ServerProcess, game_setups, outages, run
 from pg import PgCluster
@@ -170,3 +172,55 @@ def test_bots_wait_for_the_store_and_go_on_by_themselves() -> None:
             state = ws.receive_json()
             while state["state_id"] < 3:
                 state = ws.receive_json()
+
+
+class ChatFailingStore(MemoryStorage):
+    """A store whose chat cannot be read once ``down``: with the game loaded, the hello's chat history
+    is the first read that fails."""
+
+    down = False
+
+    def chat(self, game_id: str, after: int = 0) -> Any:
+        if self.down:
+            raise StorageError(DOWN)
+        return super().chat(game_id, after)
+
+
+@pytest.mark.timeout(60)
+def test_a_store_failure_during_the_hello_is_answered_and_the_connection_closed() -> None:
+    # Past the hello's own checks only the store can refuse: the client gets one error and a close
+    # frame (1013: try again later, as the page does), never a connection dropped without one.
+    store = ChatFailingStore()
+    with TestClient(create_app(store)) as client:
+        seats = [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cy")]
+        game = client.post("/api/games", json={"seats": seats, "seed": 3, "bot_delay": 0}).json()
+        store.down = True
+        with client.websocket_connect(f"/api/games/{game['id']}/ws") as ws:
+            ws.send_json({"type": "hello", "token": game["seats"][0]["token"], "chat_after": 0})
+            assert ws.receive_json()["type"] == "state"
+            refused = ws.receive_json()
+            assert refused["type"] == "error" and refused["code"] == "unavailable"
+            assert "try again" in refused["message"] and DOWN not in refused["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1013
+
+
+@pytest.mark.timeout(60)
+def test_a_hello_to_a_game_that_cannot_be_loaded_is_answered_and_closed() -> None:
+    played = MemoryStorage()
+    with TestClient(create_app(played)) as client:
+        seats = [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cy")]
+        game = client.post("/api/games", json={"seats": seats, "seed": 3, "bot_delay": 0}).json()
+    record = played.get_game(game["id"])
+    assert record is not None
+    edited = MemoryStorage()
+    edited.create_game(replace(record, rules="no-such-edition"))
+    url = f"/api/games/{game['id']}/ws"
+    with TestClient(create_app(edited)) as client, client.websocket_connect(url) as ws:
+        ws.send_json({"type": "hello", "token": game["seats"][0]["token"]})
+        refused = ws.receive_json()
+        assert refused["code"] == "unavailable" and "cannot be loaded" in refused["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1011

@@ -772,14 +772,7 @@ def create_app(
                 await socket.close(code=4408, reason="no hello")
                 return
             except Refusal as refusal:
-                await socket.send_json({"type": "error", "ref": None, **refusal.to_dict()})
-                await socket.close(
-                    code=4403
-                    if refusal.code in ("bad-token", "no-spectators")
-                    else 4404
-                    if refusal.code == "not-found"
-                    else 4400
-                )
+                await _refuse_connection(socket, refusal)
                 return
             connection = Connection(socket, seat)
             hub.connections.setdefault(game_id, set()).add(connection)
@@ -831,6 +824,11 @@ def create_app(
                     )
         except WebSocketDisconnect:
             return  # the client left: the normal end of a connection (the clean-up follows)
+        except Refusal as refusal:
+            # Past the hello, only the store can refuse (it is down, or the game cannot be loaded):
+            # one error and a close frame, never a dropped connection.
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                await _refuse_connection(socket, refusal)
         finally:
             if connection is not None:
                 watchers = hub.connections.get(game_id, set())
@@ -1000,6 +998,26 @@ async def _receive(socket: WebSocket, gate: Gate) -> dict[str, Any]:
         throttled.ref = data.get("ref")
         raise throttled
     return data
+
+
+def _close_code(refusal: Refusal) -> int:
+    """The websocket close code for a refused connection (docs/web.md): the page stops reconnecting on
+    4403 and 4404, and tries again later on 1013 (the store is down) and 1011 (a game that cannot be
+    loaded: the server's fault, not the player's)."""
+    if refusal.code in ("bad-token", "no-spectators"):
+        return 4403
+    if refusal.code == "not-found":
+        return 4404
+    if isinstance(refusal, Unloadable):
+        return 1011
+    if refusal.code == "unavailable":
+        return 1013
+    return 4400
+
+
+async def _refuse_connection(socket: WebSocket, refusal: Refusal) -> None:
+    await socket.send_json({"type": "error", "ref": None, **refusal.to_dict()})
+    await socket.close(code=_close_code(refusal))
 
 
 async def _send_error(connection: Connection, ref: Any, refusal: Refusal) -> None:
