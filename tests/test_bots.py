@@ -3,16 +3,19 @@ of determinisation, and the search bot's budget discipline."""
 
 from __future__ import annotations
 
+import ast
 import random
 import time
+from pathlib import Path
 
 import pytest
 
 from risk.bots import BOTS, DEFAULT_BOT, LADDER, make_bot
 from risk.bots.base import Bot
+from risk.bots.battle_odds import win_probability
 from risk.bots.determinise import determinise
 from risk.bots.expert import ExpertBot
-from risk.bots.heuristic import ContinentalBot, FortressBot, fallback_action, win_probability
+from risk.bots.heuristic import ContinentalBot, FortressBot, fallback_action
 from risk.bots.search import SearchBot, evaluate
 from risk.odds import invasion
 from risk.rules.actions import Action, Attack, Defend
@@ -127,6 +130,40 @@ def test_win_probability_comes_from_the_exact_odds() -> None:
     assert win_probability(0, 5) == 0.0
     # Huge stacks are scaled down, keeping the ratio: still the right side of a coin toss.
     assert win_probability(300, 100) > 0.99
+
+
+def bot_imports() -> dict[str, set[str]]:
+    """Each module of risk.bots with the risk.bots modules it imports (anywhere in the file)."""
+    folder = Path(__file__).resolve().parents[1] / "src" / "risk" / "bots"
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        name = "risk.bots" if path.stem == "__init__" else f"risk.bots.{path.stem}"
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        graph[name] = {module for module in found if module.startswith("risk.bots.")} - {name}
+    return graph
+
+
+def test_bot_modules_import_no_cycle() -> None:
+    graph = bot_imports()
+    assert "risk.bots.heuristic" in graph and "risk.bots.neutrals" in graph
+    cycles: list[list[str]] = []
+
+    def visit(module: str, path: list[str]) -> None:
+        for imported in sorted(graph.get(module, ())):
+            if imported in path:
+                cycles.append([*path[path.index(imported) :], imported])
+            elif imported in graph:
+                visit(imported, [*path, imported])
+
+    for module in sorted(graph):
+        visit(module, [module])
+    assert cycles == []
 
 
 def test_fallback_action_is_legal_in_every_phase() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from risk.bots import make_bot
+from risk.bots.battle_odds import win_probability
 from risk.bots.expert import (
     CARD_FLOOR,
     ExpertBot,
@@ -14,7 +15,6 @@ from risk.bots.expert import (
     reinforcements_all_in,
     safe_bonus,
 )
-from risk.bots.heuristic import win_probability
 from risk.bots.quick import QuickBot
 from risk.rules.actions import END_ATTACK, END_TURN, Attack, Defend, EndAttack, Place, Trade
 from risk.rules.game import Game, Phase

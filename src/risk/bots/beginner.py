@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from risk.bots.base import ATTACK, ELIMINATION_TRADE, FORTIFY, OCCUPY, REINFORCE, TURN_END, Bot
-from risk.bots.heuristic import win_probability
+from risk.bots.battle_odds import win_probability
 from risk.bots.quick import QuickBot
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Occupy, Place
 from risk.rules.game import Game, trade_options

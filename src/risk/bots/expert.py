@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from risk.bots.base import Bot
-from risk.bots.heuristic import win_probability
+from risk.bots.battle_odds import win_probability
 from risk.bots.quick import QuickBot
 from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
 from risk.rules.actions import Action, Attack, Place, Trade

@@ -11,7 +11,7 @@ rest of the turn.
 
 from __future__ import annotations
 
-from risk.bots import heuristic  # the module, not its names: heuristic imports this one
+from risk.bots.battle_odds import win_probability
 from risk.rules.actions import ACCEPT_DICE, Action, Commander, Reroll
 from risk.rules.game import Game, battle_losses
 
@@ -29,7 +29,7 @@ def roll_value(fighting: int, defenders: int, attack: tuple[int, ...], defence: 
     left = defenders - defender_losses
     if left <= 0:
         return 1.0
-    return heuristic.win_probability(fighting - attacker_losses, left)
+    return win_probability(fighting - attacker_losses, left)
 
 
 def _with_die(dice: tuple[int, ...], index: int, face: int) -> tuple[int, ...]:

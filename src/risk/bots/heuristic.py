@@ -41,7 +41,7 @@ from risk.bots.base import (
     SETUP_PLACE,
     Bot,
 )
-from risk.odds import invasion
+from risk.bots.battle_odds import win_probability
 from risk.rules.actions import (
     END_ATTACK,
     END_TURN,
@@ -61,24 +61,6 @@ from risk.view import View
 
 if TYPE_CHECKING:
     from risk.maps import Board
-
-
-# Beyond this size, odds barely change and the odds tables grow: clamp before asking.
-_ODDS_CAP = 60
-
-
-# Bounded: both counts are clamped to _ODDS_CAP.
-@cache
-def win_probability(attackers: int, defenders: int) -> float:
-    """P(``attackers`` fighting armies conquer a territory held by ``defenders``), from :mod:`risk.odds`."""
-    if attackers <= 0:
-        return 0.0
-    if defenders <= 0:
-        return 1.0
-    if attackers > _ODDS_CAP or defenders > _ODDS_CAP:
-        scale = _ODDS_CAP / max(attackers, defenders)
-        attackers, defenders = max(1, round(attackers * scale)), max(1, round(defenders * scale))
-    return invasion(attackers, defenders).attacker_wins
 
 
 def fallback_action(view: View, rng: random.Random) -> Action:

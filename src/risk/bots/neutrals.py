@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from risk.bots import heuristic  # the module, not its names: heuristic imports this one
 from risk.bots.base import ALLY_PLACE, ATTACK, REINFORCE, SETUP_PLACE
+from risk.bots.battle_odds import win_probability
 from risk.rules.actions import CALL_OFF, Action, Attack, Bribe, Place, ReinforceAlly
 from risk.rules.game import Game, trade_options
 
@@ -206,7 +206,7 @@ def ally_attack(game: Game, me: int) -> Attack | None:
             holder = owner[t]
             if holder == me or game.neutral[holder]:
                 continue
-            p = heuristic.win_probability(armies[s] - 1, armies[t])
+            p = win_probability(armies[s] - 1, armies[t])
             if p >= ALLY_ATTACK_ODDS and (best is None or p > best[0]):
                 best = (p, s, t)
     if best is None:
