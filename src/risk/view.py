@@ -30,12 +30,36 @@ SPECTATOR = -1
 class View:
     """Player ``player``'s view of ``game`` (``SPECTATOR`` sees no hand at all).
 
-    Reading is cheap: per-territory and per-seat facts (``owner``, ``armies``, ``alive``, ...) are the
-    live game's own sequences, not copies, so a bot may read them on every decision. They are
-    read-only (typed ``Sequence``) and change as the game goes on: copy one to keep it.
+    Reading is cheap, so that no bot has a reason to reach past the view: per-territory and per-seat
+    facts (``owner``, ``armies``, ``alive``, ``units``, ...) are the live game's own sequences, not
+    copies, read-only (typed ``Sequence``) and changing as the game goes on (copy one to keep it);
+    what is fixed for the whole game (``board``, ``rules``, ``players``, ``team``, ...) and the
+    engine's public queries (``force``, ``room``, ``fortify_targets``, ``occupy_range``, ...) are
+    plain attributes.
     """
 
-    __slots__ = ("_game", "active_neutrals", "board", "humans", "player", "players", "rules")
+    __slots__ = (
+        "_game",
+        "active_neutrals",
+        "board",
+        "continents_of",
+        "defending_seat",
+        "force",
+        "fortify_targets",
+        "humans",
+        "invasion_needs_call_off",
+        "may_reinforce",
+        "neutral",
+        "occupy_range",
+        "player",
+        "players",
+        "reinforcement_for",
+        "room",
+        "rules",
+        "team",
+        "team_at",
+        "territories_of",
+    )
 
     def __init__(self, game: Game, player: int) -> None:
         if not (player == SPECTATOR or 0 <= player < len(game.players)):
@@ -47,8 +71,31 @@ class View:
         self.rules: Final[Rules] = game.rules
         self.players: Final[tuple[str, ...]] = game.players
         self.humans: Final = game.humans  # seats played by people or bots; the neutral seats follow
+        # Which seats are neutral armies (2-player RISK): they never take a turn.
+        self.neutral: Final = tuple(game.neutral)
+        # Team RISK: each seat's team (0 or 1), else None.
+        self.team: Final = None if game.team is None else tuple(game.team)
         # 2-player RISK with active neutrals (2003): bribes, allies, status dice.
         self.active_neutrals: Final = game.rules.neutral_mode == "active" and game.rules.neutrals > 0
+        # The engine's public queries on the board, bound once: no extra call on a bot's hot path.
+        # force(territory, seat): the armies of a seat there (Team RISK: teammates share territories);
+        # defending_seat(territory): who rolls its defence; team_at(territory): Team RISK, the team
+        # holding it (-1: none); territories_of(player); continents_of(player): those held whole;
+        # room(territory): armies it may still take (the expert army cap); may_reinforce(territory,
+        # player); reinforcement_for(player): armies for territories and continents, before cards;
+        # fortify_targets(source); occupy_range(): the fewest and most armies that may move in;
+        # invasion_needs_call_off(): active neutrals, an invasion whose end rolls a status die.
+        self.force: Final = game.force
+        self.defending_seat: Final = game.defending_seat
+        self.team_at: Final = game.team_at
+        self.territories_of: Final = game.territories_of
+        self.continents_of: Final = game.continents_of
+        self.room: Final = game.room
+        self.may_reinforce: Final = game.may_reinforce
+        self.reinforcement_for: Final = game.reinforcement_for
+        self.fortify_targets: Final = game.fortify_targets
+        self.occupy_range: Final = game.occupy_range
+        self.invasion_needs_call_off: Final = game.invasion_needs_call_off
 
     # -- public facts ----------------------------------------------------------------------------
     @property
@@ -166,58 +213,15 @@ class View:
     def outcome(self) -> Outcome | None:
         return self._game.outcome()
 
-    def force(self, territory: int, seat: int) -> int:
-        """The armies of ``seat`` in ``territory`` (Team RISK: teammates may share a territory)."""
-        return self._game.force(territory, seat)
-
-    def defending_seat(self, territory: int) -> int:
-        """Who rolls the defence of ``territory`` (its owner; in Team RISK the biggest stack there)."""
-        return self._game.defending_seat(territory)
-
-    def team_at(self, territory: int) -> int:
-        """Team RISK: the team whose units hold ``territory`` (-1: none)."""
-        return self._game.team_at(territory)
-
-    def territories_of(self, player: int) -> list[int]:
-        return self._game.territories_of(player)
-
-    def continents_of(self, player: int) -> list[int]:
-        """The continents ``player`` holds whole."""
-        return self._game.continents_of(player)
-
-    def room(self, territory: int) -> int:
-        """How many more armies ``territory`` may take (the expert 12-army cap; else no limit)."""
-        return self._game.room(territory)
-
-    def may_reinforce(self, territory: int, player: int) -> bool:
-        """Whether ``player`` may place reinforcements on ``territory``."""
-        return self._game.may_reinforce(territory, player)
-
     def next_set_value(self) -> int | None:
         return self._game.next_set_value()
 
     def set_value(self, cards: tuple[int, ...]) -> int:
         return self._game.set_value(cards)
 
-    def reinforcement_for(self, player: int) -> int:
-        """Armies for territories (at least 3) and whole continents, before any card trade."""
-        return self._game.reinforcement_for(player)
-
-    def fortify_targets(self, source: int) -> list[int]:
-        return self._game.fortify_targets(source)
-
-    def occupy_range(self) -> tuple[int, int]:
-        """The fewest and most armies that may move into the territory just conquered."""
-        return self._game.occupy_range()
-
     def must_trade(self, player: int | None = None) -> bool:
         """Whether ``player`` (by default the current player) must trade a set before anything else."""
         return self._game.must_trade(player)
-
-    @property
-    def neutral(self) -> Sequence[bool]:
-        """Which seats are neutral armies (2-player RISK): they never take a turn."""
-        return self._game.neutral
 
     @property
     def ally(self) -> Sequence[int]:
@@ -228,15 +232,6 @@ class View:
     def open_invasion(self) -> int | None:
         """Active neutrals: the target of the invasion under way, if any."""
         return self._game.open_invasion
-
-    def invasion_needs_call_off(self) -> bool:
-        """Active neutrals: an invasion is under way whose end rolls a neutral's status die."""
-        return self._game.invasion_needs_call_off()
-
-    @property
-    def team(self) -> Sequence[int] | None:
-        """Team RISK: each seat's team (0 or 1), else ``None``."""
-        return self._game.team
 
     @property
     def units(self) -> Sequence[Sequence[int]] | None:
@@ -305,11 +300,11 @@ class View:
         return self._game.missions[self.player]
 
     @property
-    def hand(self) -> Sequence[int]:
+    def hand(self) -> tuple[int, ...]:
         """This player's cards (empty for a spectator; in Team RISK the team's shared hand)."""
         if self.player == SPECTATOR:
             return ()
-        return self._game.hands[self.player]
+        return tuple(self._game.hands[self.player])
 
     def trade_options(self) -> list[Trade]:
         """Every set this player may trade from its hand now, one action per bonus territory it could

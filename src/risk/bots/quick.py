@@ -184,7 +184,8 @@ class QuickBot(Bot):
                 if owner[t] != me and a - armies[t] > best_margin:
                     best, best_margin = (s, t), a - armies[t]
         if (
-            view.open_invasion is not None
+            view.active_neutrals
+            and view.open_invasion is not None
             and view.invasion_needs_call_off()
             and (best is None or best_margin < 2 or best[1] != view.open_invasion)
         ):
@@ -238,8 +239,7 @@ class QuickBot(Bot):
 
     def _fortify(self, view: View, me: int) -> Action:
         owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
-        last = view.public_history(-1)[-1]
-        if last[0] == "action" and isinstance(last[2], Fortify):
+        if isinstance(view.last_action(me), Fortify):
             return END_TURN  # extended fortification: one move a turn is this bot's whole plan
         if view.team is not None:
             return self._team_fortify(view, me)
