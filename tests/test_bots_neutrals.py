@@ -106,6 +106,24 @@ def test_no_bribe_that_costs_a_set() -> None:
     assert neutrals.bribe(View(game, 0), 0) == Bribe(1, odd)
 
 
+def test_the_spare_card_is_found_without_touching_the_hand() -> None:
+    """The bot reads its hand through the view: the spare card is the one whose loss leaves the most
+    sets (the trade options without it, as the engine lists them), and no hand is ever written."""
+    game = make_position(ACTIVE, 2, {"kamchatka": (NEUTRAL, 8)}, default_owner=0, phase=Phase.REINFORCE)
+    symbols = game.board.card_symbols
+    by_symbol = [[c for c in range(len(game.board)) if symbols[c] == symbol] for symbol in range(3)]
+    game.hands[0] = [by_symbol[0][0], by_symbol[0][1], by_symbol[0][2], by_symbol[1][0], by_symbol[2][0]]
+    game.hands = tuple(game.hands)  # type: ignore[assignment]  # any write to a hand would fail
+    spare = neutrals.spare_card(View(game, 0))
+    left = {}
+    for card in game.hands[0]:
+        without = game.copy()
+        without.hands = [list(hand) for hand in game.hands]
+        without.hands[0] = [c for c in game.hands[0] if c != card]
+        left[card] = len(View(without, 0).trade_options())
+    assert spare in left and left[spare] == max(left.values()) > 0
+
+
 def test_an_open_invasion_of_a_neutral_is_called_off_before_the_next_target() -> None:
     owners = {"alaska": (0, 9), "kamchatka": (NEUTRAL, 5), "northwest territory": (1, 1)}
     game = make_position(ACTIVE, 2, owners, default_owner=0)
