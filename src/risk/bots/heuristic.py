@@ -56,6 +56,7 @@ from risk.rules.actions import (
     Place,
     Trade,
 )
+from risk.rules.game import Phase
 from risk.view import View
 
 if TYPE_CHECKING:
@@ -134,14 +135,15 @@ class HeuristicBot(Bot):
         # The games beyond world domination: their own decisions first (None: the plan decides).
         special = special_action(view, self.aim)
         if special is None:
-            special = self.variant_decision(view, me)
+            special = self.variant_decision(view, me, phase)
         if special is not None:
             return special
         if phase == ATTACK:
             return self.attack(view, me)
         if phase == DEFEND:
-            assert view.pending_attack is not None
-            return Defend(min(2, view.armies[view.pending_attack[1]]))
+            attack = view.pending_attack
+            assert attack is not None
+            return Defend(min(2, view.armies[attack[1]]))
         if phase == OCCUPY:
             return self.occupy(view, me)
         if phase in (REINFORCE, ELIMINATION_TRADE):
@@ -158,10 +160,11 @@ class HeuristicBot(Bot):
             return self.claim(view, me)
         return fallback_action(view, self.rng)
 
-    def variant_decision(self, view: View, me: int) -> Action | None:
-        """2-player RISK (neutrals, allies) and the expert dice: the decisions those games add, or
-        ``None`` where the world-domination plan decides (Team RISK adds none: its values do)."""
-        if view.phase == ADJUST_DICE:
+    def variant_decision(self, view: View, me: int, phase: Phase) -> Action | None:
+        """2-player RISK (neutrals, allies) and the expert dice: the decisions those games add in
+        ``phase`` (the view's), or ``None`` where the world-domination plan decides (Team RISK adds
+        none: its values do)."""
+        if phase == ADJUST_DICE:
             return expert_dice.adjust(view, me)
         if neutrals.in_duel(view):
             return neutrals.duel_action(view, me)
@@ -215,7 +218,7 @@ class HeuristicBot(Bot):
         a card for the first conquest, a player eliminated (and their cards). It depends only on the
         target's continent and holder."""
         survey = survey or self.survey(view, me)
-        board, owner = view.board, view.owner
+        board, owner = view.board, survey.owner
         value = 1.0
         continent = board.continent_of[target]
         members = board.continents[continent].territories
@@ -243,7 +246,7 @@ class HeuristicBot(Bot):
 
     def holder_value(self, view: View, me: int, target: int, focus: int, survey: Survey) -> float:
         """:meth:`conquest_value`, worked out once per continent and holder in a survey."""
-        key = (view.board.continent_of[target], view.owner[target], focus)
+        key = (view.board.continent_of[target], survey.owner[target], focus)
         value = survey.values.get(key)
         if value is None:
             value = survey.values[key] = self.conquest_value(view, me, target, focus, survey)
@@ -292,7 +295,7 @@ class HeuristicBot(Bot):
         """The border territory short of the most armies against its threat (continent borders count
         double), and that shortfall; (-1, 0) when every border is safe."""
         survey = survey or self.survey(view, me)
-        owner, armies, board = view.owner, view.armies, view.board
+        owner, armies, board = survey.owner, survey.armies, view.board
         neighbours, continent_of = board.neighbours, board.continent_of
         held = survey.held_continents()
         ratio = self.style.border_ratio
@@ -353,7 +356,7 @@ class HeuristicBot(Bot):
     ) -> list[tuple[float, float, int, int, int]]:
         """:meth:`attack_options` as plain (score, win probability, source, target, dice), unsorted;
         only those whose win probability is at least ``least_odds``."""
-        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        owner, armies, neighbours = survey.owner, survey.armies, view.board.neighbours
         focus = -1  # the target continent, worked out when a first attack is worth scoring
         foe, units = survey.foe, view.units
         values: list[float | None] = [None] * len(owner)  # by target
@@ -433,16 +436,18 @@ class HeuristicBot(Bot):
     def occupy(self, view: View, me: int) -> Occupy:
         low, high = view.occupy_range()
         if view.units is not None:  # Team RISK: a count that leaves no territory tied
-            assert view.pending_occupation is not None
-            source, target, _ = view.pending_occupation
+            occupation = view.pending_occupation
+            assert occupation is not None
+            source, target, _ = occupation
             moved = self.occupy_count(view, me, low, high)
             return Occupy(low + teams.untied(view, me, source, target, moved - low, 0, high - low))
         return Occupy(self.occupy_count(view, me, low, high))
 
     def occupy_count(self, view: View, me: int, low: int, high: int) -> int:
         """The armies to move in after a conquest, between ``low`` and ``high``."""
-        assert view.pending_occupation is not None
-        source, target, _ = view.pending_occupation
+        occupation = view.pending_occupation
+        assert occupation is not None
+        source, target, _ = occupation
         if self.aim is not None:
             moved = self.aim_occupation(view, source, target, low, high)
             if moved is not None:
@@ -537,10 +542,12 @@ class Survey:
         "_holders",
         "_index",
         "_mine_in",
+        "armies",
         "danger",
         "duel",
         "foe",
         "me",
+        "owner",
         "team_values",
         "values",
         "view",
@@ -550,7 +557,9 @@ class Survey:
     def __init__(self, view: View, me: int, weights: list[float] | None = None) -> None:
         self.view, self.me = view, me
         self.weights = weights  # per continent: how much more a goal makes it worth aiming at
-        owner = view.owner
+        # The position, read once (the live sequences: valid while the position does not change).
+        owner = self.owner = view.owner
+        self.armies = view.armies
         if view.team is None:
             self.foe = [seat != me for seat in owner]
         else:
@@ -571,14 +580,14 @@ class Survey:
     def mine_in(self) -> list[int]:
         """How many territories of each continent the bot holds."""
         if self._mine_in is None:
-            owner, me = self.view.owner, self.me
+            owner, me = self.owner, self.me
             self._mine_in = [held(owner).count(me) for held in self._index.members]
         return self._mine_in
 
     def held_by(self, continent: int, seat: int) -> bool:
         """Whether ``seat`` holds every territory of ``continent``."""
         if continent not in self._holders:
-            owners = self._index.members[continent](self.view.owner)
+            owners = self._index.members[continent](self.owner)
             first = owners[0]
             self._holders[continent] = first if owners.count(first) == len(owners) else None
         return self._holders[continent] == seat
@@ -592,7 +601,7 @@ class Survey:
         if self._focus is not None:
             return self._focus
         view, me = self.view, self.me
-        owner, armies, continent_of = view.owner, view.armies, view.board.continent_of
+        owner, armies, continent_of = self.owner, self.armies, view.board.continent_of
         index = self._index
         # The bot's territories and the enemy armies in each continent, in one pass.
         mine_in = [0] * len(index.members)

@@ -66,8 +66,9 @@ class QuickBot(Bot):
         if phase == ALLY_PLACE:
             return Place(self._front(view, view.placing_for), view.pending)
         if phase == DEFEND:
-            assert view.pending_attack is not None
-            return Defend(min(2, view.armies[view.pending_attack[1]]))
+            attack = view.pending_attack
+            assert attack is not None
+            return Defend(min(2, view.armies[attack[1]]))
         if phase == OCCUPY:
             return self._occupy(view, me)
         if phase == ADJUST_DICE:
@@ -230,8 +231,9 @@ class QuickBot(Bot):
 
     def _occupy(self, view: View, me: int) -> Occupy:
         low, high = view.occupy_range()
-        assert view.pending_occupation is not None
-        source = view.pending_occupation[0]
+        occupation = view.pending_occupation
+        assert occupation is not None
+        source = occupation[0]
         owner = view.owner
         if any(owner[n] != me for n in view.board.neighbours[source]):
             return Occupy(max(low, (low + high) // 2))

@@ -264,19 +264,18 @@ class SearchBot(Bot):
         return candidates[alive[0]]
 
     def rollout(self, sample: Game, me: int) -> float:
-        """Play every seat of ``sample`` (a determinised game: the bot's own) with the heuristic until
-        ``me``'s next turn begins, then evaluate ``me``'s view of it. Every seat reads it through its
-        view, as in a real game."""
+        """Play every seat of ``sample`` (a determinised game: the bot's own, which it plays on) with
+        the heuristic until ``me``'s next turn begins, then evaluate ``me``'s view of it. The seats'
+        policies read it through their views, as in a real game."""
         views = [View(sample, player) for player in range(len(sample.players))]
-        mine = views[me]
-        policies = self.seat_policies(mine)
-        start_turn = mine.turn
+        policies = self.seat_policies(views[me])
+        start_turn = sample.turn
         for _ in range(ROLLOUT_ACTION_CAP):
-            if mine.is_over or (mine.turn != start_turn and mine.current == me):
+            if sample.is_over or (sample.turn != start_turn and sample.current == me):
                 break
-            actor = mine.to_act
+            actor = sample.to_act
             sample.apply_unchecked(policies[actor].choose(views[actor]))
-        return self.evaluate(mine)
+        return self.evaluate(views[me])
 
     def seat_policies(self, view: View) -> list[Bot]:
         """The bot that plays each seat in the rollouts (a subclass may model seats differently)."""
