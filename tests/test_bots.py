@@ -3,16 +3,18 @@ of determinisation, and the search bot's budget discipline."""
 
 from __future__ import annotations
 
+import ast
 import random
 import time
+from pathlib import Path
 
 import pytest
 
 from risk.bots import BOTS, DEFAULT_BOT, LADDER, make_bot
 from risk.bots.base import Bot
-from risk.bots.determinise import determinise
+from risk.bots.battle_odds import win_probability
 from risk.bots.expert import ExpertBot
-from risk.bots.heuristic import ContinentalBot, FortressBot, fallback_action, win_probability
+from risk.bots.heuristic import ContinentalBot, FortressBot, fallback_action
 from risk.bots.search import SearchBot, evaluate
 from risk.odds import invasion
 from risk.rules.actions import Action, Attack, Defend
@@ -129,6 +131,40 @@ def test_win_probability_comes_from_the_exact_odds() -> None:
     assert win_probability(300, 100) > 0.99
 
 
+def bot_imports() -> dict[str, set[str]]:
+    """Each module of risk.bots with the risk.bots modules it imports (anywhere in the file)."""
+    folder = Path(__file__).resolve().parents[1] / "src" / "risk" / "bots"
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        name = "risk.bots" if path.stem == "__init__" else f"risk.bots.{path.stem}"
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        graph[name] = {module for module in found if module.startswith("risk.bots.")} - {name}
+    return graph
+
+
+def test_bot_modules_import_no_cycle() -> None:
+    graph = bot_imports()
+    assert "risk.bots.heuristic" in graph and "risk.bots.neutrals" in graph
+    cycles: list[list[str]] = []
+
+    def visit(module: str, path: list[str]) -> None:
+        for imported in sorted(graph.get(module, ())):
+            if imported in path:
+                cycles.append([*path[path.index(imported) :], imported])
+            elif imported in graph:
+                visit(imported, [*path, imported])
+
+    for module in sorted(graph):
+        visit(module, [module])
+    assert cycles == []
+
+
 def test_fallback_action_is_legal_in_every_phase() -> None:
     game = Game(Rules.preset("2003"), 3, seed=4)
     bots = [make_bot("quick", seat) for seat in range(3)]
@@ -174,8 +210,8 @@ def test_determinisation_depends_only_on_what_the_player_knows() -> None:
     twin = rearrange_hidden_parts(game, me, seed=99)
     assert twin.hands != game.hands or twin.deck != game.deck
     for rng_seed in range(5):
-        first = determinise(View(game, me), random.Random(rng_seed))
-        second = determinise(View(twin, me), random.Random(rng_seed))
+        first = View(game, me).determinise(random.Random(rng_seed))
+        second = View(twin, me).determinise(random.Random(rng_seed))
         assert first.hands == second.hands
         assert first.deck == second.deck
         assert first._rng.getstate() == second._rng.getstate()
@@ -185,7 +221,7 @@ def test_determinisation_depends_only_on_what_the_player_knows() -> None:
 def test_determinisation_is_consistent_with_the_view() -> None:
     game = mid_game(seed=8)
     me = game.current
-    sample = determinise(View(game, me), random.Random(1))
+    sample = View(game, me).determinise(random.Random(1))
     assert sample.hands[me] == game.hands[me]
     assert [len(hand) for hand in sample.hands] == [len(hand) for hand in game.hands]
     assert sample.discard == game.discard
@@ -193,7 +229,7 @@ def test_determinisation_is_consistent_with_the_view() -> None:
     assert sorted(everything) == sorted([*game.deck, *game.discard, *(c for h in game.hands for c in h)])
     assert sample.history == [] and sample.seed == 0
     # Different samples do differ in the hidden parts.
-    other = determinise(View(game, me), random.Random(2))
+    other = View(game, me).determinise(random.Random(2))
     assert (other.hands, other.deck) != (sample.hands, sample.deck)
     # The sample is a playable game.
     bots = [make_bot("quick", seat) for seat in range(4)]
@@ -220,7 +256,7 @@ def test_search_candidates_include_ending_the_phase() -> None:
     search = SearchBot(3, iterations=8)
     view = View(game, game.to_act)
     default = search.policy.choose(view)
-    candidates = search.candidates(game, game.to_act, default)
+    candidates = search.candidates(view, game.to_act, default)
     assert candidates[0] == default
     assert any(type(c).__name__ == "EndAttack" for c in candidates)
     assert all(game.is_legal(c) for c in candidates)
@@ -231,7 +267,7 @@ def test_search_candidates_include_ending_the_phase() -> None:
 
 def test_evaluation_is_a_share_between_zero_and_one() -> None:
     game = mid_game(seed=13)
-    values = [evaluate(game, player) for player in range(4)]
+    values = [evaluate(View(game, player)) for player in range(4)]
     assert all(0.0 <= value <= 1.0 for value in values)
     assert sum(values) == pytest.approx(1.0)
 
@@ -243,7 +279,7 @@ def test_determinisation_redraws_secret_missions() -> None:
     me = game.current
     others = set()
     for rng_seed in range(12):
-        sample = determinise(View(game, me), random.Random(rng_seed))
+        sample = View(game, me).determinise(random.Random(rng_seed))
         assert sample.missions[me] == game.missions[me]
         keys = [m.key for m in sample.missions if m is not None]
         assert len(keys) == 4  # (two may read "occupy 24": a destroy card naming its holder)

@@ -10,7 +10,6 @@ import pytest
 from positions import make_position
 from risk.bots import make_bot
 from risk.bots.aims import HOME_GUARD, aim_for, goal_progress
-from risk.bots.determinise import determinise
 from risk.rules.actions import Attack, Capital, ClaimMission, EndTurn, Fortify, Place
 from risk.rules.game import Game, Phase
 from risk.rules.missions import mission_by_key
@@ -213,13 +212,13 @@ def test_a_stack_card_gets_the_reinforcements_in_one_place() -> None:
 # -- goal progress and the search bot's samples ------------------------------------------------
 def test_goal_progress_measures_the_goal() -> None:
     game = two_fronts("asia-africa")
-    assert goal_progress(game, 0) == pytest.approx(1 / 18)  # East Africa of Asia's 12 and Africa's 6
+    assert goal_progress(View(game, 0)) == pytest.approx(1 / 18)  # East Africa of Asia's 12 and Africa's 6
     world = make_position("2008", players=3)
-    assert goal_progress(world, 0) is None
+    assert goal_progress(View(world, 0)) is None
     capital = capital_position(Phase.ATTACK)
-    assert goal_progress(capital, 0) == pytest.approx(0.5)  # its own headquarters, none of the others
+    assert goal_progress(View(capital, 0)) == pytest.approx(0.5)  # its own headquarters, none of the others
     capital.owner[territory(capital, "kamchatka")] = 0
-    assert goal_progress(capital, 0) == pytest.approx(0.75)
+    assert goal_progress(View(capital, 0)) == pytest.approx(0.75)
 
 
 def played_to(rules: Rules, turn: int, seed: int) -> Game:
@@ -236,7 +235,7 @@ def test_sampled_secret_missions_are_never_already_complete(seed: int) -> None:
     assert not game.is_over
     me = game.current
     for rng_seed in range(30):
-        sample = determinise(View(game, me), random.Random(rng_seed))
+        sample = View(game, me).determinise(random.Random(rng_seed))
         assert sample.missions[me] == game.missions[me]
         for seat in range(4):
             if seat != me and game.alive[seat]:
@@ -253,7 +252,7 @@ def test_a_complete_looking_mission_is_never_sampled() -> None:
     game.territory_count = [game.owner.count(p) for p in range(4)]
     me = 0 if game.missions[0].key != "asia-africa" else 2  # type: ignore[union-attr]
     for rng_seed in range(40):
-        sample = determinise(View(game, me), random.Random(rng_seed))
+        sample = View(game, me).determinise(random.Random(rng_seed))
         assert sample.missions[1].key != "asia-africa"  # type: ignore[union-attr]
 
 
@@ -267,7 +266,7 @@ def test_secret_headquarters_are_sampled_among_the_territories_held() -> None:
     me = game.to_act
     seen = set()
     for rng_seed in range(20):
-        sample = determinise(View(game, me), random.Random(rng_seed))
+        sample = View(game, me).determinise(random.Random(rng_seed))
         assert game.owner[sample.capitals[chooser]] == chooser
         assert all(c < 0 for p, c in enumerate(sample.capitals) if p not in (chooser, me))
         seen.add(sample.capitals[chooser])
@@ -281,7 +280,7 @@ def test_revealed_mission_cards_stay_in_samples() -> None:
     game.mission_cards[1] = ["general-asia"]
     me = 0 if game.current != 0 else 2
     for rng_seed in range(10):
-        sample = determinise(View(game, me), random.Random(rng_seed))
+        sample = View(game, me).determinise(random.Random(rng_seed))
         assert sample.mission_cards[1] == ["general-asia"]
         assert sample.mission_cards[me] == game.mission_cards[me]
         for seat in (p for p in range(4) if p not in (1, me)):

@@ -31,16 +31,16 @@ def test_a_passive_neutral_stack_is_no_threat() -> None:
     )
     board = game.board
     bot = ContinentalBot(0)
-    assert bot.threat(game, 0, board.territory("alaska")) == 0
-    assert bot.threat(game, 0, board.territory("greenland")) == 5
-    weakest, deficit = bot.weakest_border(game, 0)
+    assert bot.threat(View(game, 0), 0, board.territory("alaska")) == 0
+    assert bot.threat(View(game, 0), 0, board.territory("greenland")) == 5
+    weakest, deficit = bot.weakest_border(View(game, 0), 0)
     assert weakest == board.territory("greenland") and deficit > 0
 
 
 def test_today_threat_counts_neutrals_in_world_games() -> None:
     # Outside 2-player RISK every other seat is a threat, as before.
     game = make_position("2008", 3, {"alaska": (0, 1), "kamchatka": (2, 20)}, default_owner=1)
-    assert ContinentalBot(0).threat(game, 0, game.board.territory("alaska")) == 19
+    assert ContinentalBot(0).threat(View(game, 0), 0, game.board.territory("alaska")) == 19
 
 
 def test_taking_the_opponents_territory_is_worth_more_than_a_neutral_buffer() -> None:
@@ -52,15 +52,15 @@ def test_taking_the_opponents_territory_is_worth_more_than_a_neutral_buffer() ->
         default_owner=NEUTRAL,
     )
     board = game.board
-    hostile = neutrals.hostile(game, 0)
-    assert neutrals.value_change(game, 0, board.territory("greenland"), hostile) == 1.0
-    assert neutrals.value_change(game, 0, board.territory("ontario"), hostile) < 0
-    survey = Survey(game, 0)
+    hostile = neutrals.hostile(View(game, 0), 0)
+    assert neutrals.value_change(View(game, 0), 0, board.territory("greenland"), hostile) == 1.0
+    assert neutrals.value_change(View(game, 0), 0, board.territory("ontario"), hostile) < 0
+    survey = Survey(View(game, 0), 0)
     bot = ContinentalBot(0)
     focus = survey.target_continent()
-    assert bot.conquest_value(game, 0, board.territory("greenland"), focus, survey) > bot.conquest_value(
-        game, 0, board.territory("ontario"), focus, Survey(game, 0)
-    )
+    view = View(game, 0)
+    greenland = bot.conquest_value(view, 0, board.territory("greenland"), focus, survey)
+    assert greenland > bot.conquest_value(view, 0, board.territory("ontario"), focus, Survey(view, 0))
 
 
 def test_a_neutral_setup_army_goes_between_us_and_the_opponent() -> None:
@@ -101,9 +101,27 @@ def test_no_bribe_that_costs_a_set() -> None:
     alike = [c for c in range(len(game.board)) if symbols[c] == symbols[0]]
     odd = next(c for c in range(len(game.board)) if symbols[c] != symbols[0])
     game.hands[0] = alike[:3]  # one set, every card needed
-    assert neutrals.bribe(game, 0) is None
+    assert neutrals.bribe(View(game, 0), 0) is None
     game.hands[0] = [*alike[:3], odd]  # the odd card is spare
-    assert neutrals.bribe(game, 0) == Bribe(1, odd)
+    assert neutrals.bribe(View(game, 0), 0) == Bribe(1, odd)
+
+
+def test_the_spare_card_is_found_without_touching_the_hand() -> None:
+    """The bot reads its hand through the view: the spare card is the one whose loss leaves the most
+    sets (the trade options without it, as the engine lists them), and no hand is ever written."""
+    game = make_position(ACTIVE, 2, {"kamchatka": (NEUTRAL, 8)}, default_owner=0, phase=Phase.REINFORCE)
+    symbols = game.board.card_symbols
+    by_symbol = [[c for c in range(len(game.board)) if symbols[c] == symbol] for symbol in range(3)]
+    game.hands[0] = [by_symbol[0][0], by_symbol[0][1], by_symbol[0][2], by_symbol[1][0], by_symbol[2][0]]
+    game.hands = tuple(game.hands)  # type: ignore[assignment]  # any write to a hand would fail
+    spare = neutrals.spare_card(View(game, 0))
+    left = {}
+    for card in game.hands[0]:
+        without = game.copy()
+        without.hands = [list(hand) for hand in game.hands]
+        without.hands[0] = [c for c in game.hands[0] if c != card]
+        left[card] = len(View(without, 0).trade_options())
+    assert spare in left and left[spare] == max(left.values()) > 0
 
 
 def test_an_open_invasion_of_a_neutral_is_called_off_before_the_next_target() -> None:
@@ -116,7 +134,7 @@ def test_an_open_invasion_of_a_neutral_is_called_off_before_the_next_target() ->
     assert game.open_invasion == board.territory("kamchatka") and game.invasion_needs_call_off()
     other = Attack(board.territory("alaska"), board.territory("northwest territory"), 3)
     assert not game.is_legal(other)
-    assert neutrals.call_off_first(game, other) == CALL_OFF
+    assert neutrals.call_off_first(View(game, 0), other) == CALL_OFF
 
 
 def _pending_roll(
@@ -146,7 +164,7 @@ def test_a_losing_roll_is_rerolled_and_a_winning_one_accepted() -> None:
 def test_the_commander_is_kept_for_a_clear_gain() -> None:
     # 6-5-1 against 5-5: the commander turns the 5 into a 6 and wins both comparisons.
     decisive = _pending_roll(("commanders=on",), (5, 5, 1), (5, 4), [])
-    gain = expert_dice.options(decisive, 0)
+    gain = expert_dice.options(View(decisive, 0), 0)
     assert Commander(1) in [action for _, action in gain] or Commander(2) in [action for _, action in gain]
     assert isinstance(FortressBot(0).choose(View(decisive, 0)), Commander)
     # Already winning both: nothing to gain, the commander stays for later.

@@ -39,13 +39,13 @@ def test_the_last_units_of_an_opposing_player_are_worth_the_game() -> None:
     # Seat 1 has all its 3 units in Alaska; seat 3 has 20 in Argentina and 2 in Venezuela.
     game = team_position({"alaska": (1, 3), "argentina": (3, 20), "venezuela": (3, 2), "kamchatka": (0, 4)})
     board = game.board
-    values = teams.focus_values(game, 0)
+    values = teams.focus_values(View(game, 0), 0)
     assert values[board.territory("alaska")] == teams.WIN_VALUE
     # Seat 3's units: the focus scaled by how weak seat 3 is against the weakest (3 of 22 units).
     assert values[board.territory("venezuela")] == teams.FOCUS_WEIGHT * 3 / 22**2 * 2
     assert values[board.territory("brazil")] == 0.0  # our teammate's
     # The other team sees our players the same way.
-    assert teams.focus_values(game, 1)[board.territory("kamchatka")] == teams.WIN_VALUE
+    assert teams.focus_values(View(game, 1), 1)[board.territory("kamchatka")] == teams.WIN_VALUE
 
 
 def test_a_game_winning_attack_is_made_at_long_odds() -> None:
@@ -69,7 +69,7 @@ def test_the_weakest_opposing_players_units_are_attacked_at_lower_odds() -> None
     game = team_position({"alaska": (1, 4), "greenland": (1, 2), "kamchatka": (0, 5), "argentina": (3, 30)})
     board = game.board
     alaska = board.territory("alaska")
-    assert teams.focus_values(game, 0)[alaska] >= teams.FOCUS_FLOOR
+    assert teams.focus_values(View(game, 0), 0)[alaska] >= teams.FOCUS_FLOOR
     assert ContinentalBot(0).choose(View(game, 0)) == Attack(board.territory("kamchatka"), alaska, 3)
 
 
@@ -82,8 +82,8 @@ def test_a_free_move_ties_no_territory() -> None:
                           "argentina": (3, 1)}, phase=Phase.FORTIFY)
     board = game.board
     source, quebec = board.territory("eastern united states"), board.territory("quebec")
-    assert teams.ties(game, 0, source, quebec, 4) == 1
-    assert teams.untied(game, 0, source, quebec, 4, 1, 4) == 3
+    assert teams.ties(View(game, 0), 0, source, quebec, 4) == 1
+    assert teams.untied(View(game, 0), 0, source, quebec, 4, 1, 4) == 3
     assert ContinentalBot(0).choose(View(game, 0)) == Fortify(source, quebec, 3)
 
 
@@ -98,7 +98,7 @@ def test_a_move_in_leaves_no_tie_behind() -> None:
     share(game, "kamchatka", 2, 3)
     game._occupy = (kamchatka, alaska, 3, False)
     assert game.occupy_range() == (3, 8)
-    assert ContinentalBot(0).occupy_count(game, 0, 3, 8) == 6  # the plan alone: 3 more, a tie
+    assert ContinentalBot(0).occupy_count(View(game, 0), 0, 3, 8) == 6  # the plan alone: 3 more, a tie
     move = ContinentalBot(0).choose(View(game, 0))
     assert move == Occupy(5)
     game.apply(move)
@@ -108,8 +108,8 @@ def test_a_move_in_leaves_no_tie_behind() -> None:
 def test_the_search_bot_counts_a_teammates_win_as_its_own() -> None:
     game = team_position({"alaska": (1, 3), "argentina": (3, 20)})
     game.winner = 2  # seat 0's teammate
-    assert strength_share(game, 0, lambda player, armies: armies) == 1.0
-    assert strength_share(game, 1, lambda player, armies: armies) == 0.0
+    assert strength_share(View(game, 0), lambda player, armies: armies) == 1.0
+    assert strength_share(View(game, 1), lambda player, armies: armies) == 0.0
 
 
 def test_the_team_evaluation_weighs_the_race_to_the_first_player_out() -> None:
@@ -119,5 +119,5 @@ def test_the_team_evaluation_weighs_the_race_to_the_first_player_out() -> None:
                            armies=0)
     ahead = team_position({"alaska": (1, 2), "argentina": (3, 18), "peru": (0, 10), "brazil": (2, 10)},
                           armies=0)
-    assert team_evaluate(ahead, 0) > 0.5 > team_evaluate(behind, 0)
-    assert SearchBot(0).evaluate(ahead, 0) == team_evaluate(ahead, 0)
+    assert team_evaluate(View(ahead, 0)) > 0.5 > team_evaluate(View(behind, 0))
+    assert SearchBot(0).evaluate(View(ahead, 0)) == team_evaluate(View(ahead, 0))

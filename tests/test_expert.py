@@ -6,15 +6,16 @@ from __future__ import annotations
 import pytest
 
 from risk.bots import make_bot
+from risk.bots.battle_odds import win_probability
 from risk.bots.expert import (
     CARD_FLOOR,
+    HISTORY_TAIL,
     ExpertBot,
     card_worth,
     expert_evaluate,
     reinforcements_all_in,
     safe_bonus,
 )
-from risk.bots.heuristic import win_probability
 from risk.bots.quick import QuickBot
 from risk.rules.actions import END_ATTACK, END_TURN, Attack, Defend, EndAttack, Place, Trade
 from risk.rules.game import Game, Phase
@@ -39,7 +40,7 @@ def advance_to(game: Game, phase: Phase) -> None:
 
 def test_evaluation_is_a_share_of_the_table() -> None:
     game = continental_game(seed=13, turn=20)
-    values = [expert_evaluate(game, player) for player in range(4)]
+    values = [expert_evaluate(View(game, player)) for player in range(4)]
     assert all(0.0 <= value <= 1.0 for value in values)
     assert sum(values) == pytest.approx(1.0)
 
@@ -47,22 +48,22 @@ def test_evaluation_is_a_share_of_the_table() -> None:
 def test_a_card_is_worth_a_third_of_the_next_set() -> None:
     game = continental_game(seed=14, turn=3)
     assert game.sets_traded == 0
-    assert card_worth(game) == CARD_FLOOR  # the first set pays 4: a third is below the floor
+    assert card_worth(View(game, 0)) == CARD_FLOOR  # the first set pays 4: a third is below the floor
     game.sets_traded = 6
-    assert card_worth(game) == pytest.approx(game.next_set_value() / 3)
+    assert card_worth(View(game, 0)) == pytest.approx(game.next_set_value() / 3)
     # A hand of cards weighs more once sets pay more.
     holder = max(range(4), key=lambda p: len(game.hands[p]))
     assert game.hands[holder]
-    late = expert_evaluate(game, holder)
+    late = expert_evaluate(View(game, holder))
     game.sets_traded = 0
-    assert late > expert_evaluate(game, holder)
+    assert late > expert_evaluate(View(game, holder))
 
 
 def test_safe_bonus_counts_only_held_continents() -> None:
     game = continental_game(seed=15, turn=20)
     for player in range(4):
         held = sum(game.board.continents[c].bonus for c in game.continents_of(player))
-        assert 0 <= safe_bonus(game, player) <= held
+        assert 0 <= safe_bonus(View(game, player), player) <= held
 
 
 def test_candidates_add_the_surest_conquest_before_the_card_is_earned() -> None:
@@ -71,8 +72,9 @@ def test_candidates_add_the_surest_conquest_before_the_card_is_earned() -> None:
     me = game.to_act
     assert not game.conquered_this_turn
     bot = ExpertBot(3, iterations=8)
-    default = bot.policy.choose(View(game, me))
-    candidates = bot.candidates(game, me, default)
+    view = View(game, me)
+    default = bot.policy.choose(view)
+    candidates = bot.candidates(view, me, default)
     assert candidates[0] == default
     assert any(isinstance(c, EndAttack) for c in candidates)
     assert all(game.is_legal(c) for c in candidates)
@@ -98,7 +100,7 @@ def test_reinforcement_candidates_are_whole_placements() -> None:
     bot = ExpertBot(4, iterations=8)
     view = View(game, me)
     default = bot.policy.choose(view)
-    candidates = bot.candidates(game, me, default)
+    candidates = bot.candidates(view, me, default)
     assert all(game.is_legal(c) for c in candidates)
     if isinstance(default, Place):
         assert all(isinstance(c, Place) and game.owner[c.territory] == me for c in candidates)
@@ -147,9 +149,10 @@ def test_the_expert_rolls_out_an_all_in_player_as_the_quick_bot() -> None:
         game.apply(bots[game.to_act].choose(View(game, game.to_act)))
     expert = bots[0]
     assert isinstance(expert, ExpertBot)
-    assert ExpertBot.plays_all_in(game, 2) and not ExpertBot.plays_all_in(game, 1)
+    recent = View(game, 0).public_history(-HISTORY_TAIL)
+    assert ExpertBot.plays_all_in(recent, 2) and not ExpertBot.plays_all_in(recent, 1)
     expert.choose(View(game, 0))
-    policies = expert.seat_policies(game)
+    policies = expert.seat_policies(View(game, 0))
     assert isinstance(policies[2], QuickBot)
     assert not isinstance(policies[0], QuickBot) and not isinstance(policies[1], QuickBot)
 

@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 from risk.bots import BOTS, LEVELS, bot_label, is_bot_name, make_bot
 from risk.bots.base import Bot
+from risk.bots.battle_odds import win_probability
 from risk.bots.beginner import RECKLESS_ODDS, USUAL_ODDS, WORST_ODDS, BeginnerBot
-from risk.bots.heuristic import win_probability
 from risk.bots.search import SearchBot
 from risk.record import write_record
 from risk.rules.actions import Attack, EndTurn, Fortify, Place

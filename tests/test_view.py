@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import random
 
-from risk.rules.game import Game
+import pytest
+
+from risk.errors import IllegalActionError
+from risk.rules.game import Game, Phase, trade_options
 from risk.rules.options import Rules
 from risk.simulate import play_game
 from risk.view import SPECTATOR, View, public_history
@@ -64,3 +67,69 @@ def test_public_history_hides_other_draws() -> None:
                 assert (value is None) == (drawer != player)
                 if value is not None:
                     assert value == original[2]
+
+
+# -- the bots' read-only API ---------------------------------------------------------------------
+def test_the_view_reads_the_live_game_without_copying() -> None:
+    game = mid_game()
+    view = View(game, game.to_act)
+    owner, armies = view.owner, view.armies
+    assert owner is view.owner and armies is view.armies  # no copy on each read
+    assert list(owner) == game.owner and list(armies) == game.armies
+    before = list(armies)
+    for _ in range(50):  # a few actions, until an army moves
+        game.apply(next(iter(game.legal_actions())))
+        if game.armies != before:
+            break
+    assert list(view.armies) == game.armies != before  # the same view follows the game
+
+
+def test_the_views_queries_are_the_engines() -> None:
+    game = mid_game()
+    me = game.current
+    view = View(game, me)
+    assert [view.hand_size(p) for p in range(4)] == [len(h) for h in game.hands] == list(view.hand_sizes)
+    assert view.trade_options() == trade_options(game, me)
+    assert View(game, SPECTATOR).trade_options() == [] and View(game, SPECTATOR).hand == ()
+    for t in range(len(game.board)):
+        assert view.force(t, me) == game.force(t, me) and view.room(t) == game.room(t)
+    assert view.reinforcement_for(me) == game.reinforcement_for(me)
+    assert view.continents_of(me) == game.continents_of(me)
+
+
+def test_public_history_from_any_entry_is_the_tail_of_the_whole() -> None:
+    game = mid_game()
+    for player in (SPECTATOR, 0, 2):
+        whole = public_history(game, player)
+        size = len(whole)
+        for start in (0, 1, 7, size // 2, size - 1, size, size + 3, -1, -5, -size, -size - 3):
+            assert View(game, player).public_history(start) == whole[start:]
+
+
+def test_last_action_is_the_seats_latest_public_move() -> None:
+    game = mid_game()
+    for seat in range(4):
+        latest = next(v for kind, who, v in reversed(game.history) if kind == "action" and who == seat)
+        assert View(game, (seat + 1) % 4).last_action(seat) == latest
+    capital = Game(Rules.preset("2008").for_game("capital"), 3, seed=4)
+    while capital.phase != Phase.CHOOSE_CAPITAL:
+        capital.apply(next(iter(capital.legal_actions())))
+    chooser = capital.to_act
+    capital.apply(next(iter(capital.legal_actions())))  # a headquarters, chosen in secret
+    assert capital.phase == Phase.CHOOSE_CAPITAL
+    assert View(capital, chooser).last_action(chooser) is not None
+    assert View(capital, capital.to_act).last_action(chooser) is None  # not revealed yet
+
+
+def test_check_says_why_an_action_is_refused() -> None:
+    game = mid_game()
+    actor = game.to_act
+    legal = next(iter(game.legal_actions()))
+    View(game, actor).check(legal)
+    with pytest.raises(IllegalActionError, match="is not the player to act"):
+        View(game, (actor + 1) % 4).check(legal)
+    with pytest.raises(IllegalActionError, match="is not the player to act"):
+        View(game, SPECTATOR).check(legal)
+    wrong = game.parse("claim alaska")
+    with pytest.raises(IllegalActionError):
+        View(game, actor).check(wrong)

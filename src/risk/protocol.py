@@ -377,7 +377,7 @@ class ExternalBot(Bot):
             raise BotFailure(f"sent {text!r}, which is not an action: {error}") from None
         if not view.is_legal(action):
             try:
-                view._game.check(action)
+                view.check(action)
                 why = "not legal now"
             except RiskError as error:
                 why = str(error)

@@ -238,7 +238,7 @@ def replay_record(text: str, verify: bool = True) -> Replay:
     for number, line, outcomes, outcome_lines in groups:
         try:
             action: Action = game.parse(line)
-            game._script = outcomes
+            game.replay_chance(outcomes, checked)
             turns_played = game.turn
             game.apply(action)
         except ChanceMismatch as error:
@@ -247,8 +247,7 @@ def replay_record(text: str, verify: bool = True) -> Replay:
             raise RecordError(str(error), number) from None
         if outcomes:
             raise RecordError(f"{line!r} does not lead to the chance outcome that follows it", number)
-    game._script = None
-    game._verify = False
+    game.replay_chance(None)
     if header.seed is None:
         game.chance_from_seed = False  # seed 0 stands in for the generator: the record did not name it
     if header.result and header.result != "unfinished":

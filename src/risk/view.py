@@ -8,13 +8,17 @@ protocol and the records given to players all go through it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+import random
+from collections.abc import Iterable, Sequence
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Final
 
+from risk.errors import IllegalActionError
 from risk.maps import SYMBOLS, WILD
-from risk.rules.actions import Action
-from risk.rules.game import PHASE_NAMES, Battle, Game, Outcome, Phase
-from risk.rules.missions import Mission
+from risk.rules.actions import Action, Trade
+from risk.rules.determinise import determinise
+from risk.rules.game import PHASE_NAMES, Battle, Game, Outcome, Phase, trade_options
+from risk.rules.missions import Mission, ranked_mission
 
 if TYPE_CHECKING:
     from risk.maps import Board
@@ -24,29 +28,76 @@ SPECTATOR = -1
 
 
 class View:
-    """Player ``player``'s view of ``game`` (``SPECTATOR`` sees no hand at all)."""
+    """Player ``player``'s view of ``game`` (``SPECTATOR`` sees no hand at all).
 
-    __slots__ = ("_game", "player")
+    Reading is cheap, so that no bot has a reason to reach past the view: per-territory and per-seat
+    facts (``owner``, ``armies``, ``alive``, ``units``, ...) are the live game's own sequences, not
+    copies, read-only (typed ``Sequence``) and changing as the game goes on (copy one to keep it);
+    what is fixed for the whole game (``board``, ``rules``, ``players``, ``team``, ...) and the
+    engine's public queries (``force``, ``room``, ``fortify_targets``, ``occupy_range``, ...) are
+    plain attributes.
+    """
+
+    __slots__ = (
+        "_game",
+        "active_neutrals",
+        "board",
+        "continents_of",
+        "defending_seat",
+        "force",
+        "fortify_targets",
+        "humans",
+        "invasion_needs_call_off",
+        "may_reinforce",
+        "neutral",
+        "occupy_range",
+        "player",
+        "players",
+        "reinforcement_for",
+        "room",
+        "rules",
+        "team",
+        "team_at",
+        "territories_of",
+    )
 
     def __init__(self, game: Game, player: int) -> None:
         if not (player == SPECTATOR or 0 <= player < len(game.players)):
             raise ValueError(f"no player number {player} in a game of {len(game.players)}")
         self._game = game
-        self.player = player
+        self.player: Final = player
+        # Fixed for the whole game: plain attributes, the fastest reads.
+        self.board: Final[Board] = game.board
+        self.rules: Final[Rules] = game.rules
+        self.players: Final[tuple[str, ...]] = game.players
+        self.humans: Final = game.humans  # seats played by people or bots; the neutral seats follow
+        # Which seats are neutral armies (2-player RISK): they never take a turn.
+        self.neutral: Final = tuple(game.neutral)
+        # Team RISK: each seat's team (0 or 1), else None.
+        self.team: Final = None if game.team is None else tuple(game.team)
+        # 2-player RISK with active neutrals (2003): bribes, allies, status dice.
+        self.active_neutrals: Final = game.rules.neutral_mode == "active" and game.rules.neutrals > 0
+        # The engine's public queries on the board, bound once: no extra call on a bot's hot path.
+        # force(territory, seat): the armies of a seat there (Team RISK: teammates share territories);
+        # defending_seat(territory): who rolls its defence; team_at(territory): Team RISK, the team
+        # holding it (-1: none); territories_of(player); continents_of(player): those held whole;
+        # room(territory): armies it may still take (the expert army cap); may_reinforce(territory,
+        # player); reinforcement_for(player): armies for territories and continents, before cards;
+        # fortify_targets(source); occupy_range(): the fewest and most armies that may move in;
+        # invasion_needs_call_off(): active neutrals, an invasion whose end rolls a status die.
+        self.force: Final = game.force
+        self.defending_seat: Final = game.defending_seat
+        self.team_at: Final = game.team_at
+        self.territories_of: Final = game.territories_of
+        self.continents_of: Final = game.continents_of
+        self.room: Final = game.room
+        self.may_reinforce: Final = game.may_reinforce
+        self.reinforcement_for: Final = game.reinforcement_for
+        self.fortify_targets: Final = game.fortify_targets
+        self.occupy_range: Final = game.occupy_range
+        self.invasion_needs_call_off: Final = game.invasion_needs_call_off
 
     # -- public facts ----------------------------------------------------------------------------
-    @property
-    def board(self) -> Board:
-        return self._game.board
-
-    @property
-    def rules(self) -> Rules:
-        return self._game.rules
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self._game.players
-
     @property
     def phase(self) -> Phase:
         return self._game.phase
@@ -64,33 +115,38 @@ class View:
         return self._game.turn
 
     @property
-    def owner(self) -> tuple[int, ...]:
-        return tuple(self._game.owner)
+    def owner(self) -> Sequence[int]:
+        """Each territory's owner (``-1`` unclaimed; Team RISK ``-2``: tied, no one controls it)."""
+        return self._game.owner
 
     @property
-    def armies(self) -> tuple[int, ...]:
-        return tuple(self._game.armies)
+    def armies(self) -> Sequence[int]:
+        return self._game.armies
 
     @property
-    def alive(self) -> tuple[bool, ...]:
-        return tuple(self._game.alive)
+    def alive(self) -> Sequence[bool]:
+        return self._game.alive
 
     @property
-    def territory_count(self) -> tuple[int, ...]:
-        return tuple(self._game.territory_count)
+    def territory_count(self) -> Sequence[int]:
+        return self._game.territory_count
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(len(h) for h in self._game.hands)
+
+    def hand_size(self, player: int) -> int:
+        """How many cards ``player`` holds (everyone may count them)."""
+        return len(self._game.hands[player])
 
     @property
     def deck_size(self) -> int:
         return len(self._game.deck)
 
     @property
-    def discard(self) -> tuple[int, ...]:
+    def discard(self) -> Sequence[int]:
         """Traded cards lie face up: everyone may see them."""
-        return tuple(self._game.discard)
+        return self._game.discard
 
     @property
     def sets_traded(self) -> int:
@@ -98,11 +154,12 @@ class View:
 
     @property
     def pending(self) -> int:
+        """Armies still to place (reinforcements, or an ally's)."""
         return self._game.pending
 
     @property
-    def setup_armies(self) -> tuple[int, ...]:
-        return tuple(self._game.setup_armies)
+    def setup_armies(self) -> Sequence[int]:
+        return self._game.setup_armies
 
     @property
     def winner(self) -> int | None:
@@ -118,11 +175,19 @@ class View:
 
     @property
     def pending_attack(self) -> tuple[int, int, int] | None:
+        """(source, target, attacker dice) of the attack awaiting the defender's dice."""
         return self._game.pending_attack
 
     @property
     def pending_occupation(self) -> tuple[int, int, int] | None:
+        """(source, target, minimum armies) of the conquest awaiting the move-in."""
         return self._game.pending_occupation
+
+    @property
+    def pending_roll(self) -> tuple[int, int, tuple[int, ...], tuple[int, ...], bool] | None:
+        """1993 experts: (source, target, attacker dice, defender dice, re-rolled yet) of the roll the
+        attacker may still change."""
+        return self._game.pending_roll
 
     @property
     def conquered_this_turn(self) -> bool:
@@ -133,16 +198,20 @@ class View:
         """Territories the current player has conquered this turn (Mission RISK counts them)."""
         return self._game.conquests_this_turn
 
+    @property
+    def placed_this_turn(self) -> bool:
+        return self._game.placed_this_turn
+
+    @property
+    def traded_this_turn(self) -> bool:
+        return self._game.traded_this_turn
+
+    @property
+    def attacked_this_turn(self) -> bool:
+        return self._game.attacked_this_turn
+
     def outcome(self) -> Outcome | None:
         return self._game.outcome()
-
-    def force(self, territory: int, seat: int) -> int:
-        """The armies of ``seat`` in ``territory`` (Team RISK: teammates may share a territory)."""
-        return self._game.force(territory, seat)
-
-    def defending_seat(self, territory: int) -> int:
-        """Who rolls the defence of ``territory`` (its owner; in Team RISK the biggest stack there)."""
-        return self._game.defending_seat(territory)
 
     def next_set_value(self) -> int | None:
         return self._game.next_set_value()
@@ -150,32 +219,24 @@ class View:
     def set_value(self, cards: tuple[int, ...]) -> int:
         return self._game.set_value(cards)
 
-    def reinforcement_for(self, player: int) -> int:
-        return self._game.reinforcement_for(player)
-
-    def fortify_targets(self, source: int) -> list[int]:
-        return self._game.fortify_targets(source)
-
-    def occupy_range(self) -> tuple[int, int]:
-        return self._game.occupy_range()
-
-    def must_trade(self) -> bool:
-        return self._game.must_trade()
+    def must_trade(self, player: int | None = None) -> bool:
+        """Whether ``player`` (by default the current player) must trade a set before anything else."""
+        return self._game.must_trade(player)
 
     @property
-    def neutral(self) -> tuple[bool, ...]:
-        """Which seats are neutral armies (2-player RISK): they never take a turn."""
-        return tuple(self._game.neutral)
+    def ally(self) -> Sequence[int]:
+        """Active neutrals (2003): each neutral seat's ally (-1: uninvolved); -1 for the other seats."""
+        return self._game.ally
 
     @property
-    def team(self) -> tuple[int, ...] | None:
-        """Team RISK: each seat's team (0 or 1), else ``None``."""
-        return None if self._game.team is None else tuple(self._game.team)
+    def open_invasion(self) -> int | None:
+        """Active neutrals: the target of the invasion under way, if any."""
+        return self._game.open_invasion
 
     @property
-    def units(self) -> tuple[tuple[int, ...], ...] | None:
+    def units(self) -> Sequence[Sequence[int]] | None:
         """Team RISK: each territory's armies by seat (teammates may share a territory)."""
-        return None if self._game.units is None else tuple(tuple(u) for u in self._game.units)
+        return self._game.units
 
     @property
     def placing_for(self) -> int:
@@ -209,6 +270,27 @@ class View:
         """Mission RISK: the cards this player may claim now (when it is the one to act)."""
         return self._game.claimable_missions() if self.player == self._game.current else []
 
+    def ready_missions(self) -> list[str]:
+        """Mission RISK: this player's unclaimed cards that are complete now, whenever they may be shown."""
+        if self.player == SPECTATOR:
+            return []
+        game, me = self._game, self.player
+        return [key for key in game.mission_cards[me] if ranked_mission(key).is_complete(game, me)]
+
+    def public_history(self, start: int = 0) -> list[tuple[str, Any, Any]]:
+        """The history from entry ``start`` (negative: that many from the end) as this player may
+        see it (see :func:`public_history`)."""
+        return public_history(self._game, self.player, start)
+
+    def last_action(self, seat: int) -> Action | None:
+        """The latest action of ``seat`` (``None``: none yet, or one this player may not see yet)."""
+        game = self._game
+        for kind, who, value in reversed(game.history):
+            if kind == "action" and who == seat:
+                action: Action = value
+                return None if _secret_action(game, who, action, self.player) else action
+        return None
+
     # -- this player's secrets ----------------------------------------------------------------
     @property
     def mission(self) -> Mission | None:
@@ -219,10 +301,23 @@ class View:
 
     @property
     def hand(self) -> tuple[int, ...]:
-        """This player's cards (empty for a spectator)."""
+        """This player's cards (empty for a spectator; in Team RISK the team's shared hand)."""
         if self.player == SPECTATOR:
             return ()
         return tuple(self._game.hands[self.player])
+
+    def trade_options(self) -> list[Trade]:
+        """Every set this player may trade from its hand now, one action per bonus territory it could
+        earn (whether trading is allowed in this phase is :meth:`legal_actions`' business)."""
+        if self.player == SPECTATOR:
+            return []
+        return trade_options(self._game, self.player)
+
+    def determinise(self, rng: random.Random) -> Game:
+        """A complete game (every hand, the draw pile, missions, a generator) sampled from ``rng``
+        among those this player cannot tell apart from the real one: for search. Depends on nothing
+        this player may not see (:mod:`risk.rules.determinise`)."""
+        return determinise(self._game, self.player, rng)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions, when this player is the one to act; otherwise none."""
@@ -238,6 +333,15 @@ class View:
 
     def is_legal(self, action: Action) -> bool:
         return self.player == self._game.to_act and self._game.is_legal(action)
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`~risk.errors.IllegalActionError` saying why ``action`` is not legal for this
+        player now; return quietly when it is."""
+        game = self._game
+        if self.player != game.to_act:
+            who = "a spectator" if self.player == SPECTATOR else game.players[self.player]
+            raise IllegalActionError(f"{self.action_text(action)!r}: {who} is not the player to act")
+        game.check(action)
 
     def parse(self, text: str) -> Action:
         return self._game.parse(text)
@@ -366,18 +470,30 @@ def _shares_hand(game: Game, drawer: int, player: int) -> bool:
     )
 
 
-def public_history(game: Game, player: int) -> list[tuple[str, Any, Any]]:
-    """The game's history as ``player`` may see it: other players' card draws and missions are
-    hidden (``None``), and so are other headquarters choices until all are revealed."""
-    hidden: list[tuple[str, Any, Any]] = []
+def _secret_action(game: Game, who: int, action: Any, player: int) -> bool:
+    """Another player's headquarters choice, hidden until all are revealed (Capital RISK)."""
+    return game.phase == Phase.CHOOSE_CAPITAL and who != player and type(action).__name__ == "Capital"
+
+
+def public_history(game: Game, player: int, start: int = 0) -> list[tuple[str, Any, Any]]:
+    """The game's history as ``player`` may see it, from entry ``start`` on (negative: that many from
+    the end): other players' card draws and missions are hidden (``None``), and so are other
+    headquarters choices until all are revealed."""
+    history = game.history
+    start = max(0, len(history) + start) if start < 0 else min(start, len(history))
+    # A draw goes to the hand of the last player who acted before it.
     drawer = -1
-    choosing = game.phase == Phase.CHOOSE_CAPITAL
-    for entry in game.history:
+    for index in range(start - 1, -1, -1):
+        kind, who, _ = history[index]
+        if kind == "action" and who >= 0:
+            drawer = who
+            break
+    hidden: list[tuple[str, Any, Any]] = []
+    for entry in islice(history, start, None):
         kind, who, value = entry
         if kind == "action":
             drawer = who if who >= 0 else drawer
-            secret = choosing and who != player and type(value).__name__ == "Capital"
-            hidden.append((kind, who, None) if secret else entry)
+            hidden.append((kind, who, None) if _secret_action(game, who, value, player) else entry)
         elif who == "draw" and not _shares_hand(game, drawer, player):
             hidden.append((kind, who, None))
         elif who in ("missions", "mission-cards") and not game.is_over:

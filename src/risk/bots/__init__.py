@@ -14,7 +14,8 @@ from risk.bots.search import SearchBot
 # Weakest first (the order measured by benchmarks/bench_strength.py).
 LADDER: tuple[type[Bot], ...] = (RandomBot, QuickBot, FortressBot, ContinentalBot, SearchBot, ExpertBot)
 # Every bot by name: the ladder, and the beginner behind the easy level.
-BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, BeginnerBot, *LADDER[1:])}
+_NAMED: tuple[type[Bot], ...] = (RandomBot, BeginnerBot, *LADDER[1:])
+BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in _NAMED}
 DEFAULT_BOT = "quick"
 
 

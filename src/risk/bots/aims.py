@@ -18,6 +18,7 @@ a search bot's evaluation. World domination, 2-player and Team RISK have no aim 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -29,7 +30,6 @@ from risk.view import View
 
 if TYPE_CHECKING:
     from risk.maps import Board
-    from risk.rules.game import Game
 
 GAMES = frozenset({"secret-mission", "capital", "mission"})
 
@@ -87,7 +87,7 @@ def aim_for(view: View) -> Aim | None:
 
 
 # -- Secret Mission RISK -------------------------------------------------------------------------
-def _secret_mission(view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[int, ...]) -> None:
+def _secret_mission(view: View, aim: Aim, owner: Sequence[int], armies: Sequence[int]) -> None:
     me, board = view.player, view.board
     mission = view.mission
     if mission is None:
@@ -121,7 +121,7 @@ def _secret_mission(view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[
     _block_secret_missions(view, aim, owner, armies, mission.key)
 
 
-def _best_other_continent(board: Board, owner: tuple[int, ...], me: int, taken: list[int]) -> int:
+def _best_other_continent(board: Board, owner: Sequence[int], me: int, taken: list[int]) -> int:
     """The continent, other than ``taken``, of which ``me`` holds the largest share."""
     return max(
         (c for c in board.continents if c.index not in taken),
@@ -132,8 +132,8 @@ def _best_other_continent(board: Board, owner: tuple[int, ...], me: int, taken: 
 def _want_continents(
     view: View,
     aim: Aim,
-    owner: tuple[int, ...],
-    armies: tuple[int, ...],
+    owner: Sequence[int],
+    armies: Sequence[int],
     wanted: list[int],
     weight: float = 4.0,
     value: float = GOAL_CONTINENT_VALUE,
@@ -155,7 +155,7 @@ def _want_continents(
     aim.finishing = 0 < missing_total <= 2 and _reachable(view, owner, armies, wanted)
 
 
-def _reachable(view: View, owner: tuple[int, ...], armies: tuple[int, ...], wanted: list[int]) -> bool:
+def _reachable(view: View, owner: Sequence[int], armies: Sequence[int], wanted: list[int]) -> bool:
     """Every territory the goal still lacks borders one of ours with more armies than it has."""
     me, board = view.player, view.board
     for c in wanted:
@@ -168,7 +168,7 @@ def _reachable(view: View, owner: tuple[int, ...], armies: tuple[int, ...], want
 
 
 def _count_territories(
-    view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[int, ...], needed: int, each: int
+    view: View, aim: Aim, owner: Sequence[int], armies: Sequence[int], needed: int, each: int
 ) -> None:
     """A goal of a number of territories (with ``each`` armies in each)."""
     me = view.player
@@ -185,7 +185,7 @@ def _count_territories(
 
 
 def _block_secret_missions(
-    view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[int, ...], mine: str
+    view: View, aim: Aim, owner: Sequence[int], armies: Sequence[int], mine: str
 ) -> None:
     """Opponents visibly close to a mission someone may hold: their territories there are worth more.
     Close means a pair of continents nearly held, or nearly 24 territories (18 with 2 armies)."""
@@ -256,7 +256,7 @@ def capitals_needed(view: View) -> int:
     return others
 
 
-def capital_threat(view: View, owner: tuple[int, ...], armies: tuple[int, ...], territory: int) -> int:
+def capital_threat(view: View, owner: Sequence[int], armies: Sequence[int], territory: int) -> int:
     """Enemy armies that could strike ``territory`` next turn: the largest stack next to it, and
     half of the largest two steps away (it must fight its way in)."""
     me, neighbours = view.player, view.board.neighbours
@@ -270,7 +270,7 @@ def capital_threat(view: View, owner: tuple[int, ...], armies: tuple[int, ...], 
     return max(near, far // 2)
 
 
-def _capital(view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[int, ...]) -> None:
+def _capital(view: View, aim: Aim, owner: Sequence[int], armies: Sequence[int]) -> None:
     me, board = view.player, view.board
     capitals = view.capitals
     if view.phase == Phase.CHOOSE_CAPITAL or me >= len(capitals):
@@ -330,7 +330,7 @@ def choose_capital(view: View) -> Capital:
 
 
 # -- Mission RISK --------------------------------------------------------------------------------
-def _mission_risk(view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[int, ...]) -> None:
+def _mission_risk(view: View, aim: Aim, owner: Sequence[int], armies: Sequence[int]) -> None:
     """The cards held, pursued only where it costs no strength: shown at once when complete (see
     :func:`special_action`), a stack built with the turn's reinforcements and kept until shown, a
     run of conquests pressed for its last one. Chasing the cards' continents, islands and counts
@@ -352,7 +352,7 @@ def _mission_risk(view: View, aim: Aim, owner: tuple[int, ...], armies: tuple[in
     _block_last_missions(view, aim, owner)
 
 
-def _block_last_missions(view: View, aim: Aim, owner: tuple[int, ...]) -> None:
+def _block_last_missions(view: View, aim: Aim, owner: Sequence[int]) -> None:
     """An opponent with three missions claimed shows its last: take what it needs from it."""
     me, board = view.player, view.board
     for p, shown in enumerate(view.mission_cards):
@@ -429,10 +429,10 @@ def _stack_placement(view: View, aim: Aim) -> Place | None:
 
 
 # -- progress, for a search bot's evaluation ---------------------------------------------------
-def goal_progress(game: Game, me: int) -> float | None:
-    """How far ``me``'s goal is done in ``game``, in [0, 1] (1: reached); ``None`` in world
-    domination and the games without an aim here. Reads only what ``me``'s view shows."""
-    view = View(game, me)
+def goal_progress(view: View) -> float | None:
+    """How far ``view.player``'s goal is done, in [0, 1] (1: reached); ``None`` in world
+    domination and the games without an aim here. Reads only what the view shows."""
+    me = view.player
     kind = view.rules.game
     if kind not in GAMES:
         return None
@@ -447,9 +447,8 @@ def goal_progress(game: Game, me: int) -> float | None:
         held = sum(1 for p, c in enumerate(capitals) if p != me and c >= 0 and owner[c] == me)
         return (0.5 if owner[home] == me else 0.0) + 0.5 * held / max(1, capitals_needed(view))
     if kind == "mission":
-        cards = view.mission_cards[me] or ()
         claimed = len(view.missions_claimed[me])
-        ready = sum(1 for key in cards if ranked_mission(key).is_complete(game, me))
+        ready = len(view.ready_missions())
         return min(1.0, (claimed + 0.5 * ready) / 4)
     mission = view.mission
     if mission is None:

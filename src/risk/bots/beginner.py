@@ -22,10 +22,9 @@ from __future__ import annotations
 import random
 
 from risk.bots.base import ATTACK, ELIMINATION_TRADE, FORTIFY, OCCUPY, REINFORCE, TURN_END, Bot
-from risk.bots.heuristic import win_probability
+from risk.bots.battle_odds import win_probability
 from risk.bots.quick import QuickBot
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Occupy, Place
-from risk.rules.game import Game, trade_options
 from risk.view import View
 
 # Least exact win probability of an invasion the beginner starts (or presses on with) on a normal
@@ -60,53 +59,52 @@ class BeginnerBot(Bot):
         super().__init__(seed)
         self._quick = QuickBot(seed)
 
-    def turn_traits(self, game: Game, me: int) -> random.Random:
+    def turn_traits(self, view: View, me: int) -> random.Random:
         """A generator for this turn's habits: the same within a turn, whoever asks."""
-        return random.Random((self.seed * 1_000_003 + game.turn) * 7 + me)
+        return random.Random((self.seed * 1_000_003 + view.turn) * 7 + me)
 
-    def reckless(self, game: Game, me: int) -> bool:
-        return self.turn_traits(game, me).random() < RECKLESS_TURNS
+    def reckless(self, view: View, me: int) -> bool:
+        return self.turn_traits(view, me).random() < RECKLESS_TURNS
 
-    def forgetful(self, game: Game, me: int) -> bool:
-        traits = self.turn_traits(game, me)
+    def forgetful(self, view: View, me: int) -> bool:
+        traits = self.turn_traits(view, me)
         traits.random()  # the first draw decides recklessness
         return traits.random() < FORGETFUL_TURNS
 
     def choose(self, view: View) -> Action:
-        game: Game = view._game  # public parts and its own hand only, as the other built-in bots
         me = view.player
-        phase = game.phase
+        phase = view.phase
         habit: Action | None = None
-        claiming = game.rules.game == "mission" and me == game.current
-        if claiming and (phase == TURN_END or game.claimable_missions()):
+        claiming = view.rules.game == "mission" and me == view.current
+        if claiming and (phase == TURN_END or view.claimable_missions()):
             habit = None  # Mission RISK: a completed mission is shown at once, as the quick bot does
-        elif game.team is not None:
+        elif view.team is not None:
             # Team RISK: the quick bot's teamwork (where armies may go is subtle), with a beginner's lapses.
-            if phase == ATTACK and isinstance(last_own_action(game, me), Occupy):
+            if phase == ATTACK and isinstance(view.last_action(me), Occupy):
                 habit = END_ATTACK if self.rng.random() < LOSES_INTEREST else None
             elif phase == OCCUPY:
-                habit = self.occupy(game)
-            elif phase == FORTIFY and self.forgetful(game, me):
+                habit = self.occupy(view)
+            elif phase == FORTIFY and self.forgetful(view, me):
                 habit = END_TURN
-        elif phase == ATTACK and not game._active:
-            habit = self.attack(game, me)
-        elif phase == REINFORCE and not game.must_trade(me):
-            habit = self.reinforce(game, me)
+        elif phase == ATTACK and not view.active_neutrals:
+            habit = self.attack(view, me)
+        elif phase == REINFORCE and not view.must_trade(me):
+            habit = self.reinforce(view, me)
         elif phase == OCCUPY:
-            habit = self.occupy(game)
-        elif phase == FORTIFY and self.forgetful(game, me):
+            habit = self.occupy(view)
+        elif phase == FORTIFY and self.forgetful(view, me):
             habit = END_TURN
-        elif phase == ELIMINATION_TRADE and not game.must_trade(me):
-            habit = self.reinforce(game, me)
-        if habit is not None and game.is_legal(habit):
+        elif phase == ELIMINATION_TRADE and not view.must_trade(me):
+            habit = self.reinforce(view, me)
+        if habit is not None and view.is_legal(habit):
             return habit
         return self._quick.choose(view)
 
-    def attack(self, game: Game, me: int) -> Action:
-        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        least = RECKLESS_ODDS if self.reckless(game, me) else USUAL_ODDS
+    def attack(self, view: View, me: int) -> Action:
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        least = RECKLESS_ODDS if self.reckless(view, me) else USUAL_ODDS
         options: list[tuple[float, int, int]] = []
-        for s in game.territories_of(me):
+        for s in view.territories_of(me):
             if armies[s] < 2:
                 continue
             for t in neighbours[s]:
@@ -116,7 +114,7 @@ class BeginnerBot(Bot):
                         options.append((odds, s, t))
         if not options:
             return END_ATTACK
-        last = last_own_action(game, me)
+        last = view.last_action(me)
         if isinstance(last, Attack):  # in a battle: press on while the odds hold
             if any((s, t) == (last.source, last.target) for _, s, t in options):
                 return Attack(last.source, last.target, min(3, armies[last.source] - 1))
@@ -127,18 +125,18 @@ class BeginnerBot(Bot):
         _, s, t = options[min(len(options) - 1, int(self.rng.random() * 3))]
         return Attack(s, t, min(3, armies[s] - 1))
 
-    def reinforce(self, game: Game, me: int) -> Action:
-        trades = trade_options(game, me)
-        if trades and game.phase == REINFORCE and not game.placed_this_turn and self.rng.random() > HOARDING:
+    def reinforce(self, view: View, me: int) -> Action:
+        trades = view.trade_options()
+        if trades and view.phase == REINFORCE and not view.placed_this_turn and self.rng.random() > HOARDING:
             return trades[0]
-        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
         fronts = [
             t
-            for t in game.territories_of(me)
-            if game.room(t) > 0 and any(owner[n] != me for n in neighbours[t])
+            for t in view.territories_of(me)
+            if view.room(t) > 0 and any(owner[n] != me for n in neighbours[t])
         ]
         if not fronts:
-            return self._quick.choose(View(game, me))
+            return self._quick.choose(view)
 
         def hope(t: int) -> float:
             """How inviting the weakest enemy next door looks from here, with a beginner's noise."""
@@ -147,21 +145,14 @@ class BeginnerBot(Bot):
 
         target = max(fronts, key=hope)
         # It spreads its hopes: about half of what is left here, the rest on the next front it likes.
-        share = game.pending if game.pending <= 3 else (game.pending + 1) // 2
-        return Place(target, min(share, game.room(target)))
+        share = view.pending if view.pending <= 3 else (view.pending + 1) // 2
+        return Place(target, min(share, view.room(target)))
 
-    def occupy(self, game: Game) -> Occupy:
-        low, high = game.occupy_range()
-        if high >= ROLLS_ON and game.turn >= LONG_GAME:  # or long games of huge stacks never end
+    def occupy(self, view: View) -> Occupy:
+        low, high = view.occupy_range()
+        if high >= ROLLS_ON and view.turn >= LONG_GAME:  # or long games of huge stacks never end
             return Occupy((low + high + 1) // 2 + int(self.rng.random() * (high - (low + high + 1) // 2 + 1)))
         if self.rng.random() < MOVES_THE_LEAST:
             return Occupy(low)  # the stack that won stays behind, out of the fight
         return Occupy(low + int(self.rng.random() * (high - low + 1)))
 
-
-def last_own_action(game: Game, me: int) -> Action | None:
-    """The player's latest action (dice and the defender's choices in between skipped)."""
-    for kind, actor, action in reversed(game.history):
-        if kind == "action" and actor == me:
-            return action  # type: ignore[no-any-return]
-    return None

@@ -28,11 +28,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from risk.bots.base import Bot
-from risk.bots.heuristic import win_probability
+from risk.bots.battle_odds import win_probability
 from risk.bots.quick import QuickBot
 from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
 from risk.rules.actions import Action, Attack, Place, Trade
-from risk.rules.game import Game, Phase
+from risk.rules.game import Phase
 from risk.view import View
 
 EXPERT_ITERATIONS = 144
@@ -75,18 +75,18 @@ def reinforcements_all_in(history: Sequence[tuple[str, Any, Any]], seat: int) ->
     return found
 
 
-def card_worth(game: Game) -> float:
+def card_worth(view: View) -> float:
     """What one card in a hand is worth in armies: a third of the next set's value."""
-    value = game.next_set_value()
+    value = view.next_set_value()
     return max(CARD_FLOOR, (FIXED_SET_ESTIMATE if value is None else value) / 3.0)
 
 
-def safe_bonus(game: Game, player: int) -> float:
+def safe_bonus(view: View, player: int) -> float:
     """The bonus of ``player``'s continents whose every border stack is at least the largest enemy
     stack next to it: income that will most likely be collected again."""
-    board, owner, armies = game.board, game.owner, game.armies
+    board, owner, armies = view.board, view.owner, view.armies
     total = 0.0
-    for continent in game.continents_of(player):
+    for continent in view.continents_of(player):
         info = board.continents[continent]
         safe = True
         for t in info.territories:
@@ -101,22 +101,21 @@ def safe_bonus(game: Game, player: int) -> float:
     return total
 
 
-def expert_evaluate(game: Game, me: int, goal_weight: float = GOAL_WEIGHT) -> float:
-    """How good ``game`` is for ``me`` in [0, 1]: 1 won, 0 eliminated, else my share of the alive
+def expert_evaluate(view: View, goal_weight: float = GOAL_WEIGHT) -> float:
+    """How good the game is for ``view.player`` in [0, 1]: 1 won, 0 eliminated, else my share of the alive
     players' strength (armies, 3 x income, safe continent bonus, cards at the next set's value),
     blended with the game's goal where it has one (``search.goal_blend``)."""
-    per_card = card_worth(game)
+    per_card = card_worth(view)
     share = strength_share(
-        game,
-        me,
+        view,
         lambda player, armies: (
             armies
-            + 3.0 * game.reinforcement_for(player)
-            + 2.0 * safe_bonus(game, player)
-            + per_card * len(game.hands[player])
+            + 3.0 * view.reinforcement_for(player)
+            + 2.0 * safe_bonus(view, player)
+            + per_card * view.hand_size(player)
         ),
     )
-    return goal_blend(game, me, share, goal_weight)
+    return goal_blend(view, share, goal_weight)
 
 
 class ExpertBot(SearchBot):
@@ -143,62 +142,63 @@ class ExpertBot(SearchBot):
         self._policies: list[Bot] = []
 
     def choose(self, view: View) -> Action:
-        game: Game = view._game
         if self._fixed_iterations is None:
-            self.iterations = EXPERT_ITERATIONS if 3 <= game.humans <= 4 else OTHER_TABLE_ITERATIONS
+            self.iterations = EXPERT_ITERATIONS if 3 <= view.humans <= 4 else OTHER_TABLE_ITERATIONS
         all_in, default = self._all_in_policy, self._rollout_policy
+        recent = view.public_history(-HISTORY_TAIL)
         self._policies = [
-            all_in if seat != view.player and self.plays_all_in(game, seat) else default
-            for seat in range(len(game.players))
+            all_in if seat != view.player and self.plays_all_in(recent, seat) else default
+            for seat in range(len(view.players))
         ]
         return super().choose(view)
 
     @staticmethod
-    def plays_all_in(game: Game, seat: int) -> bool:
-        """Whether ``seat``'s last reinforcements (public actions) were each one placement of all:
-        a quick, aggressive player, which the continental rollout policy would misjudge."""
-        recent = reinforcements_all_in(game.history[-HISTORY_TAIL:], seat)[-ALL_IN_WINDOW:]
+    def plays_all_in(history: Sequence[tuple[str, Any, Any]], seat: int) -> bool:
+        """Whether ``seat``'s last reinforcements in ``history`` (public actions: the recent
+        ``View.public_history``) were each one placement of all: a quick, aggressive player, which
+        the continental rollout policy would misjudge."""
+        recent = reinforcements_all_in(history, seat)[-ALL_IN_WINDOW:]
         return len(recent) >= ALL_IN_TURNS and all(recent)
 
-    def seat_policies(self, game: Game) -> list[Bot]:
-        if len(self._policies) == len(game.players):
+    def seat_policies(self, view: View) -> list[Bot]:
+        if len(self._policies) == len(view.players):
             return self._policies
-        return super().seat_policies(game)
+        return super().seat_policies(view)
 
-    def evaluate(self, game: Game, me: int) -> float:
-        return expert_evaluate(game, me, self.goal_weight)
+    def evaluate(self, view: View) -> float:
+        return expert_evaluate(view, self.goal_weight)
 
-    def candidates(self, game: Game, me: int, default: Action) -> list[Action]:
-        base = super().candidates(game, me, default)
+    def candidates(self, view: View, me: int, default: Action) -> list[Action]:
+        base = super().candidates(view, me, default)
         extra_actions: list[Action]
-        if game.phase == Phase.ATTACK:
-            extra_actions = list(self.predator_attacks(game, me))
-        elif game.phase == Phase.REINFORCE and isinstance(default, Place):
-            extra_actions = [Place(attack.source, game.pending) for attack in self.predator_attacks(game, me)]
+        if view.phase == Phase.ATTACK:
+            extra_actions = list(self.predator_attacks(view, me))
+        elif view.phase == Phase.REINFORCE and isinstance(default, Place):
+            extra_actions = [Place(attack.source, view.pending) for attack in self.predator_attacks(view, me)]
         else:
             return base
         # The search bot's first ideas stay first; the predator's ideas take the later places.
         head = base[: max(2, self.candidate_count - len(extra_actions))]
         result = list(head)
         for action in [*extra_actions, *base[len(head) :]]:
-            if action not in result and game.is_legal(action):
+            if action not in result and view.is_legal(action):
                 result.append(action)
             if len(result) >= self.candidate_count:
                 break
         return result
 
-    def predator_attacks(self, game: Game, me: int) -> list[Attack]:
+    def predator_attacks(self, view: View, me: int) -> list[Attack]:
         """Attacks a strong player looks at first: one that finishes an opponent off, the surest
         conquest while this turn's card is not earned, the best one on the weakest opponent. During
         reinforcement (no army placed yet) they are judged as if the armies were already there."""
-        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        bonus = game.pending if game.phase == Phase.REINFORCE else 0
-        territories = game.territory_count
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        bonus = view.pending if view.phase == Phase.REINFORCE else 0
+        territories = view.territory_count
         # Neutral armies (2-player RISK) are no prey: beating them wins nothing.
-        opponents = [p for p in range(game.humans) if game.alive[p] and p != me]
+        opponents = [p for p in range(view.humans) if view.alive[p] and p != me]
         if not opponents:
             return []
-        weakest = min(opponents, key=lambda p: (territories[p] + self.total_armies(game, p), p))
+        weakest = min(opponents, key=lambda p: (territories[p] + self.total_armies(view, p), p))
         foe = self.policy.foe
         finish: tuple[float, Attack] | None = None
         surest: tuple[float, Attack] | None = None
@@ -211,11 +211,11 @@ class ExpertBot(SearchBot):
                 continue
             for t in neighbours[s]:
                 holder = owner[t]
-                if holder == me or not foe(game, me, t):
+                if holder == me or not foe(view, me, t):
                     continue
                 p = win_probability(fighting, armies[t])
                 attack = Attack(s, t, min(3, fighting))
-                if not game.conquered_this_turn and (surest is None or p > surest[0]):
+                if not view.conquered_this_turn and (surest is None or p > surest[0]):
                     surest = (p, attack)
                 if holder not in opponents:
                     continue  # a neutral: only the card may come from it
@@ -230,9 +230,9 @@ class ExpertBot(SearchBot):
         return chosen
 
     @staticmethod
-    def total_armies(game: Game, player: int) -> int:
-        armies = game.armies
-        return sum(armies[t] for t, owner in enumerate(game.owner) if owner == player)
+    def total_armies(view: View, player: int) -> int:
+        armies = view.armies
+        return sum(armies[t] for t, owner in enumerate(view.owner) if owner == player)
 
 
 __all__ = ["ExpertBot", "card_worth", "expert_evaluate", "safe_bonus"]

@@ -11,9 +11,10 @@ rest of the turn.
 
 from __future__ import annotations
 
-from risk.bots import heuristic  # the module, not its names: heuristic imports this one
+from risk.bots.battle_odds import win_probability
 from risk.rules.actions import ACCEPT_DICE, Action, Commander, Reroll
-from risk.rules.game import Game, battle_losses
+from risk.rules.game import battle_losses
+from risk.view import View
 
 # The least gain in conquest probability that spends the once-a-turn commander.
 COMMANDER_GAIN = 0.08
@@ -29,7 +30,7 @@ def roll_value(fighting: int, defenders: int, attack: tuple[int, ...], defence: 
     left = defenders - defender_losses
     if left <= 0:
         return 1.0
-    return heuristic.win_probability(fighting - attacker_losses, left)
+    return win_probability(fighting - attacker_losses, left)
 
 
 def _with_die(dice: tuple[int, ...], index: int, face: int) -> tuple[int, ...]:
@@ -38,37 +39,38 @@ def _with_die(dice: tuple[int, ...], index: int, face: int) -> tuple[int, ...]:
     return tuple(sorted(changed, reverse=True))
 
 
-def options(game: Game, me: int) -> list[tuple[float, Action]]:
+def options(view: View, me: int) -> list[tuple[float, Action]]:
     """Every legal way to settle the pending roll with its value (P(conquering)), accepting first."""
-    rolled = game.pending_roll
+    rolled = view.pending_roll
     assert rolled is not None
     source, target, attack, defence, _ = rolled
-    attacker = game.owner[source] if game.units is None else me
-    fighting = game.force(source, attacker) - 1
-    defenders = game.armies[target]
+    attacker = view.owner[source] if view.units is None else me
+    fighting = view.force(source, attacker) - 1
+    defenders = view.armies[target]
     choices: list[tuple[float, Action]] = [(roll_value(fighting, defenders, attack, defence), ACCEPT_DICE)]
     for index in range(len(attack)):
         reroll = Reroll("attacker", index + 1)
-        if game.is_legal(reroll):
+        if view.is_legal(reroll):
             faces = [roll_value(fighting, defenders, _with_die(attack, index, f), defence) for f in FACES]
             choices.append((sum(faces) / 6 - REROLL_GAIN, reroll))
         commander = Commander(index + 1)
-        if game.is_legal(commander):
+        if view.is_legal(commander):
             value = roll_value(fighting, defenders, _with_die(attack, index, 6), defence)
             choices.append((value - COMMANDER_GAIN, commander))
     for index in range(len(defence)):
         reroll = Reroll("defender", index + 1)
-        if game.is_legal(reroll):
+        if view.is_legal(reroll):
             faces = [roll_value(fighting, defenders, attack, _with_die(defence, index, f)) for f in FACES]
             choices.append((sum(faces) / 6 - REROLL_GAIN, reroll))
     return choices
 
 
-def adjust(game: Game, me: int) -> Action:
+def adjust(view: View, me: int) -> Action:
     """The best way to settle the pending roll: a re-roll or the commander where it pays, else accept.
     Ties keep the earlier choice (accepting comes first)."""
-    best_value, best = -1.0, ACCEPT_DICE
-    for value, action in options(game, me):
+    best_value = -1.0
+    best: Action = ACCEPT_DICE
+    for value, action in options(view, me):
         if value > best_value:
             best_value, best = value, action
     return best

@@ -7,8 +7,8 @@ One engine, :class:`HeuristicBot`, parameterised by a :class:`Style`; the ladder
 * ``fortress``: keeps every border at least as strong as the enemy stacks next to it, attacks only
   at long odds, but always tries to take one territory a turn for the card.
 
-Both read the live game through the view (``view._game``) for speed, but only public facts and
-their own hand: the board, army counts, card counts, the face-up discard pile.
+Both read the game through the view (:class:`risk.view.View`: live, read-only sequences, no copies),
+so only public facts and their own hand: the board, army counts, card counts, the face-up discard pile.
 
 Phases they do not know (rulebook variants added later) are played by :func:`fallback_action`, a
 safe choice among the legal actions, so the bots play any game the engine offers.
@@ -41,7 +41,7 @@ from risk.bots.base import (
     SETUP_PLACE,
     Bot,
 )
-from risk.odds import invasion
+from risk.bots.battle_odds import win_probability
 from risk.rules.actions import (
     END_ATTACK,
     END_TURN,
@@ -56,29 +56,11 @@ from risk.rules.actions import (
     Place,
     Trade,
 )
-from risk.rules.game import Game, trade_options
+from risk.rules.game import Phase
 from risk.view import View
 
 if TYPE_CHECKING:
     from risk.maps import Board
-
-
-# Beyond this size, odds barely change and the odds tables grow: clamp before asking.
-_ODDS_CAP = 60
-
-
-# Bounded: both counts are clamped to _ODDS_CAP.
-@cache
-def win_probability(attackers: int, defenders: int) -> float:
-    """P(``attackers`` fighting armies conquer a territory held by ``defenders``), from :mod:`risk.odds`."""
-    if attackers <= 0:
-        return 0.0
-    if defenders <= 0:
-        return 1.0
-    if attackers > _ODDS_CAP or defenders > _ODDS_CAP:
-        scale = _ODDS_CAP / max(attackers, defenders)
-        attackers, defenders = max(1, round(attackers * scale)), max(1, round(defenders * scale))
-    return invasion(attackers, defenders).attacker_wins
 
 
 def fallback_action(view: View, rng: random.Random) -> Action:
@@ -125,19 +107,18 @@ class HeuristicBot(Bot):
         self.aim = aim_for(view)
         action = self.decide(view)
         # Rule variants (neutral placements, teammates, ...) can refuse a world-domination idea.
-        if not view._game.is_legal(action):
+        if not view.is_legal(action):
             return self.variant_action(view)
         return action
 
     def variant_action(self, view: View) -> Action:
         """A legal action where the world-domination plan does not fit: placing a neutral's army
         next to as many opponents as possible, otherwise :func:`fallback_action`."""
-        game: Game = view._game
         me = view.player
         actions = view.legal_actions()
-        places = [a for a in actions if isinstance(a, Place) and game.owner[a.territory] != me]
-        if game.phase == SETUP_PLACE and places:
-            owner, neighbours = game.owner, game.board.neighbours
+        places = [a for a in actions if isinstance(a, Place) and view.owner[a.territory] != me]
+        if view.phase == SETUP_PLACE and places:
+            owner, neighbours = view.owner, view.board.neighbours
 
             def blocking(place: Place) -> tuple[int, int]:
                 holder = owner[place.territory]
@@ -149,94 +130,95 @@ class HeuristicBot(Bot):
 
     def decide(self, view: View) -> Action:
         """The world-domination choice for this phase (checked for legality by :meth:`choose`)."""
-        game: Game = view._game
         me = view.player
-        phase = game.phase
+        phase = view.phase
         # The games beyond world domination: their own decisions first (None: the plan decides).
         special = special_action(view, self.aim)
         if special is None:
-            special = self.variant_decision(game, me)
+            special = self.variant_decision(view, me, phase)
         if special is not None:
             return special
         if phase == ATTACK:
-            return self.attack(game, me)
+            return self.attack(view, me)
         if phase == DEFEND:
-            assert game.pending_attack is not None
-            return Defend(min(2, game.armies[game.pending_attack[1]]))
+            attack = view.pending_attack
+            assert attack is not None
+            return Defend(min(2, view.armies[attack[1]]))
         if phase == OCCUPY:
-            return self.occupy(game, me)
+            return self.occupy(view, me)
         if phase in (REINFORCE, ELIMINATION_TRADE):
-            trade = self.trade(game, me)
+            trade = self.trade(view, me)
             if trade is not None:
                 return trade
             placement = None if self.aim is None else aim_placement(view, self.aim)
-            return placement or self.place(game, me)
+            return placement or self.place(view, me)
         if phase == FORTIFY:
-            return self.fortify(game, me)
+            return self.fortify(view, me)
         if phase == SETUP_PLACE:
-            return Place(self.setup_target(game, me), 1)
+            return Place(self.setup_target(view, me), 1)
         if phase == CLAIM:
-            return self.claim(game, me)
+            return self.claim(view, me)
         return fallback_action(view, self.rng)
 
-    def variant_decision(self, game: Game, me: int) -> Action | None:
-        """2-player RISK (neutrals, allies) and the expert dice: the decisions those games add, or
-        ``None`` where the world-domination plan decides (Team RISK adds none: its values do)."""
-        if game.phase == ADJUST_DICE:
-            return expert_dice.adjust(game, me)
-        if neutrals.in_duel(game):
-            return neutrals.duel_action(game, me)
+    def variant_decision(self, view: View, me: int, phase: Phase) -> Action | None:
+        """2-player RISK (neutrals, allies) and the expert dice: the decisions those games add in
+        ``phase`` (the view's), or ``None`` where the world-domination plan decides (Team RISK adds
+        none: its values do)."""
+        if phase == ADJUST_DICE:
+            return expert_dice.adjust(view, me)
+        if neutrals.in_duel(view):
+            return neutrals.duel_action(view, me)
         return None
 
     # -- shared assessments ----------------------------------------------------------------------
     # Each takes an optional Survey of the position; a decision makes one and passes it on, so the
     # board is read once per decision.
     @staticmethod
-    def foe(game: Game, me: int, territory: int) -> bool:
+    def foe(view: View, me: int, territory: int) -> bool:
         """Held by an opponent: anyone else, or in Team RISK anyone of the other team."""
-        if game.team is None:
-            return game.owner[territory] != me
-        return game.team_at(territory) != game.team[me]
+        if view.team is None:
+            return view.owner[territory] != me
+        return view.team_at(territory) != view.team[me]
 
     @classmethod
-    def enemy_neighbours(cls, game: Game, me: int, territory: int) -> list[int]:
-        return [n for n in game.board.neighbours[territory] if cls.foe(game, me, n)]
+    def enemy_neighbours(cls, view: View, me: int, territory: int) -> list[int]:
+        return [n for n in view.board.neighbours[territory] if cls.foe(view, me, n)]
 
     @classmethod
-    def threat(cls, game: Game, me: int, territory: int, survey: Survey | None = None) -> int:
+    def threat(cls, view: View, me: int, territory: int, survey: Survey | None = None) -> int:
         """The largest enemy stack that could attack ``territory`` (its fighting armies)."""
-        armies = game.armies
+        armies = view.armies
         worst = 0
         if survey is None:  # a few neighbours: cheaper than surveying the board
-            if neutrals.in_duel(game):
-                survey = Survey(game, me)
+            if neutrals.in_duel(view):
+                survey = Survey(view, me)
             else:
-                for n in game.board.neighbours[territory]:
-                    if armies[n] - 1 > worst and cls.foe(game, me, n):
+                for n in view.board.neighbours[territory]:
+                    if armies[n] - 1 > worst and cls.foe(view, me, n):
                         worst = armies[n] - 1
                 return worst
         foe = survey.danger
-        for n in game.board.neighbours[territory]:
+        for n in view.board.neighbours[territory]:
             if armies[n] - 1 > worst and foe[n]:
                 worst = armies[n] - 1
         return worst
 
-    def survey(self, game: Game, me: int) -> Survey:
+    def survey(self, view: View, me: int) -> Survey:
         """A survey of the position, with the continents this game's goal weighs more."""
-        return Survey(game, me, None if self.aim is None else self.aim.continent_weight)
+        return Survey(view, me, None if self.aim is None else self.aim.continent_weight)
 
-    def target_continent(self, game: Game, me: int, survey: Survey | None = None) -> int:
+    def target_continent(self, view: View, me: int, survey: Survey | None = None) -> int:
         """The continent that is cheapest to complete for its bonus (held ones score for keeping)."""
-        return (survey or self.survey(game, me)).target_continent()
+        return (survey or self.survey(view, me)).target_continent()
 
     def conquest_value(
-        self, game: Game, me: int, target: int, focus: int, survey: Survey | None = None
+        self, view: View, me: int, target: int, focus: int, survey: Survey | None = None
     ) -> float:
         """How much taking ``target`` is worth to ``me``: the territory, continents made or broken,
         a card for the first conquest, a player eliminated (and their cards). It depends only on the
         target's continent and holder."""
-        survey = survey or self.survey(game, me)
-        board, owner = game.board, game.owner
+        survey = survey or self.survey(view, me)
+        board, owner = view.board, survey.owner
         value = 1.0
         continent = board.continent_of[target]
         members = board.continents[continent].territories
@@ -247,73 +229,73 @@ class HeuristicBot(Bot):
         elif continent == focus:
             value += self.style.continent_focus
         # 2-player RISK: a neutral has no bonus to break and its end wins nothing.
-        rival = not game.neutral[defender]
+        rival = not view.neutral[defender]
         if rival and survey.held_by(continent, defender):
             value += 1.5 * board.continents[continent].bonus  # breaks the defender's bonus
-        if not game.conquered_this_turn:
+        if not view.conquered_this_turn:
             value += 3.0  # the card
-        if rival and game.team is None and game.territory_count[defender] == 1:
+        if rival and view.team is None and view.territory_count[defender] == 1:
             aim = self.aim
             if aim is not None and aim.elimination_value is not None and defender != aim.destroy:
                 value += aim.elimination_value  # it may complete someone else's mission
             else:
-                value += 5.0 + 3.0 * len(game.hands[defender])
+                value += 5.0 + 3.0 * view.hand_size(defender)
         if survey.duel:
-            value += neutrals.value_change(game, me, target, survey.danger)
+            value += neutrals.value_change(view, me, target, survey.danger)
         return value
 
-    def holder_value(self, game: Game, me: int, target: int, focus: int, survey: Survey) -> float:
+    def holder_value(self, view: View, me: int, target: int, focus: int, survey: Survey) -> float:
         """:meth:`conquest_value`, worked out once per continent and holder in a survey."""
-        key = (game.board.continent_of[target], game.owner[target], focus)
+        key = (view.board.continent_of[target], survey.owner[target], focus)
         value = survey.values.get(key)
         if value is None:
-            value = survey.values[key] = self.conquest_value(game, me, target, focus, survey)
+            value = survey.values[key] = self.conquest_value(view, me, target, focus, survey)
         # The goal's value of the territory itself (a mission's continent, a headquarters).
         if survey.team_values is not None:
             value += survey.team_values[target]
         return value if self.aim is None else value + self.aim.value[target]
 
     # -- the turn ------------------------------------------------------------------------------
-    def trade(self, game: Game, me: int) -> Trade | None:
-        phase = game.phase
-        may_trade = (phase == REINFORCE and not game.placed_this_turn) or (
-            phase == ELIMINATION_TRADE and len(game.hands[me]) > 4
+    def trade(self, view: View, me: int) -> Trade | None:
+        phase = view.phase
+        may_trade = (phase == REINFORCE and not view.placed_this_turn) or (
+            phase == ELIMINATION_TRADE and view.hand_size(me) > 4
         )
         if not may_trade:
             return None
-        options = trade_options(game, me)
+        options = view.trade_options()
         if not options:
             return None
         # Best: a set whose bonus territory (listed first) is held and on a border.
-        owner = game.owner
-        size = len(game.board)
+        owner = view.owner
+        size = len(view.board)
 
         def bonus_rank(trade: Trade) -> int:
             first = trade.cards[0]
             if first < size and owner[first] == me:
-                return 2 if self.enemy_neighbours(game, me, first) else 1
+                return 2 if self.enemy_neighbours(view, me, first) else 1
             return 0
 
         return max(options, key=bonus_rank)
 
-    def place(self, game: Game, me: int) -> Place:
-        pending = game.pending
-        survey = self.survey(game, me)
+    def place(self, view: View, me: int) -> Place:
+        pending = view.pending
+        survey = self.survey(view, me)
         # First the weakest held-continent border, up to the defence share.
-        weakest, deficit = self.weakest_border(game, me, survey)
+        weakest, deficit = self.weakest_border(view, me, survey)
         defence_budget = max(1, round(pending * self.style.defence_share)) if deficit > 0 else 0
         if self.aim is not None and weakest in self.aim.keep:
             defence_budget = deficit  # a headquarters (or a mission's stack) comes first
         if weakest >= 0 and defence_budget > 0 and pending > 1:
             return Place(weakest, min(pending, defence_budget, deficit))
-        source = self.attack_source(game, me, survey.target_continent(), survey)
+        source = self.attack_source(view, me, survey.target_continent(), survey)
         return Place(source, pending)
 
-    def weakest_border(self, game: Game, me: int, survey: Survey | None = None) -> tuple[int, int]:
+    def weakest_border(self, view: View, me: int, survey: Survey | None = None) -> tuple[int, int]:
         """The border territory short of the most armies against its threat (continent borders count
         double), and that shortfall; (-1, 0) when every border is safe."""
-        survey = survey or self.survey(game, me)
-        owner, armies, board = game.owner, game.armies, game.board
+        survey = survey or self.survey(view, me)
+        owner, armies, board = survey.owner, survey.armies, view.board
         neighbours, continent_of = board.neighbours, board.continent_of
         held = survey.held_continents()
         ratio = self.style.border_ratio
@@ -339,10 +321,10 @@ class HeuristicBot(Bot):
                 best, best_deficit = t, deficit
         return best, best_deficit
 
-    def attack_source(self, game: Game, me: int, focus: int, survey: Survey | None = None) -> int:
+    def attack_source(self, view: View, me: int, focus: int, survey: Survey | None = None) -> int:
         """Where new armies make the best attack: next to the most valuable, weakest enemy territory."""
-        survey = survey or self.survey(game, me)
-        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        survey = survey or self.survey(view, me)
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
         foe = survey.foe
         values: list[float | None] = [None] * len(owner)  # by target
         best, best_score = -1, -1e9
@@ -357,26 +339,26 @@ class HeuristicBot(Bot):
                     continue
                 value = values[t]
                 if value is None:
-                    value = values[t] = self.holder_value(game, me, t, focus, survey)
+                    value = values[t] = self.holder_value(view, me, t, focus, survey)
                 score = value * stack / (armies[t] + 1.0)
                 if score > best_score:
                     best, best_score = s, score
         return best if best >= 0 else fallback
 
-    def attack_options(self, game: Game, me: int) -> list[tuple[float, float, Attack]]:
+    def attack_options(self, view: View, me: int) -> list[tuple[float, float, Attack]]:
         """Every (score, win probability, attack with the most dice) open now, best first."""
-        options = self.scored_attacks(game, me, self.survey(game, me))
+        options = self.scored_attacks(view, me, self.survey(view, me))
         options.sort(key=_score, reverse=True)
         return [(score, p, Attack(source, target, dice)) for score, p, source, target, dice in options]
 
     def scored_attacks(
-        self, game: Game, me: int, survey: Survey, least_odds: float = 0.0
+        self, view: View, me: int, survey: Survey, least_odds: float = 0.0
     ) -> list[tuple[float, float, int, int, int]]:
         """:meth:`attack_options` as plain (score, win probability, source, target, dice), unsorted;
         only those whose win probability is at least ``least_odds``."""
-        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
+        owner, armies, neighbours = survey.owner, survey.armies, view.board.neighbours
         focus = -1  # the target continent, worked out when a first attack is worth scoring
-        foe, units = survey.foe, game.units
+        foe, units = survey.foe, view.units
         values: list[float | None] = [None] * len(owner)  # by target
         options: list[tuple[float, float, int, int, int]] = []
         append = options.append
@@ -405,16 +387,16 @@ class HeuristicBot(Bot):
                 if value is None:
                     if focus < 0:
                         focus = survey.target_continent()
-                    value = values[t] = self.holder_value(game, me, t, focus, survey)
+                    value = values[t] = self.holder_value(view, me, t, focus, survey)
                 append((p * value - (1 - p) * (1.0 + exposure), p, s, t, dice))
         return options
 
-    def attack(self, game: Game, me: int) -> Action:
-        survey = self.survey(game, me)
-        continent_of = game.board.continent_of
+    def attack(self, view: View, me: int) -> Action:
+        survey = self.survey(view, me)
+        continent_of = view.board.continent_of
         style = self.style
         odds_target, odds_other = style.attack_odds_target, style.attack_odds_other
-        if not game.conquered_this_turn:
+        if not view.conquered_this_turn:
             odds_target, odds_other = min(odds_target, style.card_odds), min(odds_other, style.card_odds)
         aim = self.aim
         # The goal within reach this turn: the territories it needs are worth lower odds.
@@ -424,7 +406,7 @@ class HeuristicBot(Bot):
         if team_values is not None:  # Team RISK: the opposing players' last units at lower odds
             least = min(least, teams.FOCUS_ODDS)
         # The attacks worth making at good enough odds, best first (ties in the order found).
-        options = self.scored_attacks(game, me, survey, least)
+        options = self.scored_attacks(view, me, survey, least)
         if not options:
             return END_ATTACK
         focus = survey.target_continent()
@@ -439,46 +421,48 @@ class HeuristicBot(Bot):
         good = [option for option in options if option[0] > 0 and option[1] >= odds_needed(option[3])]
         good.sort(key=_score, reverse=True)
         for _, _, source, target, dice in good:
-            action = Attack(source, target, dice)
+            action: Action = Attack(source, target, dice)
             if survey.duel:
-                action = neutrals.call_off_first(game, action)
+                action = neutrals.call_off_first(view, action)
             # Variants can forbid some targets (teammates in Team RISK).
-            if game.is_legal(action):
+            if view.is_legal(action):
                 return action
         if survey.duel:  # active neutrals: our allies' armies attack too
-            allied = neutrals.ally_attack(game, me)
+            allied = neutrals.ally_attack(view, me)
             if allied is not None:
-                return neutrals.call_off_first(game, allied)
+                return neutrals.call_off_first(view, allied)
         return END_ATTACK
 
-    def occupy(self, game: Game, me: int) -> Occupy:
-        low, high = game.occupy_range()
-        if game.units is not None:  # Team RISK: a count that leaves no territory tied
-            assert game.pending_occupation is not None
-            source, target, _ = game.pending_occupation
-            moved = self.occupy_count(game, me, low, high)
-            return Occupy(low + teams.untied(game, me, source, target, moved - low, 0, high - low))
-        return Occupy(self.occupy_count(game, me, low, high))
+    def occupy(self, view: View, me: int) -> Occupy:
+        low, high = view.occupy_range()
+        if view.units is not None:  # Team RISK: a count that leaves no territory tied
+            occupation = view.pending_occupation
+            assert occupation is not None
+            source, target, _ = occupation
+            moved = self.occupy_count(view, me, low, high)
+            return Occupy(low + teams.untied(view, me, source, target, moved - low, 0, high - low))
+        return Occupy(self.occupy_count(view, me, low, high))
 
-    def occupy_count(self, game: Game, me: int, low: int, high: int) -> int:
+    def occupy_count(self, view: View, me: int, low: int, high: int) -> int:
         """The armies to move in after a conquest, between ``low`` and ``high``."""
-        assert game.pending_occupation is not None
-        source, target, _ = game.pending_occupation
+        occupation = view.pending_occupation
+        assert occupation is not None
+        source, target, _ = occupation
         if self.aim is not None:
-            moved = self.aim_occupation(game, source, target, low, high)
+            moved = self.aim_occupation(view, source, target, low, high)
             if moved is not None:
                 return moved
-        source_threat = self.threat(game, me, source)
+        source_threat = self.threat(view, me, source)
         if source_threat == 0:
             return high
-        target_threat = self.threat(game, me, target)
+        target_threat = self.threat(view, me, target)
         if target_threat == 0:
             return low
         # Keep enough behind to hold the source; push the rest forward.
         keep = round(self.style.border_ratio * source_threat * 0.5)
         return max(low, min(high, high - keep))
 
-    def aim_occupation(self, game: Game, source: int, target: int, low: int, high: int) -> int | None:
+    def aim_occupation(self, view: View, source: int, target: int, low: int, high: int) -> int | None:
         """The armies to move in where the game's goal decides: a headquarters or a mission's stack
         keeps its guard, a conquered headquarters gets all the rest, "2 armies in each" leaves two."""
         aim = self.aim
@@ -493,9 +477,9 @@ class HeuristicBot(Bot):
             return max(low, 2, min(high - 1, (low + high) // 2))  # two armies on both sides
         return None
 
-    def fortify(self, game: Game, me: int) -> Action:
-        owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-        survey = self.survey(game, me)
+    def fortify(self, view: View, me: int) -> Action:
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        survey = self.survey(view, me)
         foe = survey.foe
         keep = {} if self.aim is None else self.aim.keep
         best_source, best_armies = -1, 1
@@ -505,17 +489,17 @@ class HeuristicBot(Bot):
                 best_source, best_armies = t, spare
         if best_source < 0:
             return END_TURN
-        targets = [t for t in game.fortify_targets(best_source) if any(foe[n] for n in neighbours[t])]
+        targets = [t for t in view.fortify_targets(best_source) if any(foe[n] for n in neighbours[t])]
         if not targets:
             return END_TURN
-        target = max(targets, key=lambda t: (self.threat(game, me, t, survey) - armies[t], -t))
-        moved = min(game.force(best_source, me), best_armies - 1)
+        target = max(targets, key=lambda t: (self.threat(view, me, t, survey) - armies[t], -t))
+        moved = min(view.force(best_source, me), best_armies - 1)
         # Team RISK: a count that leaves neither territory tied.
-        return Fortify(best_source, target, teams.untied(game, me, best_source, target, moved, 1, moved))
+        return Fortify(best_source, target, teams.untied(view, me, best_source, target, moved, 1, moved))
 
     # -- setup -----------------------------------------------------------------------------------
-    def claim(self, game: Game, me: int) -> Claim:
-        owner, board = game.owner, game.board
+    def claim(self, view: View, me: int) -> Claim:
+        owner, board = view.owner, view.board
         index = _board_index(board)
         # Each continent's share: small continents fill up first; friends nearby help.
         shares = []
@@ -536,12 +520,12 @@ class HeuristicBot(Bot):
                 best, best_score = t, score
         return Claim(best)
 
-    def setup_target(self, game: Game, me: int) -> int:
-        survey = self.survey(game, me)
-        weakest, deficit = self.weakest_border(game, me, survey)
+    def setup_target(self, view: View, me: int) -> int:
+        survey = self.survey(view, me)
+        weakest, deficit = self.weakest_border(view, me, survey)
         if weakest >= 0 and deficit > 0 and self.rng.random() < self.style.defence_share:
             return weakest
-        return self.attack_source(game, me, survey.target_continent(), survey)
+        return self.attack_source(view, me, survey.target_continent(), survey)
 
 
 def _score(option: tuple[float, float, int, int, int]) -> float:
@@ -558,31 +542,35 @@ class Survey:
         "_holders",
         "_index",
         "_mine_in",
+        "armies",
         "danger",
         "duel",
         "foe",
-        "game",
         "me",
+        "owner",
         "team_values",
         "values",
+        "view",
         "weights",
     )
 
-    def __init__(self, game: Game, me: int, weights: list[float] | None = None) -> None:
-        self.game, self.me = game, me
+    def __init__(self, view: View, me: int, weights: list[float] | None = None) -> None:
+        self.view, self.me = view, me
         self.weights = weights  # per continent: how much more a goal makes it worth aiming at
-        owner = game.owner
-        if game.team is None:
+        # The position, read once (the live sequences: valid while the position does not change).
+        owner = self.owner = view.owner
+        self.armies = view.armies
+        if view.team is None:
             self.foe = [seat != me for seat in owner]
         else:
-            my_team = game.team[me]
-            self.foe = [game.team_at(t) != my_team for t in range(len(owner))]
+            my_team = view.team[me]
+            self.foe = [view.team_at(t) != my_team for t in range(len(owner))]
         # Who can attack us: every foe, except in 2-player RISK the neutrals that never attack.
-        self.duel = neutrals.in_duel(game)
-        self.danger = neutrals.hostile(game, me) if self.duel else self.foe
+        self.duel = neutrals.in_duel(view)
+        self.danger = neutrals.hostile(view, me) if self.duel else self.foe
         # Team RISK: the game ends with the first player out; what each conquest adds for that.
-        self.team_values = None if game.team is None else teams.focus_values(game, me)
-        self._index = _board_index(game.board)
+        self.team_values = None if view.team is None else teams.focus_values(view, me)
+        self._index = _board_index(view.board)
         self._focus: int | None = None
         self._mine_in: list[int] | None = None
         self._holders: dict[int, int | None] = {}  # continent: the seat holding all of it, or None
@@ -592,28 +580,28 @@ class Survey:
     def mine_in(self) -> list[int]:
         """How many territories of each continent the bot holds."""
         if self._mine_in is None:
-            owner, me = self.game.owner, self.me
+            owner, me = self.owner, self.me
             self._mine_in = [held(owner).count(me) for held in self._index.members]
         return self._mine_in
 
     def held_by(self, continent: int, seat: int) -> bool:
         """Whether ``seat`` holds every territory of ``continent``."""
         if continent not in self._holders:
-            owners = self._index.members[continent](self.game.owner)
+            owners = self._index.members[continent](self.owner)
             first = owners[0]
             self._holders[continent] = first if owners.count(first) == len(owners) else None
         return self._holders[continent] == seat
 
     def held_continents(self) -> set[int]:
-        continents = self.game.board.continents
+        continents = self.view.board.continents
         return {c for c, mine in enumerate(self.mine_in) if mine == len(continents[c].territories)}
 
     def target_continent(self) -> int:
         """The continent that is cheapest to complete for its bonus (held ones score for keeping)."""
         if self._focus is not None:
             return self._focus
-        game, me = self.game, self.me
-        owner, armies, continent_of = game.owner, game.armies, game.board.continent_of
+        view, me = self.view, self.me
+        owner, armies, continent_of = self.owner, self.armies, view.board.continent_of
         index = self._index
         # The bot's territories and the enemy armies in each continent, in one pass.
         mine_in = [0] * len(index.members)
@@ -625,7 +613,7 @@ class Survey:
                 enemy_armies[continent_of[t]] += armies[t]
         self._mine_in = mine_in
         best, best_score = -1, -1.0
-        for continent in game.board.continents:
+        for continent in view.board.continents:
             c = continent.index
             members = continent.territories
             mine = mine_in[c]
@@ -647,12 +635,12 @@ class _BoardIndex(NamedTuple):
     """Per continent, functions that read a per-territory list (owners, armies) at its territories,
     and at the territories next to it (its own included), as tuples; per territory, at its neighbours."""
 
-    members: tuple[Callable[[list[int]], tuple[int, ...]], ...]
-    reach: tuple[Callable[[list[int]], tuple[int, ...]], ...]
-    near: tuple[Callable[[list[int]], tuple[int, ...]], ...]  # per territory: at its neighbours
+    members: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
+    reach: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
+    near: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]  # per territory: at its neighbours
 
 
-def _reader(indices: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
+def _reader(indices: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
     """A function that reads ``values`` at ``indices``, as a tuple (an item getter where it can)."""
     if not indices:
         return lambda values: ()

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from risk.bots import heuristic  # the module, not its names: heuristic imports this one
 from risk.bots.base import ALLY_PLACE, ATTACK, REINFORCE, SETUP_PLACE
+from risk.bots.battle_odds import win_probability
 from risk.rules.actions import CALL_OFF, Action, Attack, Bribe, Place, ReinforceAlly
-from risk.rules.game import Game, trade_options
+from risk.view import View
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -32,85 +32,85 @@ ALLY_ATTACK_ODDS = 0.6
 BRIBE_STACK = 6
 
 
-def in_duel(game: Game) -> bool:
+def in_duel(view: View) -> bool:
     """Whether this is 2-player RISK (neutral armies on the board)."""
-    return game.rules.neutrals > 0
+    return view.rules.neutrals > 0
 
 
-def is_active(game: Game) -> bool:
-    return game.rules.neutral_mode == "active" and game.rules.neutrals > 0
+def is_active(view: View) -> bool:
+    return view.active_neutrals
 
 
-def hostile_seats(game: Game, me: int) -> list[bool]:
+def hostile_seats(view: View, me: int) -> list[bool]:
     """Per seat: whether its armies can ever attack ``me``: the opponent's, and in the active game a
     neutral allied with the opponent. Passive, uninvolved and our own allied neutrals never do."""
-    active = is_active(game)
-    ally = game.ally
+    active = is_active(view)
+    ally = view.ally
     return [
-        seat != me and (not game.neutral[seat] or (active and ally[seat] not in (-1, me)))
-        for seat in range(len(game.players))
+        seat != me and (not view.neutral[seat] or (active and ally[seat] not in (-1, me)))
+        for seat in range(len(view.players))
     ]
 
 
-def hostile(game: Game, me: int) -> list[bool]:
+def hostile(view: View, me: int) -> list[bool]:
     """Per territory: whether the armies there can attack ``me`` (see :func:`hostile_seats`)."""
-    seats = hostile_seats(game, me)
-    return [seat >= 0 and seats[seat] for seat in game.owner]
+    seats = hostile_seats(view, me)
+    return [seat >= 0 and seats[seat] for seat in view.owner]
 
 
-def seat_total(game: Game, seat: int) -> int:
-    return sum(a for t, a in enumerate(game.armies) if game.owner[t] == seat)
+def seat_total(view: View, seat: int) -> int:
+    return sum(a for t, a in enumerate(view.armies) if view.owner[t] == seat)
 
 
-def value_change(game: Game, me: int, target: int, hostile_at: Sequence[bool]) -> float:
+def value_change(view: View, me: int, target: int, hostile_at: Sequence[bool]) -> float:
     """What a duel adds to (or takes from) the world-domination value of conquering ``target``.
 
     The opponent's territory counts double: its loss is our gain, and its income is what threatens
     us. A neutral's territory next to the opponent is a buffer: taking it opens a front. In the
     active game, invading an uninvolved neutral may hand it (and all its armies) to the opponent,
     and invading our own ally throws the alliance away."""
-    holder = game.owner[target]
-    if not game.neutral[holder]:
+    holder = view.owner[target]
+    if not view.neutral[holder]:
         return 1.0
     change = 0.0
-    neighbours = game.board.neighbours[target]
+    neighbours = view.board.neighbours[target]
     fronts = sum(1 for n in neighbours if hostile_at[n])
     if fronts:
         change -= 0.4 * fronts
-    if is_active(game):
-        ally = game.ally[holder]
+    if is_active(view):
+        ally = view.ally[holder]
         if ally == me:
             change -= 6.0
         elif ally == -1:
-            change -= SHIFT_CHANCE * min(6.0, seat_total(game, holder) / 4.0)
+            change -= SHIFT_CHANCE * min(6.0, seat_total(view, holder) / 4.0)
     return change
 
 
-def duel_action(game: Game, me: int) -> Action | None:
+def duel_action(view: View, me: int) -> Action | None:
     """A 2-player decision the world-domination plan does not make, or ``None`` to leave it to the plan:
     where a neutral's setup army goes, bribes, allies' reinforcements and attacks, calling off."""
-    phase = game.phase
-    if phase == SETUP_PLACE and game.placing_for != me:
-        return Place(neutral_setup_target(game, me, game.placing_for), 1)
-    if not is_active(game) or game.current != me:
+    phase = view.phase
+    if phase == SETUP_PLACE and view.placing_for != me:
+        return Place(neutral_setup_target(view, me, view.placing_for), 1)
+    if not is_active(view) or view.current != me:
         return None
     if phase == REINFORCE:
-        return bribe(game, me)
+        return bribe(view, me)
     if phase == ALLY_PLACE:
-        return Place(ally_front(game, me, game.placing_for), game.pending)
-    if phase == ATTACK and not game.attacked_this_turn:
-        for seat in range(game.humans, len(game.players)):
-            help_ally = ReinforceAlly(seat - game.humans + 1)  # a free die of armies for an ally
-            if game.ally[seat] == me and game.is_legal(help_ally):
+        return Place(ally_front(view, me, view.placing_for), view.pending)
+    if phase == ATTACK and not view.attacked_this_turn:
+        for seat in range(view.humans, len(view.players)):
+            help_ally = ReinforceAlly(seat - view.humans + 1)  # a free die of armies for an ally
+            if view.ally[seat] == me and view.is_legal(help_ally):
                 return help_ally
     return None
 
 
-def neutral_setup_target(game: Game, me: int, seat: int) -> int:
+def neutral_setup_target(view: View, me: int, seat: int) -> int:
     """Where a neutral's setup army hinders the opponent most: on the neutral territories inside the
     continents the opponent is closest to holding, and between the opponent and us."""
-    owner, board = game.owner, game.board
-    hostile_seat = hostile_seats(game, me)
+    owner, board = view.owner, view.board
+    hostile_seat = hostile_seats(view, me)
     # The opponent's share of each continent: a neutral stack there blocks its bonus.
     share = []
     for continent in board.continents:
@@ -125,16 +125,16 @@ def neutral_setup_target(game: Game, me: int, seat: int) -> int:
         near_me = sum(1 for n in board.neighbours[t] if owner[n] == me)
         # A wall both sides touch shields us; one only they touch blocks their way on.
         score = share[board.continent_of[t]] + near_them + (0.5 * near_me if near_them else 0.0)
-        score -= 0.05 * game.armies[t]  # spread over several walls rather than one tower
+        score -= 0.05 * view.armies[t]  # spread over several walls rather than one tower
         if score > best_score:
             best, best_score = t, score
     return best
 
 
-def ally_front(game: Game, me: int, seat: int) -> int:
+def ally_front(view: View, me: int, seat: int) -> int:
     """An ally's territory where its armies can strike the opponent: its largest stack next to it."""
-    owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-    hostile_seat = hostile_seats(game, me)
+    owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+    hostile_seat = hostile_seats(view, me)
     held = [t for t in range(len(owner)) if owner[t] == seat]
     return max(
         held,
@@ -142,26 +142,26 @@ def ally_front(game: Game, me: int, seat: int) -> int:
     )
 
 
-def bribe(game: Game, me: int) -> Bribe | None:
+def bribe(view: View, me: int) -> Bribe | None:
     """A card for a neutral when it pays: to turn the opponent's ally away from our borders, or to win
     a large uninvolved stack that stands next to the opponent. Only a card that no set we could
     trade needs, so the bribe never costs us a trade."""
-    if game.placed_this_turn or game.traded_this_turn or not game.hands[me]:
+    if view.placed_this_turn or view.traded_this_turn or not view.hand:
         return None
-    card = spare_card(game, me)
+    card = spare_card(view)
     if card is None:
         return None
-    owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-    rival = [not game.neutral[seat] and seat != me for seat in range(len(game.players))]
+    owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+    rival = [not view.neutral[seat] and seat != me for seat in range(len(view.players))]
     best, best_weight = -1, 0.0
-    for seat in range(game.humans, len(game.players)):
-        offer = Bribe(seat - game.humans + 1, card)
-        if not game.alive[seat] or game.ally[seat] == me or not game.is_legal(offer):
+    for seat in range(view.humans, len(view.players)):
+        offer = Bribe(seat - view.humans + 1, card)
+        if not view.alive[seat] or view.ally[seat] == me or not view.is_legal(offer):
             continue
         held = [t for t in range(len(owner)) if owner[t] == seat]
         facing_me = sum(armies[t] - 1 for t in held if any(owner[n] == me for n in neighbours[t]))
         facing_them = sum(armies[t] - 1 for t in held if any(rival[owner[n]] for n in neighbours[t]))
-        if game.ally[seat] == -1:
+        if view.ally[seat] == -1:
             weight = facing_them if facing_them >= BRIBE_STACK else 0.0
         else:  # the opponent's ally: its stacks next to us are a threat
             weight = 1.5 * facing_me if facing_me >= 3 else 0.0
@@ -169,44 +169,42 @@ def bribe(game: Game, me: int) -> Bribe | None:
             best, best_weight = seat, weight
     if best < 0:
         return None
-    return Bribe(best - game.humans + 1, card)
+    return Bribe(best - view.humans + 1, card)
 
 
-def spare_card(game: Game, me: int) -> int | None:
+def spare_card(view: View) -> int | None:
     """A card of our hand that we can give away without losing a set we could trade (nor, with two
     cards or fewer, one we are close to): the one whose loss leaves the most sets."""
-    hand = game.hands[me]
+    hand = view.hand
     if len(hand) < 3:
         return None  # keep the start of a set
-    before = len(trade_options(game, me))
+    options = view.trade_options()
+    before = len(options)
     best, best_left = None, -1
     for card in sorted(hand):
-        game.hands[me] = [c for c in hand if c != card]
-        try:
-            left = len(trade_options(game, me))
-        finally:
-            game.hands[me] = hand
+        # The sets a hand without this card could trade: exactly the options that leave it out.
+        left = sum(1 for option in options if card not in option.cards)
         if (before == 0 or left > 0) and left > best_left:
             best, best_left = card, left
     return best
 
 
-def ally_attack(game: Game, me: int) -> Attack | None:
+def ally_attack(view: View, me: int) -> Attack | None:
     """The best attack with an ally's armies at good odds on the opponent (active neutrals)."""
-    if not is_active(game):
+    if not is_active(view):
         return None
-    owner, armies, neighbours = game.owner, game.armies, game.board.neighbours
-    ally = game.ally
+    owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+    ally = view.ally
     best: tuple[float, int, int] | None = None
     for s in range(len(owner)):
         seat = owner[s]
-        if seat < 0 or not game.neutral[seat] or ally[seat] != me or armies[s] < 3:
+        if seat < 0 or not view.neutral[seat] or ally[seat] != me or armies[s] < 3:
             continue
         for t in neighbours[s]:
             holder = owner[t]
-            if holder == me or game.neutral[holder]:
+            if holder == me or view.neutral[holder]:
                 continue
-            p = heuristic.win_probability(armies[s] - 1, armies[t])
+            p = win_probability(armies[s] - 1, armies[t])
             if p >= ALLY_ATTACK_ODDS and (best is None or p > best[0]):
                 best = (p, s, t)
     if best is None:
@@ -215,15 +213,15 @@ def ally_attack(game: Game, me: int) -> Attack | None:
     return Attack(s, t, min(3, armies[s] - 1))
 
 
-def call_off_first(game: Game, action: Action) -> Action:
+def call_off_first(view: View, action: Action) -> Action:
     """Active neutrals: an invasion whose end rolls a status die must be called off before another
     target is attacked; calling it off is the first step of ``action``."""
     if (
         isinstance(action, Attack)
-        and is_active(game)
-        and game.open_invasion is not None
-        and game.open_invasion != action.target
-        and game.invasion_needs_call_off()
+        and is_active(view)
+        and view.open_invasion is not None
+        and view.open_invasion != action.target
+        and view.invasion_needs_call_off()
     ):
         return CALL_OFF
     return action

@@ -3,7 +3,7 @@
 At each decision that matters (placing reinforcements, attacking, moving in after a conquest,
 fortifying) the bot takes a short list of candidate actions from the heuristic (its own choice and
 its next best ideas, ending the phase included) and spends its budget on them by sequential
-halving: each iteration samples the hidden cards and the dice (:func:`determinise`), plays the
+halving: each iteration samples the hidden cards and the dice (:meth:`View.determinise`), plays the
 candidate, then lets the heuristic play every seat until the bot's next turn begins, and scores the
 position (armies, income, cards; 1 for a win, 0 once eliminated). All candidates are played in the
 same sampled worlds, and the worse half is dropped after each phase.
@@ -22,7 +22,6 @@ from collections.abc import Callable
 
 from risk.bots.aims import goal_progress
 from risk.bots.base import Bot
-from risk.bots.determinise import determinise
 from risk.bots.heuristic import ContinentalBot, HeuristicBot
 from risk.bots.teams import units_of
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, ClaimMission, Fortify, Occupy, Place
@@ -45,26 +44,27 @@ SEARCHED_PHASES = frozenset(
 )
 
 
-def strength_share(game: Game, me: int, strength: Callable[[int, int], float]) -> float:
-    """``me``'s standing in [0, 1]: a won game 1, eliminated 0, otherwise my share of the alive
-    players' ``strength(player, armies on the board)``."""
-    if game.winner is not None:
+def strength_share(view: View, strength: Callable[[int, int], float]) -> float:
+    """``view.player``'s standing in [0, 1]: a won game 1, eliminated 0, otherwise its share of the
+    alive players' ``strength(player, armies on the board)``."""
+    me = view.player
+    if view.winner is not None:
         # Team RISK: a teammate's win is ours too.
-        team = game.team
-        return 1.0 if game.winner == me or (team is not None and team[game.winner] == team[me]) else 0.0
-    if not game.alive[me]:
+        team = view.team
+        return 1.0 if view.winner == me or (team is not None and team[view.winner] == team[me]) else 0.0
+    if not view.alive[me]:
         return 0.0
-    armies = [0] * len(game.players)
-    if game.units is not None:
+    armies = [0] * len(view.players)
+    if view.units is not None:
         # Team RISK: each seat's units, those on a tied territory (no one's: owner -2) included.
-        for stack in game.units:
+        for stack in view.units:
             for seat, count in enumerate(stack):
                 armies[seat] += count
     else:
-        for territory, owner in enumerate(game.owner):
-            armies[owner] += game.armies[territory]
+        for territory, owner in enumerate(view.owner):
+            armies[owner] += view.armies[territory]
     total = mine = 0.0
-    for player, alive in enumerate(game.alive):
+    for player, alive in enumerate(view.alive):
         if not alive:
             continue
         player_strength = strength(player, armies[player])
@@ -74,43 +74,44 @@ def strength_share(game: Game, me: int, strength: Callable[[int, int], float]) -
     return mine / total if total else 0.0
 
 
-def goal_blend(game: Game, me: int, share: float, weight: float = GOAL_WEIGHT) -> float:
-    """``share`` (a strength share, see :func:`strength_share`) blended with how far ``me``'s goal
+def goal_blend(view: View, share: float, weight: float = GOAL_WEIGHT) -> float:
+    """``share`` (a strength share, see :func:`strength_share`) blended with how far ``view.player``'s goal
     is done, ``weight`` of it, in the games of :data:`GOAL_GAMES`; ``share`` itself elsewhere and
-    once the game is decided. Reads only ``me``'s own goal: a determinised game's sampled secrets of
-    the other players never enter it."""
-    if weight <= 0.0 or game.rules.game not in GOAL_GAMES or game.winner is not None or not game.alive[me]:
+    once the game is decided. Reads only the player's own goal, through its view: a determinised
+    game's sampled secrets of the other players never enter it."""
+    me = view.player
+    if weight <= 0.0 or view.rules.game not in GOAL_GAMES or view.winner is not None or not view.alive[me]:
         return share
-    progress = goal_progress(game, me)
+    progress = goal_progress(view)
     if progress is None:
         return share
     return (1.0 - weight) * share + weight * progress
 
 
-def evaluate(game: Game, me: int, goal_weight: float = GOAL_WEIGHT) -> float:
-    """How good ``game`` is for ``me``, in [0, 1]: a won game 1, eliminated 0, otherwise my share of
+def evaluate(view: View, goal_weight: float = GOAL_WEIGHT) -> float:
+    """How good the game is for ``view.player``, in [0, 1]: a won game 1, eliminated 0, otherwise my share of
     the alive players' strength (armies on the board, income per turn, cards in hand), blended with
     the game's goal where it has one (:func:`goal_blend`)."""
     share = strength_share(
-        game,
-        me,
-        lambda player, armies: armies + 3.0 * game.reinforcement_for(player) + 1.5 * len(game.hands[player]),
+        view,
+        lambda player, armies: armies + 3.0 * view.reinforcement_for(player) + 1.5 * view.hand_size(player),
     )
-    return goal_blend(game, me, share, goal_weight)
+    return goal_blend(view, share, goal_weight)
 
 
-def team_evaluate(game: Game, me: int) -> float:
+def team_evaluate(view: View) -> float:
     """Team RISK: half our team's share of the armies on the board, half how far the weakest opposing
     player is from going out before our own weakest (the first player out loses the game)."""
-    if game.is_over or not game.alive[me]:
-        return strength_share(game, me, lambda player, armies: armies)
-    assert game.team is not None
-    totals = units_of(game)
-    team = game.team[me]
+    me = view.player
+    if view.is_over or not view.alive[me]:
+        return strength_share(view, lambda player, armies: armies)
+    assert view.team is not None
+    totals = units_of(view)
+    team = view.team[me]
     ours = theirs = 0
     our_weakest = their_weakest = 1 << 30
-    for seat in range(game.humans):
-        if game.team[seat] == team:
+    for seat in range(view.humans):
+        if view.team[seat] == team:
             ours += totals[seat]
             our_weakest = min(our_weakest, totals[seat])
         else:
@@ -145,80 +146,79 @@ class SearchBot(Bot):
         self._rollout_policy: HeuristicBot = ContinentalBot(self.rng.getrandbits(32))
 
     def choose(self, view: View) -> Action:
-        game: Game = view._game
         default = self.policy.choose(view)
-        if game.phase not in SEARCHED_PHASES or game.to_act != view.player:
+        if view.phase not in SEARCHED_PHASES or view.to_act != view.player:
             return default
         if isinstance(default, ClaimMission):
             return default  # Mission RISK: a card shown now wins a step the evaluation cannot see
-        if self.continues_battle(game, default):
+        if self.continues_battle(view, default):
             return default
-        candidates = self.candidates(game, view.player, default)
+        candidates = self.candidates(view, view.player, default)
         if len(candidates) <= 1:
             return default
         return self.search(view, candidates)
 
     @staticmethod
-    def continues_battle(game: Game, action: Action) -> bool:
+    def continues_battle(view: View, action: Action) -> bool:
         """Whether ``action`` rolls again in the battle the last roll left undecided: the heuristic
         chose to press on at good odds, and searching every roll would spend the budget on dice."""
-        battle = game.last_battle
+        battle = view.last_battle
         return (
             isinstance(action, Attack)
             and battle is not None
             and not battle.conquered
             and battle.source == action.source
             and battle.target == action.target
-            and game.owner[battle.source] == game.current
+            and view.owner[battle.source] == view.current
         )
 
     # -- candidates ------------------------------------------------------------------------------
-    def candidates(self, game: Game, me: int, default: Action) -> list[Action]:
+    def candidates(self, view: View, me: int, default: Action) -> list[Action]:
         """The heuristic's choice first, then its runners-up for this phase, without repeats."""
-        phase = game.phase
+        phase = view.phase
         policy = self.policy
         options: list[Action] = [default]
         if phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE):
             if not isinstance(default, Place):
                 return [default]  # a card trade: the heuristic trades when it may
-            pending = game.pending
-            weakest, _ = policy.weakest_border(game, me)
+            pending = view.pending
+            weakest, _ = policy.weakest_border(view, me)
             if weakest >= 0:
                 options.append(Place(weakest, pending))
-            for _, _, attack in policy.attack_options(game, me):
+            for _, _, attack in policy.attack_options(view, me):
                 options.append(Place(attack.source, pending))
         elif phase == Phase.ATTACK:
             options.append(END_ATTACK)
-            options.extend(attack for score, _, attack in policy.attack_options(game, me) if score > -1.0)
+            options.extend(attack for score, _, attack in policy.attack_options(view, me) if score > -1.0)
         elif phase == Phase.OCCUPY:
-            low, high = game.occupy_range()
+            low, high = view.occupy_range()
             options.extend((Occupy(high), Occupy(low), Occupy((low + high + 1) // 2)))
         elif phase == Phase.FORTIFY:
             options.append(END_TURN)
-            options.extend(self.fortify_options(game, me))
+            options.extend(self.fortify_options(view, me))
         unique: list[Action] = []
         for action in options:
             # Variants can refuse a world-domination idea (teammates, neutral placements).
-            if action not in unique and game.is_legal(action):
+            if action not in unique and view.is_legal(action):
                 unique.append(action)
             if len(unique) == self.candidate_count:
                 break
         return unique
 
-    def fortify_options(self, game: Game, me: int) -> list[Action]:
+    def fortify_options(self, view: View, me: int) -> list[Action]:
         """Whole stacks moved to the borders facing the largest threats."""
-        owner, armies = game.owner, game.armies
+        owner, armies = view.owner, view.armies
         policy = self.policy
         moves: list[tuple[int, Action]] = []
         for source in range(len(owner)):
             if owner[source] != me or armies[source] < 2:
                 continue
-            exposed = bool(policy.enemy_neighbours(game, me, source))
+            exposed = bool(policy.enemy_neighbours(view, me, source))
             movable = armies[source] - 1 if not exposed else (armies[source] - 1) // 2
             if movable < 1:
                 continue
-            for target in game.fortify_targets(source):
-                threat = policy.threat(game, me, target)
+            for target in view.fortify_targets(source):
+                threat = policy.threat(view, me, target)
                 if threat > 0:
                     moves.append((threat - armies[target], Fortify(source, target, movable)))
         moves.sort(key=lambda move: move[0], reverse=True)
@@ -247,9 +247,9 @@ class SearchBot(Bot):
             for _ in range(rounds):
                 world = self.rng.getrandbits(64)
                 for arm in alive:
-                    game = determinise(view, random.Random(world))
-                    game.apply_unchecked(candidates[arm])
-                    totals[arm] += self.rollout(game, me)
+                    sample = view.determinise(random.Random(world))
+                    sample.apply_unchecked(candidates[arm])
+                    totals[arm] += self.rollout(sample, me)
                     visits[arm] += 1
                     # The safety cap, checked per rollout: a slow machine stops early, not late.
                     if time.perf_counter() > deadline:
@@ -263,27 +263,30 @@ class SearchBot(Bot):
             alive = alive[: max(1, (len(alive) + 1) // 2)]
         return candidates[alive[0]]
 
-    def rollout(self, game: Game, me: int) -> float:
-        """Play every seat with the heuristic until ``me``'s next turn begins, then evaluate."""
-        policies = self.seat_policies(game)
-        start_turn = game.turn
-        views = [View(game, player) for player in range(len(game.players))]
+    def rollout(self, sample: Game, me: int) -> float:
+        """Play every seat of ``sample`` (a determinised game: the bot's own, which it plays on) with
+        the heuristic until ``me``'s next turn begins, then evaluate ``me``'s view of it. The seats'
+        policies read it through their views, as in a real game."""
+        views = [View(sample, player) for player in range(len(sample.players))]
+        policies = self.seat_policies(views[me])
+        start_turn = sample.turn
         for _ in range(ROLLOUT_ACTION_CAP):
-            if game.is_over or (game.turn != start_turn and game.current == me):
+            if sample.is_over or (sample.turn != start_turn and sample.current == me):
                 break
-            actor = game.to_act
-            game.apply_unchecked(policies[actor].choose(views[actor]))
-        return self.evaluate(game, me)
+            actor = sample.to_act
+            sample.apply_unchecked(policies[actor].choose(views[actor]))
+        return self.evaluate(views[me])
 
-    def seat_policies(self, game: Game) -> list[Bot]:
+    def seat_policies(self, view: View) -> list[Bot]:
         """The bot that plays each seat in the rollouts (a subclass may model seats differently)."""
-        return [self._rollout_policy] * len(game.players)
+        return [self._rollout_policy] * len(view.players)
 
-    def evaluate(self, game: Game, me: int) -> float:
-        """The leaf evaluation of a rollout (a subclass may value positions differently)."""
-        if game.team is not None:
-            return team_evaluate(game, me)
-        return evaluate(game, me, self.goal_weight)
+    def evaluate(self, view: View) -> float:
+        """The leaf evaluation of a rollout, for ``view.player`` (a subclass may value positions
+        differently)."""
+        if view.team is not None:
+            return team_evaluate(view)
+        return evaluate(view, self.goal_weight)
 
 
 __all__ = ["GOAL_GAMES", "GOAL_WEIGHT", "SearchBot", "evaluate", "goal_blend", "team_evaluate"]

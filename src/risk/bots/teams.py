@@ -21,7 +21,7 @@ fall on the larger stack first); a focus on the weakest opposing player alone.
 
 from __future__ import annotations
 
-from risk.rules.game import Game
+from risk.view import View
 
 # The value of a conquest that takes an opposing player's last units: the game.
 WIN_VALUE = 40.0
@@ -33,29 +33,29 @@ FOCUS_FLOOR = 3.0
 FOCUS_ODDS = 0.35
 
 
-def units_of(game: Game) -> list[int]:
+def units_of(view: View) -> list[int]:
     """Every seat's units on the board."""
-    assert game.units is not None
-    totals = [0] * len(game.players)
-    for stack in game.units:
+    assert view.units is not None
+    totals = [0] * len(view.players)
+    for stack in view.units:
         for seat, count in enumerate(stack):
             totals[seat] += count
     return totals
 
 
-def focus_values(game: Game, me: int) -> list[float]:
+def focus_values(view: View, me: int) -> list[float]:
     """What Team RISK adds to the value of conquering each territory, for ``me``: the game where it
     holds an opposing player's last units, else the share of each opposing player's units there,
     weighted by ``FOCUS_WEIGHT`` × (the weakest opposing player's units / that player's)."""
-    assert game.team is not None and game.units is not None
-    totals = units_of(game)
-    team = game.team[me]
-    rivals = [seat for seat in range(game.humans) if game.alive[seat] and game.team[seat] != team]
+    assert view.team is not None and view.units is not None
+    totals = units_of(view)
+    team = view.team[me]
+    rivals = [seat for seat in range(view.humans) if view.alive[seat] and view.team[seat] != team]
     weakest = min(totals[seat] for seat in rivals)
     # The weight of one unit of each rival.
     per_unit = {seat: FOCUS_WEIGHT * weakest / max(1, totals[seat]) ** 2 for seat in rivals}
-    values = [0.0] * len(game.owner)
-    for t, stack in enumerate(game.units):
+    values = [0.0] * len(view.owner)
+    for t, stack in enumerate(view.units):
         for seat in rivals:
             count = stack[seat]
             if count:
@@ -63,13 +63,13 @@ def focus_values(game: Game, me: int) -> list[float]:
     return values
 
 
-def ties(game: Game, me: int, source: int, target: int, moved: int) -> int:
+def ties(view: View, me: int, source: int, target: int, moved: int) -> int:
     """How many of ``source`` and ``target`` would be tied (controlled by no one) after ``me`` moves
     ``moved`` of its units from one to the other."""
-    assert game.units is not None
+    assert view.units is not None
     tied = 0
     for territory, change in ((source, -moved), (target, moved)):
-        stack = game.units[territory]
+        stack = view.units[territory]
         mine = stack[me] + change
         others = max(count for seat, count in enumerate(stack) if seat != me)
         if mine > 0 and mine == others:
@@ -77,16 +77,16 @@ def ties(game: Game, me: int, source: int, target: int, moved: int) -> int:
     return tied
 
 
-def untied(game: Game, me: int, source: int, target: int, wanted: int, low: int, high: int) -> int:
+def untied(view: View, me: int, source: int, target: int, wanted: int, low: int, high: int) -> int:
     """``wanted`` armies to move from ``source`` to ``target``, or the nearest count in
     ``low``..``high`` (at most two away) that ties fewer of the two territories."""
-    if game.units is None:
+    if view.units is None:
         return wanted
-    best, best_key = wanted, (ties(game, me, source, target, wanted), 0)
+    best, best_key = wanted, (ties(view, me, source, target, wanted), 0)
     for step in (1, 2):
         for count in (wanted - step, wanted + step):
             if low <= count <= high:
-                key = (ties(game, me, source, target, count), step)
+                key = (ties(view, me, source, target, count), step)
                 if key < best_key:
                     best, best_key = count, key
     return best

@@ -359,6 +359,17 @@ class Game:
     # ------------------------------------------------------------------------------------------
     # chance: every outcome comes from the generator, or from a record's script when replaying
     # ------------------------------------------------------------------------------------------
+    def replay_chance(self, outcomes: deque[tuple[str, Any]] | None, verify: bool = False) -> None:
+        """Replaying a record: the next actions take their chance outcomes from ``outcomes`` (each
+        checked against the generator; with ``verify`` one that differs is refused), or from the
+        generator again with ``None``."""
+        self._script, self._verify = outcomes, verify
+
+    def same_generator(self, other: Game) -> bool:
+        """Whether ``other``'s generator is in the same state as this game's: nothing random happened
+        between the two (for the server's undo; a generator state is a secret, never shown)."""
+        return self._rng.getstate() == other._rng.getstate()
+
     def _scripted(self, kind: str) -> Any:
         if not self._script:
             raise IllegalActionError(f"the record has no {kind!r} outcome where the game needs one")

@@ -259,7 +259,7 @@ def _place_notes(master: GameMaster, live: LiveGame, start: int) -> None:
     marks, live.clock.marks = live.clock.marks, []
     times = [at for at, _ in marks]
     known = live.notes[-1]["seq"] if live.notes else 0
-    for note in master._store(lambda: master.storage.chat(live.record.id, after=known)):
+    for note in master.store(lambda: master.storage.chat(live.record.id, after=known)):
         if note.seat is None and note.channel == "all":
             index = bisect.bisect_right(times, note.at)
             log_at = marks[index - 1][1] if index else start

@@ -89,12 +89,12 @@ def save_ruleset(
 ) -> RulesetRecord:
     name, clean = check_ruleset(master, name, spec, table, with_seats)
     record = RulesetRecord(id=new_ruleset_id(), name=name, settings=clean, created=master.clock())
-    master._store(lambda: master.storage.save_ruleset(record))
+    master.store(lambda: master.storage.save_ruleset(record))
     return record
 
 
 def get_ruleset(master: GameMaster, ruleset_id: str) -> RulesetRecord:
-    record = master._store(lambda: master.storage.get_ruleset(ruleset_id))
+    record = master.store(lambda: master.storage.get_ruleset(ruleset_id))
     if record is None:
         raise Refusal("not-found", f"no house rules {ruleset_id!r}: the link may be mistyped")
     return record
@@ -163,6 +163,6 @@ def rematch(master: GameMaster, game_id: str) -> tuple[GameRecord, bool]:
         )
         master.add_game(record)
         marked = old.settings | {"rematch": record.id}
-        master._store(lambda: master.storage.update_settings(game_id, marked))
+        master.store(lambda: master.storage.update_settings(game_id, marked))
         live.record = replace(live.record, settings=marked)
         return record, True

@@ -524,6 +524,11 @@ class GameMaster:
             for bot in live.externals.values():
                 bot.close()
 
+    def store(self, operation: Callable[[], Any]) -> Any:
+        """Run one operation on the game store, for the modules plugged into the master (chat, clock,
+        house rules): a store that cannot be reached is refused, nothing changed."""
+        return self._store(operation)
+
     def _store(self, operation: Callable[[], Any]) -> Any:
         try:
             return operation()

@@ -113,7 +113,7 @@ def same_generator(before: Game, after: Game) -> bool:
     """The games' random generators are in the same state: nothing random happened between them (a
     shuffle is not in the history, so the generator itself is compared). The server owns these
     engines; no player's view is involved."""
-    return before._rng.getstate() == after._rng.getstate()
+    return before.same_generator(after)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ def _replayed_starters(game: Game) -> list[int] | None:
     )
     starters: list[int] = []
     for action, outcomes in groups:
-        replay._script = outcomes
+        replay.replay_chance(outcomes)
         replay.apply(action)
         while len(starters) < replay.turn:
             starters.append(replay.current)

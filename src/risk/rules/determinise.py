@@ -2,14 +2,16 @@
 
 A player sees the board, every army, the size of every hand, the face-up discard pile and its own
 cards. It does not see the other hands, the order of the draw pile, the game's seed or its generator.
-:func:`determinise` copies the game behind the view and overwrites every one of those hidden parts
-with a sample drawn from ``rng``: the unseen cards are dealt at random to the other players by
-their hand sizes, the rest become the draw pile in random order, the other players' secret
-missions (Secret Mission RISK), unrevealed mission cards (Mission RISK) and secretly chosen
-headquarters (Capital RISK) are drawn afresh, consistent with the view (no secret mission drawn
-is already complete for a player still in the game, a headquarters is one its chooser holds, a
-revealed mission card stays), and the copy gets a fresh generator. Two games that
-differ only in hidden parts therefore give the same determinisation for the same ``rng`` state.
+:func:`determinise` (for bots: :meth:`risk.view.View.determinise`) copies the game and overwrites
+every one of those hidden parts with a sample drawn from ``rng``: the unseen cards are dealt at
+random to the other players by their hand sizes, the rest become the draw pile in random order, the
+other players' secret missions (Secret Mission RISK), unrevealed mission cards (Mission RISK) and
+secretly chosen headquarters (Capital RISK) are drawn afresh, consistent with the view (no secret
+mission drawn is already complete for a player still in the game, a headquarters is one its chooser
+holds, a revealed mission card stays), and the copy gets a fresh generator. Two games that differ
+only in hidden parts therefore give the same determinisation for the same ``rng`` state
+(tests/test_determinise.py). It lives in the engine, as the one place outside the turn machine that
+writes a game's hidden parts, so that search code never touches them.
 """
 
 from __future__ import annotations
@@ -25,16 +27,14 @@ from risk.rules.missions import (
     mission_deck,
     ranked_mission,
 )
-from risk.view import View
 
 # Draws of the other players' secret missions before the incomplete ones are picked by hand.
 MISSION_DRAWS = 8
 
 
-def determinise(view: View, rng: random.Random) -> Game:
-    """A complete game, sampled uniformly among those ``view.player`` cannot tell apart from the real one."""
-    real: Game = view._game
-    me = view.player
+def determinise(real: Game, me: int, rng: random.Random) -> Game:
+    """A complete game, sampled uniformly among those player ``me`` cannot tell apart from ``real``
+    (``me`` may be -1, a spectator, who holds no card). ``real`` is not changed."""
     game = real.copy()
     # The history would reveal other players' draws; search does not need it.
     game.history = []
@@ -62,8 +62,8 @@ def determinise(view: View, rng: random.Random) -> Game:
 
 def _resample_missions(real: Game, game: Game, me: int, rng: random.Random) -> None:
     """Secret Mission RISK: the other players' missions; Mission RISK: their unrevealed cards."""
-    kind = getattr(real.rules, "game", "world")
-    humans = getattr(real, "humans", len(real.players))
+    kind = real.rules.game
+    humans = real.humans
     if kind == "secret-mission" and not real.is_over:
         mine = real.missions[me] if 0 <= me < humans else None
         # A destroy card naming its holder reads "occupy 24": then the real occupy-24 card may be
@@ -112,7 +112,7 @@ def _replace_complete_missions(game: Game, seats: list[int], pool: list[str], hu
 
 def _resample_capitals(real: Game, game: Game, me: int, rng: random.Random) -> None:
     """Capital RISK: headquarters chosen in secret are hidden until all have chosen."""
-    if getattr(real.rules, "game", "world") != "capital" or real.phase != Phase.CHOOSE_CAPITAL:
+    if real.rules.game != "capital" or real.phase != Phase.CHOOSE_CAPITAL:
         return
     game.capitals = list(real.capitals)
     for seat, capital in enumerate(real.capitals):
