@@ -177,7 +177,12 @@ def test_a_house_rules_link_creates_the_same_game(chromium: Any, port: int) -> N
     url = link.inner_text()
     assert "#rules=" in url
     expect(host.locator("#rules-link-qr")).to_be_visible()
-    assert host.evaluate("() => document.querySelector('#rules-link-qr').naturalWidth") > 0
+    # Visible is not loaded: on a busy machine the QR image arrives a moment after its frame shows.
+    host.wait_for_function(
+        "() => { const qr = document.querySelector('#rules-link-qr');"
+        " return qr.complete && qr.naturalWidth > 0 }",
+        timeout=30_000,
+    )
     host.locator("#rules-saved").scroll_into_view_if_needed()
     shot(host, "house-rules-laptop")
     # A friend opens the link in a fresh browser: the rules are named; one click creates the game.
