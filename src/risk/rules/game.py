@@ -13,10 +13,8 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
-from enum import IntEnum
-from itertools import combinations, product
-from typing import Any, NamedTuple
+from itertools import combinations
+from typing import Annotated, Any
 
 from risk.errors import GameOverError, IllegalActionError, RiskError, RulesError
 from risk.maps import WILD, Board, load_map
@@ -56,78 +54,32 @@ from risk.rules.missions import (
     ranked_mission,
 )
 from risk.rules.options import Rules
+from risk.rules.state import (
+    DERIVED,
+    PHASE_NAMES,
+    ROLLS,
+    TIED,
+    Battle,
+    ChanceMismatch,
+    Kept,
+    Outcome,
+    Phase,
+    copy_list,
+    declared_fields,
+    same,
+    saved_key,
+    state_fields,
+)
+from risk.rules.variants import VARIANT_STATES, VariantStates
 
-
-class Phase(IntEnum):
-    CLAIM = 0  # setup: claim an empty territory
-    SETUP_PLACE = 1  # setup: place one of the starting armies
-    REINFORCE = 2  # trade sets (before the first placement) and place the new armies
-    ATTACK = 3
-    DEFEND = 4  # the defender chooses 1 or 2 dice
-    OCCUPY = 5  # move armies into the conquered territory
-    ELIMINATION_TRADE = 6  # after taking a player's cards: trade down to 4, then place the armies
-    FORTIFY = 7
-    GAME_OVER = 8
-    CHOOSE_CAPITAL = 9  # Capital RISK: each player secretly chooses a headquarters after deployment
-    TURN_END = 10  # Mission RISK: after the card draw, a mission that says "at the end of your turn"
-    ADJUST_DICE = 11  # 1993 experts: the attacker may re-roll a die or call on its commander
-    ALLY_PLACE = 12  # 2-player RISK, active neutrals: place the armies rolled for an ally
-
-
-PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
-
-# The phases of battles and placements as plain names for the hot paths: on CPython 3.11 a member
-# looked up on its Enum class (``Phase.ATTACK``) goes through EnumType.__getattr__, several times slower.
 _ATTACK, _DEFEND, _OCCUPY, _GAME_OVER = Phase.ATTACK, Phase.DEFEND, Phase.OCCUPY, Phase.GAME_OVER
 _SETUP_PLACE, _ALLY_PLACE = Phase.SETUP_PLACE, Phase.ALLY_PLACE
 _REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
-
-TIED = -2  # Team RISK: a territory whose top stacks tie is controlled by no one
 
 ESCALATING_VALUES = (4, 6, 8, 10, 12, 15)
 # Fixed set values (2003 Mission and Team RISK): by the symbol of a three-of-a-kind, or one of each.
 FIXED_VALUES = (4, 6, 8)
 FIXED_ONE_OF_EACH = 10
-
-
-class ChanceMismatch(IllegalActionError):
-    """A replayed chance outcome that is not the one the game's seed gives (a record checked
-    against its seed): the record's outcome, and the generator's."""
-
-    def __init__(self, kind: str, recorded: Any, generated: Any, seed: int) -> None:
-        self.kind, self.recorded, self.generated, self.seed = kind, recorded, generated, seed
-        super().__init__(f"the {kind!r} outcome {recorded!r} is not what seed {seed} gives ({generated!r})")
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended: the winner (a player index), the reason in words, and every winning seat
-    (the winner alone, or its whole team in Team RISK)."""
-
-    winner: int | None
-    reason: str
-    winners: tuple[int, ...] = ()
-
-
-class Battle(NamedTuple):
-    """One roll of the dice: what was rolled and what it cost each side."""
-
-    source: int
-    target: int
-    attacker_dice: tuple[int, ...]
-    defender_dice: tuple[int, ...]
-    attacker_losses: int
-    defender_losses: int
-    conquered: bool
-
-
-def _sorted_rolls(dice: int) -> tuple[tuple[int, ...], ...]:
-    """Every ordered outcome of ``dice`` dice (6**dice of them, equally likely), each sorted high to low."""
-    return tuple(tuple(sorted(faces, reverse=True)) for faces in product(range(1, 7), repeat=dice))
-
-
-# ROLLS[n][i]: the i-th of the 6**n equally likely rolls of n dice: one random number picks a roll.
-ROLLS: tuple[tuple[tuple[int, ...], ...], ...] = ((), _sorted_rolls(1), _sorted_rolls(2), _sorted_rolls(3))
 
 
 def battle_losses(attack: tuple[int, ...], defence: tuple[int, ...]) -> tuple[int, int]:
@@ -172,7 +124,7 @@ def fixed_set_value(symbols: tuple[int, ...] | list[int]) -> int:
     return FIXED_ONE_OF_EACH  # one of each (a wild completing it), or two wilds: the best reading
 
 
-class Game:
+class Game(VariantStates):
     """A game of world domination.
 
     >>> game = Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=1)
@@ -182,62 +134,8 @@ class Game:
     42
     """
 
-    __slots__ = (
-        "_active",
-        "_attack",
-        "_check_goals",
-        "_invasion",
-        "_occupy",
-        "_rng",
-        "_rolled",
-        "_script",
-        "_setup_queue",
-        "_verify",
-        "alive",
-        "ally",
-        "ally_reinforced",
-        "armies",
-        "attacked_this_turn",
-        "board",
-        "bribed",
-        "capitals",
-        "chance_from_seed",
-        "claimed_mission_this_turn",
-        "commander_used",
-        "conquered_this_turn",
-        "conquests_this_turn",
-        "current",
-        "deck",
-        "discard",
-        "first_player",
-        "fortified",
-        "hands",
-        "history",
-        "humans",
-        "last_battle",
-        "mission_cards",
-        "missions",
-        "missions_claimed",
-        "neutral",
-        "owner",
-        "pending",
-        "phase",
-        "placed_this_turn",
-        "placing_for",
-        "players",
-        "rules",
-        "seed",
-        "sets_traded",
-        "setup_armies",
-        "team",
-        "territory_bonus_used",
-        "territory_count",
-        "to_act",
-        "traded_this_turn",
-        "turn",
-        "units",
-        "winner",
-    )
+    _check_goals: Annotated[bool, DERIVED]  # Secret Mission and Capital RISK: goals checked after each action
+    __slots__ = (*(name for cls in VARIANT_STATES for name, _ in declared_fields(cls)), *__annotations__)
 
     def __init__(
         self,
@@ -359,51 +257,6 @@ class Game:
     # ------------------------------------------------------------------------------------------
     # chance: every outcome comes from the generator, or from a record's script when replaying
     # ------------------------------------------------------------------------------------------
-    def _scripted(self, kind: str) -> Any:
-        if not self._script:
-            raise IllegalActionError(f"the record has no {kind!r} outcome where the game needs one")
-        got_kind, value = self._script.popleft()
-        if got_kind != kind:
-            raise IllegalActionError(f"the record gives a {got_kind!r} outcome where the game needs {kind!r}")
-        return value
-
-    def _check_chance(self, kind: str, recorded: Any, generated: Any) -> None:
-        """A scripted outcome (already checked against the rules) against the generator's."""
-        if recorded != generated:
-            self.chance_from_seed = False
-            if self._verify:
-                raise ChanceMismatch(kind, recorded, generated, self.seed)
-
-    def _chance_player(self, kind: str, candidates: list[int]) -> int:
-        """A die roll-off among ``candidates``: the winner is uniformly any of them."""
-        chosen = candidates[int(self._rng.random() * len(candidates))]
-        if self._script is not None:
-            generated, chosen = chosen, self._scripted(kind)
-            if chosen not in candidates:
-                raise IllegalActionError(
-                    f"the record names player {chosen} for {kind!r}, who cannot be chosen"
-                )
-            self._check_chance(kind, chosen, generated)
-        self.history.append(("chance", kind, chosen))
-        return chosen
-
-    def _roll(self, attacker_dice: int, defender_dice: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        r = self._rng.random
-        attack_rolls, defence_rolls = ROLLS[attacker_dice], ROLLS[defender_dice]
-        attack = attack_rolls[int(r() * len(attack_rolls))]
-        defence = defence_rolls[int(r() * len(defence_rolls))]
-        if self._script is not None:
-            generated = attack, defence
-            attack, defence = self._scripted("dice")
-            if len(attack) != attacker_dice or len(defence) != defender_dice:
-                raise IllegalActionError(
-                    f"the record rolls {len(attack)} and {len(defence)} dice where the battle has "
-                    f"{attacker_dice} and {defender_dice}"
-                )
-            self._check_chance("dice", (attack, defence), generated)
-        self.history.append(("chance", "dice", (attack, defence)))
-        return attack, defence
-
     def _draw_card(self, player: int) -> None:
         if not self.deck:
             if not self.discard:
@@ -1449,16 +1302,6 @@ class Game:
             return source in hand or target in hand
         return False
 
-    def _roll_die(self) -> int:
-        value = int(self._rng.random() * 6) + 1
-        if self._script is not None:
-            generated, value = value, self._scripted("die")
-            if not (isinstance(value, int) and 1 <= value <= 6):
-                raise IllegalActionError(f"the record's die shows {value!r}, not 1 to 6")
-            self._check_chance("die", value, generated)
-        self.history.append(("chance", "die", value))
-        return value
-
     def _adjust(self, action: Reroll | Commander | AcceptDice) -> None:
         assert self._rolled is not None
         source, target, attacker_dice, attack, defence, rerolled = self._rolled
@@ -1686,86 +1529,21 @@ class Game:
     def copy(self) -> Game:
         """An independent copy, generator state included: cheap enough for search."""
         other = Game.__new__(Game)
-        other.rules, other.board, other.players, other.seed = self.rules, self.board, self.players, self.seed
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
-        other._script = None
-        other._verify, other.chance_from_seed = False, self.chance_from_seed
-        other.owner, other.armies = self.owner[:], self.armies[:]
-        other.territory_count, other.alive = self.territory_count[:], self.alive[:]
-        other.hands = [h[:] for h in self.hands]
-        other.team = self.team
-        other.units = None if self.units is None else [u[:] for u in self.units]
-        if self.team is not None:
-            other.hands = [other.hands[seat % 2] for seat in range(len(self.players))]  # one team hand
-        other.deck, other.discard = self.deck[:], self.discard[:]
-        other.setup_armies = self.setup_armies[:]
-        other.history = self.history[:]
-        other.capitals, other.missions = self.capitals[:], self.missions[:]
-        other.mission_cards = [m[:] for m in self.mission_cards]
-        other._active, other.ally, other.bribed = self._active, self.ally[:], self.bribed[:]
-        other.ally_reinforced, other.fortified = self.ally_reinforced[:], self.fortified[:]
-        other._invasion = self._invasion
-        other.missions_claimed = [m[:] for m in self.missions_claimed]
-        other.neutral, other.humans, other._check_goals = self.neutral, self.humans, self._check_goals
-        other._setup_queue = None if self._setup_queue is None else deque(self._setup_queue)
-        for name in (
-            "sets_traded",
-            "pending",
-            "turn",
-            "winner",
-            "conquered_this_turn",
-            "placed_this_turn",
-            "territory_bonus_used",
-            "last_battle",
-            "_attack",
-            "_occupy",
-            "phase",
-            "current",
-            "first_player",
-            "to_act",
-            "claimed_mission_this_turn",
-            "conquests_this_turn",
-            "attacked_this_turn",
-            "traded_this_turn",
-            "placing_for",
-            "_rolled",
-            "commander_used",
-        ):
+        for name in _SHARED_FIELDS:
             setattr(other, name, getattr(self, name))
+        for name in _LIST_FIELDS:
+            setattr(other, name, getattr(self, name)[:])
+        for name, copy in _OTHER_FIELDS:
+            setattr(other, name, copy(getattr(self, name)))
         return other
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, secrets and generator included: for saving, not players."""
-        board = self.board
-        history: list[Any] = []
-        for kind, who, value in self.history:
-            if kind == "action":
-                history.append(["action", who, value.text(board)])
-            else:
-                history.append(["chance", who, value])
-        version, internal, gauss = self._rng.getstate()
-        return {
-            "format": "risk-state 1",
-            "rules": self.rules.describe(),
-            "board": board.name,
-            "players": list(self.players),
-            "seed": self.seed,
-            "rng": [version, list(internal), gauss],
-            "chance_from_seed": self.chance_from_seed,
-            "phase": PHASE_NAMES[self.phase],
-            **{name: getattr(self, name) for name in _PLAIN_FIELDS},
-            "hands": [h[:] for h in self.hands],
-            "last_battle": None if self.last_battle is None else list(self.last_battle),
-            "attack": None if self._attack is None else list(self._attack),
-            "occupy": None if self._occupy is None else list(self._occupy),
-            "rolled": None if self._rolled is None else list(self._rolled),
-            "units": None if self.units is None else [u[:] for u in self.units],
-            "invasion": None if self._invasion is None else [*self._invasion[:2], list(self._invasion[2])],
-            "missions": [None if m is None else m.key for m in self.missions],
-            "setup_queue": None if self._setup_queue is None else [list(s) for s in self._setup_queue],
-            "history": history,
-        }
+        data: dict[str, Any] = {"format": "risk-state 1"}
+        for name, kept in _FIELDS:
+            if kept.save is not None:
+                data[saved_key(name, kept)] = kept.save(getattr(self, name), self)
+        return data
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Game:
@@ -1774,64 +1552,24 @@ class Game:
             if data.get("format") != "risk-state 1":
                 raise RulesError("not a risk-state 1 snapshot")
             game = Game.__new__(Game)
-            game.rules = Rules.from_description(data["rules"])
-            game.board = load_map(data["board"])
-            game.players = tuple(data["players"])
-            game.seed = data["seed"]
-            version, internal, gauss = data["rng"]
-            game._rng = random.Random()
-            game._rng.setstate((version, tuple(internal), gauss))
-            game._script = None
-            game._verify = False
-            game.chance_from_seed = bool(data.get("chance_from_seed", True))
-            game.phase = Phase[data["phase"].upper().replace("-", "_")]
-            for name in _PLAIN_FIELDS:
-                value = data[name]
-                setattr(game, name, value[:] if isinstance(value, list) else value)
-            game.hands = [list(h) for h in data["hands"]]
-            game.units = None if data["units"] is None else [list(u) for u in data["units"]]
+            for name in ("rules", "board", "players"):
+                setattr(game, name, _KEPT[name].load(data[name], game))
+            game.humans = len(game.players) - game.rules.neutrals
+            game.neutral = [i >= game.humans for i in range(len(game.players))]
+            for name, kept in _FIELDS:
+                key = saved_key(name, kept)
+                if kept.save is None or name in ("rules", "board", "players"):
+                    continue
+                if kept.optional and key not in data:
+                    setattr(game, name, kept.absent(len(game.players)) if kept.absent else None)
+                else:
+                    setattr(game, name, kept.load(data[key], game))
+            game._script, game._verify = None, False
             game.team = None if game.units is None else [seat % 2 for seat in range(len(game.players))]
             if game.team is not None:
                 game.hands = [game.hands[seat % 2] for seat in range(len(game.players))]
-            game.humans = len(game.players) - game.rules.neutrals
-            game.neutral = [i >= game.humans for i in range(len(game.players))]
             game._check_goals = game.rules.game in ("secret-mission", "capital")
-            game.missions = [
-                None if key is None else effective_mission(mission_by_key(key, game.humans), seat)
-                for seat, key in enumerate(data["missions"])
-            ]
-            queue = data["setup_queue"]
-            game._setup_queue = None if queue is None else deque((a, b) for a, b in queue)
-            battle = data["last_battle"]
-            game.last_battle = (
-                None
-                if battle is None
-                else Battle(battle[0], battle[1], tuple(battle[2]), tuple(battle[3]), *battle[4:])
-            )
-            game._attack = None if data["attack"] is None else tuple(data["attack"])  # type: ignore[assignment]
-            game._occupy = None if data["occupy"] is None else tuple(data["occupy"])  # type: ignore[assignment]
             game._active = game.rules.neutral_mode == "active" and game.rules.neutrals > 0
-            invasion = data["invasion"]
-            game._invasion = None if invasion is None else (invasion[0], invasion[1], tuple(invasion[2]))
-            rolled = data["rolled"]
-            game._rolled = (
-                None
-                if rolled is None
-                else (  # type: ignore[assignment]
-                    rolled[0],
-                    rolled[1],
-                    rolled[2],
-                    tuple(rolled[3]),
-                    tuple(rolled[4]),
-                    rolled[5],
-                )
-            )
-            game.history = []
-            for kind, who, value in data["history"]:
-                if kind == "action":
-                    game.history.append(("action", who, parse_action(value, game.board)))
-                else:
-                    game.history.append(("chance", who, _chance_from_json(who, value)))
         except (KeyError, TypeError, ValueError, IndexError) as error:
             if isinstance(error, RulesError):
                 raise
@@ -1923,9 +1661,17 @@ class Game:
 
 def _restore(game: Game, snapshot: Game) -> None:
     """Put ``game`` back to ``snapshot`` (a copy taken before a refused step)."""
-    for name in Game.__slots__:
+    for name, _ in _FIELDS:
         if name not in ("_script", "_verify"):
             setattr(game, name, getattr(snapshot, name))
+
+
+_FIELDS: list[tuple[str, Kept]] = state_fields(Game)
+_KEPT = dict(_FIELDS)
+# Copying by kind: most fields are shared (immutable) or flat lists.
+_SHARED_FIELDS = tuple(name for name, kept in _FIELDS if kept.copy is same)
+_LIST_FIELDS = tuple(name for name, kept in _FIELDS if kept.copy is copy_list)
+_OTHER_FIELDS = tuple((name, kept.copy) for name, kept in _FIELDS if kept.copy not in (same, copy_list))
 
 
 TIMING_NAMES = {
@@ -1933,48 +1679,6 @@ TIMING_NAMES = {
     "reinforced": "after the reinforcements are placed, before attacking",
     "end": "at the end of the turn",
 }
-
-_PLAIN_FIELDS = (
-    "owner",
-    "armies",
-    "territory_count",
-    "alive",
-    "deck",
-    "discard",
-    "setup_armies",
-    "sets_traded",
-    "pending",
-    "turn",
-    "winner",
-    "conquered_this_turn",
-    "placed_this_turn",
-    "territory_bonus_used",
-    "current",
-    "first_player",
-    "to_act",
-    "placing_for",
-    "capitals",
-    "mission_cards",
-    "missions_claimed",
-    "claimed_mission_this_turn",
-    "conquests_this_turn",
-    "attacked_this_turn",
-    "traded_this_turn",
-    "commander_used",
-    "ally",
-    "bribed",
-    "ally_reinforced",
-    "fortified",
-)
-
-
-def _chance_from_json(kind: str, value: Any) -> Any:
-    if kind == "dice":
-        return tuple(value[0]), tuple(value[1])
-    if kind in ("deal", "missions", "mission-cards"):
-        return tuple(value)
-    return value
-
 
 class LegalActions:
     """The legal actions of a position, generated lazily (like python-chess's ``legal_moves``)."""
@@ -2173,3 +1877,20 @@ def count_actions(game: Game) -> int:
     if phase == Phase.GAME_OVER:
         return 0
     return sum(1 for _ in generate_actions(game))
+
+
+# The names the rest of the package imports from here (some now live in state.py).
+__all__ = [
+    "PHASE_NAMES",
+    "TIED",
+    "Battle",
+    "ChanceMismatch",
+    "Game",
+    "LegalActions",
+    "Outcome",
+    "Phase",
+    "battle_losses",
+    "fixed_set_value",
+    "is_set",
+    "trade_options",
+]
