@@ -18,7 +18,8 @@ from enum import IntEnum
 from typing import Annotated, Any, NamedTuple, get_type_hints
 
 from risk.errors import IllegalActionError
-from risk.maps import Board, load_map
+from risk.maps import WILD, Board, load_map
+from risk.rules.hooks import Hooks
 from risk.rules.options import Rules
 
 
@@ -324,6 +325,26 @@ def _sorted_rolls(dice: int) -> tuple[tuple[int, ...], ...]:
 ROLLS: tuple[tuple[tuple[int, ...], ...], ...] = ((), _sorted_rolls(1), _sorted_rolls(2), _sorted_rolls(3))
 
 
+def battle_losses(attack: tuple[int, ...], defence: tuple[int, ...]) -> tuple[int, int]:
+    """Losses (attacker, defender) of one roll; both tuples sorted high to low. Ties go to the defender."""
+    attacker_losses = defender_losses = 0
+    for a, d in zip(attack, defence, strict=False):
+        if a > d:
+            defender_losses += 1
+        else:
+            attacker_losses += 1
+    return attacker_losses, defender_losses
+
+
+# Losses (attacker, defender) of every roll of 1-3 attacking and 1-2 defending dice, sorted high to
+# low: a lookup instead of comparing the dice of each battle.
+LOSSES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {
+    (attack, defence): battle_losses(attack, defence)
+    for attack in {roll for rolls in ROLLS[1:] for roll in rolls}
+    for defence in {roll for rolls in ROLLS[1:3] for roll in rolls}
+}
+
+
 # -- the state every game has ------------------------------------------------------------------------
 
 
@@ -378,6 +399,8 @@ class State(Chance):
     # Neutral armies (2-player RISK) sit in the seats after the players and never take a turn.
     humans: Annotated[int, DERIVED]
     neutral: Annotated[list[bool], DERIVED]
+    # The hooks of this game's variants (risk/rules/variants/), chosen once from the rules.
+    _hooks: Annotated[Hooks, DERIVED]
     phase: Annotated[Phase, Kept(same, _save_phase, _load_phase)]
     owner: Annotated[list[int], LIST]
     armies: Annotated[list[int], LIST]
@@ -409,3 +432,261 @@ class State(Chance):
     # source, target, minimum to move in, whether the conquest eliminated the defender
     _occupy: Annotated[tuple[int, int, int, bool] | None, TUPLE]
     __slots__ = tuple(__annotations__)
+
+    # -- armies: one stack per territory, or (Team RISK) per seat and territory ----------------------
+    def _take(self, territory: int, player: int, count: int) -> None:
+        """``player`` takes ``territory`` with ``count`` armies (the last armies there are gone)."""
+        previous = self.owner[territory]
+        if previous >= 0:
+            self.territory_count[previous] -= 1
+        self.owner[territory] = player
+        self.territory_count[player] += 1
+        self.armies[territory] = count
+        if self._hooks.taken is not None:
+            self._hooks.taken(self, territory, player, count)
+
+    def _add(self, territory: int, seat: int, count: int) -> None:
+        """Add (or, negative, remove) armies of ``seat``; in Team RISK control may change hands."""
+        self.armies[territory] += count
+        if self._hooks.added is not None:
+            self._hooks.added(self, territory, seat, count)
+
+    def _lose_defenders(self, territory: int, count: int) -> None:
+        if self._hooks.lose_defenders is None:
+            self.armies[territory] -= count
+        else:
+            self._hooks.lose_defenders(self, territory, count)
+
+    def force(self, territory: int, seat: int) -> int:
+        """The armies of ``seat`` in ``territory``."""
+        if self._hooks.force is None:
+            return self.armies[territory] if self.owner[territory] == seat else 0
+        return self._hooks.force(self, territory, seat)
+
+    def defending_seat(self, territory: int) -> int:
+        """Who defends a territory: its owner (Team RISK: see the variant)."""
+        if self._hooks.defending_seat is None:
+            return self.owner[territory]
+        return self._hooks.defending_seat(self, territory)
+
+    def _mover(self, territory: int) -> int:
+        """Whose armies leave ``territory`` in a move: its owner's (Team RISK: the current player's)."""
+        if self._hooks.mover is None:
+            return self.owner[territory]
+        return self._hooks.mover(self, territory)
+
+    def commands(self, seat: int) -> bool:
+        """Whether the current player moves this seat's armies: its own (or an active neutral ally's)."""
+        if self._hooks.commands is None:
+            return seat == self.current
+        return seat == self.current or self._hooks.commands(self, seat)
+
+    def room(self, territory: int) -> int:
+        """How many more armies ``territory`` may take (no limit but the expert army cap)."""
+        if self._hooks.room is None:
+            return UNLIMITED
+        return self._hooks.room(self, territory)
+
+    def may_reinforce(self, territory: int, player: int) -> bool:
+        """Whether ``player`` may place reinforcements on ``territory``: one it controls ("place ALL of
+        them into territories that you control"; Team RISK: see the variant)."""
+        if self.owner[territory] == player:
+            return True
+        return self._hooks.may_reinforce is not None and self._hooks.may_reinforce(self, territory, player)
+
+    def fortify_targets(self, source: int) -> list[int]:
+        """Own territories the armies in ``source`` may move to under the fortify rule."""
+        if self._hooks.fortify_targets is not None:
+            return self._hooks.fortify_targets(self, source)
+        player = self.owner[source]
+        owner = self.owner
+        if self.rules.fortify == "adjacent":
+            return [n for n in self.board.neighbours[source] if owner[n] == player]
+        seen = {source}
+        stack = [source]
+        neighbours = self.board.neighbours
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if n not in seen and owner[n] == player:
+                    seen.add(n)
+                    stack.append(n)
+        seen.discard(source)
+        return sorted(seen)
+
+    def _connected(self, source: int, target: int) -> bool:
+        """Whether ``target`` is among :meth:`fortify_targets` of ``source`` (one stack per territory):
+        the search stops as soon as it reaches ``target``."""
+        owner = self.owner
+        player = owner[source]
+        neighbours = self.board.neighbours
+        if target == source or owner[target] != player:
+            return False
+        if self.rules.fortify == "adjacent":
+            return target in self.board.adjacent[source]
+        seen = {source}
+        stack = [source]
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if n not in seen and owner[n] == player:
+                    if n == target:
+                        return True
+                    seen.add(n)
+                    stack.append(n)
+        return False
+
+    def occupy_range(self) -> tuple[int, int]:
+        assert self._occupy is not None
+        source, target, minimum, _ = self._occupy
+        # The minimum has already moved in; the source must keep one army.
+        mover = self._mover(source)
+        return minimum, minimum + min(self.force(source, mover) - 1, self.room(target))
+
+    # -- queries -------------------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    def territories_of(self, player: int) -> list[int]:
+        return [t for t, o in enumerate(self.owner) if o == player]
+
+    def continents_of(self, player: int) -> list[int]:
+        owner = self.owner
+        return [c.index for c in self.board.continents if all(owner[t] == player for t in c.territories)]
+
+    def reinforcement_for(self, player: int) -> int:
+        """Armies for territories (at least 3) and whole continents, before any card trade."""
+        bonus = sum(self.board.continents[c].bonus for c in self.continents_of(player))
+        return max(3, self.territory_count[player] // 3) + bonus
+
+    def set_value(self, cards: tuple[int, ...] | list[int], sets_traded: int | None = None) -> int:
+        """The armies a set is worth now (or after ``sets_traded`` sets) under these rules."""
+        k = self.sets_traded if sets_traded is None else sets_traded
+        mode = self.rules.card_values
+        if mode == "fixed":
+            return fixed_set_value([self.board.card_symbols[c] for c in cards])
+        if mode == "plus-one":
+            return 4 + k
+        if k < len(ESCALATING_VALUES):
+            return ESCALATING_VALUES[k]
+        return ESCALATING_VALUES[-1] + 5 * (k - len(ESCALATING_VALUES) + 1)
+
+    def next_set_value(self) -> int | None:
+        """The value of the next set under escalating rules (``None`` for the fixed chart)."""
+        return None if self.rules.card_values == "fixed" else self.set_value(())
+
+    def must_trade(self, player: int | None = None) -> bool:
+        """Whether the player to act must trade a set before doing anything else."""
+        p = self.current if player is None else player
+        if self.phase == Phase.REINFORCE:
+            return len(self.hands[p]) >= self.rules.forced_trade_at
+        if self.phase == Phase.ELIMINATION_TRADE:
+            return len(self.hands[p]) > 4
+        return False
+
+    def _opponent(self) -> int:
+        """The other player still in the game (2-player RISK)."""
+        for i in range(1, self.humans):
+            p = (self.current + i) % self.humans
+            if self.alive[p]:
+                return p
+        return self.current
+
+    def _in_game_from(self, seat: int) -> int:
+        """The first player still in the game from ``seat`` on, in seat order."""
+        for i in range(self.humans):
+            p = (seat + i) % self.humans
+            if self.alive[p]:
+                return p
+        return seat
+
+    def _draw_card(self, player: int) -> None:
+        if not self.deck:
+            if not self.discard:
+                return  # every card is in someone's hand: nothing to draw
+            self.deck, self.discard = self.discard, []
+            self._rng.shuffle(self.deck)
+        card = self.deck.pop()
+        if self._script is not None:
+            wanted = self._scripted("draw")
+            if wanted != card:
+                if wanted not in self.deck:
+                    raise IllegalActionError(
+                        f"the record draws card {self.board.card_name(wanted)}, which is not in the draw pile"
+                    )
+                self._check_chance("draw", wanted, card)
+                self.deck.remove(wanted)
+                self.deck.append(card)
+                card = wanted
+        self.hands[player].append(card)
+        self.history.append(("chance", "draw", card))
+
+    def _shuffle_deck(self) -> None:
+        self.deck = list(range(self.board.card_count))
+        self._rng.shuffle(self.deck)
+
+    def _end_game(self, winner: int) -> None:
+        self.winner = winner
+        self.phase = Phase.GAME_OVER
+        self.to_act = -1
+        self._occupy = None
+        self._attack = None
+
+    # -- steps of the turn machine that a variant's rules may take (``Game`` defines them) --------------
+    def _next_turn(self) -> None:
+        """The next player in the game starts its turn."""
+        raise NotImplementedError
+
+    def _finish_setup(self) -> None:
+        """The setup placements are over: shuffle the deck, then the first turn (or a variant's step)."""
+        raise NotImplementedError
+
+    def _begin_play(self) -> None:
+        """The first turn begins (after the setup and any variant's step after it)."""
+        raise NotImplementedError
+
+    def _settle_battle(
+        self, source: int, target: int, attacker_dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
+    ) -> None:
+        """Apply the losses of a roll; on a conquest, take the territory."""
+        raise NotImplementedError
+
+    def _do_occupy(self, count: int) -> None:
+        """Move ``count`` armies into the territory just conquered (the minimum is there already)."""
+        raise NotImplementedError
+
+
+UNLIMITED = 1 << 30
+
+ESCALATING_VALUES = (4, 6, 8, 10, 12, 15)
+# Fixed set values (2003 Mission and Team RISK): by the symbol of a three-of-a-kind, or one of each.
+FIXED_VALUES = (4, 6, 8)
+FIXED_ONE_OF_EACH = 10
+
+
+def is_set(symbols: tuple[int, ...] | list[int]) -> bool:
+    """Three card symbols form a set: three alike, one of each, or any two plus a wild."""
+    if WILD in symbols:
+        return True
+    a, b, c = symbols
+    return (a == b == c) or (a != b and b != c and a != c)
+
+
+def fixed_set_value(symbols: tuple[int, ...] | list[int]) -> int:
+    """The value of a set under the fixed chart (2003 Mission and Team RISK).
+
+    "A wild card can be used for any one of the above cards": a wild completes the set the other
+    cards make. Two alike and a wild are three alike (4, 6 or 8 by the kind); two different and a
+    wild are one of each (10). A set that could be read either way (two wilds and one card: three
+    alike or one of each) takes the best value it can make, which is one of each.
+    """
+    plain = {s for s in symbols if s != WILD}
+    if len(plain) == 1 and len(symbols) - symbols.count(WILD) >= 2:
+        return FIXED_VALUES[next(iter(plain))]  # three alike, or two alike completed by a wild
+    return FIXED_ONE_OF_EACH  # one of each (a wild completing it), or two wilds: the best reading
+
+
+def card_label(game: State, card: Any) -> str:
+    """A card's name for a message (or what was given, when it is no card)."""
+    if isinstance(card, int) and 0 <= card < game.board.card_count:
+        return game.board.card_name(card)
+    return repr(card)

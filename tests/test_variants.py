@@ -1,0 +1,59 @@
+"""The registry of game variants (risk/rules/variants/): each game's variants are chosen once from its
+rules, a world-domination game runs through no variant hook, and combinations work together."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from risk.errors import IllegalActionError, RulesError
+from risk.rules.game import Game
+from risk.rules.hooks import Hooks
+from risk.rules.options import Rules
+from risk.rules.variants import hooks_for, variants_for
+
+
+def names(description: str) -> set[str]:
+    return {v.name for v in variants_for(Rules.from_description(description))}
+
+
+def test_world_domination_runs_through_no_variant_hook() -> None:
+    for preset in ("1993", "2003", "2008"):
+        hooks = hooks_for(Rules.preset(preset))
+        assert variants_for(Rules.preset(preset)) == ()
+        for field in dataclasses.fields(Hooks):
+            if field.name != "actions":  # the core's own action rules (and the others' refusals)
+                assert not getattr(hooks, field.name), field.name
+
+
+def test_each_game_of_the_rulebooks_has_its_variant() -> None:
+    assert names("2003 game=team") == {"team"}
+    assert names("1993 game=capital") == {"capital"}
+    assert names("2008 game=secret-mission") == {"secret-mission"}
+    assert names("2003 game=mission") == {"mission"}
+    assert names("2008 game=two-player") == {"neutral-armies", "two-player"}
+
+
+def test_two_player_active_neutrals_and_the_expert_options_play_together() -> None:
+    description = "2003 game=two-player neutral-mode=active army-cap=12 attack-advantage=on commanders=on"
+    expected = {"neutral-armies", "two-player", "active-neutrals", "army-cap", "dice-options"}
+    assert names(description) == expected
+    game = Game(Rules.from_description(description), 2, seed=4)
+    while not game.is_over and game.turn < 15:
+        game.apply(next(iter(game.legal_actions())))
+    assert game.turn >= 15 or game.is_over
+
+
+def test_variants_that_replace_the_same_rule_cannot_be_played_together() -> None:
+    rules = Rules.from_description("2003 game=team neutrals=2 neutral-armies=10 neutral-mode=active")
+    with pytest.raises(RulesError, match="cannot be played together: Team and ActiveNeutrals"):
+        hooks_for(rules)
+
+
+def test_a_variant_action_in_a_game_without_it_is_refused_with_its_reason() -> None:
+    game = Game("2008", 3, seed=1)
+    with pytest.raises(IllegalActionError, match="mission cards are claimed in Mission RISK"):
+        game.apply("mission captain-australia")
+    with pytest.raises(IllegalActionError, match="only active neutrals"):
+        game.apply("calloff")
