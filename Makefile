@@ -21,6 +21,7 @@ play-terminal: $(BIN)/risk
 
 test: $(BIN)/risk
 	$(BIN)/ruff check src tests benchmarks tools
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 # Known vulnerabilities in the installed packages (pip-audit; says so when its service is unreachable).

@@ -205,7 +205,7 @@ def apply_end_attack(game: State, action: EndAttack) -> None:
     game.phase = Phase.FORTIFY
 
 
-RULES = {
+RULES: dict[type, ActionRule] = {
     Attack: ActionRule(refuse_attack, apply_attack),
     Defend: ActionRule(refuse_defend, apply_defend),
     Occupy: ActionRule(refuse_occupy, apply_occupy),

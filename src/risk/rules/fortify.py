@@ -90,7 +90,7 @@ def end_turn(game: State) -> None:
     game._next_turn()
 
 
-RULES = {
+RULES: dict[type, ActionRule] = {
     Fortify: ActionRule(refuse_fortify, apply_fortify),
     EndTurn: ActionRule(refuse_end_turn, apply_end_turn),
 }

@@ -23,7 +23,6 @@ from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import Board, load_map
 from risk.rules import battle
 from risk.rules.actions import Action, Resign, parse_action
-from risk.rules.battle import battle_losses
 from risk.rules.legal import LegalActions
 from risk.rules.options import Rules
 from risk.rules.reinforce import trade_options
@@ -36,6 +35,7 @@ from risk.rules.state import (
     Kept,
     Outcome,
     Phase,
+    battle_losses,
     copy_list,
     declared_fields,
     fixed_set_value,

@@ -64,7 +64,7 @@ class Hooks:
     source_refusal: Callable[[Any, int, int, str], str] | None = None
     target_refusal: Callable[[Any, int, int, str], str] | None = None
     attack_refusal: tuple[Callable[[Any, Any, str], str], ...] = ()
-    attack_armies_refusal: Hook | None = None
+    attack_armies_refusal: Callable[[Any, int, int, int, str], str] | None = None
     placement_refusal: Callable[[Any, int, int, str], str] | None = None
     capacity_refusal: tuple[Callable[[Any, int, int], str], ...] = ()
     fortify_refusal: Callable[[Any, Any, str], str] | None = None

@@ -113,7 +113,10 @@ def apply_trade(game: State, action: Trade) -> None:
         hook(game)
 
 
-RULES = {Place: ActionRule(refuse_place, apply_place), Trade: ActionRule(refuse_trade, apply_trade)}
+RULES: dict[type, ActionRule] = {
+    Place: ActionRule(refuse_place, apply_place),
+    Trade: ActionRule(refuse_trade, apply_trade),
+}
 
 
 # -- legal actions ------------------------------------------------------------------------------------

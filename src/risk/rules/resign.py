@@ -52,4 +52,4 @@ def apply_resign(game: State, action: Resign) -> None:
         resolve_battle(game, min(2, game.armies[game._attack[1]]))
 
 
-RULES = {Resign: ActionRule(refuse_resign, apply_resign)}
+RULES: dict[type, ActionRule] = {Resign: ActionRule(refuse_resign, apply_resign)}

@@ -30,7 +30,7 @@ def apply_claim(game: State, action: Claim) -> None:
     next_setup_placer(game, player + 1)
 
 
-RULES = {Claim: ActionRule(refuse_claim, apply_claim)}
+RULES: dict[type, ActionRule] = {Claim: ActionRule(refuse_claim, apply_claim)}
 
 
 def claims(game: State) -> Iterator[Action]:
