@@ -52,15 +52,7 @@ class VariantStates(
     __slots__ = ()
 
 
-VARIANT_STATES = (
-    TeamState,
-    NeutralState,
-    ActiveNeutralState,
-    ExpertState,
-    CapitalState,
-    SecretMissionState,
-    MissionRiskState,
-)
+VARIANT_STATES: tuple[type, ...] = VariantStates.__bases__  # each variant's own state class
 
 
 def variants_for(rules: Rules) -> tuple[Variant[Any], ...]:
