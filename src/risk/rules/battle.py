@@ -43,9 +43,10 @@ def refuse_attack(game: State, action: Attack, name: str) -> str:
             return why
     elif defender == game.to_act or defender == attacker:
         return f"{board.name_of(t)} is held by {game.players[defender]}: attack an enemy territory"
-    for check in hooks.attack_refusal:
-        if why := check(game, action, name):
-            return why
+    if hooks.attack_refusal:
+        for check in hooks.attack_refusal:
+            if why := check(game, action, name):
+                return why
     if t not in board.adjacent[s]:
         return f"{board.name_of(t)} is not adjacent to {board.name_of(s)}"
     if hooks.attack_armies_refusal is not None:
@@ -54,23 +55,22 @@ def refuse_attack(game: State, action: Attack, name: str) -> str:
     if force < 2:
         noun = "army" if force == 1 else "armies"
         return f"{board.name_of(s)} has only {force} {noun}: it takes at least 2 to attack"
-    return dice_refusal(game, s, force, action.dice)
-
-
-def dice_refusal(game: State, source: int, force: int, dice: int) -> str:
-    most = min(3, force - 1)
-    if not 1 <= dice <= most:
-        return f"{game.board.name_of(source)} has {force} armies, so it may roll 1 to {most} dice"
+    most = 3 if force > 3 else force - 1
+    if not 1 <= action.dice <= most:
+        return f"{board.name_of(s)} has {force} armies, so it may roll 1 to {most} dice"
     return ""
 
 
 def apply_attack(game: State, action: Attack) -> None:
-    game._attack = (action.source, action.target, action.dice)
+    target = action.target
+    game._attack = (action.source, target, action.dice)
     game.attacked_this_turn = True
-    for hook in game._hooks.attack_declared:
-        hook(game, action)
-    if game.armies[action.target] >= 2:
-        defender = game.defending_seat(action.target)
+    hooks = game._hooks
+    if hooks.attack_declared:
+        for hook in hooks.attack_declared:
+            hook(game, action)
+    if game.armies[target] >= 2:
+        defender = game.owner[target] if hooks.defending_seat is None else hooks.defending_seat(game, target)
         if not game.alive[defender]:
             resolve_battle(game, 2)  # a player who resigned: its armies roll the most dice they may
             return
@@ -104,10 +104,15 @@ def resolve_battle(game: State, defender_dice: int) -> None:
     game._attack = None
     game.to_act = game.current
     attack, defence = game._roll(attacker_dice, defender_dice)
-    for hook in game._hooks.rolled:
-        if hook(game, source, target, attacker_dice, attack, defence):
-            return  # the attacker may still change the dice
-    game._settle_battle(source, target, attacker_dice, attack, defence)
+    hooks = game._hooks
+    if hooks.rolled:
+        for hook in hooks.rolled:
+            if hook(game, source, target, attacker_dice, attack, defence):
+                return  # the attacker may still change the dice
+    if hooks.settle_battle is None:
+        settle_battle(game, source, target, attacker_dice, attack, defence)
+    else:
+        hooks.settle_battle(game, source, target, attacker_dice, attack, defence)
 
 
 def settle_battle(
@@ -177,13 +182,16 @@ def occupy(game: State, count: int) -> None:
     assert game._occupy is not None
     source, target, minimum, eliminated = game._occupy
     game._occupy = None
-    mover = game._mover(target)
-    game._add(source, mover, -(count - minimum))
-    game._add(target, mover, count - minimum)
+    hooks = game._hooks
+    mover = game.owner[target] if hooks.mover is None else hooks.mover(game, target)
+    if count > minimum:
+        game._add(source, mover, minimum - count)
+        game._add(target, mover, count - minimum)
     if game.phase == _GAME_OVER:
         return
-    for hook in game._hooks.conquered:
-        hook(game)
+    if hooks.conquered:
+        for hook in hooks.conquered:
+            hook(game)
     if eliminated and len(game.hands[game.current]) >= game.rules.elimination_trade_at:
         game.phase = Phase.ELIMINATION_TRADE
         game.pending = 0

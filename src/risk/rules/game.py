@@ -246,8 +246,12 @@ class Game(VariantStates):
         if phase == _GAME_OVER:
             raise GameOverError(f"{self._describe(action)}: the game is over")
         name = self.players[self.to_act]
-        rule = self._hooks.actions.get(type(action))
-        fail = f"{action!r} is not an action" if rule is None else rule.refuse(self, action, name)
+        try:
+            refuse = self._hooks.refusals[type(action)]
+        except KeyError:
+            fail = f"{action!r} is not an action"
+        else:
+            fail = refuse(self, action, name)
         if fail:
             raise IllegalActionError(
                 f"{self._describe(action)}: {fail} ({name} to act, phase {PHASE_NAMES[phase]})"
@@ -261,14 +265,16 @@ class Game(VariantStates):
 
     def _apply(self, action: Action) -> None:
         kind = type(action)
-        rule = self._hooks.actions.get(kind)
-        if rule is None:
-            raise IllegalActionError(f"{action!r} is not an action")
+        hooks = self._hooks
+        try:
+            effect = hooks.effects[kind]
+        except KeyError:
+            raise IllegalActionError(f"{action!r} is not an action") from None
         if kind is not Resign:  # a resignation may come out of turn: it writes who resigns
             self.history.append(("action", self.to_act, action))
-        rule.apply(self, action)
-        if self._hooks.after_action and self.turn > 0 and self.phase != _GAME_OVER:
-            for after in self._hooks.after_action:
+        effect(self, action)
+        if hooks.after_action and self.turn > 0 and self.phase != _GAME_OVER:
+            for after in hooks.after_action:
                 after(self)
 
     def resigned_players(self) -> list[int]:
@@ -287,7 +293,7 @@ class Game(VariantStates):
         last = sum(self.alive[: self.humans]) == 1
         for outcome in self._hooks.outcome:
             if (found := outcome(self, w, last)) is not None:
-                return found  # type: ignore[no-any-return]  # a variant's hook: an Outcome
+                return found
         return Outcome(w, "the last player standing" if last else "world domination", (w,))
 
     def _resignation_outcome(self) -> Outcome | None:
@@ -298,7 +304,7 @@ class Game(VariantStates):
         w, gone = self.winner, self.players[last.player]
         for outcome in self._hooks.resignation_outcome:
             if (found := outcome(self, w, gone)) is not None:
-                return found  # type: ignore[no-any-return]  # a variant's hook: an Outcome
+                return found
         return Outcome(w, f"the last player in the game: {gone} resigned", (w,))
 
     # ------------------------------------------------------------------------------------------

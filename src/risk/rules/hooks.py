@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from risk.rules.state import Outcome
 
 Hook = Callable[..., Any]
 
@@ -46,8 +49,8 @@ class Hooks:
     after_action: tuple[Callable[[Any], None], ...] = ()
     resigned: tuple[Callable[[Any, int, bool], bool], ...] = ()
     turn_dropped: tuple[Callable[[Any], None], ...] = ()
-    outcome: tuple[Hook, ...] = ()
-    resignation_outcome: tuple[Hook, ...] = ()
+    outcome: tuple[Callable[[Any, int, bool], Outcome | None], ...] = ()
+    resignation_outcome: tuple[Callable[[Any, int, str], Outcome | None], ...] = ()
     # -- armies by seat, control, movement -------------------------------------------------------------
     force: Callable[[Any, int, int], int] | None = None
     defending_seat: Callable[[Any, int], int] | None = None
@@ -77,6 +80,9 @@ class Hooks:
     fortify_actions: Callable[[Any], Iterable[Any]] | None = None
     # -- the variants' own actions and phases ------------------------------------------------------------
     actions: Mapping[type, ActionRule] = field(default_factory=dict)
+    # The same rules by kind of action, as the machine calls them (the core's and the variants').
+    refusals: Mapping[type, Callable[[Any, Any, str], str]] = field(default_factory=dict)
+    effects: Mapping[type, Callable[[Any, Any], None]] = field(default_factory=dict)
     phase_actions: Mapping[int, Callable[[Any], Iterable[Any]]] = field(default_factory=dict)
     place_rules: Mapping[int, ActionRule] = field(default_factory=dict)
     names: frozenset[str] = frozenset()  # the variants in play

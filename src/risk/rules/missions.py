@@ -160,7 +160,7 @@ class RankedMission:
 
 
 def _m(key: str, rank: str, timing: str, text: str, **condition: object) -> RankedMission:
-    return RankedMission(key, rank, timing, text, **condition)  # type: ignore[arg-type]
+    return RankedMission(key, rank, timing, text, **condition)  # type: ignore[arg-type]  # typed per field
 
 
 RANKED_MISSIONS: tuple[RankedMission, ...] = (

@@ -37,9 +37,10 @@ def refuse_place(game: State, action: Place, name: str) -> str:
         return f"{name} holds {len(game.hands[player])} cards and must trade a set first"
     if not 1 <= action.armies <= game.pending:
         return f"{name} has {game.pending} armies to place, not {action.armies}"
-    for check in game._hooks.capacity_refusal:
-        if why := check(game, where, action.armies):
-            return why
+    if game._hooks.capacity_refusal:
+        for check in game._hooks.capacity_refusal:
+            if why := check(game, where, action.armies):
+                return why
     if owner[where] == player:
         return ""
     if game._hooks.placement_refusal is not None:

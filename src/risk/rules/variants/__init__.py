@@ -70,7 +70,7 @@ def hooks_for(rules: Rules) -> Hooks:
     variants = variants_for(rules)
     table: dict[str, Any] = {}
     for hook in Hooks.__dataclass_fields__:
-        if hook in ("actions", "phase_actions", "place_rules", "names"):
+        if hook in ("actions", "refusals", "effects", "phase_actions", "place_rules", "names"):
             continue
         having = [getattr(v, hook) for v in variants if hasattr(Variant, hook) and _overrides(v, hook)]
         if hook in RULE_HOOKS:
@@ -88,6 +88,8 @@ def hooks_for(rules: Rules) -> Hooks:
     for v in variants:
         actions.update(v.actions)
     table["actions"] = actions
+    table["refusals"] = {kind: rule.refuse for kind, rule in actions.items()}
+    table["effects"] = {kind: rule.apply for kind, rule in actions.items()}
     table["names"] = frozenset(v.name for v in variants)
     table["phase_actions"] = {phase: rule for v in variants for phase, rule in v.phase_actions.items()}
     table["place_rules"] = {phase: rule for v in variants for phase, rule in v.place_rules.items()}
