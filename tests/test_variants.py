@@ -57,3 +57,40 @@ def test_a_variant_action_in_a_game_without_it_is_refused_with_its_reason() -> N
         game.apply("mission captain-australia")
     with pytest.raises(IllegalActionError, match="only active neutrals"):
         game.apply("calloff")
+
+
+def test_a_new_variant_plugs_in_through_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/architecture.md, "How to add a game variant": a turn limit, written as that page says."""
+    from risk.rules import variants
+    from risk.rules.state import Outcome, State
+    from risk.rules.variants.base import Variant
+
+    class TurnLimit(Variant[State]):
+        name = "turn-limit"
+        limit = 6
+
+        def after_action(self, game: State) -> None:
+            if game.turn > self.limit:  # the turn after the last has begun
+                seats = range(game.humans)
+                leader = max(seats, key=lambda p: (game.alive[p], game.territory_count[p], -p))
+                game._end_game(leader)
+
+        def outcome(self, game: State, winner: int, last_standing: bool) -> Outcome | None:
+            if last_standing:
+                return None
+            return Outcome(winner, f"held the most territories after {self.limit} turns", (winner,))
+
+    rules = Rules.preset("2008").with_options(army_cap=1000)  # a ruleset of its own for the registry
+    monkeypatch.setattr(variants, "REGISTRY", (*variants.REGISTRY, (TurnLimit, lambda r: r == rules)))
+    variants.hooks_for.cache_clear()
+    try:
+        game = Game(rules, 3, seed=2)
+        while not game.is_over:
+            game.apply(next(iter(game.legal_actions())))
+        outcome = game.outcome()
+        assert game.turn == TurnLimit.limit + 1 and outcome is not None
+        assert outcome.reason == "held the most territories after 6 turns"
+        assert game.territory_count[outcome.winner] == max(game.territory_count)
+        assert not Game(Rules.preset("2008"), 3, seed=2).is_over  # other rules: no turn limit
+    finally:
+        variants.hooks_for.cache_clear()
