@@ -94,3 +94,33 @@ def test_a_new_variant_plugs_in_through_the_registry(monkeypatch: pytest.MonkeyP
         assert not Game(Rules.preset("2008"), 3, seed=2).is_over  # other rules: no turn limit
     finally:
         variants.hooks_for.cache_clear()
+
+
+def test_variant_modules_import_the_state_and_the_interface_never_the_turn_machine() -> None:
+    import ast
+    from pathlib import Path
+
+    import risk.rules.variants as package
+
+    allowed = {
+        "risk.errors",
+        "risk.rules.actions",
+        "risk.rules.hooks",
+        "risk.rules.missions",
+        "risk.rules.options",
+        "risk.rules.state",
+        "risk.rules.variants.base",
+    }
+    folder = Path(package.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        if path.name == "__init__.py":
+            continue  # the registry: it joins the variants to the machine's tables
+        tree = ast.parse(path.read_text())
+        imported = {
+            node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+        }
+        imported |= {
+            alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+        }
+        ours = {name for name in imported if name.startswith("risk")}
+        assert ours <= allowed, f"{path.name} imports {sorted(ours - allowed)}"
