@@ -402,13 +402,20 @@ def _parse_trade(args: list[str], board: Board, text: str) -> Action:
     return Trade(_cards(args, board, text))
 
 
-def _parse_attack(args: list[str], board: Board, text: str) -> Action:
+def _two_territories_and_a_number(
+    args: list[str], board: Board, text: str, missing: str, what: str
+) -> tuple[int, int, int]:
     (source, target), rest = _territories(args, 2, board, text)
     if not rest:
-        raise NotationError(f"{text!r}: an attack ends with the number of dice (1-3)")
-    dice = _number(rest[0], "a number of dice", text)
+        raise NotationError(f"{text!r}: {missing}")
+    number = _number(rest[0], what, text)
     _no_more(rest[1:], text)
-    return Attack(source, target, dice)
+    return source, target, number
+
+
+def _parse_attack(args: list[str], board: Board, text: str) -> Action:
+    missing = "an attack ends with the number of dice (1-3)"
+    return Attack(*_two_territories_and_a_number(args, board, text, missing, "a number of dice"))
 
 
 def _parse_defend(args: list[str], board: Board, text: str) -> Action:
@@ -429,12 +436,8 @@ def _parse_end_attack(args: list[str], board: Board, text: str) -> Action:
 
 
 def _parse_fortify(args: list[str], board: Board, text: str) -> Action:
-    (source, target), rest = _territories(args, 2, board, text)
-    if not rest:
-        raise NotationError(f"{text!r}: a fortification ends with the number of armies")
-    armies = _number(rest[0], "a number of armies", text)
-    _no_more(rest[1:], text)
-    return Fortify(source, target, armies)
+    missing = "a fortification ends with the number of armies"
+    return Fortify(*_two_territories_and_a_number(args, board, text, missing, "a number of armies"))
 
 
 def _parse_end_turn(args: list[str], board: Board, text: str) -> Action:
