@@ -72,13 +72,13 @@ def apply_attack(game: State, action: Attack) -> None:
     if game.armies[target] >= 2:
         defender = game.owner[target] if hooks.defending_seat is None else hooks.defending_seat(game, target)
         if not game.alive[defender]:
-            resolve_battle(game, 2)  # a player who resigned: its armies roll the most dice they may
+            resolve_battle(game, DEFEND_TWO)  # a player who resigned: its armies roll the most dice they may
             return
         game.phase = _DEFEND  # the defender chooses 1 or 2 dice
         # 2-player RISK: "Your opponent rolls defense for neutral territories."
         game.to_act = game._opponent() if game.neutral[defender] else defender
     else:
-        resolve_battle(game, 1)
+        resolve_battle(game, DEFEND_ONE)
 
 
 # -- defend -------------------------------------------------------------------------------------------
@@ -94,16 +94,16 @@ def refuse_defend(game: State, action: Defend, name: str) -> str:
     return ""
 
 
-def apply_defend(game: State, action: Defend) -> None:
-    resolve_battle(game, action.dice)
+DEFEND_ONE, DEFEND_TWO = Defend(1), Defend(2)
 
 
-def resolve_battle(game: State, defender_dice: int) -> None:
+def resolve_battle(game: State, action: Defend) -> None:
+    """Roll the battle under way: the attacker's dice against the defender's ``action.dice``."""
     assert game._attack is not None
     source, target, attacker_dice = game._attack
     game._attack = None
     game.to_act = game.current
-    attack, defence = game._roll(attacker_dice, defender_dice)
+    attack, defence = game._roll(attacker_dice, action.dice)
     hooks = game._hooks
     if hooks.rolled:
         for hook in hooks.rolled:
@@ -215,7 +215,7 @@ def apply_end_attack(game: State, action: EndAttack) -> None:
 
 RULES: dict[type, ActionRule] = {
     Attack: ActionRule(refuse_attack, apply_attack),
-    Defend: ActionRule(refuse_defend, apply_defend),
+    Defend: ActionRule(refuse_defend, resolve_battle),
     Occupy: ActionRule(refuse_occupy, apply_occupy),
     EndAttack: ActionRule(refuse_end_attack, apply_end_attack),
 }

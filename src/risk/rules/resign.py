@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from risk.rules.actions import Resign
+from risk.rules.actions import Defend, Resign
 from risk.rules.battle import resolve_battle
 from risk.rules.hooks import ActionRule
 from risk.rules.setup import next_setup_placer
@@ -49,7 +49,7 @@ def apply_resign(game: State, action: Resign) -> None:
         game._next_turn()
     elif was_to_act:
         assert game._attack is not None  # it was choosing its defence dice: the most are rolled
-        resolve_battle(game, min(2, game.armies[game._attack[1]]))
+        resolve_battle(game, Defend(min(2, game.armies[game._attack[1]])))
 
 
 RULES: dict[type, ActionRule] = {Resign: ActionRule(refuse_resign, apply_resign)}
