@@ -149,7 +149,6 @@ def test_destroying_a_colour_wins_even_when_another_player_does_it() -> None:
         owners = {"Siam": (0, 5), **{name: (2, 1) for name in player_2_territories}}
         game = make_position(rules("2008", "secret-mission"), players=3, owners=owners, default_owner=1)
         game.missions = [OCCUPY_24, destroy_mission(2), OCCUPY_24]
-        game._check_goals = True
         return game
 
     game = position(["Indonesia", "Ural"])
@@ -196,7 +195,6 @@ def capital_position(needed: str, players: int) -> Game:
     game.capitals = [
         game.board.territory(n) for n in ("Siam", "Indonesia", "India", "China", "Peru", "Brazil")[:players]
     ]
-    game._check_goals = True
     if players > 4:
         for n in ("Peru", "Brazil")[: players - 4]:
             game.owner[game.board.territory(n)] = 4 if n == "Peru" else 5
@@ -238,7 +236,6 @@ def test_losing_your_capital_does_not_eliminate_you() -> None:
         default_owner=2,
     )
     game.capitals = [game.board.territory(n) for n in ("Siam", "Indonesia", "Peru")]
-    game._check_goals = True
     game.apply_with_dice("attack siam indonesia 3", (6, 6, 6), (1,))
     assert game.alive[1] and not game.is_over
 

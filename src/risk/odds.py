@@ -284,7 +284,7 @@ def _sweep_bulk(
 
         weights = np.array([keep, each, lose])
         correlate = np.correlate
-        zeros, as_list = np.zeros, np.ndarray.tolist
+        zeros, as_list = np.zeros, operator.methodcaller("tolist")
 
         def step(mass: Any, length: int) -> Any:
             return correlate(mass, weights, "full")[2 : 2 + length]  # index 2 + i: weights @ mass[i:i+3]
@@ -478,11 +478,13 @@ def invasion(
     _require_int("defenders", defenders, minimum=1)
     _require_int("stop_at", stop_at, minimum=0)
     # Callers get fresh dicts, so mutating a result cannot corrupt the cache.
-    cached: BattleOdds[float] | BattleOdds[Fraction] = (
-        _cached_exact_invasion(attackers, defenders, stop_at)
-        if exact
-        else _cached_float_invasion(attackers, defenders, stop_at)
-    )
+    if exact:
+        return _fresh(_cached_exact_invasion(attackers, defenders, stop_at))
+    return _fresh(_cached_float_invasion(attackers, defenders, stop_at))
+
+
+def _fresh(cached: BattleOdds[Probability]) -> BattleOdds[Probability]:
+    """A copy of cached odds with fresh dicts."""
     return replace(
         cached,
         attacker_survivors=dict(cached.attacker_survivors),
@@ -595,7 +597,8 @@ def _chain(
         at_least.append(_total(conquered, zero))
         if index < len(path) - 1:
             # One survivor stays behind; a lone survivor cannot go on (force[0] stays zero).
-            force = [zero, *conquered[2:]] if len(conquered) > 2 else [zero]
+            force = [zero]
+            force.extend(conquered[2:])
     return ChainOdds(
         attackers=attackers,
         defenders_path=path,

@@ -85,7 +85,10 @@ class Board:
                 raise MapError(f"territory {name!r} has an unknown card symbol {symbol!r}")
             territories.append(
                 Territory(
-                    i, name, continent_names.index(row["continent"]), SYMBOLS.index(symbol),
+                    i,
+                    name,
+                    continent_names.index(row["continent"]),
+                    SYMBOLS.index(symbol),
                     tuple(row.get("aliases", ())),
                 )
             )
@@ -94,7 +97,9 @@ class Board:
 
         self.continents: tuple[Continent, ...] = tuple(
             Continent(
-                ci, row["name"], int(row["bonus"]),
+                ci,
+                row["name"],
+                int(row["bonus"]),
                 tuple(t.index for t in territories if t.continent == ci),
             )
             for ci, row in enumerate(continent_rows)
@@ -276,5 +281,6 @@ def load_drawing(name: str = "classic") -> dict[str, Any] | None:
         return None
     for entry in folder.iterdir():
         if entry.name.endswith(".json") and normalise(entry.name.removesuffix(".json")) == key:
-            return json.loads(entry.read_text(encoding="utf-8"))
+            drawing: dict[str, Any] = json.loads(entry.read_text(encoding="utf-8"))
+            return drawing
     return None

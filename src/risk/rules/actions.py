@@ -28,6 +28,7 @@ board accepts (``"Western United States"``, ``Quebec`` or ``Eastern Canada``), w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -319,87 +320,158 @@ def parse_action(text: str, board: Board) -> Action:
     verb, args = tokens[0], tokens[1:]
     if verb == "end" and args in (["attack"], ["turn"]):
         verb, args = "end" + args[0], []
+    parse = _PARSERS.get(verb)
+    if parse is None:
+        raise NotationError(f"{text!r}: unknown action {verb!r}; expected one of {', '.join(VERBS)}")
+    return parse(args, board, text)
 
-    def no_more(rest: list[str]) -> None:
-        if rest:
-            raise NotationError(f"{text!r}: unexpected {' '.join(rest)!r} at the end")
 
-    if verb == "claim":
-        (territory,), rest = _territories(args, 1, board, text)
-        no_more(rest)
-        return Claim(territory)
-    if verb == "bribe":
-        if len(args) < 2:
-            raise NotationError(f"{text!r}: expected 'bribe neutral-N CARD'")
-        neutral = _neutral(args[0], text)
-        try:
-            card = board.card(" ".join(args[1:]))
-        except ValueError:
-            raise NotationError(f"{text!r}: no card called {' '.join(args[1:])!r}") from None
-        return Bribe(neutral, card)
-    if verb == "reinforce":
-        if len(args) != 1:
-            raise NotationError(f"{text!r}: expected 'reinforce neutral-N'")
-        return ReinforceAlly(_neutral(args[0], text))
-    if verb in ("calloff", "call-off"):
-        no_more(args)
-        return CALL_OFF
-    if verb == "reroll":
-        if len(args) != 2 or args[0] not in ("attacker", "defender"):
-            raise NotationError(f"{text!r}: expected 'reroll attacker N' or 'reroll defender N'")
-        return Reroll(args[0], _number(args[1], "a die number", text))
-    if verb == "commander":
-        if len(args) != 1:
-            raise NotationError(f"{text!r}: expected 'commander N' (N: which of your dice)")
-        return Commander(_number(args[0], "a die number", text))
-    if verb == "accept":
-        no_more(args)
-        return ACCEPT_DICE
-    if verb == "mission":
-        if len(args) != 1:
-            raise NotationError(f"{text!r}: expected 'mission KEY', e.g. 'mission captain-australia'")
-        return ClaimMission(args[0])
-    if verb in ("capital", "headquarters", "hq"):
-        (territory,), rest = _territories(args, 1, board, text)
-        no_more(rest)
-        return Capital(territory)
-    if verb == "place":
-        (territory,), rest = _territories(args, 1, board, text)
-        armies = _number(rest[0], "a number of armies", text) if rest else 1
-        no_more(rest[1:])
-        return Place(territory, armies)
-    if verb == "trade":
-        return Trade(_cards(args, board, text))
-    if verb == "attack":
-        (source, target), rest = _territories(args, 2, board, text)
-        if not rest:
-            raise NotationError(f"{text!r}: an attack ends with the number of dice (1-3)")
-        dice = _number(rest[0], "a number of dice", text)
-        no_more(rest[1:])
-        return Attack(source, target, dice)
-    if verb == "defend":
-        if len(args) != 1:
-            raise NotationError(f"{text!r}: expected 'defend 1' or 'defend 2'")
-        return Defend(_number(args[0], "a number of dice", text))
-    if verb in ("move", "occupy"):
-        if len(args) != 1:
-            raise NotationError(f"{text!r}: expected 'move N'")
-        return Occupy(_number(args[0], "a number of armies", text))
-    if verb == "endattack":
-        no_more(args)
-        return END_ATTACK
-    if verb == "fortify":
-        (source, target), rest = _territories(args, 2, board, text)
-        if not rest:
-            raise NotationError(f"{text!r}: a fortification ends with the number of armies")
-        armies = _number(rest[0], "a number of armies", text)
-        no_more(rest[1:])
-        return Fortify(source, target, armies)
-    if verb == "endturn":
-        no_more(args)
-        return END_TURN
-    if verb == "resign":
-        if len(args) > 1:
-            raise NotationError(f"{text!r}: expected 'resign' or 'resign P' (P: the player's number from 0)")
-        return Resign(_number(args[0], "a player number", text) if args else None)
-    raise NotationError(f"{text!r}: unknown action {verb!r}; expected one of {', '.join(VERBS)}")
+# -- one small parser per verb: (the words after the verb, the board, the whole text) -> the action --
+
+
+def _no_more(rest: list[str], text: str) -> None:
+    if rest:
+        raise NotationError(f"{text!r}: unexpected {' '.join(rest)!r} at the end")
+
+
+def _parse_claim(args: list[str], board: Board, text: str) -> Action:
+    (territory,), rest = _territories(args, 1, board, text)
+    _no_more(rest, text)
+    return Claim(territory)
+
+
+def _parse_bribe(args: list[str], board: Board, text: str) -> Action:
+    if len(args) < 2:
+        raise NotationError(f"{text!r}: expected 'bribe neutral-N CARD'")
+    neutral = _neutral(args[0], text)
+    try:
+        card = board.card(" ".join(args[1:]))
+    except ValueError:
+        raise NotationError(f"{text!r}: no card called {' '.join(args[1:])!r}") from None
+    return Bribe(neutral, card)
+
+
+def _parse_reinforce(args: list[str], board: Board, text: str) -> Action:
+    if len(args) != 1:
+        raise NotationError(f"{text!r}: expected 'reinforce neutral-N'")
+    return ReinforceAlly(_neutral(args[0], text))
+
+
+def _parse_call_off(args: list[str], board: Board, text: str) -> Action:
+    _no_more(args, text)
+    return CALL_OFF
+
+
+def _parse_reroll(args: list[str], board: Board, text: str) -> Action:
+    if len(args) != 2 or args[0] not in ("attacker", "defender"):
+        raise NotationError(f"{text!r}: expected 'reroll attacker N' or 'reroll defender N'")
+    return Reroll(args[0], _number(args[1], "a die number", text))
+
+
+def _parse_commander(args: list[str], board: Board, text: str) -> Action:
+    if len(args) != 1:
+        raise NotationError(f"{text!r}: expected 'commander N' (N: which of your dice)")
+    return Commander(_number(args[0], "a die number", text))
+
+
+def _parse_accept(args: list[str], board: Board, text: str) -> Action:
+    _no_more(args, text)
+    return ACCEPT_DICE
+
+
+def _parse_mission(args: list[str], board: Board, text: str) -> Action:
+    if len(args) != 1:
+        raise NotationError(f"{text!r}: expected 'mission KEY', e.g. 'mission captain-australia'")
+    return ClaimMission(args[0])
+
+
+def _parse_capital(args: list[str], board: Board, text: str) -> Action:
+    (territory,), rest = _territories(args, 1, board, text)
+    _no_more(rest, text)
+    return Capital(territory)
+
+
+def _parse_place(args: list[str], board: Board, text: str) -> Action:
+    (territory,), rest = _territories(args, 1, board, text)
+    armies = _number(rest[0], "a number of armies", text) if rest else 1
+    _no_more(rest[1:], text)
+    return Place(territory, armies)
+
+
+def _parse_trade(args: list[str], board: Board, text: str) -> Action:
+    return Trade(_cards(args, board, text))
+
+
+def _two_territories_and_a_number(
+    args: list[str], board: Board, text: str, missing: str, what: str
+) -> tuple[int, int, int]:
+    (source, target), rest = _territories(args, 2, board, text)
+    if not rest:
+        raise NotationError(f"{text!r}: {missing}")
+    number = _number(rest[0], what, text)
+    _no_more(rest[1:], text)
+    return source, target, number
+
+
+def _parse_attack(args: list[str], board: Board, text: str) -> Action:
+    missing = "an attack ends with the number of dice (1-3)"
+    return Attack(*_two_territories_and_a_number(args, board, text, missing, "a number of dice"))
+
+
+def _parse_defend(args: list[str], board: Board, text: str) -> Action:
+    if len(args) != 1:
+        raise NotationError(f"{text!r}: expected 'defend 1' or 'defend 2'")
+    return Defend(_number(args[0], "a number of dice", text))
+
+
+def _parse_move(args: list[str], board: Board, text: str) -> Action:
+    if len(args) != 1:
+        raise NotationError(f"{text!r}: expected 'move N'")
+    return Occupy(_number(args[0], "a number of armies", text))
+
+
+def _parse_end_attack(args: list[str], board: Board, text: str) -> Action:
+    _no_more(args, text)
+    return END_ATTACK
+
+
+def _parse_fortify(args: list[str], board: Board, text: str) -> Action:
+    missing = "a fortification ends with the number of armies"
+    return Fortify(*_two_territories_and_a_number(args, board, text, missing, "a number of armies"))
+
+
+def _parse_end_turn(args: list[str], board: Board, text: str) -> Action:
+    _no_more(args, text)
+    return END_TURN
+
+
+def _parse_resign(args: list[str], board: Board, text: str) -> Action:
+    if len(args) > 1:
+        raise NotationError(f"{text!r}: expected 'resign' or 'resign P' (P: the player's number from 0)")
+    return Resign(_number(args[0], "a player number", text) if args else None)
+
+
+_PARSERS: dict[str, Callable[[list[str], Board, str], Action]] = {
+    "claim": _parse_claim,
+    "bribe": _parse_bribe,
+    "reinforce": _parse_reinforce,
+    "calloff": _parse_call_off,
+    "call-off": _parse_call_off,
+    "reroll": _parse_reroll,
+    "commander": _parse_commander,
+    "accept": _parse_accept,
+    "mission": _parse_mission,
+    "capital": _parse_capital,
+    "headquarters": _parse_capital,
+    "hq": _parse_capital,
+    "place": _parse_place,
+    "trade": _parse_trade,
+    "attack": _parse_attack,
+    "defend": _parse_defend,
+    "move": _parse_move,
+    "occupy": _parse_move,
+    "endattack": _parse_end_attack,
+    "fortify": _parse_fortify,
+    "endturn": _parse_end_turn,
+    "resign": _parse_resign,
+}

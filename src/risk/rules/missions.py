@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from risk.rules.game import Game
+    from risk.rules.state import State as Game
 
 # Seat colours, in seat order: seat 0 plays red, seat 1 blue, and so on.
 COLOURS = ("red", "blue", "green", "yellow", "black", "gray")
@@ -160,7 +160,7 @@ class RankedMission:
 
 
 def _m(key: str, rank: str, timing: str, text: str, **condition: object) -> RankedMission:
-    return RankedMission(key, rank, timing, text, **condition)  # type: ignore[arg-type]
+    return RankedMission(key, rank, timing, text, **condition)  # type: ignore[arg-type]  # typed per field
 
 
 RANKED_MISSIONS: tuple[RankedMission, ...] = (

@@ -290,8 +290,9 @@ class Rules:
             raise RulesError(
                 f"the {self.name} rules are for {low} to {high} players, not {player_count}{hint}"
             )
-        if self.game == "team" and player_count not in (4, 6):
-            raise RulesError(f"Team RISK is for 4 or 6 players in two teams, not {player_count}")
+        counts, why = SEAT_COUNTS.get(self.game, (None, ""))
+        if counts is not None and player_count not in counts:
+            raise RulesError(f"{why}, not {player_count}")
         self.starting_armies_for(player_count)
 
     def option_values(self) -> dict[str, str]:
@@ -434,6 +435,11 @@ GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
     # 2003 Team RISK: "For 4 or 6 Players in 2 Teams"; the same fixed chart as Mission RISK.
     ("team", "2003"): {"card_values": "fixed", "players": (4, 6)},
     ("team", "*"): {"card_values": "fixed", "players": (4, 6)},
+}
+
+# Games whose player counts are not a range: the counts allowed, and why.
+SEAT_COUNTS: dict[str, tuple[tuple[int, ...], str]] = {
+    "team": ((4, 6), "Team RISK is for 4 or 6 players in two teams"),  # 2003: "For 4 or 6 Players in 2 Teams"
 }
 
 PRESET_ALIASES: dict[str, str] = {

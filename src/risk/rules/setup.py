@@ -1,0 +1,83 @@
+"""The setup: claiming empty territories (or dealing them), and the order of the setup placements."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from risk.errors import IllegalActionError
+from risk.rules.actions import Action, Claim
+from risk.rules.battle import territory_refusal
+from risk.rules.hooks import ActionRule
+from risk.rules.state import Phase, State
+
+
+def refuse_claim(game: State, action: Claim, name: str) -> str:
+    if game.phase != Phase.CLAIM:
+        return "claiming is only during setup, while territories are empty"
+    if bad := territory_refusal(game, action.territory):
+        return bad
+    if game.owner[action.territory] != -1:
+        return f"{game.board.name_of(action.territory)} is already claimed"
+    return ""
+
+
+def apply_claim(game: State, action: Claim) -> None:
+    player = game.current
+    game._take(action.territory, player, 1)
+    game.setup_armies[player] -= 1
+    if sum(game.territory_count) == len(game.board):
+        game.phase = Phase.SETUP_PLACE
+    next_setup_placer(game, player + 1)
+
+
+RULES: dict[type, ActionRule] = {Claim: ActionRule(refuse_claim, apply_claim)}
+
+
+def claims(game: State) -> Iterator[Action]:
+    owner = game.owner
+    return (Claim(t) for t in range(len(owner)) if owner[t] == -1)
+
+
+def next_setup_placer(game: State, start: int) -> None:
+    """Pass the setup turn to the next player, from ``start``, who still has armies to place."""
+    if game._hooks.next_setup_placer is not None and game._hooks.next_setup_placer(game):
+        return
+    n = len(game.players)
+    for i in range(n):
+        p = (start + i) % n
+        if game.setup_armies[p] > 0:
+            game.current = game.to_act = game.placing_for = p
+            return
+    game._finish_setup()
+
+
+def deal_territories(game: State) -> None:
+    """Deal every territory (the territory cards): as evenly as can be, from the first player on."""
+    order = list(range(len(game.board)))
+    game._rng.shuffle(order)
+    if game._script is not None:
+        generated, order = tuple(order), list(game._scripted("deal"))
+        if sorted(order) != list(range(len(game.board))):
+            raise IllegalActionError("the record's deal does not list every territory once")
+        game._check_chance("deal", tuple(order), generated)
+    game.history.append(("chance", "deal", tuple(order)))
+    n = len(game.players)
+    quota = deal_quotas(game)
+    seat = game.first_player
+    for territory in order:
+        while quota[seat] == 0:
+            seat = (seat + 1) % n
+        quota[seat] -= 1
+        game._take(territory, seat, 1)
+        game.setup_armies[seat] -= 1
+        seat = (seat + 1) % n
+
+
+def deal_quotas(game: State) -> list[int]:
+    """Territories dealt to each seat: as even as can be, the first seats dealt one more (2008: "two
+    players will each receive one extra card")."""
+    n, t = len(game.players), len(game.board)
+    quota = [t // n] * n if game._hooks.deal_quotas is None else game._hooks.deal_quotas(game)
+    for i in range(t - sum(quota)):
+        quota[(game.first_player + i) % n] += 1
+    return quota

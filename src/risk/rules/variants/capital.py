@@ -1,0 +1,109 @@
+"""Capital RISK (1993, 2008): a secret headquarters each; hold yours and take the others to win.
+
+"After deploying your troops ... select one of the territories you've claimed and make it your
+Headquarters (but don't tell anybody)." Headquarters are revealed together; "You may not use a
+Headquarters card as part of a matched set". The winner holds its own headquarters and every
+opposing one ("If you wish, you can shorten the game even further": 4 players, any 2; 5 or 6, any 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, ClassVar
+
+from risk.rules.actions import Action
+from risk.rules.actions import Capital as ChooseCapital
+from risk.rules.hooks import ActionRule
+from risk.rules.state import LIST, Outcome, Phase, State
+from risk.rules.variants.base import Variant
+
+
+class CapitalState(State):
+    __slots__ = ()
+    capitals: Annotated[list[int], LIST.when_absent(lambda seats: [-1] * seats)]  # headquarters by seat
+
+
+def capitals_needed(game: CapitalState) -> int:
+    """How many opposing headquarters a player must hold (with its own) to win."""
+    # A player who resigned before choosing a headquarters has none to take.
+    gone = sum(1 for p in range(game.humans) if game.capitals[p] < 0 and not game.alive[p])
+    others = game.humans - 1 - gone
+    if game.rules.capitals_to_win == "short" and game.humans >= 4:
+        return min(2 if game.humans == 4 else 3, others)
+    return others
+
+
+def _held(game: CapitalState, player: int) -> int:
+    return sum(1 for q, c in enumerate(game.capitals) if q != player and c >= 0 and game.owner[c] == player)
+
+
+def _waiting(game: CapitalState) -> list[int]:
+    return [p for p in range(game.humans) if game.capitals[p] < 0 and game.alive[p]]
+
+
+def _reveal(game: CapitalState) -> None:
+    """All reveal together; the headquarters cards leave the deck; the first turn begins."""
+    game.deck = [c for c in game.deck if c not in game.capitals]
+    game._begin_play()
+
+
+def refuse_capital(game: CapitalState, action: ChooseCapital, name: str) -> str:
+    if game.phase != Phase.CHOOSE_CAPITAL:
+        return "headquarters are chosen in Capital RISK, after deployment"
+    t = action.territory
+    if not isinstance(t, int) or not 0 <= t < len(game.board):
+        return f"{t!r} is not a territory of the {game.board.name} board"
+    if game.owner[t] != game.to_act:
+        return f"{game.board.name_of(t)} is not held by {name}"
+    return ""
+
+
+def apply_capital(game: CapitalState, action: ChooseCapital) -> None:
+    game.capitals[game.current] = action.territory
+    waiting = _waiting(game)
+    if waiting:
+        game.current = game.to_act = min(waiting, key=lambda p: (p - game.current) % game.humans)
+    else:
+        _reveal(game)
+
+
+def capital_choices(game: CapitalState) -> Iterator[Action]:
+    player, owner = game.to_act, game.owner
+    return (ChooseCapital(t) for t in range(len(owner)) if owner[t] == player)
+
+
+class Capital(Variant[CapitalState]):
+    name = "capital"
+    actions: ClassVar[Mapping[type, ActionRule]] = {ChooseCapital: ActionRule(refuse_capital, apply_capital)}
+    absent_refusals: ClassVar[Mapping[type, str]] = {
+        ChooseCapital: "headquarters are chosen in Capital RISK, after deployment"
+    }
+    phase_actions: ClassVar[Mapping[Phase, Any]] = {Phase.CHOOSE_CAPITAL: capital_choices}
+
+    def finish_setup(self, game: CapitalState) -> bool:
+        game.phase = Phase.CHOOSE_CAPITAL
+        game.current = game.to_act = game._in_game_from(game.first_player)
+        return True
+
+    def resigned(self, game: CapitalState, seat: int, was_to_act: bool) -> bool:
+        if game.phase != Phase.CHOOSE_CAPITAL:
+            return False
+        waiting = _waiting(game)
+        if was_to_act and waiting:
+            game.current = game.to_act = min(waiting, key=lambda p: (p - seat) % game.humans)
+        elif was_to_act:
+            _reveal(game)
+        return True
+
+    def after_action(self, game: CapitalState) -> None:
+        p = game.current
+        home = game.capitals[p]
+        if home >= 0 and game.owner[home] == p and _held(game, p) >= capitals_needed(game):
+            game._end_game(p)
+
+    def outcome(self, game: CapitalState, winner: int, last_standing: bool) -> Outcome | None:
+        if last_standing:
+            return None
+        return Outcome(
+            winner, f"holds its headquarters and {_held(game, winner)} opposing headquarters", (winner,)
+        )
