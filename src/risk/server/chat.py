@@ -16,7 +16,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from risk.server.master import GameMaster, Refusal
+from risk.server.errors import Refusal
+from risk.server.master import GameMaster
 from risk.server.storage import ChatRecord
 from risk.view import SPECTATOR, View
 
@@ -116,7 +117,7 @@ class ChatDesk:
         name = live.record.seats[seat].name
         message = ChatRecord(0, seat, channel, team, name, line, self.master.clock())
         try:
-            return self.master._store(lambda: self.master.storage.add_chat(game_id, message))
+            return self.master.store(lambda: self.master.storage.add_chat(game_id, message))
         except Refusal:
             with self._lock:
                 sent.remove(now)  # not stored: it does not count
@@ -125,7 +126,7 @@ class ChatDesk:
     def note(self, game_id: str, text: str) -> ChatRecord:
         """A server note, for everyone (shown as a system line)."""
         message = ChatRecord(0, None, "all", None, "", text, self.master.clock())
-        return self.master._store(lambda: self.master.storage.add_chat(game_id, message))
+        return self.master.store(lambda: self.master.storage.add_chat(game_id, message))
 
     def read(self, game_id: str, seat: int, after: int = 0) -> list[dict[str, Any]]:
         """The messages ``seat`` may read, with ``seq > after``."""
@@ -134,6 +135,6 @@ class ChatDesk:
     def history(self, game_id: str, seat: int, after: int = 0) -> tuple[list[dict[str, Any]], int]:
         """The messages ``seat`` may read with ``seq > after``, and the newest seq stored (or ``after``)."""
         teams = self.teams(game_id)
-        records = self.master._store(lambda: self.master.storage.chat(game_id, after))
+        records = self.master.store(lambda: self.master.storage.chat(game_id, after))
         last = records[-1].seq if records else after
         return [chat_entry(r) for r in records if may_read(r, seat, teams)], last

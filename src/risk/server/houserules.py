@@ -17,15 +17,10 @@ from typing import Any
 import segno
 
 from risk.server.chat import one_line
-from risk.server.clock import timing_settings
-from risk.server.master import (
-    GameMaster,
-    GameSpec,
-    Refusal,
-    SeatSpec,
-    new_game_id,
-)
+from risk.server.errors import Refusal
+from risk.server.master import GameMaster, GameSpec, SeatSpec, new_game_id
 from risk.server.storage import GameRecord, MemoryStorage, RulesetRecord, SeatRecord
+from risk.server.timing import timing_settings
 
 MAX_RULESET_NAME = 60
 # The table settings a group keeps with its rules, the turn clock among them (a house rule too).
@@ -89,12 +84,12 @@ def save_ruleset(
 ) -> RulesetRecord:
     name, clean = check_ruleset(master, name, spec, table, with_seats)
     record = RulesetRecord(id=new_ruleset_id(), name=name, settings=clean, created=master.clock())
-    master._store(lambda: master.storage.save_ruleset(record))
+    master.store(lambda: master.storage.save_ruleset(record))
     return record
 
 
 def get_ruleset(master: GameMaster, ruleset_id: str) -> RulesetRecord:
-    record = master._store(lambda: master.storage.get_ruleset(ruleset_id))
+    record = master.store(lambda: master.storage.get_ruleset(ruleset_id))
     if record is None:
         raise Refusal("not-found", f"no house rules {ruleset_id!r}: the link may be mistyped")
     return record
@@ -163,6 +158,6 @@ def rematch(master: GameMaster, game_id: str) -> tuple[GameRecord, bool]:
         )
         master.add_game(record)
         marked = old.settings | {"rematch": record.id}
-        master._store(lambda: master.storage.update_settings(game_id, marked))
+        master.store(lambda: master.storage.update_settings(game_id, marked))
         live.record = replace(live.record, settings=marked)
         return record, True
