@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from risk.server.app import MAX_MESSAGE, create_app
+from risk.server.api.websocket import MAX_MESSAGE
+from risk.server.app import create_app
 from risk.server.storage import MemoryStorage
 
 

@@ -24,6 +24,7 @@ from risk.bots import make_bot
 from risk.record import read_record, replay_record, write_record
 from risk.rules.game import Game, Phase
 from risk.server.app import create_app
+from risk.server.clock import default_defence
 from risk.server.master import GameMaster, GameSpec, LiveGame, Refusal, SeatSpec
 from risk.server.storage import ActionRecord, MemoryStorage, Progress, Storage, StorageError
 from risk.server.undo import Undo, effective_actions, effective_entries, undo_target, undo_text
@@ -398,7 +399,7 @@ def test_a_waiting_blitz_can_be_called_off_and_the_defend_time_limit_rolls_for_a
     # The time runs out: the most dice are rolled for the defender, as every player was told, and
     # the blitz goes on with the next attack.
     state = live.state_id
-    assert master.default_defence(game_id, state) is not None
+    assert default_defence(master, game_id, state) is not None
     stored = storage.actions(game_id)
     assert stored[state].text == "defend 2" and len(stored) > state + 1
     if live.game.phase == Phase.DEFEND:

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api_table import Table, make_table, reply
-from risk.server.app import MAX_MESSAGE
+from risk.server.api.websocket import MAX_MESSAGE
 from risk.server.inputs import NUMBER_MAX
 from risk.server.limits import Limits, Rate
 from risk.server.master import Refusal

@@ -22,8 +22,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from api_table import Table, make_table, reply
 from conftest import SQL_KINDS, fresh_database_url
-from risk.server.clock import MAX_MISSED_TURNS
 from risk.server.inputs import NUMBER_MAX, SEED_MAX
+from risk.server.timing import MAX_MISSED_TURNS
 
 SEED = 5_310_442
 

@@ -12,6 +12,7 @@ import pytest
 
 from risk import View
 from risk.bots import make_bot
+from risk.server.clock import default_defence
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec, hash_token
 from risk.server.storage import MemoryStorage, Progress, Storage, StorageError
 
@@ -281,8 +282,8 @@ def test_defender_default_after_the_time_limit(storage: Storage) -> None:
         if live.game.to_act == 0 and live.game.phase.name == "DEFEND":
             assert live.deadline == now[0] - 1 + 5  # set when the attack was stored
             state = live.state_id
-            assert master.default_defence(game_id, state - 1) is None  # moved on: nothing
-            assert master.default_defence(game_id, state) == state + 1
+            assert default_defence(master, game_id, state - 1) is None  # moved on: nothing
+            assert default_defence(master, game_id, state) == state + 1
             assert storage.actions(game_id)[-1].text.startswith("defend ")
             return
         if live.game.to_act == 0:

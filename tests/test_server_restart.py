@@ -25,9 +25,10 @@ from fastapi.testclient import TestClient
 
 from risk.server import wakeups
 from risk.server.app import create_app
-from risk.server.clock import run_out, server_plays, wake_time
+from risk.server.clock import run_out
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
 from risk.server.storage import MemoryStorage, Progress, Storage
+from risk.server.timing import server_plays, wake_time
 from test_server_seats import Clock, human_move, new_game, play_bots
 
 

@@ -30,7 +30,7 @@ from risk.rules.game import Phase
 from risk.server import seats as seat_desk
 from risk.server.app import create_app
 from risk.server.clock import run_out
-from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
+from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec, new_host
 from risk.server.sql import SqlStorage
 from risk.server.storage import MemoryStorage, Storage
 
@@ -56,7 +56,7 @@ def new_game(
         bot_delay=0,
         **timing,
     )
-    host = seat_desk.new_host(spec)
+    host = new_host(spec)
     record, created = master.create_game(spec)
     return record.id, [c.token for c in created], host
 

@@ -403,12 +403,13 @@ def test_notes_and_stand_ins_keep_secrets(
     names a card, a mission or a secret."""
     from risk.server import seats as seat_desk
     from risk.server.clock import run_out
+    from risk.server.master import new_host
 
     now = [5_000_000.0]
     master = GameMaster(MemoryStorage(), clock=lambda: now[0])
     spec = _spec(edition, game, options, "h" * len(seats), seed=SEED_BASE + 2)
     spec.turn_time, spec.missed_turns, spec.stand_in = 30, 1, "quick"
-    host = seat_desk.new_host(spec)
+    host = new_host(spec)
     record, created = master.create_game(spec)
     tokens = [c.token for c in created]
     live = master.live(record.id)

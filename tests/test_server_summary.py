@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 from risk.errors import RecordError
 from risk.history import summarize
 from risk.record import replay_record, write_record
-from risk.server.app import MAX_RECORD, create_app
+from risk.server.api.after import MAX_RECORD
+from risk.server.app import create_app
 from risk.server.storage import MemoryStorage
 
 SEED = 4_817_305_529_631  # long enough that its digits never appear by chance

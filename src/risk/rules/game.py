@@ -180,7 +180,7 @@ class Game(VariantStates):
     # ------------------------------------------------------------------------------------------
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player to act: a lazy collection (iterate, ``len``, ``in``)."""
-        return LegalActions(self)
+        return LegalActions(self, self.is_legal)
 
     def parse(self, text: str) -> Action:
         return parse_action(text, self.board)

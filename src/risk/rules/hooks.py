@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-if TYPE_CHECKING:
-    from risk.rules.state import Outcome
+from risk.rules.outcome import Outcome
 
 Hook = Callable[..., Any]
 

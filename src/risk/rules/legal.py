@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from risk.errors import RiskError
 from risk.rules.actions import Action, parse_action
@@ -12,9 +11,6 @@ from risk.rules.fortify import count_fortify_actions, fortify_phase_actions
 from risk.rules.reinforce import count_reinforce_actions, reinforce_actions, setup_places
 from risk.rules.setup import claims
 from risk.rules.state import Phase, State
-
-if TYPE_CHECKING:
-    from risk.rules.game import Game
 
 # The core's phases; a variant's own phases (capitals, an ally's placement...) are in its hooks.
 GENERATORS: dict[Phase, Callable[[State], Iterable[Action]]] = {
@@ -50,10 +46,11 @@ def count_actions(game: State) -> int:
 class LegalActions:
     """The legal actions of a position, generated lazily: iterate, ``len``, ``in``."""
 
-    __slots__ = ("_game",)
+    __slots__ = ("_game", "_is_legal")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: State, is_legal: Callable[[Action], bool]) -> None:
         self._game = game
+        self._is_legal = is_legal  # the turn machine's check, which knows the variants' actions
 
     def __iter__(self) -> Iterator[Action]:
         return generate_actions(self._game)
@@ -72,7 +69,7 @@ class LegalActions:
             except RiskError:
                 return False
         try:
-            return self._game.is_legal(action)  # type: ignore[arg-type]  # any object: refused if no action
+            return self._is_legal(action)  # type: ignore[arg-type]  # any object: refused if no action
         except (TypeError, AttributeError):
             return False
 

@@ -13,7 +13,6 @@ import inspect
 import random
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import IntEnum
 from typing import Annotated, Any, NamedTuple, get_type_hints
 
@@ -21,6 +20,7 @@ from risk.errors import IllegalActionError
 from risk.maps import WILD, Board, load_map
 from risk.rules.hooks import Hooks
 from risk.rules.options import Rules
+from risk.rules.outcome import Outcome as Outcome  # its home before the hooks named it
 
 
 class Phase(IntEnum):
@@ -43,16 +43,6 @@ PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
 PHASE_BY_NAME = {name: p for p, name in PHASE_NAMES.items()}
 
 TIED = -2  # Team RISK: a territory whose top stacks tie is controlled by no one
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended: the winner (a player index), the reason in words, and every winning seat
-    (the winner alone, or its whole team in Team RISK)."""
-
-    winner: int | None
-    reason: str
-    winners: tuple[int, ...] = ()
 
 
 class Battle(NamedTuple):

@@ -16,7 +16,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from risk.server.master import GameMaster, Refusal
+from risk.server.errors import Refusal
+from risk.server.master import GameMaster
 from risk.server.storage import ChatRecord
 from risk.view import SPECTATOR, View
 

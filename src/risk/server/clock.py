@@ -19,93 +19,21 @@ from __future__ import annotations
 
 import bisect
 import logging
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
-from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name, make_bot
+from risk.bots import make_bot
 from risk.rules.game import Game, Phase
-from risk.server.storage import ActionRecord, ChatRecord, GameRecord, SeatRecord, StaleWrite, StorageError
+from risk.server.hooks import Table, TableHooks
+from risk.server.live import LiveGame
+from risk.server.storage import ActionRecord, ChatRecord, StaleWrite, StorageError
+from risk.server.timing import Timing, defending, plays_own_seat
 from risk.simulate import bot_seed
 from risk.view import View
 
-if TYPE_CHECKING:
-    from risk.server.master import GameMaster, LiveGame
-
 log = logging.getLogger("risk.server")
 
-MIN_TURN_TIME = 5.0
-MAX_TURN_TIME = 7 * 24 * 3600.0  # a week: games played a move a day
-DEFAULT_MISSED_TURNS = 2
-MAX_MISSED_TURNS = 20
 MAX_DEFAULT_STEPS = 1000  # a finished turn is a few actions; this only guards against a loop
-
-
-@dataclass(frozen=True)
-class Timing:
-    """A game's clock settings (stored in its settings)."""
-
-    turn_time: float = 0.0  # seconds per turn; 0: no turn clock
-    defend_timeout: float = 0.0  # seconds for a defender's dice; 0: the turn time (if any)
-    missed_turns: int = (
-        DEFAULT_MISSED_TURNS  # turns in a row run out before the stand-in takes over; 0: never
-    )
-    stand_in: str = DEFAULT_BOT  # the host's choice of bot for away players
-
-    @classmethod
-    def of(cls, settings: dict[str, Any]) -> Timing:
-        return cls(
-            turn_time=float(settings.get("turn_time", 0) or 0),
-            defend_timeout=float(settings.get("defend_timeout", 0) or 0),
-            missed_turns=int(settings.get("missed_turns", DEFAULT_MISSED_TURNS)),
-            stand_in=str(settings.get("stand_in", DEFAULT_BOT)),
-        )
-
-    @property
-    def defence_limit(self) -> float:
-        return self.defend_timeout or self.turn_time
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "turn_time": self.turn_time,
-            "defend_timeout": self.defend_timeout,
-            "missed_turns": self.missed_turns,
-            "stand_in": self.stand_in,
-        }
-
-
-def timing_settings(turn_time: float, missed_turns: int, stand_in: str) -> dict[str, Any]:
-    """The clock settings of a new game, checked; a Refusal says what is wrong."""
-    from risk.server.master import Refusal
-
-    if turn_time != 0 and not MIN_TURN_TIME <= turn_time <= MAX_TURN_TIME:
-        raise Refusal(
-            "bad-request",
-            f"turn_time is 0 (no turn clock) or seconds from {MIN_TURN_TIME:g} to {MAX_TURN_TIME:g} (a week)",
-        )
-    if isinstance(missed_turns, bool) or not 0 <= missed_turns <= MAX_MISSED_TURNS:
-        raise Refusal(
-            "bad-request",
-            f"missed_turns is how many turns in a row may run out before a bot takes the seat: "
-            f"0 (never) to {MAX_MISSED_TURNS}",
-        )
-    bot = stand_in.strip().lower()
-    if not is_bot_name(bot):
-        raise Refusal("bad-request", f"no stand-in bot or level {stand_in!r}; {bot_choices()}")
-    return {"turn_time": float(turn_time), "missed_turns": int(missed_turns), "stand_in": bot}
-
-
-@dataclass
-class TurnClock:
-    """One game's clock in memory."""
-
-    key: tuple[int, int] | None = None  # (engine turn, player) of the stretch under way
-    started: int = 0  # the state id where it began (stored as the deadline's state)
-    started_at: float = 0.0
-    turn_deadline: float | None = None  # the player's deadline (stopped during a defence)
-    defence_since: float | None = None  # when the defence under way was asked for
-    stored: tuple[float | None, int | None] = (None, None)  # what the store holds
-    marks: list[tuple[float, int]] = field(default_factory=list)  # while loading: (action time, log length)
-    timing: Timing | None = None
 
 
 def timing(live: LiveGame) -> Timing:
@@ -119,44 +47,7 @@ def timing(live: LiveGame) -> Timing:
 def timed(live: LiveGame, seat: int) -> bool:
     """Whether the clock runs for ``seat``: a human playing the seat themselves."""
     seats = live.record.seats
-    return 0 <= seat < len(seats) and _plays_own_seat(seats[seat])
-
-
-def _plays_own_seat(seat: SeatRecord) -> bool:
-    return seat.kind == "human" and seat.stand_in is None
-
-
-def server_plays(seat: SeatRecord) -> bool:
-    """Whether a bot of the server's plays the seat: a bot, an external bot, or a stand-in for a human."""
-    return seat.kind in ("bot", "external") or (seat.kind == "human" and seat.stand_in is not None)
-
-
-def wake_time(record: GameRecord) -> float | None:
-    """When a game that is not in memory next needs the server without anyone asking for it, from its
-    stored row alone (a starting server reads only the rows, risk.server.wakeups): 0 (at once) when a
-    bot of the server's is to act, or when the row does not say who is; the deadline of the clock
-    running, at the earliest, when a player is; None when only a player's move changes the game."""
-    if record.status != "playing":
-        return None
-    seat = record.to_act
-    if seat is None or not 0 <= seat < len(record.seats) or server_plays(record.seats[seat]):
-        return 0.0
-    if not _plays_own_seat(record.seats[seat]):
-        return None
-    settings = Timing.of(record.settings)
-    if record.defending:
-        # The defence was asked for by the attack, the game's last stored action (see ``_follow``).
-        limit = settings.defence_limit
-        return record.updated + limit if limit > 0 else None
-    if settings.turn_time <= 0:
-        return None
-    # The stored deadline is the turn's, or (a crash between storing an action and its clock) an
-    # earlier turn's: earlier, never later, than the clock that runs. None: not known, so at once.
-    return record.deadline if record.deadline is not None else 0.0
-
-
-def defending(game: Game) -> bool:
-    return game.phase == Phase.DEFEND and game.to_act != game.current
+    return 0 <= seat < len(seats) and plays_own_seat(seats[seat])
 
 
 def _follow(live: LiveGame, at: float, state_id: int) -> bool:
@@ -190,20 +81,20 @@ def _show(live: LiveGame) -> None:
         live.deadline = clock.turn_deadline if timed(live, game.current) else None
 
 
-def _store(master: GameMaster, live: LiveGame) -> None:
+def _store_deadline(table: Table, live: LiveGame) -> None:
     clock = live.clock
     over = live.game.is_over or live.waiting
     wanted = (None, None) if over or clock.turn_deadline is None else (clock.turn_deadline, clock.started)
     if wanted == clock.stored:
         return
     try:
-        master.storage.set_deadline(live.record.id, *wanted)
+        table.storage.set_deadline(live.record.id, *wanted)
         clock.stored = wanted
     except StorageError as error:  # the action itself is stored: a restart rebuilds the clock
         log.warning("game %s: the turn clock was not stored: %s", live.record.id, error)
 
 
-def arm(master: GameMaster, live: LiveGame, at: float, fresh: bool = False) -> None:
+def arm(table: Table, live: LiveGame, at: float, fresh: bool = False) -> None:
     """After a change (an action, a seat taken back): the clock of the new position, stored.
     ``fresh``: the player to act gets a whole turn's time from now."""
     new = _follow(live, at, live.state_id)
@@ -212,32 +103,55 @@ def arm(master: GameMaster, live: LiveGame, at: float, fresh: bool = False) -> N
     if (new or fresh) and turn_time > 0 and timed(live, game.current) and not live.waiting:
         live.clock.turn_deadline = at + turn_time
     _show(live)
-    _store(master, live)
+    _store_deadline(table, live)
 
 
-# -- loading: the clock rebuilt from the stored actions and the stored deadline ---------------------
-def replayed(live: LiveGame, action: ActionRecord) -> None:
-    """Called for each stored action while a game is loaded (after it is applied)."""
-    _follow(live, action.at, action.seq)
-    live.clock.marks.append((action.at, len(live.log)))
+# -- the clock plugged into the master (risk.server.hooks) -------------------------------------------
+class ClockHooks(TableHooks):
+    """The turn clock as the master runs it: rebuilt as a game loads (from the stored actions and the
+    stored deadline), armed after every change, shown in every state message."""
+
+    def replayed(self, live: LiveGame, action: ActionRecord) -> None:
+        _follow(live, action.at, action.seq)
+        live.clock.marks.append((action.at, len(live.log)))
+
+    def loaded(self, table: Table, live: LiveGame, opening: int) -> None:
+        """The stored deadline if it belongs to the stretch under way, else the clock from when the
+        stretch began; and the server notes, each placed in the log where it was written."""
+        _resume(live)
+        _store_deadline(table, live)
+        live.notes = []
+        _place_notes(table, live, opening)
+
+    def caught_up(self, table: Table, live: LiveGame, log_before: int) -> None:
+        """The clock as stored, and the new server notes. Nothing is stored from here: the process
+        that made the change stores the clock."""
+        _resume(live)
+        _place_notes(table, live, log_before)
+
+    def after_action(self, table: Table, live: LiveGame, action: ActionRecord) -> None:
+        arm(table, live, action.at)
+
+    def after_change(self, table: Table, live: LiveGame, at: float, *, fresh: bool) -> None:
+        arm(table, live, at, fresh=fresh)
+
+    def message(self, table: Table, live: LiveGame) -> dict[str, Any]:
+        return {"clock": clock_entry(table, live), "timer": timing(live).public(), "notes": list(live.notes)}
 
 
-def loaded(master: GameMaster, live: LiveGame, opening: int) -> None:
-    """After loading: the stored deadline if it belongs to the stretch under way, else the clock from
-    when the stretch began; and the server notes, each placed in the log where it was written
-    (``opening``: the log's length before the first action)."""
-    _resume(live)
-    _store(master, live)
-    live.notes = []
-    _place_notes(master, live, opening)
-
-
-def caught_up(master: GameMaster, live: LiveGame, log_before: int) -> None:
-    """After another server process changed the game (its new actions replayed here, ``log_before``:
-    the log's length before them): the clock as stored, and the new server notes. Nothing is stored
-    from here: the process that made the change stores the clock."""
-    _resume(live)
-    _place_notes(master, live, log_before)
+def clock_entry(table: Table, live: LiveGame) -> dict[str, Any] | None:
+    """The clock running now: whose, for what, seconds left (by the server's clock), the limit."""
+    if live.deadline is None:
+        return None
+    game = live.game
+    settings = timing(live)
+    defence = defending(game)
+    return {
+        "seat": game.to_act,
+        "for": "defence" if defence else "turn",
+        "remaining": round(max(0.0, live.deadline - table.clock()), 1),
+        "limit": settings.defence_limit if defence else settings.turn_time,
+    }
 
 
 def _resume(live: LiveGame) -> None:
@@ -253,13 +167,13 @@ def _resume(live: LiveGame) -> None:
     _show(live)
 
 
-def _place_notes(master: GameMaster, live: LiveGame, start: int) -> None:
+def _place_notes(table: Table, live: LiveGame, start: int) -> None:
     """The server notes not yet in ``live.notes``, each placed in the log after the last action
     replayed before it was written (the marks of the actions replayed since ``start``)."""
     marks, live.clock.marks = live.clock.marks, []
     times = [at for at, _ in marks]
     known = live.notes[-1]["seq"] if live.notes else 0
-    for note in master.store(lambda: master.storage.chat(live.record.id, after=known)):
+    for note in table.store(lambda: table.storage.chat(live.record.id, after=known)):
         if note.seat is None and note.channel == "all":
             index = bisect.bisect_right(times, note.at)
             log_at = marks[index - 1][1] if index else start
@@ -271,11 +185,11 @@ def _note_dict(note: ChatRecord, log_at: int) -> dict[str, Any]:
     return {"seq": note.seq, "text": note.text, "at": note.at, "log_at": log_at}
 
 
-def write_note(master: GameMaster, live: LiveGame, text: str) -> None:
+def write_note(table: Table, live: LiveGame, text: str) -> None:
     """A server note (a chat message with no seat, in channel "all"): shown to everyone in the log."""
-    note = ChatRecord(seq=0, seat=None, channel="all", team=None, name="", text=text, at=master.clock())
+    note = ChatRecord(seq=0, seat=None, channel="all", team=None, name="", text=text, at=table.clock())
     try:
-        stored = master.storage.add_chat(live.record.id, note)
+        stored = table.storage.add_chat(live.record.id, note)
     except (
         StorageError
     ) as error:  # what it tells has happened and is in the log: a note is not worth a refusal
@@ -329,13 +243,22 @@ def default_play(live: LiveGame) -> tuple[int, list[str]]:
     return seat, texts
 
 
-def run_out(master: GameMaster, game_id: str, state_id: int, *, force: bool = False) -> int | None:
+def default_defence(table: Table, game_id: str, state_id: int) -> int | None:
+    """When a human defender's time is up: defend with the most dice allowed. None if moved on."""
+    live = table.live(game_id)
+    with live.lock:
+        if live.state_id != state_id or live.game.phase != Phase.DEFEND:
+            return None
+        return run_out(table, game_id, state_id, force=True)
+
+
+def run_out(table: Table, game_id: str, state_id: int, *, force: bool = False) -> int | None:
     """The time of state ``state_id`` is up: play for the seat, count the missed turn, hand the seat to
     the stand-in bot after too many, and say so in a note. Answers the new state id, or None when the
     game moved on or the time is not up (``force``: whatever the clock says)."""
-    live = master.live(game_id)
+    live = table.live(game_id)
     with live.lock:
-        now = master.clock()
+        now = table.clock()
         if live.state_id != state_id or live.game.is_over or live.waiting:
             return None
         if not force and (live.deadline is None or now < live.deadline):
@@ -343,7 +266,7 @@ def run_out(master: GameMaster, game_id: str, state_id: int, *, force: bool = Fa
         was_defending = defending(live.game)
         seat, texts = default_play(live)
         try:
-            new_id = master.commit_batch(live, seat, texts, now)
+            new_id = table.commit_batch(live, seat, texts, now)
         except StaleWrite:
             return None  # another process moved the game on: it is reloaded when next asked for
         name = live.record.seats[seat].name
@@ -351,13 +274,13 @@ def run_out(master: GameMaster, game_id: str, state_id: int, *, force: bool = Fa
             dice = int(texts[0].split()[-1])
             text = f"The clock ran out for {name}'s defence: the most dice ({dice}) were rolled."
         else:
-            text = _missed_turn(master, live, seat, timing(live))
-        write_note(master, live, text)
-        arm(master, live, now)
+            text = _missed_turn(table, live, seat, timing(live))
+        write_note(table, live, text)
+        arm(table, live, now)
         return new_id
 
 
-def _missed_turn(master: GameMaster, live: LiveGame, seat: int, settings: Timing) -> str:
+def _missed_turn(table: Table, live: LiveGame, seat: int, settings: Timing) -> str:
     """Count a missed turn, hand the seat over after too many in a row; the note's words."""
     record = live.record.seats[seat]
     missed = record.missed + 1
@@ -373,5 +296,5 @@ def _missed_turn(master: GameMaster, live: LiveGame, seat: int, settings: Timing
         )
     elif settings.missed_turns:
         text += f" Missed turns in a row: {missed} of {settings.missed_turns}, then the {bot} bot plays."
-    master.store_seat(live, replace(record, missed=missed, stand_in=stand_in))
+    table.store_seat(live, replace(record, missed=missed, stand_in=stand_in))
     return text

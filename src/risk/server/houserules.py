@@ -17,15 +17,10 @@ from typing import Any
 import segno
 
 from risk.server.chat import one_line
-from risk.server.clock import timing_settings
-from risk.server.master import (
-    GameMaster,
-    GameSpec,
-    Refusal,
-    SeatSpec,
-    new_game_id,
-)
+from risk.server.errors import Refusal
+from risk.server.master import GameMaster, GameSpec, SeatSpec, new_game_id
 from risk.server.storage import GameRecord, MemoryStorage, RulesetRecord, SeatRecord
+from risk.server.timing import timing_settings
 
 MAX_RULESET_NAME = 60
 # The table settings a group keeps with its rules, the turn clock among them (a house rule too).

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, PlainValidator, WithJsonSchema
 
-from risk.server.master import Refusal
+from risk.server.errors import Refusal
 
 NUMBER_MAX = 2**31 - 1  # the store's INTEGER columns (risk.server.sql): PostgreSQL's are 32 bits
 SEED_MAX = 2**63 - 1  # the seed's BIGINT column
@@ -27,6 +27,10 @@ SEED_MAX = 2**63 - 1  # the seed's BIGINT column
 WholeNumber = Annotated[int, Field(strict=True, ge=0, le=NUMBER_MAX)]
 # (lt: the schema's bound is then 2**63, exact as the float JSON schemas hold; 2**63 - 1 is not.)
 Seed = Annotated[int, Field(strict=True, ge=0, lt=SEED_MAX + 1)]
+
+
+# The description of every move's state_id in a body (an action, a blitz, an undo).
+STATE_ID = "the state_id of the state the move was chosen at: a move from an older state is refused (stale)"
 
 
 def whole_number(value: Any, what: str, low: int = 0, high: int = NUMBER_MAX) -> int:
@@ -102,6 +106,7 @@ def _shown(value: Any) -> str:
 __all__ = [
     "NUMBER_MAX",
     "SEED_MAX",
+    "STATE_ID",
     "MoveText",
     "OptionValue",
     "Seed",

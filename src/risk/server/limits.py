@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from risk.server.master import Refusal
+from risk.server.errors import Refusal
 
 Clock = Callable[[], float]
 Scope = MutableMapping[str, Any]

@@ -10,16 +10,15 @@ changes nothing. Games are read through :class:`~risk.view.View` only, and the l
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import hmac
 import logging
 import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from risk.bots import Bot, bot_choices, bot_label, is_bot_name, make_bot
 from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
@@ -32,11 +31,16 @@ from risk.rounds import count_rounds
 from risk.rules.actions import Attack
 from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
-from risk.server import clock as turn_clock
-from risk.server import seats as seat_desk
+from risk.server.auth import hash_token, new_token
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
+from risk.server.clock import ClockHooks
+from risk.server.errors import Refusal, Unloadable, store_failed
+from risk.server.hooks import TableHooks
+from risk.server.live import LiveGame
 from risk.server.logwindow import LogWindow
+from risk.server.seats import SeatHooks
 from risk.server.steps import apply_narrated as _apply
+from risk.server.steps import is_resignation, own_resignation
 from risk.server.storage import (
     ActionRecord,
     GameRecord,
@@ -46,6 +50,7 @@ from risk.server.storage import (
     Storage,
     StorageError,
 )
+from risk.server.timing import DEFAULT_MISSED_TURNS, defending, server_plays, timing_settings
 from risk.server.undo import (
     Checkpoint,
     Undo,
@@ -67,72 +72,15 @@ DEFAULT_BOT_DELAY = 0.6
 DEFAULT_DEFEND_TIMEOUT = 30.0
 
 
-class Refusal(Exception):
-    """A refused request. ``code`` is stable (for programs), ``message`` is for people."""
-
-    STATUS: ClassVar[dict[str, int]] = {
-        "bad-token": 403,
-        "not-found": 404,
-        "game-over": 409,
-        "not-over": 409,  # what is shown only after the game (its record, its summary)
-        "bad-record": 422,  # an uploaded record that does not replay
-        "too-large": 413,
-        "waiting": 409,
-        "not-your-turn": 409,
-        "stale": 409,
-        "notation": 422,
-        "illegal": 422,
-        "bad-request": 422,
-        "seat-taken": 409,
-        "nothing-to-undo": 409,
-        "present": 409,
-        "stand-in": 409,
-        "rate-limited": 429,  # risk.server.limits, and chat too fast
-        "not-allowed": 405,  # an HTTP method the path does not take
-        "unavailable": 503,
-        "no-spectators": 403,  # the game does not allow spectators
-        "bad-host": 400,  # a host name the server does not answer to (risk.server.hosts)
-    }
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    @property
-    def status(self) -> int:
-        return self.STATUS.get(self.code, 400)
-
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
-
-
-class Unloadable(Refusal):
-    """A stored game that does not replay (edited by hand, or by a release that disagreed on the rules):
-    refused as unavailable, with the reason, for that game alone. Trying again does not help, so the
-    server's own bots and clocks leave it alone (a failed store, a plain Refusal, is tried again)."""
-
-    def __init__(self, game_id: str, problem: str) -> None:
-        super().__init__("unavailable", f"game {game_id} cannot be loaded: {problem}")
-
-
-def store_failed(error: StorageError, what: str) -> Refusal:
-    """The refusal when the store fails: "try again", for players; the store's own words (its host, the
-    driver's error) go to the server's log only."""
-    log.warning("the game store failed: %s", error)
-    return Refusal("unavailable", f"{what}: try again in a moment")
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)  # 192 bits
-
-
 def new_game_id() -> str:
     return secrets.token_urlsafe(6)
+
+
+def new_host(spec: GameSpec) -> str:
+    """A host token for a game about to be created: kept (hashed) in the spec, answered once."""
+    token = new_token()
+    spec.host_hash = hash_token(token)
+    return token
 
 
 @dataclass
@@ -155,7 +103,7 @@ class GameSpec:
     board: str = "classic"
     # The turn clock and seats (risk.server.clock, risk.server.seats):
     turn_time: float = 0.0
-    missed_turns: int = turn_clock.DEFAULT_MISSED_TURNS
+    missed_turns: int = DEFAULT_MISSED_TURNS
     stand_in: str = "quick"
     host_hash: str | None = None
     spectators: bool = True  # anyone with the watch link may watch (docs/web.md, "Spectators")
@@ -167,40 +115,6 @@ class CreatedSeat:
     name: str
     kind: str
     token: str | None
-
-
-@dataclass
-class LiveGame:
-    """A game in memory: the engine state rebuilt from the stored actions, and its public log."""
-
-    record: GameRecord
-    game: Game
-    log: LogWindow  # the newest lines; positions count from the first line of the whole log
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    deadline: float | None = None  # when the clock running now runs out (risk.server.clock)
-    externals: dict[int, Any] = field(default_factory=dict)  # seat -> ExternalBot, started on demand
-    starters: list[int] = field(default_factory=list)  # who started each turn: rounds, as players count
-    # fast-play: the moves that may still be taken back (oldest first), the log lengths undos cut the
-    # log back to (by the undo's state id, for connections that saw the longer log), and a blitz
-    # waiting for a human defender's dice.
-    undo_points: list[Checkpoint] = field(default_factory=list)
-    log_cuts: list[tuple[int, int]] = field(default_factory=list)
-    blitz: BlitzPlan | None = None
-    clock: turn_clock.TurnClock = field(default_factory=turn_clock.TurnClock)
-    notes: list[dict[str, Any]] = field(default_factory=list)  # server notes, placed in the log
-    resigned: set[int] = field(default_factory=set)
-
-    def note_turns(self, game: Game) -> None:
-        while len(self.starters) < game.turn:
-            self.starters.append(game.current)
-
-    @property
-    def state_id(self) -> int:
-        return self.record.state_id
-
-    @property
-    def waiting(self) -> bool:
-        return any(s.kind == "open" for s in self.record.seats)
 
 
 def _clean_name(name: str, what: str) -> str:
@@ -227,7 +141,7 @@ def _progress(live: LiveGame, game: Game | None = None) -> Progress:
         winner=game.winner,
         turn=game.turn,
         to_act=None if game.is_over else game.to_act,
-        defending=turn_clock.defending(game),
+        defending=defending(game),
     )
 
 
@@ -240,10 +154,13 @@ class GameMaster:
         *,
         clock: Callable[[], float] = time.time,
         allow_external_bots: bool = False,
+        hooks: Sequence[TableHooks] | None = None,
     ) -> None:
         self.storage = storage
         self.clock = clock
         self.allow_external_bots = allow_external_bots
+        # The modules plugged into the master (risk.server.hooks), called in this order.
+        self.hooks: tuple[TableHooks, ...] = (SeatHooks(), ClockHooks()) if hooks is None else tuple(hooks)
         self._live: dict[str, LiveGame] = {}
         # One lock per game being loaded (with how many threads want it): two first requests for a
         # game replay it once, and games load side by side.
@@ -330,7 +247,7 @@ class GameMaster:
                 "public": spec.public,
                 "bot_delay": spec.bot_delay,
                 "defend_timeout": spec.defend_timeout,
-                **turn_clock.timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in),
+                **timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in),
                 "spectators": spec.spectators,
             },
             created=now,
@@ -370,7 +287,8 @@ class GameMaster:
             live.log = LogWindow(
                 line.to_dict() for line in narrate(live.game, snapshot(live.game), list(live.game.history))
             )
-            turn_clock.arm(self, live, self.clock(), fresh=True)  # the clock starts with the game
+            for plugged in self.hooks:
+                plugged.after_change(self, live, self.clock(), fresh=True)  # the clock starts with the game
         return token
 
     # -- loading ---------------------------------------------------------------------------------
@@ -452,9 +370,11 @@ class GameMaster:
                 raise Unloadable(
                     game_id, f"stored action {stored.seq} ({stored.text!r}) does not fit: {problem}"
                 )
-            seat_desk.replayed(live, stored)
+            for plugged in self.hooks:
+                plugged.replayed(live, stored)
         live.record = record
-        seat_desk.loaded(self, live, len(opening))
+        for plugged in self.hooks:
+            plugged.loaded(self, live, len(opening))
         _trim_log(live)
         return live
 
@@ -472,7 +392,7 @@ class GameMaster:
             return True
         if game.to_act >= len(live.record.seats):
             return False
-        return turn_clock.server_plays(live.record.seats[game.to_act])
+        return server_plays(live.record.seats[game.to_act])
 
     def catch_up(self, game_id: str) -> str | None:
         """Another server process changed the game in the store (risk.server.feed): bring the game in
@@ -502,7 +422,8 @@ class GameMaster:
                     self.forget(game_id)
                     self.live(game_id)
                     return "reloaded"
-                seat_desk.replayed(live, stored)
+                for plugged in self.hooks:
+                    plugged.replayed(live, stored)
             if entries:
                 # The actions were read after the game's row: more may have come in between, and the
                 # live game is where the last one read left it.
@@ -511,7 +432,8 @@ class GameMaster:
             live.record = record
             if entries:
                 live.blitz = None  # a blitz waiting here was answered, or overtaken, elsewhere
-            seat_desk.caught_up(self, live, log_before)
+            for plugged in self.hooks:
+                plugged.caught_up(self, live, log_before)
             _trim_log(live)
             if entries:
                 return "moved"
@@ -559,7 +481,15 @@ class GameMaster:
         seat = self.seat_of(game_id, token)
         if seat == SPECTATOR:
             raise Refusal("bad-token", "spectators cannot act: open your seat's private link to play")
-        return seat_desk.player_submit(self, game_id, seat, text, state_id)
+        return self.submit_player(game_id, seat, text, state_id)
+
+    def submit_player(self, game_id: str, seat: int, text: str, state_id: int | None) -> int:
+        """A player's own move (its token checked): the plugged-in modules may refuse it (a seat a
+        stand-in bot plays), then it is tried as any other."""
+        live = self.live(game_id)
+        for plugged in self.hooks:
+            plugged.check_move(live, seat, text)
+        return self.submit_as(game_id, seat, text, state_id)
 
     def submit_as(self, game_id: str, seat: int, text: str, state_id: int | None) -> int:
         """An action for ``seat`` (the token already checked, or a bot of the server's)."""
@@ -571,12 +501,12 @@ class GameMaster:
         if len(text) > 200:
             raise Refusal("bad-request", "the action is longer than 200 characters")
         with live.lock:
-            resigning = seat_desk.is_resignation(text)
+            resigning = is_resignation(text)
             game = self._check_turn(live, seat, out_of_turn=resigning)  # a player resigns at any time
             try:
                 action = game.parse(text)
                 if resigning:
-                    action = seat_desk.own_resignation(action, seat)
+                    action = own_resignation(action, seat)
                 game.check(action)
             except NotationError as error:
                 raise Refusal("notation", str(error)) from None
@@ -619,7 +549,8 @@ class GameMaster:
         undoable = len(stored) == 1 and reveals_nothing(before, moved, seat)
         self._keep_undo_point(live, first, seat, steps[0][1], before if undoable else None, log_length, turns)
         _trim_log(live)
-        seat_desk.after_action(self, live, stored[0])  # the player's own move: the clock, a resignation
+        for plugged in self.hooks:
+            plugged.after_action(self, live, stored[0])  # the player's own move: the clock, a resignation
         return stored[-1].seq
 
     @staticmethod
@@ -652,14 +583,6 @@ class GameMaster:
             # from it again when next asked for, and the board then shows the move if it was stored.
             self.forget(game_id)
             raise store_failed(error, "the move could not be stored") from None
-
-    def default_defence(self, game_id: str, state_id: int) -> int | None:
-        """When a human defender's time is up: defend with the most dice allowed. None if moved on."""
-        live = self.live(game_id)
-        with live.lock:
-            if live.state_id != state_id or live.game.phase != Phase.DEFEND:
-                return None
-            return turn_clock.run_out(self, game_id, state_id, force=True)
 
     # -- bots ------------------------------------------------------------------------------------
     def bot_turn(self, game_id: str) -> tuple[int, int, Callable[[], str]] | None:
@@ -720,9 +643,9 @@ class GameMaster:
                 "seat": None if seat == SPECTATOR else seat,
                 "status": _progress(live).status,
                 "round": count_rounds(live.starters, game.humans),
-                "seats": seat_desk.seat_entries(live, present),
+                "seats": live.seat_entries(present),
                 "view": view.to_dict(),
-                "legal": [] if live.waiting or not seat_desk.may_play(live, seat) else view.legal_groups(),
+                "legal": [] if live.waiting or not live.may_play(seat) else view.legal_groups(),
                 "log_start": log_start,
                 "log": live.log[log_start:],
                 "outcome": None
@@ -731,8 +654,15 @@ class GameMaster:
                 "deadline": live.deadline,
                 "undo": None if seat == SPECTATOR else self.undo_state(live, seat),
                 "blitz": live.blitz.describe(game) if live.blitz and live.blitz.seat == seat else None,
-                **seat_desk.message_extras(self, live),
+                **self._messages(live),
             }
+
+    def _messages(self, live: LiveGame) -> dict[str, Any]:
+        """The plugged-in modules' parts of a state message."""
+        parts: dict[str, Any] = {}
+        for plugged in self.hooks:
+            parts |= plugged.message(self, live)
+        return parts
 
     def summary(self, game_id: str) -> dict[str, Any]:
         """A game's public summary, from memory if it is there, else from the store: a look at a
@@ -936,7 +866,8 @@ class GameMaster:
             del points[index:]
             live.blitz = None
             live.record = replace(live.record, state_id=stored.seq, turn=live.game.turn, updated=stored.at)
-            turn_clock.arm(self, live, stored.at)  # the same turn: its clock runs on
+            for plugged in self.hooks:
+                plugged.after_change(self, live, stored.at, fresh=False)  # the same turn: its clock runs on
             return stored.seq
 
     def undo_state(self, live: LiveGame, seat: int) -> dict[str, Any] | None:
@@ -970,7 +901,7 @@ class GameMaster:
     def _replay_action(self, live: LiveGame, stored: ActionRecord) -> str | None:
         """Loading: apply a stored action; answers what is wrong with it, if anything."""
         game = live.game
-        if stored.seat != game.to_act and not seat_desk.is_resignation(stored.text):
+        if stored.seat != game.to_act and not is_resignation(stored.text):
             return f"it is by seat {stored.seat}, but seat {game.to_act} was to act"
         log_length, turns = len(live.log), len(live.starters)
         try:

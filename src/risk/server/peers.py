@@ -13,16 +13,15 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from fastapi.concurrency import run_in_threadpool
 
+from risk.server.connection import Connection
+from risk.server.errors import Refusal
 from risk.server.feed import ChangeFeed
-from risk.server.master import Refusal
+from risk.server.master import GameMaster
 from risk.view import SPECTATOR
-
-if TYPE_CHECKING:
-    from risk.server.app import Hub
 
 log = logging.getLogger("risk.server.peers")
 
@@ -30,10 +29,35 @@ NO_GAME = "-"  # the game field of announcements about no game in particular ("h
 WHEEL_RETRY = 1.0  # seconds: how soon a process with pages on a game it may not drive looks again
 
 
+class Rereading(Protocol):
+    async def reread(self) -> None:
+        """Read the unfinished games again and wake those that need it (risk.server.wakeups)."""
+
+
+class PeersHub(Protocol):
+    """What the other processes' side needs of its process's hub (risk.server.hub)."""
+
+    master: GameMaster
+    connections: dict[str, set[Connection]]  # the pages open here, by game
+    drivers: dict[str, asyncio.Task[None]]  # the games driven here
+    failed: set[str]  # games whose store failed on a move: read again, shown again
+
+    @property
+    def wakeups(self) -> Rereading: ...
+
+    def store_failed(self, game_id: str, refusal: Refusal) -> None: ...
+
+    def kick(self, game_id: str) -> None: ...
+
+    async def broadcast(self, game_id: str, force: bool = False) -> None: ...
+
+    async def announce_presence(self, game_id: str, newcomer: Connection | None = None) -> None: ...
+
+
 class Peers:
     """The other server processes, as one process's hub sees them."""
 
-    def __init__(self, hub: Hub, conninfo: str, origin: str) -> None:
+    def __init__(self, hub: PeersHub, conninfo: str, origin: str) -> None:
         self.hub = hub
         self.master = hub.master
         self.origin = origin

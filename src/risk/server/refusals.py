@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from risk.server.master import Refusal
+from risk.server.errors import Refusal
 
 
 class ErrorBody(BaseModel):
@@ -39,4 +39,8 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return answers
 
 
-__all__ = ["ErrorOut", "refusals"]
+# What a move may be refused with: no seat (403), no game (404), not now (409), not legal (422), too
+# fast (429), the store down (503).
+MOVE_REFUSALS = refusals(403, 404, 409, 422, 429, 503)
+
+__all__ = ["MOVE_REFUSALS", "ErrorOut", "refusals"]

@@ -1,71 +1,27 @@
 """The social side of the web app: chat, spectators, house rules and rematches (docs/web.md).
 
-``Social`` adds its HTTP routes to the app and gives the websocket handler its hooks: whether a
-watcher may watch, the chat history on ``hello``, a ``chat`` message, and the number of watchers
-for the lobby's list. The decisions are in ``risk.server.chat`` and ``risk.server.houserules``.
+``Social`` gives the routes (risk.server.api.social) and the websocket handler what they share: whether
+a watcher may watch, the chat history on ``hello``, a ``chat`` message stored and sent to every page
+that may read it, server notes, and the number of watchers for the lobby's list. The decisions are in
+``risk.server.chat`` and ``risk.server.houserules``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from fastapi import FastAPI, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
 
 from risk.server.chat import ChatDesk, chat_entry, may_read
-from risk.server.clock import MAX_MISSED_TURNS
-from risk.server.houserules import get_ruleset, qr_svg, rematch, ruleset_answer, save_ruleset
-from risk.server.inputs import NUMBER_MAX, OptionValue
-from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
-from risk.server.refusals import refusals
+from risk.server.connection import Connection
+from risk.server.errors import Refusal
+from risk.server.hub import Hub
+from risk.server.master import GameMaster
+from risk.server.peers import Peers
 from risk.server.storage import ChatRecord
 from risk.view import SPECTATOR
-
-if TYPE_CHECKING:
-    from risk.server.app import Connection, Hub
-    from risk.server.peers import Peers
-
-
-class ChatIn(BaseModel):
-    text: str = Field(max_length=4000)
-    channel: str = "all"
-
-
-class RulesetSeatIn(BaseModel):
-    kind: str = Field(description="human, open, bot or external")
-    name: str = ""
-    bot: str | None = None
-
-
-class TableIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)  # a number is a number, never true or "3"
-    bot_delay: float | None = None
-    defend_timeout: float | None = None
-    spectators: bool | None = None
-    public: bool | None = None
-    turn_time: float | None = None
-    missed_turns: int | None = Field(None, ge=0, le=MAX_MISSED_TURNS)
-    stand_in: str | None = None
-
-
-class RulesetIn(BaseModel):
-    name: str = Field(max_length=200, description="what the group calls these rules")
-    edition: str = "2008"
-    game: str = "world"
-    options: dict[str, OptionValue] = Field(default_factory=dict)
-    board: str = "classic"
-    seats: list[RulesetSeatIn] | None = Field(None, max_length=8, description="who plays, if kept")
-    table: TableIn | None = None
-
-
-def _bearer(authorization: str | None) -> str | None:
-    from risk.server.app import _bearer as bearer
-
-    return bearer(authorization)
 
 
 class Social:
@@ -163,111 +119,3 @@ class Social:
                 connection.chat_seen = stored.seq
                 with contextlib.suppress(Exception):
                     await connection.socket.send_json(entry)
-
-    # -- HTTP routes -----------------------------------------------------------------------------
-    def install(self, app: FastAPI) -> None:
-        master = self.master
-
-        async def seat_for(game_id: str, authorization: str | None) -> int:
-            seat = await run_in_threadpool(master.seat_of, game_id, _bearer(authorization))
-            await run_in_threadpool(self.check_watcher, game_id, seat)
-            return seat
-
-        @app.get(
-            "/api/games/{game_id}/chat",
-            summary="The chat the caller may read",
-            responses=refusals(403, 404, 429, 503),
-        )
-        async def read_chat(
-            game_id: str,
-            after: int = Query(0, ge=0, le=NUMBER_MAX, description="only messages with a greater seq"),
-            authorization: str | None = Header(None),
-        ) -> dict[str, Any]:
-            seat = await seat_for(game_id, authorization)
-            return {"messages": await run_in_threadpool(self.chat.read, game_id, seat, after)}
-
-        @app.post(
-            "/api/games/{game_id}/chat",
-            status_code=201,
-            summary="Write in the chat",
-            responses=refusals(403, 404, 409, 429, 503),
-        )
-        async def write_chat(
-            game_id: str, body: ChatIn, authorization: str | None = Header(None)
-        ) -> dict[str, Any]:
-            seat = await seat_for(game_id, authorization)
-            stored = await self.write(game_id, seat, body.text, body.channel)
-            return {"message": chat_entry(stored)}
-
-        @app.post(
-            "/api/games/{game_id}/rematch",
-            summary="The rematch of a finished game (its seats only)",
-            responses={
-                201: {"description": "the rematch, made now (200: made before, the same game)"},
-                **refusals(403, 404, 409, 429, 503),
-            },
-        )
-        async def ask_rematch(game_id: str, authorization: str | None = Header(None)) -> JSONResponse:
-            token = _bearer(authorization)
-            seat = await run_in_threadpool(master.seat_of, game_id, token)
-            if seat == SPECTATOR:
-                raise Refusal("bad-token", "a rematch is for the game's players: open your seat's link")
-            record, created = await run_in_threadpool(rematch, master, game_id)
-            if created:
-                self.hub.kick(record.id)
-                name = master.live(game_id).record.seats[seat].name
-                await self.note(
-                    game_id,
-                    f"{name} asked for a rematch: same seats and rules. Press Rematch to take your seat.",
-                )
-            return JSONResponse(
-                {
-                    "id": record.id,
-                    "seat": seat,
-                    "created": created,
-                    "link": f"/game/{record.id}#token={token}",
-                },
-                status_code=201 if created else 200,
-            )
-
-        @app.post(
-            "/api/rulesets",
-            status_code=201,
-            summary="Save house rules under a name",
-            responses=refusals(409, 429, 503),
-        )
-        async def create_ruleset(body: RulesetIn) -> dict[str, Any]:
-            table = {} if body.table is None else body.table.model_dump(exclude_none=True)
-            spec = GameSpec(
-                **body.model_dump(include={"edition", "game", "board"}),
-                **table,
-                options={k: str(v) for k, v in body.options.items()},
-                seats=[SeatSpec(**seat.model_dump()) for seat in body.seats or []],
-            )
-            record = await run_in_threadpool(
-                save_ruleset, master, body.name, spec, table, body.seats is not None
-            )
-            return ruleset_answer(master, record)
-
-        @app.get("/api/rulesets/{ruleset_id}", summary="Saved house rules", responses=refusals(404, 503))
-        async def read_ruleset(ruleset_id: str) -> dict[str, Any]:
-            return ruleset_answer(master, await run_in_threadpool(get_ruleset, master, ruleset_id))
-
-        @app.get(
-            "/api/rulesets/{ruleset_id}/qr.svg",
-            summary="A QR code of the house rules' link",
-            response_class=Response,
-            responses={200: QR_SVG, **refusals(404, 503)},
-        )
-        async def ruleset_qr(ruleset_id: str, request: Request) -> Response:
-            record = await run_in_threadpool(get_ruleset, master, ruleset_id)
-            url = f"{str(request.base_url).rstrip('/')}/#rules={record.id}"
-            return Response(
-                qr_svg(url), media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
-            )
-
-
-QR_SVG = {
-    "description": "the QR code of the house rules' link, an SVG image",
-    "content": {"image/svg+xml": {"schema": {"type": "string"}}},
-}

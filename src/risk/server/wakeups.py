@@ -4,7 +4,7 @@ A starting server serves at once: it reads only the rows of the unfinished games
 A game is loaded (its stored actions replayed into a live game) when it is first needed: a page or a
 request for it (the web app loads it then, in a worker thread), or, kept here, a bot of the server's
 to move or a clock about to run out. Each row says who is to act and when its clock runs out
-(:func:`risk.server.clock.wake_time`); the games that need the server are woken in that order, one
+(:func:`risk.server.timing.wake_time`); the games that need the server are woken in that order, one
 load at a time in a thread of their own, so pages and players' moves never queue behind them, and
 each game's driver (the hub's) then plays its bots and runs its clock as before the restart.
 
@@ -20,16 +20,15 @@ import heapq
 import itertools
 import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from anyio import CapacityLimiter, to_thread
 
-from risk.server.clock import wake_time
-from risk.server.master import Refusal, Unloadable
+from risk.server.errors import Refusal, Unloadable
+from risk.server.master import GameMaster
+from risk.server.peers import Peers
 from risk.server.storage import GameRecord
-
-if TYPE_CHECKING:
-    from risk.server.app import Hub
+from risk.server.timing import wake_time
 
 log = logging.getLogger("risk.server")
 
@@ -37,10 +36,20 @@ LOAD_AHEAD = 2.0  # seconds before a clock runs out that its game is loaded (a l
 STORE_RETRY = 1.0  # seconds before the unfinished games are read again when the store failed
 
 
+class WakingHub(Protocol):
+    """What the wake-ups need of the hub (risk.server.hub): the master, the other processes, and the
+    games' drivers."""
+
+    master: GameMaster
+    peers: Peers | None
+
+    def kick(self, game_id: str) -> None: ...
+
+
 class Wakeups:
     """The games to wake, soonest first, and the task that wakes them."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: WakingHub) -> None:
         self.hub = hub
         self._queue: list[tuple[float, int, str]] = []  # (when, order, game id): a heap
         self._order = itertools.count()

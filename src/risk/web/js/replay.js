@@ -4,7 +4,7 @@
 import { ApiError } from "./api.js";
 import { $ } from "./ui.js";
 
-export const MAX_RECORD = 1 << 20; // bytes, as the server's limit (src/risk/server/app.py)
+export const MAX_RECORD = 1 << 20; // bytes, as the server's limit (src/risk/server/api/after.py)
 
 /** JSON from the server, or an ApiError with the server's code and message (docs/web.md). */
 export async function fetchJson(path, init = {}) {

@@ -1,0 +1,147 @@
+"""Games: create one, list the public ones, read one's summary, take an open seat, see it as a seat or
+a spectator, and send a move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from risk.server.api.deps import Authorization, HubDep, MasterDep, SocialDep
+from risk.server.auth import bearer
+from risk.server.inputs import STATE_ID, MoveText, OptionValue, Seed, WholeNumber
+from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT, GameSpec, SeatSpec, new_host
+from risk.server.refusals import MOVE_REFUSALS, refusals
+from risk.server.timing import DEFAULT_MISSED_TURNS, MAX_MISSED_TURNS
+
+router = APIRouter()
+
+
+# -- request bodies (they make the OpenAPI schema) ---------------------------------------------------
+class SeatIn(BaseModel):
+    kind: str = Field(description="human, open, bot or external")
+    name: str = ""
+    bot: str | None = Field(
+        None,
+        description="a level (easy, normal, hard, expert), a bot (risk bots), or an external bot's command",
+    )
+
+
+class GameIn(BaseModel):
+    edition: str = "2008"
+    game: str = "world"
+    options: dict[str, OptionValue] = Field(default_factory=dict)
+    seats: list[SeatIn] = Field(min_length=1, max_length=8)
+    public: bool = True
+    seed: Seed | None = None
+    bot_delay: float = DEFAULT_BOT_DELAY
+    defend_timeout: float = Field(DEFAULT_DEFEND_TIMEOUT, description="seconds for a defender's dice")
+    turn_time: float = Field(0, description="seconds per turn; 0: no turn clock")
+    missed_turns: int = Field(
+        DEFAULT_MISSED_TURNS,
+        strict=True,
+        ge=0,
+        le=MAX_MISSED_TURNS,
+        description="timed-out turns before a bot",
+    )
+    stand_in: str = Field("quick", description="the bot or level that plays for away players")
+    spectators: bool = Field(True, description="anyone with the watch link may watch")
+    board: str = "classic"
+
+    def spec(self) -> GameSpec:
+        return GameSpec(
+            edition=self.edition,
+            game=self.game,
+            options={k: str(v) for k, v in self.options.items()},
+            seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in self.seats],
+            public=self.public,
+            seed=self.seed,
+            bot_delay=self.bot_delay,
+            defend_timeout=self.defend_timeout,
+            turn_time=self.turn_time,
+            missed_turns=self.missed_turns,
+            stand_in=self.stand_in,
+            spectators=self.spectators,
+            board=self.board,
+        )
+
+
+class JoinIn(BaseModel):
+    seat: WholeNumber
+    name: str
+
+
+class ActionIn(BaseModel):
+    action: MoveText = Field(max_length=200)
+    state_id: WholeNumber = Field(description=STATE_ID)
+
+
+# -- routes ------------------------------------------------------------------------------------------
+@router.post("/api/games", status_code=201, summary="Create a game", responses=refusals(422, 429, 503))
+async def create_game(body: GameIn, master: MasterDep, hub: HubDep) -> dict[str, Any]:
+    spec = body.spec()
+    host_token = new_host(spec)
+    record, seats = await run_in_threadpool(master.create_game, spec)
+    hub.kick(record.id)
+    return {
+        "host_token": host_token,
+        "id": record.id,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "token": s.token,
+                "link": None if s.token is None else f"/game/{record.id}#token={s.token}",
+            }
+            for s in seats
+        ],
+        "spectate": f"/game/{record.id}",
+    }
+
+
+@router.get("/api/games", summary="Public games", responses=refusals(422, 503))
+async def list_games(master: MasterDep, social: SocialDep, status: str | None = None) -> dict[str, Any]:
+    return {"games": social.with_watchers(await run_in_threadpool(master.list_games, status))}
+
+
+@router.get("/api/games/{game_id}", summary="A game's public summary", responses=refusals(404, 503))
+async def get_game(game_id: str, master: MasterDep) -> dict[str, Any]:
+    return await run_in_threadpool(master.summary, game_id)
+
+
+@router.post(
+    "/api/games/{game_id}/join",
+    summary="Take an open seat",
+    responses=refusals(404, 409, 422, 429, 503),
+)
+async def join(game_id: str, body: JoinIn, master: MasterDep, hub: HubDep) -> dict[str, Any]:
+    token = await run_in_threadpool(master.join, game_id, body.seat, body.name)
+    await hub.moved(game_id)
+    return {"seat": body.seat, "token": token, "link": f"/game/{game_id}#token={token}"}
+
+
+@router.get(
+    "/api/games/{game_id}/view",
+    summary="The caller's view of the game",
+    responses=refusals(403, 404, 503),
+)
+async def view(
+    game_id: str, master: MasterDep, hub: HubDep, social: SocialDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    seat = await run_in_threadpool(master.seat_of, game_id, bearer(authorization))
+    await run_in_threadpool(social.check_watcher, game_id, seat)
+    return await run_in_threadpool(master.state_message, game_id, seat, 0, hub.present(game_id))
+
+
+@router.post("/api/games/{game_id}/actions", summary="Submit an action", responses=MOVE_REFUSALS)
+async def act(
+    game_id: str, body: ActionIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    state_id = await run_in_threadpool(
+        master.submit, game_id, bearer(authorization), body.action, body.state_id
+    )
+    await hub.moved(game_id)
+    return {"state_id": state_id}

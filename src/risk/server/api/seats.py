@@ -1,0 +1,70 @@
+"""A player's seat changing hands (docs/web.md, "Seats"): resigning, a stand-in bot for the seat and
+taking it back, the host handing an absent player's seat to a bot. The rules are risk.server.seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from risk.server import seats as seat_desk
+from risk.server.api.deps import Authorization, HubDep, MasterDep
+from risk.server.auth import bearer
+from risk.server.inputs import WholeNumber
+from risk.server.refusals import MOVE_REFUSALS
+
+router = APIRouter()
+
+
+class StandInIn(BaseModel):
+    on: bool = Field(description="true: a bot plays your seat; false: you take it back")
+
+
+class ReplaceIn(BaseModel):
+    seat: WholeNumber
+    bot: str | None = Field(None, description="the bot to play the seat (default: the game's stand-in)")
+
+
+@router.post(
+    "/api/games/{game_id}/resign",
+    summary="Resign: leave the game (your armies stay, neutral)",
+    responses=MOVE_REFUSALS,
+)
+async def resign(
+    game_id: str, master: MasterDep, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    state_id = await run_in_threadpool(seat_desk.resign, master, game_id, bearer(authorization))
+    await hub.moved(game_id)
+    return {"state_id": state_id}
+
+
+@router.post(
+    "/api/games/{game_id}/stand-in",
+    summary="Hand your seat to a bot, or take it back",
+    responses=MOVE_REFUSALS,
+)
+async def stand_in(
+    game_id: str, body: StandInIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    token = bearer(authorization)
+    answer = await run_in_threadpool(seat_desk.hand_over, master, game_id, token, body.on)
+    await hub.moved(game_id, force=True)
+    return answer
+
+
+@router.post(
+    "/api/games/{game_id}/replace",
+    summary="The host hands an absent player's seat to a bot",
+    responses=MOVE_REFUSALS,
+)
+async def replace_absent(
+    game_id: str, body: ReplaceIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    token, present = bearer(authorization), hub.present(game_id)
+    answer = await run_in_threadpool(
+        seat_desk.replace_absent, master, game_id, token, body.seat, body.bot, present
+    )
+    await hub.moved(game_id, force=True)
+    return answer

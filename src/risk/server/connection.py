@@ -1,0 +1,18 @@
+"""One page's websocket connection: its seat, and what it has been sent."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from fastapi import WebSocket
+
+
+@dataclass(eq=False)
+class Connection:
+    socket: WebSocket
+    seat: int
+    log_sent: int = 0
+    state_sent: int = -1  # the newest state id this connection has been sent
+    chat_seen: int | None = None  # the newest chat seq this connection has had (None: no history yet)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)

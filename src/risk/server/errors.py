@@ -1,0 +1,71 @@
+"""The server's one refusal type: a code for programs, a message for people, an HTTP status.
+
+Every part of the server refuses with a :class:`Refusal` and a refusal changes nothing. The web app
+answers it as ``{"error": {"code": CODE, "message": TEXT}}`` (HTTP) or an ``error`` message (the
+websocket); docs/web.md lists the codes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import ClassVar
+
+from risk.server.storage import StorageError
+
+log = logging.getLogger("risk.server")
+
+
+class Refusal(Exception):
+    """A refused request. ``code`` is stable (for programs), ``message`` is for people."""
+
+    STATUS: ClassVar[dict[str, int]] = {
+        "bad-token": 403,
+        "not-found": 404,
+        "game-over": 409,
+        "not-over": 409,  # what is shown only after the game (its record, its summary)
+        "bad-record": 422,  # an uploaded record that does not replay
+        "too-large": 413,
+        "waiting": 409,
+        "not-your-turn": 409,
+        "stale": 409,
+        "notation": 422,
+        "illegal": 422,
+        "bad-request": 422,
+        "seat-taken": 409,
+        "nothing-to-undo": 409,
+        "present": 409,
+        "stand-in": 409,
+        "rate-limited": 429,  # risk.server.limits, and chat too fast
+        "not-allowed": 405,  # an HTTP method the path does not take
+        "unavailable": 503,
+        "no-spectators": 403,  # the game does not allow spectators
+        "bad-host": 400,  # a host name the server does not answer to (risk.server.hosts)
+    }
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return self.STATUS.get(self.code, 400)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class Unloadable(Refusal):
+    """A stored game that does not replay (edited by hand, or by a release that disagreed on the rules):
+    refused as unavailable, with the reason, for that game alone. Trying again does not help, so the
+    server's own bots and clocks leave it alone (a failed store, a plain Refusal, is tried again)."""
+
+    def __init__(self, game_id: str, problem: str) -> None:
+        super().__init__("unavailable", f"game {game_id} cannot be loaded: {problem}")
+
+
+def store_failed(error: StorageError, what: str) -> Refusal:
+    """The refusal when the store fails: "try again", for players; the store's own words (its host, the
+    driver's error) go to the server's log only."""
+    log.warning("the game store failed: %s", error)
+    return Refusal("unavailable", f"{what}: try again in a moment")
