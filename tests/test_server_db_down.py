@@ -175,13 +175,11 @@ def test_bots_wait_for_the_store_and_go_on_by_themselves() -> None:
 
 
 class ChatFailingStore(MemoryStorage):
-    """A store whose chat cannot be read once ``down``: with the game loaded, the hello's chat history
-    is the first read that fails."""
-
-    down = False
+    """A store that fails to read the chat after seq 0: loading a game (its server notes, none yet)
+    works, the hello's chat history (``chat_after`` 1) is the read that fails."""
 
     def chat(self, game_id: str, after: int = 0) -> Any:
-        if self.down:
+        if after > 0:
             raise StorageError(DOWN)
         return super().chat(game_id, after)
 
@@ -194,9 +192,8 @@ def test_a_store_failure_during_the_hello_is_answered_and_the_connection_closed(
     with TestClient(create_app(store)) as client:
         seats = [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cy")]
         game = client.post("/api/games", json={"seats": seats, "seed": 3, "bot_delay": 0}).json()
-        store.down = True
         with client.websocket_connect(f"/api/games/{game['id']}/ws") as ws:
-            ws.send_json({"type": "hello", "token": game["seats"][0]["token"], "chat_after": 0})
+            ws.send_json({"type": "hello", "token": game["seats"][0]["token"], "chat_after": 1})
             assert ws.receive_json()["type"] == "state"
             refused = ws.receive_json()
             assert refused["type"] == "error" and refused["code"] == "unavailable"
