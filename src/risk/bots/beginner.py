@@ -25,6 +25,7 @@ from risk.bots.base import ATTACK, ELIMINATION_TRADE, FORTIFY, OCCUPY, REINFORCE
 from risk.bots.battle_odds import win_probability
 from risk.bots.quick import QuickBot
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Occupy, Place
+from risk.rules.goal import GoalKind
 from risk.view import View
 
 # Least exact win probability of an invasion the beginner starts (or presses on with) on a normal
@@ -75,7 +76,7 @@ class BeginnerBot(Bot):
         me = view.player
         phase = view.phase
         habit: Action | None = None
-        claiming = view.rules.game == "mission" and me == view.current
+        claiming = view.goal.kind is GoalKind.MISSION_CARDS and me == view.current
         if claiming and (phase == TURN_END or view.claimable_missions()):
             habit = None  # Mission RISK: a completed mission is shown at once, as the quick bot does
         elif view.team is not None:

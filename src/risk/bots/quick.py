@@ -40,6 +40,7 @@ from risk.rules.actions import (
     ReinforceAlly,
     Reroll,
 )
+from risk.rules.goal import GoalKind
 from risk.view import View
 
 
@@ -50,7 +51,7 @@ class QuickBot(Bot):
     def choose(self, view: View) -> Action:
         me = view.player
         phase = view.phase
-        if view.rules.game == "mission" and me == view.current:
+        if view.goal.kind is GoalKind.MISSION_CARDS and me == view.current:
             claims = view.claimable_missions()  # Mission RISK: show a completed mission at once
             if claims:
                 return ClaimMission(claims[0])

@@ -23,6 +23,7 @@ from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import Board, load_map
 from risk.rules import battle
 from risk.rules.actions import Action, Resign, parse_action
+from risk.rules.goal import WORLD_DOMINATION, Goal
 from risk.rules.legal import LegalActions
 from risk.rules.options import Rules
 from risk.rules.reinforce import trade_options
@@ -341,6 +342,11 @@ class Game(VariantStates):
         return source, target, attack, defence, rerolled
 
     # The variants' queries, asked of the game (front ends and bots use them).
+    @property
+    def goal(self) -> Goal:
+        """How this game is won: what front ends ask instead of the game's name (:mod:`risk.rules.goal`)."""
+        return self._hooks.goal or WORLD_DOMINATION
+
     def team_at(self, territory: int) -> int:
         return team_at(self, territory)
 

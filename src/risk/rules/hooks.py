@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from risk.rules.goal import Goal
     from risk.rules.state import Outcome
 
 Hook = Callable[..., Any]
@@ -86,6 +87,8 @@ class Hooks:
     phase_actions: Mapping[int, Callable[[Any], Iterable[Any]]] = field(default_factory=dict)
     place_rules: Mapping[int, ActionRule] = field(default_factory=dict)
     names: frozenset[str] = frozenset()  # the variants in play
+    # -- what the front ends ask -----------------------------------------------------------------------
+    goal: Goal | None = None  # the goal one of the variants sets (None: world domination)
 
 
 NO_HOOKS = Hooks()

@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from risk.bots import BOTS, DEFAULT_LEVEL, LEVELS
 from risk.maps import available_maps, load_map
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
+from risk.rules.variants import game_goal
 from risk.server import clock as turn_clock
 from risk.server import seats as seat_desk
 from risk.server.gcpace import CollectorPacer
@@ -506,7 +507,10 @@ def create_app(
                 name: {"players": list(rules.players), "options": rules.option_values()}
                 for name, rules in PRESETS.items()
             },
-            "games": {name: {"editions": list(editions)} for name, editions in GAMES.items()},
+            "games": {
+                name: {"editions": list(editions), "goal": game_goal(name).to_dict()}
+                for name, editions in GAMES.items()
+            },
             "options": [
                 {
                     "name": info.name.replace("_", "-"),

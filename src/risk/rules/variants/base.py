@@ -17,6 +17,8 @@ Two kinds of hooks:
   the core's rules, so at most one variant of a game may have each.
 
 A variant's own actions (``actions``) and phases (``phase_actions``, ``place_rules``) are tables.
+A variant that sets how the game is won declares its :class:`~risk.rules.goal.Goal` (``goal``): the
+front ends ask that, never the game's name.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from risk.rules.goal import Goal
 from risk.rules.hooks import ActionRule
 from risk.rules.options import Rules
 from risk.rules.state import Outcome, Phase, State
@@ -72,6 +75,8 @@ class Variant(Generic[S]):
     # Its own phases: the legal actions in each, and how a placement is refused and applied there.
     phase_actions: ClassVar[Mapping[Phase, Any]] = {}
     place_rules: ClassVar[Mapping[Phase, ActionRule]] = {}
+    # How the game is won, when this variant sets it (one variant of a game at most).
+    goal: ClassVar[Goal | None] = None
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
