@@ -436,6 +436,16 @@ class View:
                 }
                 for c in game.hands[self.player]
             ]
+            # What each set in the hand gives now, as the rules count it: no page recomputes a chart.
+            values: dict[tuple[int, ...], int] = {}
+            for trade in trade_options(game, self.player):
+                cards = tuple(sorted(trade.cards))
+                if cards not in values:
+                    values[cards] = game.set_value(cards)
+            data["set_values"] = [
+                {"cards": [board.card_name(c) for c in cards], "value": value}
+                for cards, value in values.items()
+            ]
         if game.phase == Phase.DEFEND and game.pending_attack is not None:
             source, target, dice = game.pending_attack
             data["attack"] = {"from": board.name_of(source), "to": board.name_of(target), "dice": dice}

@@ -64,6 +64,7 @@ class Hooks:
     fortify_targets: Callable[[Any, int], list[int]] | None = None
     commands: Callable[[Any, int], bool] | None = None
     settle_battle: Hook | None = None
+    set_value: Callable[[Any, int], int] | None = None
     # -- refusals ------------------------------------------------------------------------------------
     source_refusal: Callable[[Any, int, int, str], str] | None = None
     target_refusal: Callable[[Any, int, int, str], str] | None = None

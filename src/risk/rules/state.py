@@ -563,12 +563,14 @@ class State(Chance):
         k = self.sets_traded if sets_traded is None else sets_traded
         mode = self.rules.card_values
         if mode == "fixed":
-            return fixed_set_value([self.board.card_symbols[c] for c in cards])
-        if mode == "plus-one":
-            return 4 + k
-        if k < len(ESCALATING_VALUES):
-            return ESCALATING_VALUES[k]
-        return ESCALATING_VALUES[-1] + 5 * (k - len(ESCALATING_VALUES) + 1)
+            value = fixed_set_value([self.board.card_symbols[c] for c in cards])
+        elif mode == "plus-one":
+            value = 4 + k
+        elif k < len(ESCALATING_VALUES):
+            value = ESCALATING_VALUES[k]
+        else:
+            value = ESCALATING_VALUES[-1] + 5 * (k - len(ESCALATING_VALUES) + 1)
+        return value if self._hooks.set_value is None else self._hooks.set_value(self, value)
 
     def next_set_value(self) -> int | None:
         """The value of the next set under escalating rules (``None`` for the fixed chart)."""

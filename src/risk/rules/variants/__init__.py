@@ -20,6 +20,7 @@ from risk.rules.options import Rules
 from risk.rules.variants.active import ActiveNeutrals, ActiveNeutralState
 from risk.rules.variants.base import RULE_HOOKS, Variant
 from risk.rules.variants.capital import Capital, CapitalState
+from risk.rules.variants.card_cap import CardValueCap
 from risk.rules.variants.experts import ArmyCap, DiceOptions, ExpertState
 from risk.rules.variants.missions import MissionRisk, MissionRiskState, SecretMission, SecretMissionState
 from risk.rules.variants.neutrals import NeutralArmies, NeutralState, TwoPlayer
@@ -36,6 +37,7 @@ REGISTRY: tuple[tuple[type[Variant[Any]], Any], ...] = (
     (DiceOptions, lambda rules: rules.attack_advantage == "on" or rules.commanders == "on"),
     (Capital, lambda rules: rules.game == "capital"),
     (SecretMission, lambda rules: rules.game == "secret-mission"),
+    (CardValueCap, lambda rules: rules.card_value_cap > 0),
 )
 
 

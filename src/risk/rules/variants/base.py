@@ -53,6 +53,7 @@ RULE_HOOKS = frozenset(
         "fortify_targets",
         "commands",
         "settle_battle",
+        "set_value",
         "source_refusal",
         "target_refusal",
         "attack_armies_refusal",
@@ -204,6 +205,11 @@ class Variant(Generic[S]):
         self, game: S, source: int, target: int, dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
     ) -> None:
         """Rule: apply a roll's losses and a conquest."""
+        raise NotImplementedError
+
+    # -- cards (rules) ---------------------------------------------------------------------------------
+    def set_value(self, game: S, value: int) -> int:
+        """Rule: the armies a set gives in this game, when the core's chart says ``value``."""
         raise NotImplementedError
 
     # -- refusals (rules return the reason, or "" when the action is legal) --------------------------------

@@ -915,26 +915,21 @@ function oddsClass(p) {
 }
 
 // -- cards ------------------------------------------------------------------------------------------
+/** The armies a set of the hand gives now, as the engine counts it (the view's set_values). */
 function setValue(cards) {
   const v = S.view;
-  if (v.next_set_value) return v.next_set_value; // escalating values (null with the fixed chart)
-  const symbols = cards.map((c) => ((v.hand || []).find((h) => h.card === c) || {}).symbol);
-  const plain = symbols.filter((s) => s !== "wild");
-  if (new Set(plain).size > 1 || plain.length < 2) return 10;
-  const values = { infantry: 4, cavalry: 6, artillery: 8 };
-  return Math.max(values[plain[0]] || 4, plain.length === 2 ? 10 : 0);
+  const known = (v.set_values || []).find((s) => sameSet(s.cards, cards));
+  return known ? known.value : v.next_set_value || 0;
 }
 
 function rulesOf(text) {
   const parts = String(text || "").split(/\s+/);
   const options = {};
-  let game = "world";
   for (const p of parts.slice(1)) {
     const [k, val] = p.split("=");
-    if (k === "game") game = val;
-    else options[k] = val;
+    if (k !== "game") options[k] = val;
   }
-  return { edition: parts[0], game, options };
+  return { edition: parts[0], options };
 }
 
 function bonusPossible() {

@@ -1,11 +1,15 @@
-"""Each game's own colours and goal panel in a real browser (Debian's Chromium, Playwright, a real
-`risk serve`), as the pages now decide them: by how the game is won (the view's and the lobby's
-`goal`), never by the game's name (issue 22, item 1).
+"""The game variants in a real browser (Debian's Chromium, Playwright, a real `risk serve`).
+
+Each game's own colours and goal panel, as the pages decide them: by how the game is won (the
+view's and the lobby's `goal`), never by the game's name (issue 22, item 1):
 
 - Secret Mission RISK's seats wear the colours its "destroy" missions name (5: black, 6: gray),
   in the lobby's seat list and on the board; other games keep the usual colours;
 - Team RISK's seats wear their team's colours;
 - the goal panel: a secret mission, the headquarters, the mission cards; none in world domination.
+
+And a rule option added as a variant module (`card-value-cap`, issue 22 item 7) shows up in the
+lobby's rule options by itself and makes the game it is set for.
 """
 
 from __future__ import annotations
@@ -74,4 +78,29 @@ def test_the_lobby_colours_the_seats_of_the_game_chosen(browser: Any, port: int)
 
     assert seat_colours("secret-mission") == ["red", "blue", "green", "yellow", "black", "gray"]
     assert seat_colours("world") == ["red", "blue", "green", "yellow", "purple", "orange"]
+    page.close()
+
+
+def test_the_lobby_offers_the_card_value_cap_and_creates_a_game_with_it(browser: Any, port: int) -> None:
+    """A house rule shipped as a variant module shows up among the lobby's rule options by itself."""
+    page = browser.new_page(viewport=LAPTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.locator("#edition option").first.wait_for(state="attached", timeout=30_000)
+    page.click("#rules-details summary")
+    field = page.locator("#opt-card-value-cap")
+    assert field.input_value() == "0"
+    row = page.locator(".option-row", has=field)
+    assert "house rule" in row.locator(".opt-desc").inner_text()
+    assert "not in any rulebook" in (row.locator(".opt-desc").get_attribute("title") or "")
+    field.fill("10")
+    field.press("Tab")  # a person moves on: the field's change
+    page.locator("#changed-count", has_text="1 changed").wait_for(timeout=30_000)
+    page.click("#create-game")
+    play_now = page.locator("#play-now")
+    play_now.wait_for(timeout=30_000)
+    game_id = (play_now.get_attribute("href") or "").split("/game/")[1].split("#")[0]
+    assert request(port, "GET", f"/api/games/{game_id}")["rules"] == "2008 card-value-cap=10"
+    assert errors == []
     page.close()
