@@ -18,7 +18,7 @@ from risk.maps import SYMBOLS, WILD
 from risk.rules.actions import Action, Trade
 from risk.rules.determinise import determinise
 from risk.rules.game import PHASE_NAMES, Battle, Game, Outcome, Phase, trade_options
-from risk.rules.goal import GoalKind
+from risk.rules.goal import Goal, GoalKind
 from risk.rules.missions import Mission, ranked_mission
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class View:
         # 2-player RISK with active neutrals (2003): bribes, allies, status dice.
         self.active_neutrals: Final = game.rules.neutral_mode == "active" and game.rules.neutrals > 0
         # How the game is won (risk.rules.goal): what to ask instead of the game's name.
-        self.goal: Final = game.goal
+        self.goal: Final[Goal] = game.goal
         # The engine's public queries on the board, bound once: no extra call on a bot's hot path.
         # force(territory, seat): the armies of a seat there (Team RISK: teammates share territories);
         # defending_seat(territory): who rolls its defence; team_at(territory): Team RISK, the team

@@ -32,8 +32,11 @@ from risk.view import View
 if TYPE_CHECKING:
     from risk.maps import Board
 
-# The goals with an aim here.
-AIMED = frozenset({GoalKind.SECRET_MISSION, GoalKind.HEADQUARTERS, GoalKind.MISSION_CARDS})
+# The goals with an aim here, bound once: looking an enum member up on its class costs a call, and
+# these are asked every decision.
+SECRET_MISSION, HEADQUARTERS = GoalKind.SECRET_MISSION, GoalKind.HEADQUARTERS
+MISSION_CARDS = GoalKind.MISSION_CARDS
+AIMED = frozenset({SECRET_MISSION, HEADQUARTERS, MISSION_CARDS})
 
 # Extra conquest values (in the heuristic's units: a plain territory is worth 1, the turn's card 3).
 GOAL_CONTINENT_VALUE = 2.5  # a territory of a continent the goal needs
@@ -79,9 +82,9 @@ def aim_for(view: View) -> Aim | None:
     board = view.board
     aim = Aim(goal, [0.0] * len(board), [1.0] * len(board.continents))
     owner, armies = view.owner, view.armies
-    if goal is GoalKind.SECRET_MISSION:
+    if goal is SECRET_MISSION:
         _secret_mission(view, aim, owner, armies)
-    elif goal is GoalKind.HEADQUARTERS:
+    elif goal is HEADQUARTERS:
         _capital(view, aim, owner, armies)
     else:
         _mission_risk(view, aim, owner, armies)
@@ -389,7 +392,7 @@ def special_action(view: View, aim: Aim | None) -> Action | None:
     phase = view.phase
     if phase == Phase.CHOOSE_CAPITAL:
         return choose_capital(view)
-    if view.goal.kind is GoalKind.MISSION_CARDS and view.current == view.player:
+    if view.goal.kind is MISSION_CARDS and view.current == view.player:
         claims = view.claimable_missions()
         if claims:
             return ClaimMission(min(claims, key=lambda k: (_claim_order(ranked_mission(k)), k)))
@@ -441,14 +444,14 @@ def goal_progress(view: View) -> float | None:
     if view.winner is not None:
         return 1.0 if view.winner == me else 0.0
     owner, armies, board = view.owner, view.armies, view.board
-    if kind is GoalKind.HEADQUARTERS:
+    if kind is HEADQUARTERS:
         capitals = view.capitals
         home = capitals[me] if me < len(capitals) else -1
         if home < 0:
             return 0.0
         held = sum(1 for p, c in enumerate(capitals) if p != me and c >= 0 and owner[c] == me)
         return (0.5 if owner[home] == me else 0.0) + 0.5 * held / max(1, capitals_needed(view))
-    if kind is GoalKind.MISSION_CARDS:
+    if kind is MISSION_CARDS:
         claimed = len(view.missions_claimed[me])
         ready = len(view.ready_missions())
         return min(1.0, (claimed + 0.5 * ready) / 4)

@@ -49,6 +49,10 @@ ROLLS_ON = 12
 LONG_GAME = 120  # turns (all players'): in a game this long, its large stacks roll on
 
 
+# Bound once: looking an enum member up on its class costs a call, and this is asked every decision.
+_MISSION_CARDS = GoalKind.MISSION_CARDS
+
+
 class BeginnerBot(Bot):
     name = "beginner"
     description = (
@@ -76,7 +80,7 @@ class BeginnerBot(Bot):
         me = view.player
         phase = view.phase
         habit: Action | None = None
-        claiming = view.goal.kind is GoalKind.MISSION_CARDS and me == view.current
+        claiming = view.goal.kind is _MISSION_CARDS and me == view.current
         if claiming and (phase == TURN_END or view.claimable_missions()):
             habit = None  # Mission RISK: a completed mission is shown at once, as the quick bot does
         elif view.team is not None:

@@ -19,6 +19,7 @@ from typing import Annotated, Any, NamedTuple, get_type_hints
 
 from risk.errors import IllegalActionError
 from risk.maps import WILD, Board, load_map
+from risk.rules.goal import Goal
 from risk.rules.hooks import Hooks
 from risk.rules.options import Rules
 
@@ -401,6 +402,8 @@ class State(Chance):
     neutral: Annotated[list[bool], DERIVED]
     # The hooks of this game's variants (risk/rules/variants/), chosen once from the rules.
     _hooks: Annotated[Hooks, DERIVED]
+    # How the game is won (risk.rules.goal): what front ends ask instead of the game's name.
+    goal: Annotated[Goal, DERIVED]
     phase: Annotated[Phase, Kept(same, _save_phase, _load_phase)]
     owner: Annotated[list[int], LIST]
     armies: Annotated[list[int], LIST]
