@@ -132,6 +132,9 @@ class Person:
             self.click_territory(target)
             self.did.add("setup")
         elif phase in ("reinforce", "elimination-trade") and any(t.startswith("trade ") for t in legal):
+            # The button says what the best set gives, as the engine counts it (the view's set_values).
+            best = max(entry["value"] for entry in view["set_values"])
+            assert f"(+{best})" in self.page.locator("#trade-best").inner_text(timeout=30_000)
             self.click("#trade-best")
             self.did.add("trade")
         elif phase in ("reinforce", "elimination-trade"):

@@ -105,6 +105,7 @@ def test_variant_modules_import_the_state_and_the_interface_never_the_turn_machi
     allowed = {
         "risk.errors",
         "risk.rules.actions",
+        "risk.rules.goal",
         "risk.rules.hooks",
         "risk.rules.missions",
         "risk.rules.options",

@@ -167,11 +167,7 @@ def rules_command(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """The presets and every rule option with its value."""
-    presets = (
-        [make_rules(preset, option)]
-        if preset
-        else [p.with_option_text(option or []) for p in PRESETS.values()]
-    )
+    presets = [make_rules(name, option) for name in ([preset] if preset else PRESETS)]
     if as_json:
         print_json(
             {

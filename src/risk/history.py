@@ -449,6 +449,7 @@ def summarize_history(
         "version": SUMMARY_VERSION,
         "rules": game.rules.describe(),
         "game": game.rules.game,
+        "goal": game.goal.to_dict(),  # how it was won, for the page (seat colours), not the game's name
         "board": board_data.name,
         "territories": [board_data.slug_of(t) for t in range(len(board_data))],  # what indexes name
         "players": [

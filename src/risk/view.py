@@ -18,6 +18,7 @@ from risk.maps import SYMBOLS, WILD
 from risk.rules.actions import Action, Trade
 from risk.rules.determinise import determinise
 from risk.rules.game import PHASE_NAMES, Battle, Game, Outcome, Phase, trade_options
+from risk.rules.goal import Goal, GoalKind
 from risk.rules.missions import Mission, ranked_mission
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class View:
         "defending_seat",
         "force",
         "fortify_targets",
+        "goal",
         "humans",
         "invasion_needs_call_off",
         "may_reinforce",
@@ -77,6 +79,8 @@ class View:
         self.team: Final = None if game.team is None else tuple(game.team)
         # 2-player RISK with active neutrals (2003): bribes, allies, status dice.
         self.active_neutrals: Final = game.rules.neutral_mode == "active" and game.rules.neutrals > 0
+        # How the game is won (risk.rules.goal): what to ask instead of the game's name.
+        self.goal: Final[Goal] = game.goal
         # The engine's public queries on the board, bound once: no extra call on a bot's hot path.
         # force(territory, seat): the armies of a seat there (Team RISK: teammates share territories);
         # defending_seat(territory): who rolls its defence; team_at(territory): Team RISK, the team
@@ -368,6 +372,9 @@ class View:
                 for i, name in enumerate(game.players)
             ],
             "game": game.rules.game,
+            # What the front ends ask instead of the game's name: how it is won, whether it has teams.
+            "goal": self.goal.to_dict(),
+            "has_teams": game.team is not None,
             "rules": game.rules.describe(),
             "board": board.name,
             "phase": PHASE_NAMES[game.phase],
@@ -399,9 +406,10 @@ class View:
                 "conquered": battle.conquered,
             },
         }
-        if game.rules.game == "capital":
+        kind = self.goal.kind
+        if kind is GoalKind.HEADQUARTERS:
             data["capitals"] = [None if c < 0 else board.name_of(c) for c in self.capitals]
-        if game.rules.game == "mission":
+        if kind is GoalKind.MISSION_CARDS:
             data["mission_cards"] = [
                 {
                     "claimed": list(claimed),
@@ -413,7 +421,7 @@ class View:
                 )
                 if p < game.humans
             ]
-        if game.rules.game == "secret-mission":
+        if kind is GoalKind.SECRET_MISSION:
             missions = (
                 game.missions
                 if game.is_over
@@ -427,6 +435,16 @@ class View:
                     "symbol": "wild" if board.card_symbols[c] == WILD else SYMBOLS[board.card_symbols[c]],
                 }
                 for c in game.hands[self.player]
+            ]
+            # What each set in the hand gives now, as the rules count it: no page recomputes a chart.
+            values: dict[tuple[int, ...], int] = {}
+            for trade in trade_options(game, self.player):
+                cards = tuple(sorted(trade.cards))
+                if cards not in values:
+                    values[cards] = game.set_value(cards)
+            data["set_values"] = [
+                {"cards": [board.card_name(c) for c in cards], "value": value}
+                for cards, value in values.items()
             ]
         if game.phase == Phase.DEFEND and game.pending_attack is not None:
             source, target, dice = game.pending_attack

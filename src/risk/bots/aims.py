@@ -25,13 +25,18 @@ from typing import TYPE_CHECKING
 
 from risk.rules.actions import END_TURN, Action, Capital, ClaimMission, Place
 from risk.rules.game import Phase
+from risk.rules.goal import GoalKind
 from risk.rules.missions import Mission, RankedMission, mission_deck, ranked_mission
 from risk.view import View
 
 if TYPE_CHECKING:
     from risk.maps import Board
 
-GAMES = frozenset({"secret-mission", "capital", "mission"})
+# The goals with an aim here, bound once: looking an enum member up on its class costs a call, and
+# these are asked every decision.
+SECRET_MISSION, HEADQUARTERS = GoalKind.SECRET_MISSION, GoalKind.HEADQUARTERS
+MISSION_CARDS = GoalKind.MISSION_CARDS
+AIMED = frozenset({SECRET_MISSION, HEADQUARTERS, MISSION_CARDS})
 
 # Extra conquest values (in the heuristic's units: a plain territory is worth 1, the turn's card 3).
 GOAL_CONTINENT_VALUE = 2.5  # a territory of a continent the goal needs
@@ -52,7 +57,7 @@ FINISHING_ODDS = 0.35
 class Aim:
     """What one seat's goal asks for in the present position (see the module docstring)."""
 
-    game: str
+    goal: GoalKind
     value: list[float]  # extra value of conquering each territory
     continent_weight: list[float]  # how much more each continent is worth aiming at (1: as usual)
     keep: dict[int, int] = field(default_factory=dict)  # territory: armies to keep there
@@ -71,15 +76,15 @@ class Aim:
 
 def aim_for(view: View) -> Aim | None:
     """The aim of ``view.player`` in this game, or ``None`` when the game is world domination."""
-    game = view.rules.game
-    if game not in GAMES or view.player < 0 or view.is_over:
+    goal = view.goal.kind
+    if goal not in AIMED or view.player < 0 or view.is_over:
         return None
     board = view.board
-    aim = Aim(game, [0.0] * len(board), [1.0] * len(board.continents))
+    aim = Aim(goal, [0.0] * len(board), [1.0] * len(board.continents))
     owner, armies = view.owner, view.armies
-    if game == "secret-mission":
+    if goal is SECRET_MISSION:
         _secret_mission(view, aim, owner, armies)
-    elif game == "capital":
+    elif goal is HEADQUARTERS:
         _capital(view, aim, owner, armies)
     else:
         _mission_risk(view, aim, owner, armies)
@@ -387,7 +392,7 @@ def special_action(view: View, aim: Aim | None) -> Action | None:
     phase = view.phase
     if phase == Phase.CHOOSE_CAPITAL:
         return choose_capital(view)
-    if view.rules.game == "mission" and view.current == view.player:
+    if view.goal.kind is MISSION_CARDS and view.current == view.player:
         claims = view.claimable_missions()
         if claims:
             return ClaimMission(min(claims, key=lambda k: (_claim_order(ranked_mission(k)), k)))
@@ -433,20 +438,20 @@ def goal_progress(view: View) -> float | None:
     """How far ``view.player``'s goal is done, in [0, 1] (1: reached); ``None`` in world
     domination and the games without an aim here. Reads only what the view shows."""
     me = view.player
-    kind = view.rules.game
-    if kind not in GAMES:
+    kind = view.goal.kind
+    if kind not in AIMED:
         return None
     if view.winner is not None:
         return 1.0 if view.winner == me else 0.0
     owner, armies, board = view.owner, view.armies, view.board
-    if kind == "capital":
+    if kind is HEADQUARTERS:
         capitals = view.capitals
         home = capitals[me] if me < len(capitals) else -1
         if home < 0:
             return 0.0
         held = sum(1 for p, c in enumerate(capitals) if p != me and c >= 0 and owner[c] == me)
         return (0.5 if owner[home] == me else 0.0) + 0.5 * held / max(1, capitals_needed(view))
-    if kind == "mission":
+    if kind is MISSION_CARDS:
         claimed = len(view.missions_claimed[me])
         ready = len(view.ready_missions())
         return min(1.0, (claimed + 0.5 * ready) / 4)

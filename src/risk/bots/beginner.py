@@ -25,6 +25,7 @@ from risk.bots.base import ATTACK, ELIMINATION_TRADE, FORTIFY, OCCUPY, REINFORCE
 from risk.bots.battle_odds import win_probability
 from risk.bots.quick import QuickBot
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Occupy, Place
+from risk.rules.goal import GoalKind
 from risk.view import View
 
 # Least exact win probability of an invasion the beginner starts (or presses on with) on a normal
@@ -46,6 +47,10 @@ SURE_THING = 0.9
 MOVES_THE_LEAST = 0.75
 ROLLS_ON = 12
 LONG_GAME = 120  # turns (all players'): in a game this long, its large stacks roll on
+
+
+# Bound once: looking an enum member up on its class costs a call, and this is asked every decision.
+_MISSION_CARDS = GoalKind.MISSION_CARDS
 
 
 class BeginnerBot(Bot):
@@ -75,7 +80,7 @@ class BeginnerBot(Bot):
         me = view.player
         phase = view.phase
         habit: Action | None = None
-        claiming = view.rules.game == "mission" and me == view.current
+        claiming = view.goal.kind is _MISSION_CARDS and me == view.current
         if claiming and (phase == TURN_END or view.claimable_missions()):
             habit = None  # Mission RISK: a completed mission is shown at once, as the quick bot does
         elif view.team is not None:

@@ -40,7 +40,11 @@ from risk.rules.actions import (
     ReinforceAlly,
     Reroll,
 )
+from risk.rules.goal import GoalKind
 from risk.view import View
+
+# Bound once: looking an enum member up on its class costs a call, and this is asked every decision.
+_MISSION_CARDS = GoalKind.MISSION_CARDS
 
 
 class QuickBot(Bot):
@@ -50,7 +54,7 @@ class QuickBot(Bot):
     def choose(self, view: View) -> Action:
         me = view.player
         phase = view.phase
-        if view.rules.game == "mission" and me == view.current:
+        if view.goal.kind is _MISSION_CARDS and me == view.current:
             claims = view.claimable_missions()  # Mission RISK: show a completed mission at once
             if claims:
                 return ClaimMission(claims[0])

@@ -26,6 +26,7 @@ from risk.bots.heuristic import ContinentalBot, HeuristicBot
 from risk.bots.teams import units_of
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, ClaimMission, Fortify, Occupy, Place
 from risk.rules.game import Game, Phase
+from risk.rules.goal import GoalKind
 from risk.view import View
 
 DEFAULT_ITERATIONS = 48
@@ -34,10 +35,10 @@ DEFAULT_MAX_SECONDS = 0.5
 ROLLOUT_ACTION_CAP = 3000
 
 # In games with a goal of their own, the share of a leaf's value that is how far the goal is done
-# (aims.goal_progress); the rest is the strength share. Measured better in Secret Mission and
-# Capital RISK (docs/bots.md); Mission RISK was not measured, so it keeps the share alone.
+# (aims.goal_progress); the rest is the strength share. Measured better with a secret mission and
+# with headquarters (docs/bots.md); Mission RISK's cards were not measured, so they keep the share alone.
 GOAL_WEIGHT = 0.5
-GOAL_GAMES = frozenset({"secret-mission", "capital"})
+GOAL_KINDS = frozenset({GoalKind.SECRET_MISSION, GoalKind.HEADQUARTERS})
 
 SEARCHED_PHASES = frozenset(
     {Phase.REINFORCE, Phase.ELIMINATION_TRADE, Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY}
@@ -76,11 +77,11 @@ def strength_share(view: View, strength: Callable[[int, int], float]) -> float:
 
 def goal_blend(view: View, share: float, weight: float = GOAL_WEIGHT) -> float:
     """``share`` (a strength share, see :func:`strength_share`) blended with how far ``view.player``'s goal
-    is done, ``weight`` of it, in the games of :data:`GOAL_GAMES`; ``share`` itself elsewhere and
-    once the game is decided. Reads only the player's own goal, through its view: a determinised
+    is done, ``weight`` of it, in the games whose goal is of :data:`GOAL_KINDS`; ``share`` itself
+    elsewhere and once the game is decided. Reads only the player's own goal, through its view: a determinised
     game's sampled secrets of the other players never enter it."""
     me = view.player
-    if weight <= 0.0 or view.rules.game not in GOAL_GAMES or view.winner is not None or not view.alive[me]:
+    if weight <= 0.0 or view.goal.kind not in GOAL_KINDS or view.winner is not None or not view.alive[me]:
         return share
     progress = goal_progress(view)
     if progress is None:
@@ -289,4 +290,4 @@ class SearchBot(Bot):
         return evaluate(view, self.goal_weight)
 
 
-__all__ = ["GOAL_GAMES", "GOAL_WEIGHT", "SearchBot", "evaluate", "goal_blend", "team_evaluate"]
+__all__ = ["GOAL_KINDS", "GOAL_WEIGHT", "SearchBot", "evaluate", "goal_blend", "team_evaluate"]

@@ -23,6 +23,7 @@ from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import Board, load_map
 from risk.rules import battle
 from risk.rules.actions import Action, Resign, parse_action
+from risk.rules.goal import WORLD_DOMINATION
 from risk.rules.legal import LegalActions
 from risk.rules.options import Rules
 from risk.rules.reinforce import trade_options
@@ -78,6 +79,7 @@ class Game(VariantStates):
         self.rules = rules = Rules.preset(rules) if isinstance(rules, str) else rules
         self.board = load_map(board) if isinstance(board, str) else board
         self._hooks = hooks = hooks_for(rules)
+        self.goal = hooks.goal or WORLD_DOMINATION
         self.players = self._seat(players)
         self.neutral = [i >= self.humans for i in range(len(self.players))]
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
@@ -408,6 +410,7 @@ class Game(VariantStates):
             for name in ("rules", "board", "players"):
                 setattr(game, name, _KEPT[name].load(data[name], game))
             game._hooks = hooks_for(game.rules)
+            game.goal = game._hooks.goal or WORLD_DOMINATION
             game.humans = len(game.players) - game.rules.neutrals
             game.neutral = [i >= game.humans for i in range(len(game.players))]
             game._script, game._verify = None, False

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from risk.rules.goal import Goal
 from risk.rules.outcome import Outcome
 
 Hook = Callable[..., Any]
@@ -62,6 +63,7 @@ class Hooks:
     fortify_targets: Callable[[Any, int], list[int]] | None = None
     commands: Callable[[Any, int], bool] | None = None
     settle_battle: Hook | None = None
+    set_value: Callable[[Any, int], int] | None = None
     # -- refusals ------------------------------------------------------------------------------------
     source_refusal: Callable[[Any, int, int, str], str] | None = None
     target_refusal: Callable[[Any, int, int, str], str] | None = None
@@ -85,6 +87,8 @@ class Hooks:
     phase_actions: Mapping[int, Callable[[Any], Iterable[Any]]] = field(default_factory=dict)
     place_rules: Mapping[int, ActionRule] = field(default_factory=dict)
     names: frozenset[str] = frozenset()  # the variants in play
+    # -- what the front ends ask -----------------------------------------------------------------------
+    goal: Goal | None = None  # the goal one of the variants sets (None: world domination)
 
 
 NO_HOOKS = Hooks()

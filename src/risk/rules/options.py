@@ -67,6 +67,15 @@ OPTIONS: dict[str, OptionInfo] = {
             "1993 set values table; 1993 experts 'increase by only 1 per set'; 2003 Mission/Team RISK chart",
         ),
         OptionInfo(
+            "card_value_cap",
+            None,
+            "a house rule: no set of cards is worth more than this many armies, whatever the chart says "
+            "(0: no cap); the +2 for a held territory shown on a traded card still comes on top",
+            "ours, not in any rulebook: a house rule players ask for, so that escalating sets do not "
+            "decide a long game",
+            (0, 1000),
+        ),
+        OptionInfo(
             "forced_trade_at",
             None,
             "a player who starts a turn with this many cards or more must trade until below it",
@@ -199,6 +208,7 @@ class Rules:
     setup: str = "claim"
     first_turn: str = "first-placer"
     card_values: str = "escalating"
+    card_value_cap: int = 0
     forced_trade_at: int = 5
     territory_card_bonus: str = "once-per-turn"
     elimination_trade_at: int = 6
@@ -344,8 +354,14 @@ def _coerce(info: OptionInfo, value: Any) -> Any:
             raise ValueError
         return number
     except (ValueError, TypeError, IndexError):
-        allowed = " | ".join(map(str, info.choices)) if info.choices else "see `risk rules`"
-        raise RulesError(f"bad value {value!r} for option {info.name!r} (allowed: {allowed})") from None
+        if info.choices:
+            allowed = " | ".join(map(str, info.choices))
+        elif info.name in ("players", "starting_armies"):
+            allowed = "see `risk rules`"
+        else:
+            allowed = f"a whole number from {info.bounds[0]} to {info.bounds[1]}"
+        name = info.name.replace("_", "-")
+        raise RulesError(f"bad value {value!r} for option {name!r} (allowed: {allowed})") from None
 
 
 PRESETS: dict[str, Rules] = {

@@ -18,6 +18,7 @@ from typing import Annotated, Any, NamedTuple, get_type_hints
 
 from risk.errors import IllegalActionError
 from risk.maps import WILD, Board, load_map
+from risk.rules.goal import Goal
 from risk.rules.hooks import Hooks
 from risk.rules.options import Rules
 from risk.rules.outcome import Outcome as Outcome  # its home before the hooks named it
@@ -391,6 +392,8 @@ class State(Chance):
     neutral: Annotated[list[bool], DERIVED]
     # The hooks of this game's variants (risk/rules/variants/), chosen once from the rules.
     _hooks: Annotated[Hooks, DERIVED]
+    # How the game is won (risk.rules.goal): what front ends ask instead of the game's name.
+    goal: Annotated[Goal, DERIVED]
     phase: Annotated[Phase, Kept(same, _save_phase, _load_phase)]
     owner: Annotated[list[int], LIST]
     armies: Annotated[list[int], LIST]
@@ -553,12 +556,14 @@ class State(Chance):
         k = self.sets_traded if sets_traded is None else sets_traded
         mode = self.rules.card_values
         if mode == "fixed":
-            return fixed_set_value([self.board.card_symbols[c] for c in cards])
-        if mode == "plus-one":
-            return 4 + k
-        if k < len(ESCALATING_VALUES):
-            return ESCALATING_VALUES[k]
-        return ESCALATING_VALUES[-1] + 5 * (k - len(ESCALATING_VALUES) + 1)
+            value = fixed_set_value([self.board.card_symbols[c] for c in cards])
+        elif mode == "plus-one":
+            value = 4 + k
+        elif k < len(ESCALATING_VALUES):
+            value = ESCALATING_VALUES[k]
+        else:
+            value = ESCALATING_VALUES[-1] + 5 * (k - len(ESCALATING_VALUES) + 1)
+        return value if self._hooks.set_value is None else self._hooks.set_value(self, value)
 
     def next_set_value(self) -> int | None:
         """The value of the next set under escalating rules (``None`` for the fixed chart)."""

@@ -22,8 +22,9 @@ from risk.bots import DEFAULT_BOT, LEVELS, bot_choices, is_bot_name
 from risk.errors import RiskError
 from risk.record import read_record, read_record_text
 from risk.rules.game import Game
+from risk.rules.goal import GoalKind
 from risk.rules.options import GAMES, Rules
-from risk.tui.render import game_title
+from risk.rules.variants import game_title, goal_of
 from risk.tui.saves import SUFFIX, SavedSettings, recent_saves, saves_dir
 from risk.tui.session import DEFAULT_NAMES, HUMAN, PlaySession, make_seats, seat_kinds_in_record
 
@@ -228,8 +229,9 @@ def play_command(
         try:
             ruleset.check_player_count(count)
         except RiskError as error:
-            # Name the game unless the message does already ("Team RISK is for 4 or 6 players ...").
-            named = ruleset.game == "world" or game_title(ruleset.game) in str(error)
+            # Name the game unless the message does already ("Team RISK is for 4 or 6 players ...") or
+            # it is world domination, whose player counts are the edition's.
+            named = goal_of(ruleset).kind is GoalKind.WORLD or game_title(ruleset.game) in str(error)
             fail(str(error) if named else f"{error} ({ruleset.game} game)")
         kinds = seat_kinds(count, chosen, bot_names)
         player_names = [n.strip() for n in names.split(",")] if names else list(DEFAULT_NAMES[:count])

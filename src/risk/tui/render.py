@@ -20,6 +20,7 @@ from rich.text import Text
 
 from risk.maps import SYMBOLS, WILD, Board
 from risk.rules.game import TIED, Phase
+from risk.rules.goal import GoalKind
 from risk.rules.missions import COLOURS, ranked_mission
 from risk.view import SPECTATOR, View
 
@@ -48,6 +49,8 @@ HEADQUARTERS_MARK = "*"
 SHARED_MARK = "+"
 TIED_MARK = "="
 TIED_STYLE = f"italic {NEUTRAL_COLOUR}"
+# The players table's column for the public part of a goal (goal_text), by the kind of goal.
+GOAL_COLUMNS = {GoalKind.HEADQUARTERS: "HQ", GoalKind.MISSION_CARDS: "missions"}
 SYMBOL_NAMES = {**dict(enumerate(SYMBOLS)), WILD: "wild"}
 PHASE_LABELS = {
     Phase.CLAIM: "setup: claim",
@@ -61,14 +64,6 @@ PHASE_LABELS = {
     Phase.GAME_OVER: "game over",
     Phase.CHOOSE_CAPITAL: "setup: headquarters",
     Phase.TURN_END: "end of turn",
-}
-GAME_TITLES = {
-    "world": "world domination",
-    "secret-mission": "Secret Mission RISK",
-    "capital": "Capital RISK",
-    "two-player": "2-player RISK",
-    "mission": "Mission RISK",
-    "team": "Team RISK",
 }
 
 
@@ -113,10 +108,6 @@ def sentence(text: str) -> str:
 def phase_label(phase: Phase) -> str:
     """The phase for the status line; a phase added to the engine later shows its own name."""
     return PHASE_LABELS.get(phase, phase.name.lower().replace("_", " "))
-
-
-def game_title(game: str) -> str:
-    return GAME_TITLES.get(game, game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,14 +373,14 @@ def armies_by_player(view: View) -> list[int]:
 
 def goal_text(view: View, player: int) -> str:
     """The public part of a goal: the headquarters (Capital RISK), missions claimed (Mission RISK)."""
-    game = view.rules.game
-    if game == "capital":
+    kind = view.goal.kind
+    if kind is GoalKind.HEADQUARTERS:
         home = view.capitals[player] if player < len(view.capitals) else -1
         if home < 0:
             return ""
         lost = "" if view.owner[home] == player else " lost"
         return f"{abbreviate(view.board.name_of(home), 10)}{lost}"
-    if game == "mission":
+    if kind is GoalKind.MISSION_CARDS:
         cards = view.to_dict().get("mission_cards", [])
         if player < len(cards):
             return f"{len(cards[player]['claimed'])}/4"
@@ -409,9 +400,10 @@ def players_table(view: View, palette: Palette) -> RenderableType:
     # Numbers never wrap: the continents give way on a narrow screen.
     for heading in ("terr", "armies", "cards", "reinf"):
         table.add_column(heading, justify="right", no_wrap=True)
-    goals = view.rules.game in ("capital", "mission")
-    if goals:
-        table.add_column("HQ" if view.rules.game == "capital" else "missions", no_wrap=True)
+    # The goals with a public part (goal_text): a column of their own.
+    goal_column = GOAL_COLUMNS.get(view.goal.kind)
+    if goal_column:
+        table.add_column(goal_column, no_wrap=True)
     table.add_column("continents")
     armies_of = armies_by_player(view)
     # Team RISK: teammates listed together, and their shared hand counted once per row all the same.
@@ -421,7 +413,7 @@ def players_table(view: View, palette: Palette) -> RenderableType:
     for p in order:
         name = view.players[p]
         marker = ">" if p == view.to_act else ""
-        goal = [goal_text(view, p)] if goals else []
+        goal = [goal_text(view, p)] if goal_column else []
         team = [str(teams[p] + 1)] if teams is not None else []
         if not view.alive[p]:
             table.add_row(
@@ -603,7 +595,7 @@ def won_text(view: View, palette: Palette, round_number: int) -> Text:
         return Text.assemble(
             "The team of ", team_names(palette, view.team[winner]), f" has won in round {round_number}."
         )
-    what = "won the world" if view.rules.game == "world" else "won"
+    what = "won the world" if view.goal.kind is GoalKind.WORLD else "won"
     return Text.assemble(palette.name(winner), f" has {what} in round {round_number}.")
 
 

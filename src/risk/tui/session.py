@@ -28,7 +28,9 @@ from risk.odds import invasion
 from risk.record import write_record
 from risk.rules.actions import Action, Attack, Capital, ClaimMission, Defend, EndTurn, Fortify, Occupy, Place
 from risk.rules.game import Game, Phase
+from risk.rules.goal import GoalKind
 from risk.rules.missions import ranked_mission
+from risk.rules.variants import game_title
 from risk.simulate import bot_seed
 from risk.tui.render import (
     HEADQUARTERS_MARK,
@@ -37,7 +39,6 @@ from risk.tui.render import (
     Palette,
     card_label,
     front_view,
-    game_title,
     hand_text,
     hint,
     menu_renderable,
@@ -85,8 +86,8 @@ DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 HUMAN = "human"
 DEFAULT_MAX_TURNS = 1000
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE)
-# Games with secrets beyond the cards: in hot-seat play the screen is cleared between players.
-SECRET_GAMES = ("secret-mission", "capital", "mission")
+# The goals with missions to show (`missions`).
+MISSION_GOALS = (GoalKind.SECRET_MISSION, GoalKind.MISSION_CARDS)
 MAX_ODDS_ARMIES = 1000  # keeps `odds A D` instant
 
 
@@ -385,7 +386,7 @@ class PlaySession:
     def _meta(self, word: str, args: list[str], text: str) -> None:
         view = self._view()
         if word in ("help", "?"):
-            self._say(help_table(self.game.rules.game))
+            self._say(help_table(teams=self.game.team is not None))
             self._show_menu()
         elif word == "moves":
             self._show_menu()
@@ -519,7 +520,7 @@ class PlaySession:
             "save",
             "quit",
         ]
-        if game.rules.game in ("mission", "secret-mission"):
+        if game.goal.kind in MISSION_GOALS:
             anytime.insert(3, "missions")
         self._say(line.append(". "))
         self._say(hint(f"Now: {now}, or a number from `help`."))
@@ -1065,7 +1066,8 @@ class PlaySession:
             )
             if self._hotseat and (
                 other_team
-                or (game.rules.game in SECRET_GAMES and (opens_turn or phase == Phase.CHOOSE_CAPITAL))
+                # Goals with secrets beyond the cards: cleared between players too.
+                or (game.goal.secret and (opens_turn or phase == Phase.CHOOSE_CAPITAL))
             ):
                 # Whatever the last player typed or was shown stays theirs.
                 self._output.insert(0, ClearScreen())
@@ -1277,18 +1279,18 @@ class PlaySession:
     def _goal_line(self) -> Text | None:
         """The turn opening's line on the player's goal, where the game has one."""
         game, view = self.game, self._view()
-        kind = game.rules.game
-        if kind == "secret-mission":
+        kind = game.goal.kind
+        if kind is GoalKind.SECRET_MISSION:
             if self._hotseat:  # the next player is already at the keyboard: on request only
                 return hint("Your secret mission: `mission` shows it (make sure no one else is looking).")
             return secret_mission_text(view, self.palette)
-        if kind == "mission":
+        if kind is GoalKind.MISSION_CARDS:
             player = view.player
             claimed = len(game.missions_claimed[player])
             line = hint(f"Missions: {claimed} of 4 claimed; `missions` shows your cards.")
             claim = self._claim_hint("before trading or placing")
             return line if claim is None else line.append(" ").append_text(claim)
-        if kind == "capital":
+        if kind is GoalKind.HEADQUARTERS:
             home = game.capitals[view.player]
             if home >= 0:
                 needed = game.capitals_needed()
@@ -1308,7 +1310,7 @@ class PlaySession:
     def _claim_hint(self, when: str) -> Text | None:
         """Mission RISK: the cards that may be claimed now (named only when no one else is looking)."""
         game = self.game
-        if game.rules.game != "mission" or game.to_act != game.current:
+        if game.goal.kind is not GoalKind.MISSION_CARDS or game.to_act != game.current:
             return None
         claimable = game.claimable_missions()
         if not claimable:
@@ -1333,50 +1335,50 @@ class PlaySession:
 
     def _show_missions(self) -> None:
         game, view = self.game, self._view()
-        kind = game.rules.game
-        if kind == "secret-mission":
+        kind = game.goal.kind
+        if kind is GoalKind.SECRET_MISSION:
             self._say(secret_mission_text(view, self.palette))
-        elif kind == "mission":
+        elif kind is GoalKind.MISSION_CARDS:
             player = view.player
             unclaimed = game.mission_cards[player] if player >= 0 else []
             complete = [k for k in unclaimed if ranked_mission(k).is_complete(game, player)]
             claimable = game.claimable_missions() if player == game.current and not game.is_over else []
             self._say(mission_cards_text(view, self.palette, complete, claimable))
-        elif kind == "capital":
+        elif kind is GoalKind.HEADQUARTERS:
             goal = self._goal_line()
             self._say(goal if goal is not None else Text("Headquarters are chosen after the setup."))
         else:
-            self._say(Text(f"There are no missions in {game_title(kind)}."))
+            self._say(Text(f"There are no missions in {game_title(game.rules.game)}."))
 
     def _game_intro(self) -> Text:
         """One line on how this game is won (and, with one human, their secret mission)."""
         game = self.game
-        kind = game.rules.game
-        if kind == "secret-mission":
+        kind = game.goal.kind
+        if kind is GoalKind.SECRET_MISSION:
             line = Text("Secret Mission RISK: the first to complete their secret mission wins. ")
             if self._hotseat:
                 return line.append_text(hint("Type `mission` to see yours when no one else is looking."))
             return line.append_text(secret_mission_text(self._view(), self.palette))
-        if kind == "capital":
+        if kind is GoalKind.HEADQUARTERS:
             needed = game.capitals_needed()
             return hint(
                 "Capital RISK: after the setup each player secretly chooses a headquarters "
                 f"(`capital NAME`); hold your own and {needed} of the others' to win."
             )
-        if kind == "two-player":
+        if kind is GoalKind.OPPONENT:
             names = ", ".join(game.players[game.humans :])
             return hint(
                 f"2-player RISK: the neutral armies ({names}, grey) never attack; you place some of their "
                 "armies in the setup and roll their defence when your opponent attacks them. Eliminate "
                 "your opponent to win."
             )
-        if kind == "mission":
+        if kind is GoalKind.MISSION_CARDS:
             return hint(
                 "Mission RISK: four mission cards each (General, Major, Colonel, Captain), claimed one a "
                 "turn at the time each names (`mission KEY`); the first to claim all four wins. "
                 "`missions` shows yours."
             )
-        if kind == "team":
+        if kind is GoalKind.TEAM:
             return Text.assemble(
                 "Team RISK: ",
                 Text(" against ").join(self.palette.team_label(t) for t in (0, 1)),
@@ -1483,9 +1485,9 @@ class PlaySession:
         self._say(players_table(view, palette))
         if game.winner is not None:
             self._say(victory_text(game, palette, self.rounds.current))
-        if game.rules.game == "secret-mission":
+        if game.goal.kind is GoalKind.SECRET_MISSION:
             self._say(secret_mission_text(view, palette))
-        elif game.rules.game == "mission":
+        elif game.goal.kind is GoalKind.MISSION_CARDS:
             self._say(mission_cards_text(view, palette, (), ()))
         if not write:
             return
@@ -1516,7 +1518,7 @@ def victory_text(game: Game, palette: Palette, round_number: int) -> Text:
     engine's ``outcome().reason``)."""
     winner, outcome = game.winner, game.outcome()
     assert winner is not None and outcome is not None
-    kind, board = game.rules.game, game.board
+    kind, board = game.goal.kind, game.board
     if game.team is not None:
         # "the team of Ann and Cy: Bob was eliminated"
         team, _, how = outcome.reason.partition(": ")
@@ -1524,12 +1526,12 @@ def victory_text(game: Game, palette: Palette, round_number: int) -> Text:
         return Text(f"{team[0].upper()}{team[1:]} wins in round {round_number}{how}!", style="bold")
     line = Text.assemble(palette.name(winner), style="bold")
     standing = sum(game.alive[: game.humans]) == 1
-    if kind == "secret-mission" and game.mission_complete(winner):
+    if kind is GoalKind.SECRET_MISSION and game.mission_complete(winner):
         mission = game.missions[winner]
         assert mission is not None
         line.append(f" completes the secret mission and wins in round {round_number}: ")
         return line.append_text(mission_text(mission.key, mission.text, palette))
-    if kind == "capital" and not standing:
+    if kind is GoalKind.HEADQUARTERS and not standing:
         taken = [
             board.name_of(c)
             for p, c in enumerate(game.capitals)
@@ -1540,11 +1542,11 @@ def victory_text(game: Game, palette: Palette, round_number: int) -> Text:
             f" wins in round {round_number}, holding the headquarters {', '.join(taken)} "
             f"and their own ({home})!"
         )
-    if kind == "mission" and not game.mission_cards[winner]:
+    if kind is GoalKind.MISSION_CARDS and not game.mission_cards[winner]:
         return line.append(f" completes all four missions and wins in round {round_number}!")
-    if kind == "world":
+    if kind is GoalKind.WORLD:
         return line.append(f" wins the world in round {round_number}!")
-    neutral = " (the neutral armies need not be beaten)" if kind == "two-player" else ""
+    neutral = " (the neutral armies need not be beaten)" if kind is GoalKind.OPPONENT else ""
     return line.append(f" wins in round {round_number}: {outcome.reason}{neutral}!")
 
 
@@ -1562,8 +1564,8 @@ def reinforcement_breakdown(game: Game, player: int) -> str:
     return ", ".join(parts)
 
 
-def help_table(game: str = "world") -> Table:
-    """The commands, the short forms and the screens (some rows are for the game being played)."""
+def help_table(teams: bool = False) -> Table:
+    """The commands, the short forms and the screens (``teams``: as they read in a game of teams)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
@@ -1595,7 +1597,7 @@ def help_table(game: str = "world") -> Table:
         ),
         ("autodefend [on|off]", "defend every attack with the most dice, without being asked"),
     ]
-    if game == "team":
+    if teams:
         team_rows = {
             "attack FROM TO [D]": "attack once with D dice (most if left out), from a territory you control "
             "with your own armies there (a teammate's stay); never a teammate's territory",

@@ -3,7 +3,8 @@
 Each game of the rulebooks and each family of rule options lives in its own module here; the
 core (``risk/rules/state.py``, the phases and ``game.py``) holds what every game has. This module
 is the one place that reads which game the rules name: :func:`variants_for` picks a game's variants,
-:func:`hooks_for` collects their hooks once per ruleset.
+:func:`hooks_for` collects their hooks once per ruleset. Front ends ask it how a game is won
+(:func:`goal_of`) and what the game is called (:func:`game_title`), never the game's name.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from typing import Any
 
 from risk.errors import IllegalActionError, RulesError
 from risk.rules import battle, fortify, reinforce, resign, setup
+from risk.rules.goal import WORLD_DOMINATION, Goal
 from risk.rules.hooks import ActionRule, Hooks
 from risk.rules.options import Rules
 from risk.rules.variants.active import ActiveNeutrals, ActiveNeutralState
 from risk.rules.variants.base import RULE_HOOKS, Variant
 from risk.rules.variants.capital import Capital, CapitalState
+from risk.rules.variants.card_cap import CardValueCap
 from risk.rules.variants.experts import ArmyCap, DiceOptions, ExpertState
 from risk.rules.variants.missions import MissionRisk, MissionRiskState, SecretMission, SecretMissionState
 from risk.rules.variants.neutrals import NeutralArmies, NeutralState, TwoPlayer
@@ -34,6 +37,7 @@ REGISTRY: tuple[tuple[type[Variant[Any]], Any], ...] = (
     (DiceOptions, lambda rules: rules.attack_advantage == "on" or rules.commanders == "on"),
     (Capital, lambda rules: rules.game == "capital"),
     (SecretMission, lambda rules: rules.game == "secret-mission"),
+    (CardValueCap, lambda rules: rules.card_value_cap > 0),
 )
 
 
@@ -70,7 +74,7 @@ def hooks_for(rules: Rules) -> Hooks:
     variants = variants_for(rules)
     table: dict[str, Any] = {}
     for hook in Hooks.__dataclass_fields__:
-        if hook in ("actions", "refusals", "effects", "phase_actions", "place_rules", "names"):
+        if hook in ("actions", "refusals", "effects", "phase_actions", "place_rules", "names", "goal"):
             continue
         having = [getattr(v, hook) for v in variants if hasattr(Variant, hook) and _overrides(v, hook)]
         if hook in RULE_HOOKS:
@@ -93,7 +97,38 @@ def hooks_for(rules: Rules) -> Hooks:
     table["names"] = frozenset(v.name for v in variants)
     table["phase_actions"] = {phase: rule for v in variants for phase, rule in v.phase_actions.items()}
     table["place_rules"] = {phase: rule for v in variants for phase, rule in v.place_rules.items()}
+    setting = [v for v in variants if v.goal is not None]
+    if len(setting) > 1:
+        names = " and ".join(type(v).__name__ for v in setting)
+        raise RulesError(f"these rules cannot be played together: {names} (how the game is won)")
+    table["goal"] = setting[0].goal if setting else None
     return Hooks(**table)
+
+
+def goal_of(rules: Rules) -> Goal:
+    """How a game under ``rules`` is won (see :mod:`risk.rules.goal`)."""
+    return hooks_for(rules).goal or WORLD_DOMINATION
+
+
+def game_goal(game: str) -> Goal:
+    """How a game of the rulebooks (by name, as ``--game`` takes it) is won: for a lobby's list."""
+    return goal_of(Rules().for_game(game))
+
+
+# The games' names for display: showing which game is played, never deciding anything.
+GAME_TITLES = {
+    "world": "world domination",
+    "secret-mission": "Secret Mission RISK",
+    "capital": "Capital RISK",
+    "two-player": "2-player RISK",
+    "mission": "Mission RISK",
+    "team": "Team RISK",
+}
+
+
+def game_title(game: str) -> str:
+    """The name of a game of the rulebooks (``rules.game``) for display: "Capital RISK"."""
+    return GAME_TITLES.get(game, game)
 
 
 def _refused(reason: str) -> ActionRule:
@@ -108,4 +143,14 @@ def _refused(reason: str) -> ActionRule:
     return ActionRule(refuse, apply)
 
 
-__all__ = ["REGISTRY", "VARIANT_STATES", "VariantStates", "hooks_for", "variants_for"]
+__all__ = [
+    "GAME_TITLES",
+    "REGISTRY",
+    "VARIANT_STATES",
+    "VariantStates",
+    "game_goal",
+    "game_title",
+    "goal_of",
+    "hooks_for",
+    "variants_for",
+]

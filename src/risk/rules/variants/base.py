@@ -17,6 +17,8 @@ Two kinds of hooks:
   the core's rules, so at most one variant of a game may have each.
 
 A variant's own actions (``actions``) and phases (``phase_actions``, ``place_rules``) are tables.
+A variant that sets how the game is won declares its :class:`~risk.rules.goal.Goal` (``goal``): the
+front ends ask that, never the game's name.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from risk.rules.goal import Goal
 from risk.rules.hooks import ActionRule
 from risk.rules.options import Rules
 from risk.rules.state import Outcome, Phase, State
@@ -50,6 +53,7 @@ RULE_HOOKS = frozenset(
         "fortify_targets",
         "commands",
         "settle_battle",
+        "set_value",
         "source_refusal",
         "target_refusal",
         "attack_armies_refusal",
@@ -72,6 +76,8 @@ class Variant(Generic[S]):
     # Its own phases: the legal actions in each, and how a placement is refused and applied there.
     phase_actions: ClassVar[Mapping[Phase, Any]] = {}
     place_rules: ClassVar[Mapping[Phase, ActionRule]] = {}
+    # How the game is won, when this variant sets it (one variant of a game at most).
+    goal: ClassVar[Goal | None] = None
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -199,6 +205,11 @@ class Variant(Generic[S]):
         self, game: S, source: int, target: int, dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
     ) -> None:
         """Rule: apply a roll's losses and a conquest."""
+        raise NotImplementedError
+
+    # -- cards (rules) ---------------------------------------------------------------------------------
+    def set_value(self, game: S, value: int) -> int:
+        """Rule: the armies a set gives in this game, when the core's chart says ``value``."""
         raise NotImplementedError
 
     # -- refusals (rules return the reason, or "" when the action is legal) --------------------------------

@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar
 
 from risk.rules.actions import Action
 from risk.rules.actions import Capital as ChooseCapital
+from risk.rules.goal import Goal, GoalKind
 from risk.rules.hooks import ActionRule
 from risk.rules.state import LIST, Outcome, Phase, State
 from risk.rules.variants.base import Variant
@@ -74,6 +75,7 @@ def capital_choices(game: CapitalState) -> Iterator[Action]:
 
 class Capital(Variant[CapitalState]):
     name = "capital"
+    goal = Goal(GoalKind.HEADQUARTERS, secret=True)
     actions: ClassVar[Mapping[type, ActionRule]] = {ChooseCapital: ActionRule(refuse_capital, apply_capital)}
     absent_refusals: ClassVar[Mapping[type, str]] = {
         ChooseCapital: "headquarters are chosen in Capital RISK, after deployment"

@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar
 
 from risk.errors import IllegalActionError
 from risk.rules.actions import END_TURN, Action, ClaimMission
+from risk.rules.goal import Goal, GoalKind
 from risk.rules.hooks import ActionRule
 from risk.rules.missions import (
     RANKED_MISSIONS,
@@ -64,6 +65,7 @@ def mission_complete(game: SecretMissionState, player: int) -> bool:
 
 class SecretMission(Variant[SecretMissionState]):
     name = "secret-mission"
+    goal = Goal(GoalKind.SECRET_MISSION, secret=True, names_colours=True)
 
     def setup(self, game: SecretMissionState) -> None:
         """One mission card each from the deck for the colours in play."""
@@ -169,6 +171,7 @@ def turn_end_actions(game: MissionRiskState) -> Iterator[Action]:
 
 class MissionRisk(Variant[MissionRiskState]):
     name = "mission"
+    goal = Goal(GoalKind.MISSION_CARDS, secret=True)
     actions: ClassVar[Mapping[type, ActionRule]] = {
         ClaimMission: ActionRule(refuse_claim_mission, apply_claim_mission)
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Annotated, Any
 
+from risk.rules.goal import Goal, GoalKind
 from risk.rules.state import Kept, Outcome, State
 from risk.rules.variants.base import Variant
 
@@ -123,6 +124,7 @@ class TwoPlayer(Variant[State]):
     """How a 2-player game ends: "You do NOT need to eliminate neutral armies"."""
 
     name = "two-player"
+    goal = Goal(GoalKind.OPPONENT)
 
     def outcome(self, game: State, winner: int, last_standing: bool) -> Outcome | None:
         return Outcome(winner, "eliminated the opponent", (winner,)) if last_standing else None

@@ -14,6 +14,7 @@ from typing import Annotated
 
 from risk.errors import RulesError
 from risk.rules.actions import Attack, Fortify
+from risk.rules.goal import Goal, GoalKind
 from risk.rules.state import DERIVED, LISTS, TIED, Battle, Outcome, Phase, State, battle_losses
 from risk.rules.variants.base import Variant
 
@@ -77,6 +78,7 @@ def _mates(game: TeamState, winner: int) -> tuple[list[str], tuple[int, ...]]:
 
 class Team(Variant[TeamState]):
     name = "team"
+    goal = Goal(GoalKind.TEAM)
 
     def setup(self, game: TeamState) -> None:
         n = len(game.players)

@@ -11,6 +11,7 @@ from risk.bots import BOTS, DEFAULT_LEVEL, LEVELS
 from risk.maps import available_maps, load_drawing, load_map
 from risk.odds import invasion
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
+from risk.rules.variants import game_goal
 from risk.server.errors import Refusal
 from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT
 from risk.server.refusals import refusals
@@ -26,7 +27,10 @@ async def meta() -> dict[str, Any]:
             name: {"players": list(rules.players), "options": rules.option_values()}
             for name, rules in PRESETS.items()
         },
-        "games": {name: {"editions": list(editions)} for name, editions in GAMES.items()},
+        "games": {
+            name: {"editions": list(editions), "goal": game_goal(name).to_dict()}
+            for name, editions in GAMES.items()
+        },
         "options": [
             {
                 "name": info.name.replace("_", "-"),

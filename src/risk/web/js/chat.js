@@ -58,7 +58,7 @@ export class Chat {
     $("#chat-form").hidden = watching;
     $("#chat-readonly").hidden = !watching;
     const channel = $("#chat-channel");
-    const teams = view.game === "team" && !watching;
+    const teams = Boolean(view.has_teams) && !watching;
     if (changed) {
       clear(channel).append(
         el("option", { value: "team", text: "My team" }),

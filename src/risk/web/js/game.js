@@ -915,28 +915,21 @@ function oddsClass(p) {
 }
 
 // -- cards ------------------------------------------------------------------------------------------
+/** The armies a set of the hand gives now, as the engine counts it (the view's set_values). */
 function setValue(cards) {
   const v = S.view;
-  const { options, game } = rulesOf(v.rules);
-  const fixed = options["card-values"] === "fixed" || ((game === "mission" || game === "team") && !options["card-values"]);
-  if (!fixed && v.next_set_value) return v.next_set_value;
-  const symbols = cards.map((c) => ((v.hand || []).find((h) => h.card === c) || {}).symbol);
-  const plain = symbols.filter((s) => s !== "wild");
-  if (new Set(plain).size > 1 || plain.length < 2) return 10;
-  const values = { infantry: 4, cavalry: 6, artillery: 8 };
-  return Math.max(values[plain[0]] || 4, plain.length === 2 ? 10 : 0);
+  const known = (v.set_values || []).find((s) => sameSet(s.cards, cards));
+  return known ? known.value : v.next_set_value || 0;
 }
 
 function rulesOf(text) {
   const parts = String(text || "").split(/\s+/);
   const options = {};
-  let game = "world";
   for (const p of parts.slice(1)) {
     const [k, val] = p.split("=");
-    if (k === "game") game = val;
-    else options[k] = val;
+    if (k !== "game") options[k] = val;
   }
-  return { edition: parts[0], game, options };
+  return { edition: parts[0], options };
 }
 
 function bonusPossible() {
@@ -1063,14 +1056,15 @@ function renderGoal(colours) {
   const panel = $("#goal-panel");
   const box = clear($("#goal"));
   let title = "";
-  if (v.game === "secret-mission" && v.missions) {
+  const goal = v.goal ? v.goal.kind : "world"; // how the game is won, never which game it is
+  if (goal === "secret-mission" && v.missions) {
     title = "Secret mission";
     const mine = S.seat !== null ? v.missions[S.seat] : null;
     if (mine) box.append(el("p", { class: "mission-text", text: mine.text }));
     const others = v.missions.map((m, i) => (m && i !== S.seat ? [i, m] : null)).filter(Boolean);
     for (const [i, m] of others) box.append(el("p", { class: "mission-other" }, el("span", { class: "swatch", style: { background: colours[i].fill } }), ` ${v.players[i].name}: ${m.text}`));
     if (!mine && !others.length) box.append(el("p", { class: "muted", text: "Each player has a secret mission." }));
-  } else if (v.game === "capital") {
+  } else if (goal === "headquarters") {
     title = "Headquarters";
     const list = el("ul", { class: "hq-list" });
     (v.capitals || []).forEach((c, i) => {
@@ -1089,7 +1083,7 @@ function renderGoal(colours) {
       );
     });
     box.append(list);
-  } else if (v.game === "mission" && v.mission_cards) {
+  } else if (goal === "mission-cards" && v.mission_cards) {
     title = "Missions";
     v.mission_cards.forEach((m, i) => {
       const own = i === S.seat;

@@ -173,7 +173,7 @@ function renderAll() {
 // -- seats ------------------------------------------------------------------------------------------
 function seatPreviewColours() {
   const players = F.seats.map((s, i) => ({ neutral: false, team: game() === "team" ? i % 2 : null }));
-  return seatColours({ game: game(), players });
+  return seatColours({ goal: (F.meta.games[game()] || {}).goal, players });
 }
 
 function renderSeats() {
@@ -427,7 +427,8 @@ async function refreshLists() {
 
 function seatLine(g) {
   const line = el("div", { class: "gi-seats" });
-  const colours = seatColours({ game: parseRules(g.rules).game, players: g.seats.map((s, i) => ({ neutral: false, team: parseRules(g.rules).game === "team" ? i % 2 : null })) });
+  const kind = parseRules(g.rules).game;
+  const colours = seatColours({ goal: (F.meta.games[kind] || {}).goal, players: g.seats.map((s, i) => ({ neutral: false, team: kind === "team" ? i % 2 : null })) });
   g.seats.forEach((s, i) => {
     line.append(
       el(

@@ -121,7 +121,7 @@ async function openGame(id) {
 
 async function show(summary, context) {
   S.summary = summary;
-  S.colours = seatColours({ players: summary.players, game: summary.game });
+  S.colours = seatColours({ players: summary.players, goal: summary.goal });
   status("Drawing the board…");
   let data = null;
   try {

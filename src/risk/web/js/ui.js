@@ -56,8 +56,9 @@ export function slugify(name) {
 }
 
 // -- colours ----------------------------------------------------------------------------------------
-// One colour per seat, in seat order. Secret Mission RISK names colours in its "destroy" missions
-// (seat 1 red, 2 blue, 3 green, 4 yellow, 5 black, 6 gray), so that game uses exactly those.
+// One colour per seat, in seat order. A game whose goals name seats by colour (the view's
+// goal.names_colours: Secret Mission RISK's "destroy" missions, seat 1 red, 2 blue, 3 green, 4 yellow,
+// 5 black, 6 gray) uses exactly those.
 const BASE = [
   { name: "red", fill: "#d4483f", ink: "#fff" },
   { name: "blue", fill: "#3c7fd9", ink: "#fff" },
@@ -88,13 +89,16 @@ const NEUTRALS = [
 export const UNOWNED = { name: "unclaimed", fill: "#e6dbbf", ink: "#2a2418" };
 export const TIED = { name: "tied", fill: "#9aa0a8", ink: "#1a1c20" };
 
+/** Seat colours for a view, or anything with its `players` (each with `neutral`, and `team` in a game
+ * of teams) and `goal` (how the game is won: the view's, or the lobby's list of games). */
 export function seatColours(view) {
   const players = view.players || [];
+  const named = Boolean(view.goal && view.goal.names_colours);
   let neutrals = 0;
   return players.map((p, i) => {
     if (p.neutral) return NEUTRALS[neutrals++ % NEUTRALS.length];
-    if (view.game === "team" && p.team !== null && p.team !== undefined) return TEAM[p.team % 2][Math.floor(i / 2) % 3];
-    if (view.game === "secret-mission") return i < 4 ? BASE[i] : MISSION_EXTRA[i - 4] || BASE[i % BASE.length];
+    if (p.team !== null && p.team !== undefined) return TEAM[p.team % 2][Math.floor(i / 2) % 3];
+    if (named) return i < 4 ? BASE[i] : MISSION_EXTRA[i - 4] || BASE[i % BASE.length];
     return BASE[i % BASE.length];
   });
 }
