@@ -60,8 +60,11 @@ class Unloadable(Refusal):
     refused as unavailable, with the reason, for that game alone. Trying again does not help, so the
     server's own bots and clocks leave it alone (a failed store, a plain Refusal, is tried again)."""
 
-    def __init__(self, game_id: str, problem: str) -> None:
+    def __init__(self, game_id: str, problem: str, detail: str | None = None) -> None:
         super().__init__("unavailable", f"game {game_id} cannot be loaded: {problem}")
+        # For the server's log only: the engine's words on a stored action may name a secret (a
+        # headquarters chosen, a card held), so players are told which action, not why.
+        self.detail = f"game {game_id} cannot be loaded: {detail or problem}"
 
 
 def store_failed(error: StorageError, what: str) -> Refusal:

@@ -191,7 +191,7 @@ class Hub:
         except asyncio.CancelledError:
             raise
         except Unloadable as refusal:
-            log.error("%s", refusal.message)  # this game only, and trying again would not help
+            log.error("%s", refusal.detail)  # this game only, and trying again would not help
         except Refusal as refusal:
             if refusal.code == "unavailable":
                 # The store is down (the game could not be read): a new driver tries again shortly,

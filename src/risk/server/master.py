@@ -368,7 +368,9 @@ class GameMaster:
                 problem = self._replay_action(live, entry)
             if problem is not None:
                 raise Unloadable(
-                    game_id, f"stored action {stored.seq} ({stored.text!r}) does not fit: {problem}"
+                    game_id,
+                    f"stored action {stored.seq} does not fit the rules (the server's log says why)",
+                    f"stored action {stored.seq} ({stored.text!r}) does not fit: {problem}",
                 )
             for plugged in self.hooks:
                 plugged.replayed(live, stored)

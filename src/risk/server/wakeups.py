@@ -125,7 +125,7 @@ class Wakeups:
             try:
                 await to_thread.run_sync(master.live, game_id, limiter=self._threads)
             except Unloadable as refusal:
-                log.error("%s", refusal.message)  # this game only: the others play on
+                log.error("%s", refusal.detail)  # this game only: the others play on
                 if hub.peers is not None:
                     hub.peers.let_go(game_id)
                 return
