@@ -37,18 +37,13 @@ class GameReport:
         }
 
 
-def under_turn_cap(game: Game, max_turns: int) -> bool:
-    """Whether a capped game plays on: it is not over and its turn is at most ``max_turns``.
-
-    A turn is one player's turn (the setup is turn 0). Turn ``max_turns + 1`` begins as turn
-    ``max_turns`` ends, so the cap stops the game before any action of it: ``max_turns`` turns played.
-    """
-    return not game.is_over and game.turn <= max_turns
-
-
 def turns_played(game: Game, max_turns: int) -> int:
-    """The turns a game stopped by :func:`under_turn_cap` played: its turn, or the cap when the
-    cap stopped it (the turn after the cap has begun, with no action in it)."""
+    """The turns a capped game played: its turn, or the cap when the cap stopped it.
+
+    A turn is one player's turn (the setup is turn 0). The games here play on while
+    ``game.turn <= max_turns`` (inline in each loop: a call per action would cost the hot loop), so the
+    cap stops a game as turn ``max_turns + 1`` begins, before any action of it: ``max_turns`` played.
+    """
     return min(game.turn, max_turns)
 
 
@@ -75,7 +70,7 @@ def play_game(
         raise ValueError(f"{len(bots)} bots for {len(bot_names)} seats")
     views = [View(game, i) for i in range(len(bots))]
     actions = 0
-    while under_turn_cap(game, max_turns):
+    while not game.is_over and game.turn <= max_turns:
         actor = game.to_act
         action = bots[actor].choose(views[actor])
         game.apply(action)

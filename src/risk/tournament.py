@@ -32,7 +32,7 @@ from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is
 from risk.record import save_record
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import bot_seed, turns_played, under_turn_cap
+from risk.simulate import bot_seed, turns_played
 from risk.view import View
 
 DEFAULT_MAX_TURNS = 500
@@ -166,7 +166,7 @@ def play_job(job: GameJob) -> GameResult:
     views = [View(game, seat) for seat in range(len(bots))]
     actions = 0
     try:
-        while under_turn_cap(game, job.max_turns):
+        while not game.is_over and game.turn <= job.max_turns:
             actor = game.to_act
             try:
                 action = bots[actor].choose(views[actor])
