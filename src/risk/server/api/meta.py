@@ -39,6 +39,8 @@ async def meta() -> dict[str, Any]:
                 else [format_option(info.name, c) for c in info.choices],
                 "description": info.description,
                 "source": info.source,
+                # Whole-number options: the smallest and largest values allowed (the lobby's number boxes).
+                "bounds": list(info.bounds) if info.choices is None else None,
             }
             for info in OPTIONS.values()
             if info.name != "game"

@@ -4,6 +4,7 @@ import { api, seats, seatLink } from "./api.js";
 import { clockFields, fillClockFields, hosts } from "./seating.js";
 import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES, fillBotMenu, botDescription } from "./ui.js";
 import { initHouseRules } from "./houserules.js";
+import { OPTION_GROUPS, PRESETS, choiceWords, optionWords } from "./rulewords.js";
 
 const EDITIONS = {
   1993: "Parker Brothers (1993)",
@@ -44,11 +45,18 @@ const GAME_SETTINGS = {
   mission: { "*": { "card-values": "fixed" } },
   team: { "*": { "card-values": "fixed", players: "4-6" } },
 };
-const HIDDEN_OPTIONS = new Set(["players"]);
+// Not in the rule options' list: the player count follows the seats; the territories and the neutrals'
+// mode have their own choices at the top of the form.
+const HIDDEN_OPTIONS = new Set(["players", "setup", "neutral-mode"]);
+// Quick start's "place my starting armies for me" is a standing order of a seat that the server gains
+// in another change (issue 23 item 6). Until /api/meta lists it in `seat_orders`, the box stays hidden;
+// once it does, the first human seat is sent with `auto_place: true` when the box is ticked.
+const AUTO_PLACE = { order: "auto-place", field: "auto_place" };
 const NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"];
 
 const F = {
   meta: null,
+  rareOpen: false, // the folded rule options, as the player left them
   seats: [],
   options: {}, // name -> value chosen (only those changed from the default are sent)
 };
@@ -83,7 +91,14 @@ async function start() {
     fitSeats();
     renderAll();
   });
-  for (const radio of document.querySelectorAll('input[name="neutral-mode"]')) radio.addEventListener("change", renderOptions);
+  for (const radio of document.querySelectorAll('input[name="neutral-mode"]')) radio.addEventListener("change", renderAll);
+  for (const radio of document.querySelectorAll('input[name="setup"]')) {
+    radio.addEventListener("change", () => {
+      setOption("setup", radio.value);
+      renderAll();
+    });
+  }
+  $("#auto-place-field").hidden = !(F.meta.seat_orders || []).includes(AUTO_PLACE.order);
   $("#add-seat").addEventListener("click", () => {
     const [, max] = playerLimits();
     if (F.seats.length >= max) return;
@@ -166,8 +181,96 @@ function renderAll() {
   $("#edition-desc").textContent = EDITION_DESC[edition()] || "";
   $("#game-desc").textContent = GAME_DESC[game()] || "";
   $("#neutral-field").hidden = game() !== "two-player";
+  renderSetup();
+  renderPresets();
   renderSeats();
   renderOptions();
+}
+
+/** An option's value as the form stands: the one chosen, else the rulebook's. */
+function optionValue(name) {
+  return F.options[name] !== undefined ? F.options[name] : defaults()[name];
+}
+
+/** Choose a value: only values that differ from the rulebook's are kept (and sent). */
+function setOption(name, value) {
+  if (value === defaults()[name] || value === "") delete F.options[name];
+  else F.options[name] = value;
+}
+
+function neutralMode() {
+  return document.querySelector('input[name="neutral-mode"]:checked').value;
+}
+
+// -- presets and the territories ------------------------------------------------------------------------
+/** The preset the form matches now (rulebook, game, options and neutrals), if any. */
+function matchingPreset() {
+  const current = { ...defaults(), ...F.options };
+  return PRESETS.find((p) => {
+    if (p.edition !== edition() || p.game !== game()) return false;
+    if (game() === "two-player" && (p.neutralMode || "passive") !== neutralMode()) return false;
+    const wanted = { ...defaults(), ...(p.options || {}) };
+    return Object.keys({ ...wanted, ...current }).every((k) => wanted[k] === current[k]);
+  });
+}
+
+function renderPresets() {
+  const box = clear($("#preset-list"));
+  const on = matchingPreset();
+  for (const preset of PRESETS) {
+    if (!F.meta.editions[preset.edition] || !(F.meta.games[preset.game] || { editions: [] }).editions.includes(preset.edition)) continue;
+    const b = el(
+      "button",
+      {
+        type: "button",
+        class: `preset${preset === on ? " on" : ""}`,
+        id: `preset-${preset.id}`,
+        "aria-pressed": String(preset === on),
+        title: `From the ${preset.from}`,
+      },
+      el("strong", { text: preset.name }),
+      el("span", { class: "preset-desc", text: preset.desc }),
+    );
+    b.addEventListener("click", () => applyPreset(preset));
+    box.append(b);
+  }
+}
+
+function applyPreset(preset) {
+  $("#edition").value = preset.edition;
+  fillGames();
+  $("#game").value = preset.game;
+  F.options = { ...(preset.options || {}) };
+  const radio = document.querySelector(`input[name="neutral-mode"][value="${preset.neutralMode || "passive"}"]`);
+  if (radio) radio.checked = true;
+  const [lo, hi] = playerLimits();
+  const count = Math.max(lo, Math.min(hi, preset.seats || F.seats.length));
+  while (F.seats.length > count) {
+    // Bots leave first, then open seats: the people stay.
+    const last = F.seats.map((s) => s.kind).lastIndexOf("bot");
+    const open = F.seats.map((s) => s.kind).lastIndexOf("open");
+    F.seats.splice(last >= 0 ? last : open >= 0 ? open : F.seats.length - 1, 1);
+  }
+  while (F.seats.length < count) F.seats.push({ kind: "bot", bot: defaultBot(), name: "" });
+  fitSeats();
+  renderAll();
+}
+
+/** Territories claimed or dealt: the rulebook's way is marked; 2-player RISK always deals. */
+function renderSetup() {
+  const field = $("#setup-field");
+  field.hidden = game() === "two-player";
+  const rulebook = defaults().setup || "claim";
+  const value = optionValue("setup") || "claim";
+  for (const radio of field.querySelectorAll('input[name="setup"]')) {
+    radio.checked = radio.value === value;
+    const words = choiceWords("setup", radio.value);
+    radio.parentElement.lastChild.textContent = ` ${words}${radio.value === rulebook ? " (rulebook)" : ""}`;
+  }
+  $("#setup-desc").textContent =
+    value === "deal"
+      ? "Each player gets the territories of the cards dealt to them, then places the rest of their armies."
+      : "Players claim the empty territories one at a time in turn, then place the rest of their armies.";
 }
 
 // -- seats ------------------------------------------------------------------------------------------
@@ -257,45 +360,94 @@ function cap(s) {
 function renderOptions() {
   const box = clear($("#options"));
   const base = defaults();
+  const groups = new Map();
   let changed = 0;
   for (const option of F.meta.options) {
     if (HIDDEN_OPTIONS.has(option.name)) continue;
     const only = OPTION_GAMES[option.name];
     if (only && !only.includes(game())) continue;
-    if (option.name === "neutral-mode") continue; // the radio buttons above
-    const value = F.options[option.name] !== undefined ? F.options[option.name] : base[option.name];
+    const words = optionWords(option.name, option.description);
     const isChanged = F.options[option.name] !== undefined && F.options[option.name] !== base[option.name];
     if (isChanged) changed += 1;
-    let input;
-    if (option.choices) {
-      input = el("select", { id: `opt-${option.name}`, dataset: { option: option.name } });
-      for (const choice of option.choices) {
-        input.append(el("option", { value: choice, text: choice === base[option.name] ? `${choice} (rulebook)` : choice }));
-      }
-      input.value = value;
-    } else {
-      input = el("input", { id: `opt-${option.name}`, type: "text", dataset: { option: option.name }, spellcheck: "false" });
-      input.value = value === undefined ? "" : value;
-    }
-    input.addEventListener("change", () => {
-      const v = input.value.trim();
-      if (v === base[option.name] || v === "") delete F.options[option.name];
-      else F.options[option.name] = v;
-      if (option.name === "players") fitSeats();
-      renderSeats();
-      renderOptions();
-    });
-    box.append(
-      el(
-        "div",
-        { class: `option-row${isChanged ? " changed" : ""}` },
-        el("label", { class: "opt-name", for: `opt-${option.name}`, text: option.name }),
-        input,
-        el("div", { class: "opt-desc", text: option.description, title: option.source || "" }),
-      ),
-    );
+    if (!groups.has(words.group)) groups.set(words.group, { rows: [], changed: 0 });
+    const group = groups.get(words.group);
+    if (isChanged) group.changed += 1;
+    group.rows.push(optionRow(option, words, base, isChanged));
+  }
+  if (game() === "two-player" && neutralMode() !== (base["neutral-mode"] || "passive")) changed += 1;
+  if ((optionValue("setup") || "claim") !== (base.setup || "claim")) changed += 1;
+  for (const [key, title] of OPTION_GROUPS) {
+    const group = groups.get(key);
+    if (!group) continue;
+    const heading = key === "game" ? `${GAME_NAMES[game()] || game()}` : title;
+    if (key === "rare") {
+      // Folded unless one of them is changed: most games never touch these.
+      const fold = el("details", { class: "more option-fold", id: "rare-options", open: group.changed > 0 || F.rareOpen }, el("summary", { text: heading }), ...group.rows);
+      fold.addEventListener("toggle", () => {
+        F.rareOpen = fold.open;
+      });
+      box.append(fold);
+    } else box.append(el("div", { class: "option-group", dataset: { group: key } }, el("h3", { class: "option-group-title", text: heading }), ...group.rows));
   }
   $("#changed-count").textContent = changed ? `${changed} changed` : "as the rulebook says";
+}
+
+/** One option: the player's label (the engine's name in its tooltip), the input, one line of help. */
+function optionRow(option, words, base, isChanged) {
+  const value = optionValue(option.name);
+  const id = `opt-${option.name}`;
+  const engine = `${option.name}=${value === undefined ? "" : value} (the engine's name: ${option.name})`;
+  const changed = () => {
+    renderAll();
+  };
+  let input;
+  if (option.name === "starting-armies") {
+    input = armiesInput(option.name, value, changed);
+  } else if (option.choices) {
+    input = el("select", { id, dataset: { option: option.name }, title: engine });
+    for (const choice of option.choices) {
+      const said = choiceWords(option.name, choice);
+      input.append(el("option", { value: choice, text: choice === base[option.name] ? `${said} (rulebook)` : said }));
+    }
+    input.value = value;
+  } else {
+    const [lo, hi] = option.bounds || [0, 1000];
+    input = el("input", { id, type: "number", min: lo, max: hi, step: 1, inputmode: "numeric", dataset: { option: option.name }, title: engine });
+    input.value = value === undefined ? "" : value;
+  }
+  if (input.tagName !== "DIV") {
+    input.addEventListener("change", () => {
+      setOption(option.name, input.value.trim());
+      changed();
+    });
+  }
+  return el(
+    "div",
+    { class: `option-row${isChanged ? " changed" : ""}`, dataset: { option: option.name } },
+    el("label", { class: "opt-name", for: input.tagName === "DIV" ? null : id, id: `${id}-label`, text: words.label, title: engine }),
+    input,
+    el("div", { class: "opt-desc", text: words.help, title: [option.source, `Engine: ${option.name}`].filter(Boolean).join(" · ") }),
+  );
+}
+
+/** Starting armies as one box per player count ("3:35,4:30,5:25" in the engine's words). */
+function armiesInput(name, value, changed) {
+  const pairs = String(value || "").split(",").filter(Boolean).map((p) => p.split(":"));
+  const box = el("div", { class: "armies-input", role: "group", "aria-labelledby": `opt-${name}-label`, id: `opt-${name}`, title: `${name}=${value}` });
+  const inputs = pairs.map(([count, armies]) => {
+    const input = el("input", { type: "number", min: 1, max: 1000, step: 1, inputmode: "numeric", id: `opt-${name}-${count}`, "aria-label": `Starting armies with ${count} players`, dataset: { count } });
+    input.value = armies;
+    box.append(el("label", { class: "armies-pair" }, el("span", { text: `${count} players` }), input));
+    return input;
+  });
+  for (const input of inputs) {
+    input.addEventListener("change", () => {
+      if (inputs.some((i) => !(Number(i.value) >= 1))) return; // an empty box: keep what was there
+      setOption(name, inputs.map((i) => `${i.dataset.count}:${Number(i.value)}`).join(","));
+      changed();
+    });
+  }
+  return box;
 }
 
 // -- creating -----------------------------------------------------------------------------------------
@@ -305,13 +457,18 @@ function gameBody() {
   if (F.seats.length < lo || F.seats.length > hi) return { error: `This game is for ${lo === hi ? lo : `${lo} to ${hi}`} players.` };
   const options = { ...F.options };
   if (game() === "two-player") {
-    const mode = document.querySelector('input[name="neutral-mode"]:checked').value;
+    delete options.setup; // 2-player RISK deals, whatever was chosen before
+    const mode = neutralMode();
     if (mode !== (defaults()["neutral-mode"] || "passive")) options["neutral-mode"] = mode;
   }
+  const autoPlace = !$("#auto-place-field").hidden && $("#auto-place").checked;
+  const firstHuman = F.seats.findIndex((s) => s.kind === "human");
   const seatsOut = F.seats.map((s, i) => {
     if (s.kind === "open") return { kind: "open" };
     if (s.kind === "bot") return { kind: "bot", bot: s.bot, name: (s.name || "").trim() };
-    return { kind: "human", name: (s.name || "").trim() || NAMES[i] || `Player ${i + 1}` };
+    const seat = { kind: "human", name: (s.name || "").trim() || NAMES[i] || `Player ${i + 1}` };
+    if (autoPlace && i === firstHuman) seat[AUTO_PLACE.field] = true;
+    return seat;
   });
   const body = {
     edition: edition(),

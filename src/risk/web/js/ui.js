@@ -1,6 +1,8 @@
 // Small helpers shared by the pages: DOM building (never innerHTML with anyone's text), colours,
 // toasts, words.
 
+import { optionInWords } from "./rulewords.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** el("div", {class: "x", dataset: {a: 1}, onclick: fn}, child, "text", ...) */
@@ -184,7 +186,7 @@ export function parseRules(text) {
 
 export function describeRules(text) {
   const r = parseRules(text);
-  const extra = Object.entries(r.options).map(([k, v]) => `${k} ${v}`);
+  const extra = Object.entries(r.options).map(([k, v]) => optionInWords(k, v));
   return [`${GAME_NAMES[r.game] || r.game} · ${r.edition}`, ...extra].join(" · ");
 }
 
