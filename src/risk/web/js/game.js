@@ -72,6 +72,7 @@ async function start() {
 
 function connect() {
   if (S.socket) S.socket.close();
+  S.elsewhere = false; // the seat is played on this page again (see showConnection)
   S.socket = new GameSocket(gameId, S.token, {
     onState,
     onAck,
@@ -252,7 +253,7 @@ function roundText(msg) {
 }
 
 function myTurn() {
-  return S.seat !== null && S.msg && S.legal && S.legal.count > 0;
+  return S.seat !== null && !S.elsewhere && S.msg && S.legal && S.legal.count > 0;
 }
 
 function pruneSelection() {
@@ -360,21 +361,26 @@ function onTerritory(slug, event) {
     const map = L[kind];
     if (!map.size) continue;
     const sel = S.selection && S.selection.kind === kind ? S.selection : null;
+    const verb = kind === "attack" ? "attack" : "move armies to";
     if (sel && sel.from === slug) {
-      S.selection = null;
-      S.lastAttack = null;
+      // A second click on the chosen territory keeps it (players click again to be sure); Cancel,
+      // Esc or a click on the sea lets go of it.
+      showMessage(`${S.names.get(slug)} stays chosen: click where to ${verb}, or Cancel to let go.`, "info");
     } else if (sel && map.get(sel.from).has(slug)) {
       sel.to = slug;
       S.board.focus([sel.from, slug]);
     } else if (map.has(slug)) {
-      S.selection = { kind, from: slug, to: null };
+      // Another source: it keeps the target chosen when it can reach it too.
+      const to = sel && sel.to && map.get(slug).has(sel.to) ? sel.to : null;
+      S.selection = { kind, from: slug, to };
     } else {
-      // A target of exactly one source: choose both at once.
       const sources = [...map.entries()].filter(([, targets]) => targets.has(slug)).map(([s]) => s);
       if (sources.length === 1) S.selection = { kind, from: sources[0], to: slug };
       else if (sources.length > 1) {
-        S.selection = null;
-        showMessage(`Choose where to ${kind} ${S.names.get(slug)} from: ${sources.map((s) => S.names.get(s)).join(", ")}.`, "info");
+        // Several of yours reach it: the strongest is chosen, and the player is told how to change it.
+        const from = sources.reduce((a, b) => (forceOf(territory(b)) > forceOf(territory(a)) ? b : a));
+        S.selection = { kind, from, to: slug };
+        showMessage(`From ${S.names.get(from)}, your strongest next to ${S.names.get(slug)}: click ${sources.filter((s) => s !== from).map((s) => S.names.get(s)).join(" or ")} to ${kind} from there.`, "info");
       } else S.selection = null;
     }
     render();
@@ -590,6 +596,7 @@ function renderPrompt() {
   const mine = myTurn();
   const L = S.legal;
   $("#turn-info").textContent = msg.outcome ? "Game over" : `${roundText(msg)} · ${PHASE_LABELS[v.phase] || v.phase} · ${name(v.current)}`;
+  if (S.elsewhere && !msg.outcome) return setPhase("Your seat is played on another tab or device", "Click “Play here” above to play on this page.");
   if (msg.status === "waiting") {
     const open = (msg.seats || []).filter((s) => s.kind === "open").length;
     return setPhase(`Waiting for ${plural(open, "player")} to join`, "The game starts when every open seat is taken: friends can take them from the lobby.");
@@ -1314,6 +1321,9 @@ function showConnection(status, detail) {
     );
   } else if (status === "closed" && detail === 4409) {
     movedBanner(banner, () => connect()); // this seat was opened elsewhere: play here again on a click
+    S.elsewhere = true; // no prompt to act here ("Claim a territory") while the seat is played there
+    S.selection = null;
+    render();
   } else if (status === "closed") {
     banner.hidden = false;
     clear(banner).append(el("span", { text: "Disconnected from the game." }), button("Reconnect", { class: "btn btn-small", id: "reconnect" }, () => connect()));

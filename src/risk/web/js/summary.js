@@ -101,8 +101,15 @@ async function start() {
   });
 }
 
+/** The seat this page speaks for: the link's #token=..., else one this browser keeps for the game. */
+function heldSeat(id) {
+  const inLink = /(?:^|[#&])token=([^&]+)/.exec(location.hash);
+  if (inLink) return { game: id, token: decodeURIComponent(inLink[1]) };
+  return seats.forGame(id).find((s) => s.token);
+}
+
 async function openGame(id) {
-  const held = seats.forGame(id).find((s) => s.token);
+  const held = heldSeat(id); // a link opened in a fresh browser offers the record too
   const boardLink = `/game/${encodeURIComponent(id)}${held ? `#token=${encodeURIComponent(held.token)}` : ""}`;
   const toBoard = $("#to-board");
   toBoard.href = boardLink;
