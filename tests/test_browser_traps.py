@@ -19,22 +19,24 @@ from typing import Any
 
 import pytest
 
+import test_browser
 from live_server import free_port, request, server
 from risk import View
 from risk.bots import make_bot
 from risk.rules.state import Phase
 from risk.server.master import GameMaster, GameSpec, SeatSpec
-from test_browser import LAPTOP, PHONE, SCREEN_POINT, browser, shot  # noqa: F401 - a fixture
+from test_browser import LAPTOP, PHONE, SCREEN_POINT, shot
 from test_server_social import finished_game
+
+browser = test_browser.browser  # the same Chromium as the board's browser tests
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
-Position = dict[str, Any]
 
 
-def play_until(master: GameMaster, seed: int, wanted: Callable[[View], bool], **spec: Any) -> Position:
+def play_until(master: GameMaster, seed: int, wanted: Callable[[View], bool], **spec: Any) -> dict[str, Any]:
     """A game of Ann (moves by a quick bot) and two quick bots, played until ``wanted(Ann's view)``
-    holds when Ann is to act: {id, token, hand, trades}."""
+    holds when Ann is to act: {id, token, view}."""
     record, seats = master.create_game(
         GameSpec(
             seats=[SeatSpec("human", "Ann"), SeatSpec("bot", bot="quick"), SeatSpec("bot", bot="quick")],
@@ -101,14 +103,18 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, dict[
         yield number, positions
 
 
-def open_seat(browser: Any, port: int, game: dict[str, Any], viewport: dict[str, int] = LAPTOP, **options: Any) -> Any:  # noqa: F811
+def open_seat(
+    browser: Any, port: int, game: dict[str, Any], viewport: dict[str, int] = LAPTOP, **options: Any
+) -> Any:
     context = browser.new_context(viewport=viewport, **options)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(f"http://127.0.0.1:{port}/game/{game['id']}#token={game['token']}")
     state = request(port, "GET", f"/api/games/{game['id']}/view", token=game["token"])
-    page.wait_for_function("id => document.body.dataset.stateId === String(id)", arg=state["state_id"], timeout=30_000)
+    page.wait_for_function(
+        "id => document.body.dataset.stateId === String(id)", arg=state["state_id"], timeout=30_000
+    )
     return page
 
 
@@ -121,7 +127,7 @@ def names(port: int) -> dict[str, str]:
     return {t["slug"]: t["name"] for t in request(port, "GET", "/api/boards/classic")["board"]["territories"]}
 
 
-def test_a_second_click_on_the_attacker_keeps_it(browser: Any, games: tuple[int, dict[str, Any]]) -> None:  # noqa: F811
+def test_a_second_click_on_the_attacker_keeps_it(browser: Any, games: tuple[int, dict[str, Any]]) -> None:
     port, positions = games
     game = positions["attack"]
     state = request(port, "GET", f"/api/games/{game['id']}/view", token=game["token"])
@@ -146,9 +152,15 @@ def test_a_second_click_on_the_attacker_keeps_it(browser: Any, games: tuple[int,
     page.context.close()
 
 
-def test_a_seat_moved_to_another_tab_asks_nothing_there(browser: Any, games: tuple[int, dict[str, Any]]) -> None:  # noqa: F811
+def test_a_seat_moved_to_another_tab_asks_nothing_there(
+    browser: Any, games: tuple[int, dict[str, Any]]
+) -> None:
     port, _ = games
-    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "quick"}, {"kind": "bot", "bot": "quick"}]
+    seats = [
+        {"kind": "human", "name": "Ann"},
+        {"kind": "bot", "bot": "quick"},
+        {"kind": "bot", "bot": "quick"},
+    ]
     created = request(port, "POST", "/api/games", {"seats": seats, "seed": 3, "bot_delay": 0})
     game = {"id": created["id"], "token": created["seats"][0]["token"]}
     first = open_seat(browser, port, game)
@@ -167,7 +179,9 @@ def test_a_seat_moved_to_another_tab_asks_nothing_there(browser: Any, games: tup
     second.context.close()
 
 
-def test_the_summary_link_with_a_token_offers_the_record(browser: Any, games: tuple[int, dict[str, Any]]) -> None:  # noqa: F811
+def test_the_summary_link_with_a_token_offers_the_record(
+    browser: Any, games: tuple[int, dict[str, Any]]
+) -> None:
     port, positions = games
     game = positions["finished"]
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)  # a fresh browser
@@ -186,9 +200,11 @@ def test_the_summary_link_with_a_token_offers_the_record(browser: Any, games: tu
     context.close()
 
 
-def test_the_top_bar_fits_a_phone(browser: Any, games: tuple[int, dict[str, Any]]) -> None:  # noqa: F811
+def test_the_top_bar_fits_a_phone(browser: Any, games: tuple[int, dict[str, Any]]) -> None:
     port, positions = games
-    page = open_seat(browser, port, positions["defend"], PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = open_seat(
+        browser, port, positions["defend"], PHONE, is_mobile=True, has_touch=True, device_scale_factor=2
+    )
     page.locator("#clock .clock-who").wait_for(timeout=30_000)
     shot(page, "trap-topbar-phone")
     cut = page.evaluate(
@@ -204,7 +220,7 @@ def test_the_top_bar_fits_a_phone(browser: Any, games: tuple[int, dict[str, Any]
     page.context.close()
 
 
-def test_card_trading_from_end_to_end(browser: Any, games: tuple[int, dict[str, Any]]) -> None:  # noqa: F811
+def test_card_trading_from_end_to_end(browser: Any, games: tuple[int, dict[str, Any]]) -> None:
     port, positions = games
     game = positions["trade"]
     state = request(port, "GET", f"/api/games/{game['id']}/view", token=game["token"])
