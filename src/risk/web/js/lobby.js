@@ -49,9 +49,10 @@ const GAME_SETTINGS = {
 // mode have their own choices at the top of the form.
 const HIDDEN_OPTIONS = new Set(["players", "setup", "neutral-mode"]);
 // Quick start's "place my starting armies for me" is a standing order of a seat that the server gains
-// in another change (issue 23 item 6). Until /api/meta lists it in `seat_orders`, the box stays hidden;
-// once it does, the first human seat is sent with `auto_place: true` when the box is ticked.
-const AUTO_PLACE = { order: "auto-place", field: "auto_place" };
+// in another change (issue 23 item 6: the seat's `auto_setup`, POST /api/games). Until /api/meta lists
+// "auto_setup" in `seat_options`, the box stays hidden; once it does, the first human seat is sent
+// with `auto_setup: true` when the box is ticked.
+const AUTO_PLACE = { option: "auto_setup", field: "auto_setup" };
 const NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"];
 
 const F = {
@@ -98,7 +99,7 @@ async function start() {
       renderAll();
     });
   }
-  $("#auto-place-field").hidden = !(F.meta.seat_orders || []).includes(AUTO_PLACE.order);
+  $("#auto-place-field").hidden = !(F.meta.seat_options || []).includes(AUTO_PLACE.option);
   $("#add-seat").addEventListener("click", () => {
     const [, max] = playerLimits();
     if (F.seats.length >= max) return;
