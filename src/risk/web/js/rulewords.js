@@ -186,7 +186,7 @@ export const PRESETS = [
     game: "world",
     options: { setup: "deal" },
     from: "2008 rules with territories dealt, as in Secret Mission RISK",
-    desc: "Territories dealt at random: straight to placing armies.",
+    desc: "Territories dealt: straight to placing armies.",
   },
   {
     id: "secret-mission",
@@ -194,7 +194,7 @@ export const PRESETS = [
     edition: "2008",
     game: "secret-mission",
     from: "2008 rules, Secret Mission RISK",
-    desc: "A secret mission each: the first to complete theirs wins.",
+    desc: "A secret mission each: first to complete it wins.",
   },
   {
     id: "capital",
@@ -202,7 +202,7 @@ export const PRESETS = [
     edition: "2008",
     game: "capital",
     from: "2008 rules, Capital RISK",
-    desc: "Hide a headquarters; capture the others and keep yours.",
+    desc: "Capture the others' headquarters, keep yours.",
   },
   {
     id: "capital-short",
@@ -212,7 +212,7 @@ export const PRESETS = [
     seats: 4,
     options: { "capitals-to-win": "short" },
     from: "2008 rules, Capital RISK: 'you can shorten the game even further'",
-    desc: "4 players: capture any 2 headquarters and keep yours.",
+    desc: "4 players: capture any 2 headquarters.",
   },
   {
     id: "two-player",
@@ -220,7 +220,7 @@ export const PRESETS = [
     edition: "2008",
     game: "two-player",
     from: "2008 rules, 2-player RISK",
-    desc: "You, one opponent and a neutral army in the way.",
+    desc: "You, one opponent and a neutral army.",
   },
   {
     id: "two-player-allies",
@@ -229,7 +229,7 @@ export const PRESETS = [
     game: "two-player",
     neutralMode: "active",
     from: "2003 rules, 2-player RISK, active neutrals",
-    desc: "Four neutral armies you can bribe with cards and make allies.",
+    desc: "Neutrals you can bribe and make allies (2003).",
   },
   {
     id: "mission",
@@ -237,7 +237,7 @@ export const PRESETS = [
     edition: "2003",
     game: "mission",
     from: "2003 rules, Mission RISK",
-    desc: "Four missions each, one of each rank: complete all four.",
+    desc: "Four missions each: complete them all (2003).",
   },
   {
     id: "team",
@@ -246,7 +246,7 @@ export const PRESETS = [
     game: "team",
     seats: 4,
     from: "2003 rules, Team RISK",
-    desc: "Two teams of two in alternating seats, one shared hand.",
+    desc: "Two against two, one shared hand (2003).",
   },
   {
     id: "experts",
@@ -255,6 +255,6 @@ export const PRESETS = [
     game: "world",
     options: { "card-values": "plus-one", fortify: "extended", "army-cap": "12", "attack-advantage": "on", commanders: "on" },
     from: "1993 rules, 'Rules Variations for RISK Experts'",
-    desc: "Sets worth one more each time, extended moves, 12 armies a territory, advantage, commanders.",
+    desc: "Every variation the 1993 rules offer to experts.",
   },
 ];
