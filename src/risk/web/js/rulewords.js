@@ -258,3 +258,13 @@ export const PRESETS = [
     desc: "Every variation the 1993 rules offer to experts.",
   },
 ];
+
+/** The preset a game's rules are, if any ("1993 experts"): the lobby's lists name it, not its options. */
+export function presetOf(edition, game, options) {
+  const keys = Object.keys(options || {}).filter((k) => k !== "neutral-mode");
+  return PRESETS.find((p) => {
+    const wanted = p.options || {};
+    if (p.edition !== edition || p.game !== game || (p.neutralMode || "passive") !== ((options || {})["neutral-mode"] || "passive")) return false;
+    return keys.length === Object.keys(wanted).length && keys.every((k) => String(wanted[k]) === String(options[k]));
+  });
+}

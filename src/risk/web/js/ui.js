@@ -1,7 +1,7 @@
 // Small helpers shared by the pages: DOM building (never innerHTML with anyone's text), colours,
 // toasts, words.
 
-import { optionInWords } from "./rulewords.js";
+import { optionInWords, presetOf } from "./rulewords.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -186,6 +186,8 @@ export function parseRules(text) {
 
 export function describeRules(text) {
   const r = parseRules(text);
+  const preset = presetOf(r.edition, r.game, r.options);
+  if (preset && Object.keys(r.options).length) return `${preset.name} · ${r.edition}`;
   const extra = Object.entries(r.options).map(([k, v]) => optionInWords(k, v));
   return [`${GAME_NAMES[r.game] || r.game} · ${r.edition}`, ...extra].join(" · ");
 }
