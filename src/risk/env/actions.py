@@ -51,6 +51,7 @@ from typing import Any, Final
 from risk.errors import IllegalActionError
 from risk.maps import Board
 from risk.rules.actions import (
+    END_TURN,
     AcceptDice,
     Action,
     Attack,
@@ -70,6 +71,7 @@ from risk.rules.actions import (
     Reroll,
     Trade,
 )
+from risk.rules.game import Phase
 from risk.rules.missions import RANKED_MISSIONS
 from risk.view import View
 
@@ -78,6 +80,7 @@ MAX_DICE = 3
 DEFAULT_MAX_HAND = 12
 SIDES: Final = ("attacker", "defender")
 MISSION_KEYS: Final = tuple(m.key for m in RANKED_MISSIONS)
+_FORTIFY = Phase.FORTIFY
 
 
 def choice_counts(low: int, high: int) -> list[int]:
@@ -94,13 +97,35 @@ class Block:
 
 @dataclass(slots=True)
 class LegalMap:
-    """The legal actions of one position in the fixed space: ``actions[index]`` is the engine's
-    action for each legal index (in increasing index order)."""
+    """The legal actions of one position in the fixed space. ``plain`` maps the index of each action
+    without a count choice to the engine's action; ``counted`` maps each index of a counted action
+    (place, occupy, fortify) to its action at the lowest count and the count the index stands for
+    (the action itself is made when asked for: most are never chosen)."""
 
-    actions: dict[int, Action]
+    plain: dict[int, Action]
+    counted: dict[int, tuple[Action, int]]
 
     def indices(self) -> list[int]:
-        return list(self.actions)
+        """The legal indices (not in order)."""
+        return [*self.plain, *self.counted]
+
+    def get(self, index: int) -> Action | None:
+        """The engine's action for ``index``, or ``None`` when the index is not legal now."""
+        action = self.plain.get(index)
+        if action is not None:
+            return action
+        counted = self.counted.get(index)
+        return None if counted is None else _with_count(*counted)
+
+    @property
+    def actions(self) -> dict[int, Action]:
+        """Every legal index and its action, in index order."""
+        every = dict(self.plain)
+        every.update((index, _with_count(*counted)) for index, counted in self.counted.items())
+        return dict(sorted(every.items()))
+
+    def __len__(self) -> int:
+        return len(self.plain) + len(self.counted)
 
 
 class ActionCodec:
@@ -157,6 +182,9 @@ class ActionCodec:
     # -- the legal actions of a position ---------------------------------------------------------
     def legal(self, view: View) -> LegalMap:
         """The legal actions of ``view``'s player now (none when another is to act), by index."""
+        plain_fortify = not view.active_neutrals and view.team is None and not view.rules.army_cap
+        if view.phase is _FORTIFY and plain_fortify:
+            return self._fortify_legal(view)
         start = self._start
         k = len(COUNT_CHOICES)
         t_count = self.territories
@@ -197,13 +225,26 @@ class ActionCodec:
                 run[2] = count
             elif count < run[1]:
                 run[1] = count
+        counted: dict[int, tuple[Action, int]] = {}
         for head, low, high, template in ranges.values():
-            seen: set[int] = set()
-            for choice, count in enumerate(choice_counts(low, high)):
-                if count not in seen:
-                    seen.add(count)
-                    actions[head + choice] = _with_count(template, count)
-        return LegalMap(dict(sorted(actions.items())))
+            _add_choices(counted, head, template, low, high)
+        return LegalMap(actions, counted)
+
+    def _fortify_legal(self, view: View) -> LegalMap:
+        """The fortify phase of a game whose free move has no variant's rule (no army cap, no
+        allies, no teams): the engine's own generator (``risk.rules.fortify.fortifications``) lists
+        every count of every move, thousands; the same moves by their ranges, from the View."""
+        if view.player != view.to_act:
+            return LegalMap({}, {})
+        t_count, k, start = self.territories, len(COUNT_CHOICES), self._start["fortify"]
+        me, owner, armies = view.player, view.owner, view.armies
+        counted: dict[int, tuple[Action, int]] = {}
+        for source in range(t_count):
+            if owner[source] == me and armies[source] >= 2:
+                for target in view.fortify_targets(source):
+                    head = start + (source * t_count + target) * k
+                    _add_choices(counted, head, Fortify(source, target, 1), 1, armies[source] - 1)
+        return LegalMap({self._start["endturn"]: END_TURN}, counted)
 
     # -- both ways -------------------------------------------------------------------------------
     def decode(self, index: int, view: View, legal: LegalMap | None = None) -> Action:
@@ -213,10 +254,10 @@ class ActionCodec:
             legal = self.legal(view)
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.size:
             raise IllegalActionError(f"action {index!r} is not in the action space 0..{self.size - 1}")
-        action = legal.actions.get(index)
+        action = legal.get(index)
         if action is None:
             who = view.players[view.player] if view.player >= 0 else "a spectator"
-            legal_count = len(legal.actions)
+            legal_count = len(legal)
             raise IllegalActionError(
                 f"action {index} ({self.describe(index)}) is not legal now for {who} "
                 f"(phase {view.phase.name.lower().replace('_', '-')}; {legal_count} legal actions, "
@@ -312,6 +353,21 @@ class ActionCodec:
         if triple is None:
             return None
         return self._start["trade"] + triple * 3 + slots.index(slot_of[action.cards[0]])
+
+
+def _add_choices(
+    counted: dict[int, tuple[Action, int]], head: int, template: Action, low: int, high: int
+) -> None:
+    """The count choices of one counted action whose legal counts are ``low..high``: choice 0 alone
+    where the rules force the count; else each choice whose count no earlier choice has."""
+    if low == high:
+        counted[head] = (template, low)
+        return
+    seen: set[int] = set()
+    for choice, count in enumerate(choice_counts(low, high)):
+        if count not in seen:
+            seen.add(count)
+            counted[head + choice] = (template, count)
 
 
 def _with_count(template: Action, count: int) -> Action:

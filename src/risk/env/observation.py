@@ -178,15 +178,10 @@ class Observer:
         me = view.player
         none_seat, tied_seat = p, p + 1
         rel = [(seat - me) % p for seat in range(p)]
-        owner_seats = view.owner
-        owner = np.fromiter(
-            (
-                rel[o] if o >= 0 else (none_seat if o != TIED else tied_seat)
-                for o in owner_seats
-            ),
-            dtype=np.int32,
-            count=t,
-        )
+        seats = np.array(view.owner, dtype=np.int32)
+        # Relative seats; the codes past them for unclaimed (-1) and tied (TIED) territories.
+        owner = np.where(seats >= 0, (seats - me) % p, np.where(seats == TIED, tied_seat, none_seat))
+        owner = owner.astype(np.int32, copy=False)
         armies = np.array(view.armies, dtype=np.int32)
         units_by_seat = view.units
         if units_by_seat is None:
@@ -220,31 +215,35 @@ class Observer:
 
     def _seats(self, view: View, rel: list[int], units: Array) -> Array:
         p, t, me = self.seats, self.territories, view.player
-        rows = np.zeros((p, len(SEAT_FIELDS)), dtype=np.int32)
-        order = [(me + r) % p for r in range(p)]
         team = view.team
         capitals = view.capitals
         choosing = view.phase == Phase.CHOOSE_CAPITAL
         ally = view.ally
-        shown = view.mission_cards
-        claimed = view.missions_claimed
         alive, count, setup, neutral = view.alive, view.territory_count, view.setup_armies, view.neutral
-        unshown = view.goal.kind is GoalKind.MISSION_CARDS
-        for r, seat in enumerate(order):
-            row = rows[r]
-            row[0] = alive[seat]
-            row[1] = neutral[seat]
-            row[2] = seat == me or (team is not None and team[seat] == team[me])
-            row[3] = count[seat]
-            row[5] = view.hand_size(seat)
-            row[6] = setup[seat]
+        hand_sizes = view.hand_sizes
+        mission_cards = view.goal.kind is GoalKind.MISSION_CARDS
+        shown = view.mission_cards if mission_cards else ()
+        claimed = view.missions_claimed if mission_cards else ()
+        armies = units.sum(axis=0).tolist()
+        rows = []
+        for r in range(p):
+            seat = (me + r) % p
             capital = capitals[seat] if seat < len(capitals) else -1
-            row[7] = capital if capital >= 0 else (t + 1 if choosing and seat != me else t)
-            row[8] = rel[ally[seat]] if seat < len(ally) and ally[seat] >= 0 else p
-            if unshown and seat < len(shown) and shown[seat] is None:
-                row[9] = CARDS_EACH - len(claimed[seat])
-        rows[:, 4] = units.sum(axis=0)
-        return rows
+            rows.append(
+                (
+                    alive[seat],
+                    neutral[seat],
+                    seat == me or (team is not None and team[seat] == team[me]),
+                    count[seat],
+                    armies[r],
+                    hand_sizes[seat],
+                    setup[seat],
+                    capital if capital >= 0 else (t + 1 if choosing and seat != me else t),
+                    rel[ally[seat]] if seat < len(ally) and ally[seat] >= 0 else p,
+                    CARDS_EACH - len(claimed[seat]) if seat < len(shown) and shown[seat] is None else 0,
+                )
+            )
+        return np.array(rows, dtype=np.int32)
 
     def _game(self, view: View, rel: list[int]) -> Array:
         t = self.territories
