@@ -8,9 +8,12 @@ not see; illegal actions are refused with a clear error (or end the game with th
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 import re
+import subprocess
+import sys
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -352,3 +355,55 @@ def test_any_board_the_engine_loads(tmp_path: Path) -> None:
     observation, *_ = env.last()
     assert observation["owner"].shape == (7,) and observation["edge_index"].shape == (2, 16)
     assert env.codec.size == env.action_space("player_0").n  # type: ignore[attr-defined]
+
+
+# -- external bots, the example, the docstring ---------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_gymnasium_agent_plays_against_a_protocol_bot_in_another_process() -> None:
+    bot = str(ROOT / "examples" / "bots" / "simple_bot.py")
+    env = RiskGymEnv("2008", "world", [AGENT, bot, "quick"], max_turns=8)
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done = False
+    while not done:
+        _, _, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+        done = terminated or truncated
+    external = env.aec.bots[1]
+    env.close()
+    assert external is not None and external.decisions > 0 and not external.failed  # type: ignore[attr-defined]
+
+
+def test_the_random_example_runs() -> None:
+    example = str(ROOT / "examples" / "env_random.py")
+    for extra in ([], ["--gym"]):
+        result = subprocess.run(
+            [sys.executable, example, "--games", "1", "--max-turns", "20", *extra],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "game 0:" in result.stdout
+
+
+def test_the_docstring_example_runs() -> None:
+    import risk.env
+
+    result = doctest.testmod(risk.env, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_worked_example_of_docs_research_md_runs_as_written() -> None:
+    text = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    section = text[text.index("### A worked example") : text.index("### Rewards")]
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(section, {"RiskEnv": RiskEnv}, "research", "docs/research.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize().attempted >= 5 and runner.summarize().failed == 0

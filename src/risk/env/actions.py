@@ -15,7 +15,9 @@ attack         E * 3       link * 3 + dice - 1
 defend         3           dice - 1
 occupy         K           count choice (armies moved into the conquered territory)
 endattack      1
-fortify        T * T * K   (source * T + target) * K + count choice
+fortify        M * K       move * K + count choice; the moves: with ``fortify=adjacent`` (1993)
+                           the E links (``M = E``), else every ordered pair of two
+                           territories (``M = T * (T - 1)``), source by source
 endturn        1
 mission        R           Mission RISK card (``risk.rules.missions.RANKED_MISSIONS`` order)
 reroll         6           side * 3 + die - 1 (side 0 attacker, 1 defender; 1993 experts)
@@ -136,7 +138,9 @@ class ActionCodec:
     go one way and the other; :meth:`describe` says what an index means on any position.
     """
 
-    def __init__(self, board: Board, neutrals: int, max_hand: int = DEFAULT_MAX_HAND) -> None:
+    def __init__(
+        self, board: Board, neutrals: int, max_hand: int = DEFAULT_MAX_HAND, adjacent_fortify: bool = False
+    ) -> None:
         if max_hand < 5:
             raise ValueError(f"max_hand must be at least 5 (five cards always hold a set), not {max_hand}")
         self.board = board
@@ -148,6 +152,17 @@ class ActionCodec:
             (s, d) for s in range(t) for d in board.neighbours[s]
         )
         self.edge_of: dict[tuple[int, int], int] = {edge: i for i, edge in enumerate(self.edges)}
+        # attack_of[source][target] + dice: an attack's offset in its block (a table: no tuple to hash).
+        self.attack_of: list[list[int]] = [[0] * t for _ in range(t)]
+        for i, (a, b) in enumerate(self.edges):
+            self.attack_of[a][b] = i * MAX_DICE - 1
+        # The free moves the space names: along a link, or between any two territories (a chain).
+        self.moves: tuple[tuple[int, int], ...] = (
+            self.edges if adjacent_fortify else tuple((a, b) for a in range(t) for b in range(t) if a != b)
+        )
+        self.move_of: list[list[int]] = [[-1] * t for _ in range(t)]
+        for i, (a, b) in enumerate(self.moves):
+            self.move_of[a][b] = i
         self.triples: tuple[tuple[int, int, int], ...] = tuple(combinations(range(max_hand), 3))
         self.triple_of = {triple: i for i, triple in enumerate(self.triples)}
         k = len(COUNT_CHOICES)
@@ -160,7 +175,7 @@ class ActionCodec:
             ("defend", MAX_DICE),
             ("occupy", k),
             ("endattack", 1),
-            ("fortify", t * t * k),
+            ("fortify", len(self.moves) * k),
             ("endturn", 1),
             ("mission", len(MISSION_KEYS)),
             ("reroll", len(SIDES) * MAX_DICE),
@@ -187,7 +202,6 @@ class ActionCodec:
             return self._fortify_legal(view)
         start = self._start
         k = len(COUNT_CHOICES)
-        t_count = self.territories
         actions: dict[int, Action] = {}
         # Counted actions come in runs of one head (a fortify's pair, a place's territory) with the
         # counts going up: a run is kept as head -> [low, high, the first action]; its counts follow.
@@ -195,10 +209,16 @@ class ActionCodec:
         run: list[Any] = [-1, 0, 0, None]
         hand: list[int] | None = None
         start_fortify, start_place, start_occupy = start["fortify"], start["place"], start["occupy"]
+        move_of = self.move_of
+        start_attack, attack_of = start["attack"], self.attack_of
         for action in view.legal_actions():
             kind = type(action)
+            if kind is Attack:  # the most frequent by far: first, and inline
+                index = start_attack + attack_of[action.source][action.target] + action.dice  # type: ignore[union-attr]
+                actions[index] = action
+                continue
             if kind is Fortify:
-                head = start_fortify + (action.source * t_count + action.target) * k  # type: ignore[union-attr]
+                head = start_fortify + move_of[action.source][action.target] * k  # type: ignore[union-attr]
             elif kind is Place:
                 head = start_place + action.territory * k  # type: ignore[union-attr]
             elif kind is Occupy:
@@ -237,12 +257,12 @@ class ActionCodec:
         if view.player != view.to_act:
             return LegalMap({}, {})
         t_count, k, start = self.territories, len(COUNT_CHOICES), self._start["fortify"]
-        me, owner, armies = view.player, view.owner, view.armies
+        me, owner, armies, move_of = view.player, view.owner, view.armies, self.move_of
         counted: dict[int, tuple[Action, int]] = {}
         for source in range(t_count):
             if owner[source] == me and armies[source] >= 2:
                 for target in view.fortify_targets(source):
-                    head = start + (source * t_count + target) * k
+                    head = start + move_of[source][target] * k
                     _add_choices(counted, head, Fortify(source, target, 1), 1, armies[source] - 1)
         return LegalMap({self._start["endturn"]: END_TURN}, counted)
 
@@ -276,7 +296,7 @@ class ActionCodec:
 
     def describe(self, index: int) -> str:
         """What ``index`` stands for, in words (the same on every position)."""
-        board, t_count, k = self.board, self.territories, len(COUNT_CHOICES)
+        board, k = self.board, len(COUNT_CHOICES)
         for block in self.blocks.values():
             if block.start <= index < block.start + block.size:
                 offset = index - block.start
@@ -299,8 +319,8 @@ class ActionCodec:
         if name == "occupy":
             return f"move ({COUNT_CHOICES[offset]})"
         if name == "fortify":
-            pair, choice = divmod(offset, k)
-            source, target = divmod(pair, t_count)
+            move, choice = divmod(offset, k)
+            source, target = self.moves[move]
             return f"fortify {board.slug_of(source)} {board.slug_of(target)} ({COUNT_CHOICES[choice]})"
         if name == "mission":
             return f"mission {MISSION_KEYS[offset]}"

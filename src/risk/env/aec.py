@@ -131,7 +131,8 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         self.possible_agents = [f"player_{seat}" for seat in self.agent_seats]
         self.seat_of = dict(zip(self.possible_agents, self.agent_seats, strict=True))
         probe = Game(self.rules, self.names, seed=0, board=self.board)  # checks the seat count
-        self.codec = ActionCodec(self.board, len(probe.players) - probe.humans, max_hand)
+        neutrals = len(probe.players) - probe.humans
+        self.codec = ActionCodec(self.board, neutrals, max_hand, self.rules.fortify == "adjacent")
         self.observer = Observer(View(probe, 0), self.codec.size, self.codec.edges)
         self._action_space = spaces.Discrete(self.codec.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self.observer.space)

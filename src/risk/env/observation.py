@@ -186,8 +186,8 @@ class Observer:
         units_by_seat = view.units
         if units_by_seat is None:
             units = np.zeros((t, p), dtype=np.int32)
-            held = owner < p
-            units[self._rows[held], owner[held]] = armies[held]
+            # An unclaimed territory has no armies: writing its 0 in any column changes nothing.
+            units[self._rows, np.minimum(owner, p - 1)] = armies
         else:
             units = np.array(units_by_seat, dtype=np.int32)[:, [(me + r) % p for r in range(p)]]
         hand = np.zeros(self.cards, dtype=np.int32)
