@@ -55,6 +55,7 @@ PLACES: dict[str, str] = {
     "risk.tournament": "protocol/tournament/history",
     "risk.history": "protocol/tournament/history",
     "risk.simulate": "protocol/tournament/history",  # plays whole games with bots, for every front end
+    "risk.env.*": "protocol/tournament/history",  # learning environments: bots (and protocol bots) play
     "risk.tui.*": "tui/server",
     "risk.server.*": "tui/server",
     "risk.cli": "cli",

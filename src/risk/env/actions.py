@@ -1,0 +1,398 @@
+"""The environments' one fixed action space and its mapping onto the engine's actions, both ways.
+
+An action index names one action in blocks (their order and sizes are :attr:`ActionCodec.blocks`;
+``T`` territories, ``E`` directed links of the board, ``C`` cards, ``N`` neutral seats, ``H`` hand
+slots, ``R`` Mission RISK cards, ``K = len(COUNT_CHOICES)``):
+
+=============  ==========  ==============================================================
+block          size        index within the block
+=============  ==========  ==============================================================
+claim          T           territory
+capital        T           territory (Capital RISK headquarters)
+place          T * K       territory * K + count choice (reinforcements, an ally's armies)
+trade          C(H,3) * 3  hand-slot triple * 3 + which of the three is listed first
+attack         E * 3       link * 3 + dice - 1
+defend         3           dice - 1
+occupy         K           count choice (armies moved into the conquered territory)
+endattack      1
+fortify        M * K       move * K + count choice; the moves: with ``fortify=adjacent`` (1993)
+                           the E links (``M = E``), else every ordered pair of two
+                           territories (``M = T * (T - 1)``), source by source
+endturn        1
+mission        R           Mission RISK card (``risk.rules.missions.RANKED_MISSIONS`` order)
+reroll         6           side * 3 + die - 1 (side 0 attacker, 1 defender; 1993 experts)
+commander      3           die - 1 (1993 experts)
+accept         1           let the dice stand (1993 experts)
+bribe          N * C       (neutral - 1) * C + card (2003 active neutrals)
+reinforce      N           neutral - 1 (2003 active neutrals)
+calloff        1           (2003 active neutrals)
+=============  ==========  ==============================================================
+
+Counts. Where the rules force a count (a setup placement is one army, a move-in whose fewest and
+most are equal), the one legal count is choice 0. Otherwise the legal counts form a range
+``low..high`` and the agent picks one of :data:`COUNT_CHOICES`: ``min`` (``low``), ``half``
+(``ceil(high / 2)``, at least ``low``), ``all-but-one`` (``high - 1``, at least ``low``) and
+``all`` (``high``). Choices that land on the same count are merged: only the first of them is
+legal, so every legal index names a different action and every action it names is legal.
+
+Trades. The hand is sorted by card number; slot ``i`` is the ``i``-th card. A trade names three
+slots ``i < j < k`` (their triples in :func:`itertools.combinations` order) and which of the three
+cards is listed first: the card whose territory gets the +2 bonus where the rules give one. A hand
+larger than ``H`` slots (``max_hand``, 12 by default) cannot name trades of its later cards; it
+always has a set among its first five, so a forced trade is always possible.
+
+Resigning is not in the space (no bot resigns; the engine never lists it among the legal actions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Final
+
+from risk.errors import IllegalActionError
+from risk.maps import Board
+from risk.rules.actions import (
+    END_TURN,
+    AcceptDice,
+    Action,
+    Attack,
+    Bribe,
+    CallOff,
+    Capital,
+    Claim,
+    ClaimMission,
+    Commander,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    ReinforceAlly,
+    Reroll,
+    Trade,
+)
+from risk.rules.game import Phase
+from risk.rules.missions import RANKED_MISSIONS
+from risk.view import View
+
+COUNT_CHOICES: Final = ("min", "half", "all-but-one", "all")
+MAX_DICE = 3
+DEFAULT_MAX_HAND = 12
+SIDES: Final = ("attacker", "defender")
+MISSION_KEYS: Final = tuple(m.key for m in RANKED_MISSIONS)
+_FORTIFY = Phase.FORTIFY
+
+
+def choice_counts(low: int, high: int) -> list[int]:
+    """The count each of :data:`COUNT_CHOICES` stands for in the range ``low..high``."""
+    return [low, max(low, (high + 1) // 2), max(low, high - 1), high]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    name: str
+    start: int
+    size: int
+
+
+@dataclass(slots=True)
+class LegalMap:
+    """The legal actions of one position in the fixed space. ``plain`` maps the index of each action
+    without a count choice to the engine's action; ``counted`` maps each index of a counted action
+    (place, occupy, fortify) to its action at the lowest count and the count the index stands for
+    (the action itself is made when asked for: most are never chosen)."""
+
+    plain: dict[int, Action]
+    counted: dict[int, tuple[Action, int]]
+
+    def indices(self) -> list[int]:
+        """The legal indices (not in order)."""
+        return [*self.plain, *self.counted]
+
+    def get(self, index: int) -> Action | None:
+        """The engine's action for ``index``, or ``None`` when the index is not legal now."""
+        action = self.plain.get(index)
+        if action is not None:
+            return action
+        counted = self.counted.get(index)
+        return None if counted is None else _with_count(*counted)
+
+    @property
+    def actions(self) -> dict[int, Action]:
+        """Every legal index and its action, in index order."""
+        every = dict(self.plain)
+        every.update((index, _with_count(*counted)) for index, counted in self.counted.items())
+        return dict(sorted(every.items()))
+
+    def __len__(self) -> int:
+        return len(self.plain) + len(self.counted)
+
+
+class ActionCodec:
+    """The fixed :class:`~gymnasium.spaces.Discrete` action space of one board and number of neutral
+    seats, and its documented mapping to the engine's actions (see the module's text).
+
+    :meth:`legal` maps a position's legal actions into the space; :meth:`decode` and :meth:`encode`
+    go one way and the other; :meth:`describe` says what an index means on any position.
+    """
+
+    def __init__(
+        self, board: Board, neutrals: int, max_hand: int = DEFAULT_MAX_HAND, adjacent_fortify: bool = False
+    ) -> None:
+        if max_hand < 5:
+            raise ValueError(f"max_hand must be at least 5 (five cards always hold a set), not {max_hand}")
+        self.board = board
+        self.territories = t = len(board)
+        self.cards = board.card_count
+        self.neutrals = neutrals
+        self.max_hand = max_hand
+        self.edges: tuple[tuple[int, int], ...] = tuple(
+            (s, d) for s in range(t) for d in board.neighbours[s]
+        )
+        self.edge_of: dict[tuple[int, int], int] = {edge: i for i, edge in enumerate(self.edges)}
+        # attack_of[source][target] + dice: an attack's offset in its block (a table: no tuple to hash).
+        self.attack_of: list[list[int]] = [[0] * t for _ in range(t)]
+        for i, (a, b) in enumerate(self.edges):
+            self.attack_of[a][b] = i * MAX_DICE - 1
+        # The free moves the space names: along a link, or between any two territories (a chain).
+        self.moves: tuple[tuple[int, int], ...] = (
+            self.edges if adjacent_fortify else tuple((a, b) for a in range(t) for b in range(t) if a != b)
+        )
+        self.move_of: list[list[int]] = [[-1] * t for _ in range(t)]
+        for i, (a, b) in enumerate(self.moves):
+            self.move_of[a][b] = i
+        self.triples: tuple[tuple[int, int, int], ...] = tuple(combinations(range(max_hand), 3))
+        self.triple_of = {triple: i for i, triple in enumerate(self.triples)}
+        k = len(COUNT_CHOICES)
+        sizes = (
+            ("claim", t),
+            ("capital", t),
+            ("place", t * k),
+            ("trade", len(self.triples) * 3),
+            ("attack", len(self.edges) * MAX_DICE),
+            ("defend", MAX_DICE),
+            ("occupy", k),
+            ("endattack", 1),
+            ("fortify", len(self.moves) * k),
+            ("endturn", 1),
+            ("mission", len(MISSION_KEYS)),
+            ("reroll", len(SIDES) * MAX_DICE),
+            ("commander", MAX_DICE),
+            ("accept", 1),
+            ("bribe", neutrals * self.cards),
+            ("reinforce", neutrals),
+            ("calloff", 1),
+        )
+        blocks: dict[str, Block] = {}
+        start = 0
+        for name, size in sizes:
+            blocks[name] = Block(name, start, size)
+            start += size
+        self.blocks: Final = blocks
+        self.size: Final = start
+        self._start = {name: block.start for name, block in blocks.items()}
+
+    # -- the legal actions of a position ---------------------------------------------------------
+    def legal(self, view: View) -> LegalMap:
+        """The legal actions of ``view``'s player now (none when another is to act), by index."""
+        plain_fortify = not view.active_neutrals and view.team is None and not view.rules.army_cap
+        if view.phase is _FORTIFY and plain_fortify:
+            return self._fortify_legal(view)
+        start = self._start
+        k = len(COUNT_CHOICES)
+        actions: dict[int, Action] = {}
+        # Counted actions come in runs of one head (a fortify's pair, a place's territory) with the
+        # counts going up: a run is kept as head -> [low, high, the first action]; its counts follow.
+        ranges: dict[int, list[Any]] = {}
+        run: list[Any] = [-1, 0, 0, None]
+        hand: list[int] | None = None
+        start_fortify, start_place, start_occupy = start["fortify"], start["place"], start["occupy"]
+        move_of = self.move_of
+        start_attack, attack_of = start["attack"], self.attack_of
+        for action in view.legal_actions():
+            kind = type(action)
+            if kind is Attack:  # the most frequent by far: first, and inline
+                index = start_attack + attack_of[action.source][action.target] + action.dice  # type: ignore[union-attr]
+                actions[index] = action
+                continue
+            if kind is Fortify:
+                head = start_fortify + move_of[action.source][action.target] * k  # type: ignore[union-attr]
+            elif kind is Place:
+                head = start_place + action.territory * k  # type: ignore[union-attr]
+            elif kind is Occupy:
+                head = start_occupy
+            elif kind is Trade:
+                if hand is None:
+                    hand = sorted(view.hand)
+                index = self._trade_index(action, hand)  # type: ignore[arg-type]
+                if index is not None:  # None: a card past the hand slots, not in the space (documented)
+                    actions[index] = action
+                continue
+            else:
+                actions[self._plain_index(action)] = action
+                continue
+            count: int = action.armies  # type: ignore[union-attr]
+            if head == run[0]:
+                if count > run[2]:
+                    run[2] = count
+                elif count < run[1]:
+                    run[1] = count
+                continue
+            run = ranges.setdefault(head, [head, count, count, action])
+            if count > run[2]:  # a head seen before (never in the engine's order, but exact anyway)
+                run[2] = count
+            elif count < run[1]:
+                run[1] = count
+        counted: dict[int, tuple[Action, int]] = {}
+        for head, low, high, template in ranges.values():
+            _add_choices(counted, head, template, low, high)
+        return LegalMap(actions, counted)
+
+    def _fortify_legal(self, view: View) -> LegalMap:
+        """The fortify phase of a game whose free move has no variant's rule (no army cap, no
+        allies, no teams): the engine's own generator (``risk.rules.fortify.fortifications``) lists
+        every count of every move, thousands; the same moves by their ranges, from the View."""
+        if view.player != view.to_act:
+            return LegalMap({}, {})
+        t_count, k, start = self.territories, len(COUNT_CHOICES), self._start["fortify"]
+        me, owner, armies, move_of = view.player, view.owner, view.armies, self.move_of
+        counted: dict[int, tuple[Action, int]] = {}
+        for source in range(t_count):
+            if owner[source] == me and armies[source] >= 2:
+                for target in view.fortify_targets(source):
+                    head = start + move_of[source][target] * k
+                    _add_choices(counted, head, Fortify(source, target, 1), 1, armies[source] - 1)
+        return LegalMap({self._start["endturn"]: END_TURN}, counted)
+
+    # -- both ways -------------------------------------------------------------------------------
+    def decode(self, index: int, view: View, legal: LegalMap | None = None) -> Action:
+        """The engine's action for ``index`` now; :class:`~risk.errors.IllegalActionError` saying
+        what the index means and that it is not legal now, when it is not."""
+        if legal is None:
+            legal = self.legal(view)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.size:
+            raise IllegalActionError(f"action {index!r} is not in the action space 0..{self.size - 1}")
+        action = legal.get(index)
+        if action is None:
+            who = view.players[view.player] if view.player >= 0 else "a spectator"
+            legal_count = len(legal)
+            raise IllegalActionError(
+                f"action {index} ({self.describe(index)}) is not legal now for {who} "
+                f"(phase {view.phase.name.lower().replace('_', '-')}; {legal_count} legal actions, "
+                "see the observation's action_mask)"
+            )
+        return action
+
+    def encode(self, action: Action, view: View) -> int | None:
+        """The index of a legal ``action`` now, or ``None`` when the space has no index for it (a
+        count that is none of the choices, a trade of a card past the hand slots)."""
+        legal = self.legal(view)
+        for index, candidate in legal.actions.items():
+            if candidate == action:
+                return index
+        return None
+
+    def describe(self, index: int) -> str:
+        """What ``index`` stands for, in words (the same on every position)."""
+        board, k = self.board, len(COUNT_CHOICES)
+        for block in self.blocks.values():
+            if block.start <= index < block.start + block.size:
+                offset = index - block.start
+                break
+        else:
+            return f"no action ({index} is outside 0..{self.size - 1})"
+        name = block.name
+        if name in ("claim", "capital"):
+            return f"{name} {board.slug_of(offset)}"
+        if name == "place":
+            return f"place {board.slug_of(offset // k)} ({COUNT_CHOICES[offset % k]})"
+        if name == "trade":
+            triple = self.triples[offset // 3]
+            return f"trade hand slots {triple[0]} {triple[1]} {triple[2]}, slot {triple[offset % 3]} first"
+        if name == "attack":
+            source, target = self.edges[offset // MAX_DICE]
+            return f"attack {board.slug_of(source)} {board.slug_of(target)} {offset % MAX_DICE + 1}"
+        if name == "defend":
+            return f"defend {offset + 1}"
+        if name == "occupy":
+            return f"move ({COUNT_CHOICES[offset]})"
+        if name == "fortify":
+            move, choice = divmod(offset, k)
+            source, target = self.moves[move]
+            return f"fortify {board.slug_of(source)} {board.slug_of(target)} ({COUNT_CHOICES[choice]})"
+        if name == "mission":
+            return f"mission {MISSION_KEYS[offset]}"
+        if name == "reroll":
+            return f"reroll {SIDES[offset // MAX_DICE]} {offset % MAX_DICE + 1}"
+        if name == "commander":
+            return f"commander {offset + 1}"
+        if name == "bribe":
+            neutral, card = divmod(offset, self.cards)
+            return f"bribe neutral-{neutral + 1} {board.card_name(card)}"
+        if name == "reinforce":
+            return f"reinforce neutral-{offset + 1}"
+        return name  # endattack, endturn, accept, calloff
+
+    # -- the index of one action that has no count choice ---------------------------------------
+    def _plain_index(self, action: Action) -> int:
+        start = self._start
+        if isinstance(action, Attack):
+            return start["attack"] + self.edge_of[(action.source, action.target)] * MAX_DICE + action.dice - 1
+        if isinstance(action, Claim):
+            return start["claim"] + action.territory
+        if isinstance(action, EndAttack):
+            return start["endattack"]
+        if isinstance(action, EndTurn):
+            return start["endturn"]
+        if isinstance(action, Defend):
+            return start["defend"] + action.dice - 1
+        if isinstance(action, Capital):
+            return start["capital"] + action.territory
+        if isinstance(action, ClaimMission):
+            return start["mission"] + MISSION_KEYS.index(action.key)
+        if isinstance(action, Reroll):
+            return start["reroll"] + SIDES.index(action.side) * MAX_DICE + action.die - 1
+        if isinstance(action, Commander):
+            return start["commander"] + action.die - 1
+        if isinstance(action, AcceptDice):
+            return start["accept"]
+        if isinstance(action, Bribe):
+            return start["bribe"] + (action.neutral - 1) * self.cards + action.card
+        if isinstance(action, ReinforceAlly):
+            return start["reinforce"] + action.neutral - 1
+        if isinstance(action, CallOff):
+            return start["calloff"]
+        raise IllegalActionError(f"the action space has no {type(action).__name__} actions")
+
+    def _trade_index(self, action: Trade, hand: list[int]) -> int | None:
+        slot_of = {card: slot for slot, card in enumerate(hand)}
+        slots = sorted(slot_of[c] for c in action.cards)
+        triple = self.triple_of.get((slots[0], slots[1], slots[2]))
+        if triple is None:
+            return None
+        return self._start["trade"] + triple * 3 + slots.index(slot_of[action.cards[0]])
+
+
+def _add_choices(
+    counted: dict[int, tuple[Action, int]], head: int, template: Action, low: int, high: int
+) -> None:
+    """The count choices of one counted action whose legal counts are ``low..high``: choice 0 alone
+    where the rules force the count; else each choice whose count no earlier choice has."""
+    if low == high:
+        counted[head] = (template, low)
+        return
+    seen: set[int] = set()
+    for choice, count in enumerate(choice_counts(low, high)):
+        if count not in seen:
+            seen.add(count)
+            counted[head + choice] = (template, count)
+
+
+def _with_count(template: Action, count: int) -> Action:
+    if isinstance(template, Fortify):
+        return Fortify(template.source, template.target, count)
+    if isinstance(template, Place):
+        return Place(template.territory, count)
+    return Occupy(count)

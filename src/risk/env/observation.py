@@ -1,0 +1,319 @@
+"""What an agent observes: a dict of fixed-size NumPy arrays, built from its :class:`~risk.view.View` only.
+
+Seats are relative to the observer: seat ``0`` is the observer, ``1`` the next seat in turn order,
+and so on round the table (neutral seats included, last). ``T`` territories, ``P`` seats (players
+and neutrals), ``C`` cards, ``K`` continents, ``E`` directed links, ``A`` actions, ``R`` Mission
+RISK cards. Every array is ``int32`` except ``action_mask`` (``int8``); "none" codes are the first
+value past the real ones (a seat ``P``, a territory ``T``).
+
+====================  =========  ===================================================================
+field                 shape      meaning
+====================  =========  ===================================================================
+action_mask           (A,)       1 where the action index is legal now (all 0 when another acts)
+owner                 (T,)       relative seat holding each territory; P: unclaimed; P+1: tied
+                                 (Team RISK, no one controls it)
+armies                (T,)       armies on each territory
+units                 (T, P)     armies of each relative seat on each territory (Team RISK: teammates
+                                 share territories; other games: the owner's armies)
+continent             (T,)       each territory's continent (fixed)
+edge_index            (2, E)     the board's links as a graph: source and target territory of each
+                                 directed link (fixed; both directions of each link)
+hand                  (C,)       1 for each card in the observer's hand (Team RISK: the team's hand)
+discard               (C,)       1 for each card traded in (face up: everyone sees them)
+seats                 (P, 10)    per relative seat, the columns of SEAT_FIELDS (below)
+game                  (16,)      the position, GAME_FIELDS (below)
+battle                (25,)      the battle under way and the last one rolled, BATTLE_FIELDS (below)
+mission               (1,)       Secret Mission RISK: the observer's own mission, an index into
+                                 ``secret_mission_names(P)`` (0: none); other missions are hidden
+mission_cards         (P, R)     Mission RISK, each seat's cards: 0 not held or not shown,
+                                 1 held and shown (the observer's own; another's once it has
+                                 claimed three), 2 claimed (shown to all)
+====================  =========  ===================================================================
+
+``SEAT_FIELDS``: ``alive``, ``neutral``, ``teammate`` (1 for the observer and its Team RISK
+teammates), ``territories`` held, ``armies`` on the board, ``cards`` held (a count: everyone may
+count them), ``setup_armies`` left to place, ``capital``: the headquarters' territory (Capital RISK;
+``T`` none, ``T + 1`` hidden: chosen in secret and not yet revealed), ``ally``: active neutrals,
+the relative seat the neutral is allied with (``P``: none), ``hidden_mission_cards``: Mission RISK,
+unclaimed cards of that seat the observer may not see.
+
+``GAME_FIELDS``: ``phase`` (:class:`~risk.rules.game.Phase` value), ``turn``, ``current`` and
+``to_act`` (relative seats), ``pending`` armies to place, ``deck_size``, ``sets_traded``,
+``next_set_value`` (0: no escalating value), ``conquered_this_turn``, ``placed_this_turn``,
+``traded_this_turn``, ``attacked_this_turn``, ``conquests_this_turn``, ``must_trade`` (the observer),
+``placing_for`` (relative seat whose army is placed in setup or for an ally), ``open_invasion``
+(active neutrals: the territory invaded, ``T`` none).
+
+``BATTLE_FIELDS``: the attack awaiting the defender's dice (``attack_source``, ``attack_target``,
+``attack_dice``), the conquest awaiting the move-in (``occupy_source``, ``occupy_target``,
+``occupy_min``, ``occupy_max``), the 1993 experts' roll that may still change (``roll_source``,
+``roll_target``, ``roll_attacker_1..3``, ``roll_defender_1..2``, ``roll_rerolled``) and the last
+battle rolled (``last_source``, ``last_target``, ``last_attacker_1..3``, ``last_defender_1..2``,
+``last_attacker_losses``, ``last_defender_losses``, ``last_conquered``). Territories are ``T`` where
+there is none, dice ``0``.
+
+Nothing here is read from the game itself: only from the observer's ``View``, which shows no other
+hand, mission, draw pile or generator (tests/test_env.py checks that games differing only in those
+give the same observations).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from risk.env.actions import MISSION_KEYS
+from risk.rules.game import TIED, Phase
+from risk.rules.goal import GoalKind
+from risk.rules.missions import BASE_MISSIONS, effective_mission
+from risk.view import View
+
+SEAT_FIELDS: Final = (
+    "alive",
+    "neutral",
+    "teammate",
+    "territories",
+    "armies",
+    "cards",
+    "setup_armies",
+    "capital",
+    "ally",
+    "hidden_mission_cards",
+)
+GAME_FIELDS: Final = (
+    "phase",
+    "turn",
+    "current",
+    "to_act",
+    "pending",
+    "deck_size",
+    "sets_traded",
+    "next_set_value",
+    "conquered_this_turn",
+    "placed_this_turn",
+    "traded_this_turn",
+    "attacked_this_turn",
+    "conquests_this_turn",
+    "must_trade",
+    "placing_for",
+    "open_invasion",
+)
+BATTLE_FIELDS: Final = (
+    "attack_source",
+    "attack_target",
+    "attack_dice",
+    "occupy_source",
+    "occupy_target",
+    "occupy_min",
+    "occupy_max",
+    "roll_source",
+    "roll_target",
+    "roll_attacker_1",
+    "roll_attacker_2",
+    "roll_attacker_3",
+    "roll_defender_1",
+    "roll_defender_2",
+    "roll_rerolled",
+    "last_source",
+    "last_target",
+    "last_attacker_1",
+    "last_attacker_2",
+    "last_attacker_3",
+    "last_defender_1",
+    "last_defender_2",
+    "last_attacker_losses",
+    "last_defender_losses",
+    "last_conquered",
+)
+CARDS_EACH: Final = 4  # Mission RISK: four mission cards each, one of each rank
+BIG: Final = 2**31 - 1  # the bound of a count (armies, turns)
+
+Array = NDArray[Any]
+
+
+def secret_mission_names(seats: int) -> tuple[str, ...]:
+    """The names behind the ``mission`` field: ``none``, the base missions, then ``destroy-seat-R``
+    for each relative seat ``R`` (a destroy card naming the observer is "occupy 24" by the rules)."""
+    return ("none", *(m.key for m in BASE_MISSIONS), *(f"destroy-seat-{r}" for r in range(1, seats)))
+
+
+class Observer:
+    """Builds the observations of one board and seating (see the module's text for the fields)."""
+
+    def __init__(self, view: View, action_count: int, edges: tuple[tuple[int, int], ...]) -> None:
+        board = view.board
+        self.territories = t = len(board)
+        self.seats = p = len(view.players)
+        self.cards = c = board.card_count
+        self.action_count = action_count
+        self._continent = np.array(board.continent_of, dtype=np.int32)
+        self._edge_index = np.array(edges, dtype=np.int32).reshape(-1, 2).T.copy()
+        self._mission_index = {m.key: i + 1 for i, m in enumerate(BASE_MISSIONS)}
+        self._ranked = {key: i for i, key in enumerate(MISSION_KEYS)}
+        self._rows = np.arange(t)
+        self.space = spaces.Dict(
+            {
+                "action_mask": spaces.Box(0, 1, (action_count,), np.int8),
+                "owner": spaces.Box(0, p + 1, (t,), np.int32),
+                "armies": spaces.Box(0, BIG, (t,), np.int32),
+                "units": spaces.Box(0, BIG, (t, p), np.int32),
+                "continent": spaces.Box(0, max(len(board.continents) - 1, 0), (t,), np.int32),
+                "edge_index": spaces.Box(0, t - 1, self._edge_index.shape, np.int32),
+                "hand": spaces.Box(0, 1, (c,), np.int32),
+                "discard": spaces.Box(0, 1, (c,), np.int32),
+                "seats": spaces.Box(0, BIG, (p, len(SEAT_FIELDS)), np.int32),
+                "game": spaces.Box(0, BIG, (len(GAME_FIELDS),), np.int32),
+                "battle": spaces.Box(0, BIG, (len(BATTLE_FIELDS),), np.int32),
+                "mission": spaces.Box(0, len(secret_mission_names(p)) - 1, (1,), np.int32),
+                "mission_cards": spaces.Box(0, 2, (p, len(self._ranked)), np.int32),
+            }
+        )
+
+    def observe(self, view: View, legal: list[int] | None) -> dict[str, Array]:
+        """The observation of ``view``'s player; ``legal``: the legal action indices (None: none)."""
+        t, p = self.territories, self.seats
+        me = view.player
+        none_seat, tied_seat = p, p + 1
+        rel = [(seat - me) % p for seat in range(p)]
+        seats = np.array(view.owner, dtype=np.int32)
+        # Relative seats; the codes past them for unclaimed (-1) and tied (TIED) territories.
+        owner = np.where(seats >= 0, (seats - me) % p, np.where(seats == TIED, tied_seat, none_seat))
+        owner = owner.astype(np.int32, copy=False)
+        armies = np.array(view.armies, dtype=np.int32)
+        units_by_seat = view.units
+        if units_by_seat is None:
+            units = np.zeros((t, p), dtype=np.int32)
+            # An unclaimed territory has no armies: writing its 0 in any column changes nothing.
+            units[self._rows, np.minimum(owner, p - 1)] = armies
+        else:
+            units = np.array(units_by_seat, dtype=np.int32)[:, [(me + r) % p for r in range(p)]]
+        hand = np.zeros(self.cards, dtype=np.int32)
+        hand[list(view.hand)] = 1
+        discard = np.zeros(self.cards, dtype=np.int32)
+        discard[list(view.discard)] = 1
+        mask = np.zeros(self.action_count, dtype=np.int8)
+        if legal:
+            mask[legal] = 1
+        return {
+            "action_mask": mask,
+            "owner": owner,
+            "armies": armies,
+            "units": units,
+            "continent": self._continent.copy(),
+            "edge_index": self._edge_index.copy(),
+            "hand": hand,
+            "discard": discard,
+            "seats": self._seats(view, rel, units),
+            "game": self._game(view, rel),
+            "battle": self._battle(view),
+            "mission": np.array([self._mission(view, rel)], dtype=np.int32),
+            "mission_cards": self._mission_cards(view, rel),
+        }
+
+    def _seats(self, view: View, rel: list[int], units: Array) -> Array:
+        p, t, me = self.seats, self.territories, view.player
+        team = view.team
+        capitals = view.capitals
+        choosing = view.phase == Phase.CHOOSE_CAPITAL
+        ally = view.ally
+        alive, count, setup, neutral = view.alive, view.territory_count, view.setup_armies, view.neutral
+        hand_sizes = view.hand_sizes
+        mission_cards = view.goal.kind is GoalKind.MISSION_CARDS
+        shown = view.mission_cards if mission_cards else ()
+        claimed = view.missions_claimed if mission_cards else ()
+        armies = units.sum(axis=0).tolist()
+        rows = []
+        for r in range(p):
+            seat = (me + r) % p
+            capital = capitals[seat] if seat < len(capitals) else -1
+            rows.append(
+                (
+                    alive[seat],
+                    neutral[seat],
+                    seat == me or (team is not None and team[seat] == team[me]),
+                    count[seat],
+                    armies[r],
+                    hand_sizes[seat],
+                    setup[seat],
+                    capital if capital >= 0 else (t + 1 if choosing and seat != me else t),
+                    rel[ally[seat]] if seat < len(ally) and ally[seat] >= 0 else p,
+                    CARDS_EACH - len(claimed[seat]) if seat < len(shown) and shown[seat] is None else 0,
+                )
+            )
+        return np.array(rows, dtype=np.int32)
+
+    def _game(self, view: View, rel: list[int]) -> Array:
+        t = self.territories
+        next_value = view.next_set_value()
+        invasion = view.open_invasion if view.active_neutrals else None
+        return np.array(
+            [
+                int(view.phase),
+                view.turn,
+                rel[view.current],
+                rel[view.to_act],
+                view.pending,
+                view.deck_size,
+                view.sets_traded,
+                0 if next_value is None else next_value,
+                view.conquered_this_turn,
+                view.placed_this_turn,
+                view.traded_this_turn,
+                view.attacked_this_turn,
+                view.conquests_this_turn,
+                view.phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE) and view.must_trade(view.player),
+                rel[view.placing_for],
+                t if invasion is None else invasion,
+            ],
+            dtype=np.int32,
+        )
+
+    def _battle(self, view: View) -> Array:
+        t = self.territories
+        row = [t, t, 0, t, t, 0, 0, t, t, 0, 0, 0, 0, 0, 0, t, t, 0, 0, 0, 0, 0, 0, 0, 0]
+        attack = view.pending_attack
+        if attack is not None and view.phase == Phase.DEFEND:
+            row[0:3] = attack
+        occupation = view.pending_occupation
+        if occupation is not None and view.phase == Phase.OCCUPY:
+            low, high = view.occupy_range()
+            row[3:7] = [occupation[0], occupation[1], low, high]
+        roll = view.pending_roll
+        if roll is not None:
+            source, target, attacker, defender, rerolled = roll
+            row[7:9] = [source, target]
+            row[9 : 9 + len(attacker)] = attacker
+            row[12 : 12 + len(defender)] = defender
+            row[14] = rerolled
+        battle = view.last_battle
+        if battle is not None:
+            row[15:17] = [battle.source, battle.target]
+            row[17 : 17 + len(battle.attacker_dice)] = battle.attacker_dice
+            row[20 : 20 + len(battle.defender_dice)] = battle.defender_dice
+            row[22:25] = [battle.attacker_losses, battle.defender_losses, battle.conquered]
+        return np.array(row, dtype=np.int32)
+
+    def _mission(self, view: View, rel: list[int]) -> int:
+        mission = view.mission
+        if mission is None:
+            return 0
+        mission = effective_mission(mission, view.player)
+        if mission.destroy is not None:
+            return len(BASE_MISSIONS) + rel[mission.destroy]
+        return self._mission_index[mission.key]
+
+    def _mission_cards(self, view: View, rel: list[int]) -> Array:
+        cards = np.zeros((self.seats, len(self._ranked)), dtype=np.int32)
+        if view.goal.kind is not GoalKind.MISSION_CARDS:
+            return cards
+        ranked = self._ranked
+        for seat, (claimed, shown) in enumerate(zip(view.missions_claimed, view.mission_cards, strict=False)):
+            row = cards[rel[seat]]
+            for key in shown or ():
+                row[ranked[key]] = 1
+            for key in claimed:
+                row[ranked[key]] = 2
+        return cards
