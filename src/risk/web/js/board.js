@@ -394,16 +394,7 @@ export class Board {
           : svg("circle", { cx: p.x, cy: p.y, r: this.nodeR + 2.5 * u, class: "hl", "stroke-width": 3.2 * u });
       highlights.append(hl);
 
-      const shapelessNode = !(d && d.path);
-      const nameY = shapelessNode ? p.y + this.nodeR + 12 * u : p.y + 21 * u;
-      const label = svg("text", {
-        x: p.x,
-        y: nameY,
-        class: "t-name",
-        "font-size": (shapelessNode ? 11 : 10) * u,
-        "stroke-width": 2.6 * u,
-        text: t.name,
-      });
+      const label = this._name(t, p, d);
       names.append(label);
 
       const badge = svg("g", { class: "badge", transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})` });
@@ -442,6 +433,35 @@ export class Board {
     const area = this.host.closest(".map-area") || this.host;
     area.style.setProperty("--board-aspect", String((w / h).toFixed(3)));
     this.fit();
+  }
+
+  /** A territory's name: where the server's placement pass put it (risk.maps.labels: clear of
+   * every other name and every badge, maybe on two lines, smaller, or with a leader line to its
+   * badge), else under its node. */
+  _name(t, p, d) {
+    const u = this.unit;
+    const placed = this.drawing && this.drawing.names && d && d.path ? this.drawing.names[t.slug] : null;
+    if (!placed || !Array.isArray(placed.lines)) {
+      const shapelessNode = !(d && d.path);
+      return svg("text", {
+        x: p.x,
+        y: shapelessNode ? p.y + this.nodeR + 12 * u : p.y + 21 * u,
+        class: "t-name",
+        dataset: { name: t.slug },
+        "font-size": (shapelessNode ? 11 : 10) * u,
+        "stroke-width": 2.6 * u,
+        text: t.name,
+      });
+    }
+    const label = svg("text", {
+      x: placed.x, y: placed.y, class: "t-name", "font-size": placed.size, "stroke-width": 2.6 * u, dataset: { name: t.slug },
+    });
+    placed.lines.forEach((line, i) => {
+      label.append(svg("tspan", { x: placed.x, dy: i ? placed.line_height : 0, text: line }));
+    });
+    if (!Array.isArray(placed.leader)) return label;
+    const [x1, y1, x2, y2] = placed.leader;
+    return svg("g", { class: "t-name-group" }, svg("line", { x1, y1, x2, y2, class: "t-leader", "stroke-width": 1.2 * u }), label);
   }
 
   // -- interaction: click, hover, zoom and pan ---------------------------------------------------
