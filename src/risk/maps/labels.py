@@ -56,6 +56,7 @@ NEAR = 0.8  # a name farther from its badge than this many badge radii gets a le
 SEARCH = 6.0  # how far a name may go, in badge radii, with a leader line
 STEP = 0.33  # the steps of that search, in badge radii
 ROUNDS = 3
+AMBIGUOUS = 1.0  # for each other badge as near a name as its own
 FAR_ENOUGH = 2.0  # a name whose best spot beside its badge costs more looks farther too
 
 
@@ -293,6 +294,12 @@ def spots(anchor: tuple[float, float], layout: Layout, unit: float, far: bool = 
     return out
 
 
+def hangs_under(box: Box, badge: Box, radius: float) -> bool:
+    """Whether a box sits right under a badge, where that badge's own name would go."""
+    middle = (badge.x0 + badge.x1) / 2
+    return box.x0 <= middle <= box.x1 and 0 <= box.y0 - badge.y1 <= 1.5 * radius
+
+
 def leader_line(box: Box, anchor: tuple[float, float], radius: float) -> tuple[float, float, float, float]:
     """From the badge's edge toward the box's nearest point, to that point."""
     bx, by = anchor
@@ -336,12 +343,24 @@ def place_names(
         sets = layouts(names[slug], unit)
         region = around(*anchors[slug], SEARCH * radius + max(layout.width for layout in sets))
         near = [other for other in fixed if other.overlaps(region)]
-        options = [
-            spot for layout in sets for spot in spots(anchors[slug], layout, unit, far)
-            if frame.x0 <= spot.box.x0 and spot.box.x1 <= frame.x1
-            and frame.y0 <= spot.box.y0 and spot.box.y1 <= frame.y1
-            and not any(spot.box.overlaps(other, pad) for other in near)
-        ]
+        own = around(*anchors[slug], radius)
+        others = [badge for badge in badges_of_others[slug] if badge.overlaps(region)]
+        options = []
+        for spot in (spot for layout in sets for spot in spots(anchors[slug], layout, unit, far)):
+            if not (frame.x0 <= spot.box.x0 and spot.box.x1 <= frame.x1
+                    and frame.y0 <= spot.box.y0 and spot.box.y1 <= frame.y1):
+                continue
+            if any(spot.box.overlaps(other, pad) for other in near):
+                continue
+            # a name as near another badge as its own, or hanging under another badge (where names
+            # go), reads as that one's: only with a leader line, and rather not
+            mine = spot.box.distance(own)
+            closer = sum(1 for badge in others if spot.box.distance(badge) <= mine + GAP * unit
+                         or hangs_under(spot.box, badge, radius))
+            leader, cost = spot.leader, spot.cost + AMBIGUOUS * closer
+            if closer and leader is None:
+                leader, cost = leader_line(spot.box, anchors[slug], radius), cost + 1.5
+            options.append(Spot(spot.layout, spot.box, leader, cost))
         return sorted(options, key=lambda spot: spot.cost)
 
     badges_of_others = {
