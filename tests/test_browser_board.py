@@ -60,3 +60,52 @@ def test_no_name_covers_another_name_or_a_badge_at_laptop_width(browser: Any, po
     assert found == []
     assert page.errors == []
     page.close()
+
+
+PAINTS = """() => {
+  const fills = {};
+  for (const t of document.querySelectorAll('.board-svg .territory')) {
+    (fills[t.dataset.owner] ||= new Set()).add(t.getAttribute('fill'));
+  }
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  return {
+    fills: Object.fromEntries(Object.entries(fills).map(([k, v]) => [k, [...v]])),
+    patterns: all('.board-svg defs pattern[id^="paint-"]').map(p => p.id),
+    legend: all('.board-legend .legend-text').map(e => e.textContent),
+    swatches: all('.player-row .player-swatch').map(e => getComputedStyle(e).backgroundImage),
+  };
+}"""
+MARKS = """() => [...document.querySelectorAll('.board-svg .territory')].map(t => {
+  const badge = document.querySelector(`[data-armies="${t.dataset.territory}"]`);
+  return [t.dataset.owner, badge.querySelector('.team-mark').dataset.mark];
+})"""
+LEGEND = "() => [...document.querySelectorAll('.board-legend .legend-text')].map(e => e.textContent)"
+
+
+def test_the_neutrals_wear_a_pattern_each_with_a_legend(browser: Any, port: int) -> None:
+    bots = [{"kind": "bot", "bot": "quick"}] * 2
+    body = {"edition": "2003", "game": "two-player", "seats": bots, "seed": 4, "bot_delay": 0}
+    page = open_game(browser, port, body)
+    seen = page.evaluate(PAINTS)
+    neutral_fills = [seen["fills"][str(seat)] for seat in range(2, 6) if str(seat) in seen["fills"]]
+    assert len(neutral_fills) >= 3  # the neutrals that still hold land
+    assert all(len(f) == 1 and f[0].startswith("url(#paint-") for f in neutral_fills)
+    assert len({f[0] for f in neutral_fills}) == len(neutral_fills)  # a pattern each
+    assert {p.split("-")[1] for p in seen["patterns"]} <= {"stripes", "dots", "cross", "bars"}
+    assert seen["legend"] == ["Neutral 1", "Neutral 2", "Neutral 3", "Neutral 4"]
+    # the players' list shows the same patterns (the two players: plain colours)
+    assert [s != "none" for s in seen["swatches"]] == [False, False, True, True, True, True]
+    assert page.errors == []
+    page.close()
+
+
+def test_teammates_wear_their_team_s_mark_with_a_legend(browser: Any, port: int) -> None:
+    bots = [{"kind": "bot", "bot": "quick"}] * 6
+    body = {"edition": "2003", "game": "team", "seats": bots, "seed": 4, "bot_delay": 0}
+    page = open_game(browser, port, body)
+    by_owner = {int(owner): mark for owner, mark in page.evaluate(MARKS) if int(owner) >= 0}
+    assert by_owner
+    assert all(mark == ("triangle" if owner % 2 == 0 else "square") for owner, mark in by_owner.items())
+    assert page.evaluate(LEGEND) == ["Team 1: Quick 1, Quick 3, Quick 5", "Team 2: Quick 2, Quick 4, Quick 6"]
+    assert page.errors == []
+    page.close()
