@@ -41,6 +41,7 @@ LAYERS = (
 # module's own entry wins over its package's.
 PLACES: dict[str, str] = {
     "risk.maps": "maps/odds",
+    "risk.maps.labels": "maps/odds",  # where names go on a board's drawing: geometry only
     "risk.odds": "maps/odds",
     "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
     "risk.textfile": "maps/odds",  # reading a text file the user named (boards, records); under maps

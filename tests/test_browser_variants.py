@@ -23,9 +23,9 @@ from test_browser import LAPTOP, browser, port
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
-RED, BLUE, GREEN = "rgb(212, 72, 63)", "rgb(60, 127, 217)", "rgb(62, 159, 78)"
-YELLOW, PURPLE, ORANGE = "rgb(233, 196, 59)", "rgb(146, 87, 201)", "rgb(231, 127, 46)"
-BLACK, GRAY = "rgb(52, 54, 60)", "rgb(185, 190, 198)"
+RED, BLUE, GREEN = "rgb(224, 3, 68)", "rgb(41, 113, 243)", "rgb(32, 131, 92)"  # palette.js
+YELLOW, PURPLE, ORANGE = "rgb(250, 235, 100)", "rgb(129, 7, 159)", "rgb(227, 157, 86)"
+BLACK, GRAY = "rgb(57, 56, 64)", "rgb(174, 175, 167)"
 
 CASES = [
     # edition, game, seats, the seats' colours on the board, the goal panel's title ("": no panel)

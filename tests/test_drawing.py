@@ -48,7 +48,7 @@ def test_shape(drawing: dict) -> None:
     x0, y0, width, height = drawing["viewBox"]
     assert (x0, y0) == (0, 0)
     assert 1000 <= width <= 1200 and 550 <= height <= 700
-    assert set(drawing) == {"board", "source", "viewBox", "territories", "continents", "sea_lines"}
+    assert set(drawing) == {"board", "source", "viewBox", "territories", "continents", "sea_lines", "names"}
 
 
 def test_every_territory_is_drawn_and_nothing_else(board: Board, drawing: dict) -> None:

@@ -24,7 +24,9 @@ Method
        Antarctica...) are left out.
     4. Each territory gets a label point (the pole of inaccessibility of its largest piece), each
        continent a label point in the sea, and every sea link of ``classic.json`` (and every land
-       link whose territories do not touch in the drawing) a short line.
+       link whose territories do not touch in the drawing) a short line. (Where each territory's
+       name goes beside its badge is not stored: ``risk.maps.labels`` places the names of any
+       drawing when the server loads it.)
     5. The result is checked: every territory present, land links touching, unlinked territories
        not sharing a border, labels inside; problems are printed.
 

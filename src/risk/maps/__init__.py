@@ -7,6 +7,7 @@ Lookups ignore case, spaces and punctuation, and accept the aliases listed in th
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from risk.errors import FileInputError, RiskError
+from risk.maps.labels import place_names
 from risk.textfile import MB, read_text_file
 
 SYMBOLS = ("infantry", "cavalry", "artillery")
@@ -270,7 +272,8 @@ def load_map(name: str = "classic") -> Board:
 
 
 def load_drawing(name: str = "classic") -> dict[str, Any] | None:
-    """The drawing of a shipped board (territory outlines, label points, sea lines), or ``None``.
+    """The drawing of a shipped board (territory outlines, label points, sea lines, and ``names``:
+    where each territory's name goes, see ``risk.maps.labels``), or ``None``.
 
     Drawings live in ``maps/drawings/{name}.json`` (made by ``tools/make_board_drawing.py``); a board
     without one, or a name that is no shipped board, gives ``None``.
@@ -282,5 +285,17 @@ def load_drawing(name: str = "classic") -> dict[str, Any] | None:
     for entry in folder.iterdir():
         if entry.name.endswith(".json") and normalise(entry.name.removesuffix(".json")) == key:
             drawing: dict[str, Any] = json.loads(entry.read_text(encoding="utf-8"))
+            drawing["names"] = copy.deepcopy(_placed_names(entry.name.removesuffix(".json")))
             return drawing
     return None
+
+
+@cache
+def _placed_names(name: str) -> dict[str, dict[str, Any]]:
+    """Where the territories' names go on a shipped drawing (risk.maps.labels), placed once a board."""
+    board = load_map(name)
+    drawing = json.loads(
+        resources.files(__package__).joinpath("drawings", f"{name}.json").read_text(encoding="utf-8")
+    )
+    names = {board.slug_of(i): board.name_of(i) for i in range(len(board))}
+    return place_names(drawing, names, {c.name: c.bonus for c in board.continents})

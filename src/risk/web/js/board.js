@@ -6,6 +6,7 @@
 // army badge data-armies="slug".
 
 import { svg, clear, slugify, UNOWNED, TIED } from "./ui.js";
+import { PALETTE } from "./palette.js";
 
 // Continent tints, in the board's order (the classic board's printed colours first).
 const CONTINENT_TINTS = ["#f0c24b", "#e7774f", "#6fa8f5", "#b98a5e", "#63c27a", "#c583f5", "#4fd1c5", "#f28cb1"];
@@ -394,26 +395,19 @@ export class Board {
           : svg("circle", { cx: p.x, cy: p.y, r: this.nodeR + 2.5 * u, class: "hl", "stroke-width": 3.2 * u });
       highlights.append(hl);
 
-      const shapelessNode = !(d && d.path);
-      const nameY = shapelessNode ? p.y + this.nodeR + 12 * u : p.y + 21 * u;
-      const label = svg("text", {
-        x: p.x,
-        y: nameY,
-        class: "t-name",
-        "font-size": (shapelessNode ? 11 : 10) * u,
-        "stroke-width": 2.6 * u,
-        text: t.name,
-      });
+      const label = this._name(t, p, d);
       names.append(label);
 
       const badge = svg("g", { class: "badge", transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})` });
       badge.dataset.armies = t.slug;
-      const disc = svg("circle", { r: 11 * u, class: "badge-disc", "stroke-width": 2.6 * u });
-      const count = svg("text", { class: "badge-text", "font-size": 11.5 * u, dy: "0.36em", text: "" });
-      badge.append(disc, count);
+      const disc = svg("circle", { r: 11 * u, class: "badge-disc", fill: PALETTE.badge.disc, "stroke-width": 2.6 * u });
+      const count = svg("text", { class: "badge-text", fill: PALETTE.badge.text, "font-size": 11.5 * u, dy: "0.36em", text: "" });
+      // A teammate's mark (Team RISK), inside the badge's corner so that no name is under it.
+      const mark = svg("path", { class: "team-mark", "stroke-width": 1 * u });
+      badge.append(disc, count, mark);
       badges.append(badge);
 
-      this.els.set(t.slug, { shape, rim, hl, label, badge, disc, count, tint });
+      this.els.set(t.slug, { shape, rim, hl, label, badge, disc, count, mark, tint });
     }
 
     // Continent names and bonuses.
@@ -437,11 +431,43 @@ export class Board {
       );
     }
 
+    this.legend = svg("g", { class: "board-legend", transform: `translate(${x + 6 * u} ${y + 6 * u})` });
+    root.append(this.legend);
+
     clear(this.host).append(root);
     // The page may size the map to the board's shape (small screens).
     const area = this.host.closest(".map-area") || this.host;
     area.style.setProperty("--board-aspect", String((w / h).toFixed(3)));
     this.fit();
+  }
+
+  /** A territory's name: where the server's placement pass put it (risk.maps.labels: clear of
+   * every other name and every badge, maybe on two lines, smaller, or with a leader line to its
+   * badge), else under its node. */
+  _name(t, p, d) {
+    const u = this.unit;
+    const placed = this.drawing && this.drawing.names && d && d.path ? this.drawing.names[t.slug] : null;
+    if (!placed || !Array.isArray(placed.lines)) {
+      const shapelessNode = !(d && d.path);
+      return svg("text", {
+        x: p.x,
+        y: shapelessNode ? p.y + this.nodeR + 12 * u : p.y + 21 * u,
+        class: "t-name",
+        dataset: { name: t.slug },
+        "font-size": (shapelessNode ? 11 : 10) * u,
+        "stroke-width": 2.6 * u,
+        text: t.name,
+      });
+    }
+    const label = svg("text", {
+      x: placed.x, y: placed.y, class: "t-name", "font-size": placed.size, "stroke-width": 2.6 * u, dataset: { name: t.slug },
+    });
+    placed.lines.forEach((line, i) => {
+      label.append(svg("tspan", { x: placed.x, dy: i ? placed.line_height : 0, text: line }));
+    });
+    if (!Array.isArray(placed.leader)) return label;
+    const [x1, y1, x2, y2] = placed.leader;
+    return svg("g", { class: "t-name-group" }, svg("line", { x1, y1, x2, y2, class: "t-leader", "stroke-width": 1.2 * u }), label);
   }
 
   // -- interaction: click, hover, zoom and pan ---------------------------------------------------
@@ -607,7 +633,7 @@ export class Board {
 
   // -- state -------------------------------------------------------------------------------------
   /**
-   * s: {territories: view.territories, colours: [{fill, ink}], neutral: [bool],
+   * s: {territories: view.territories, colours: [{fill, pattern?, team?, mark?}], players: view.players,
    *     selected, sources: Set, targets: Set, mine: seat|null, capitals: Map slug->seat,
    *     arrow: {from, to, kind}|null, battle: {from, to}|null, focusSeat}
    */
@@ -623,10 +649,10 @@ export class Board {
       let fill;
       if (owner === -2) fill = "url(#hatch)";
       else if (owner < 0 || owner === null || owner === undefined) fill = UNOWNED.fill;
-      else fill = (colours[owner] || UNOWNED).fill;
+      else fill = this._paint(colours[owner] || UNOWNED);
       e.shape.setAttribute("fill", fill);
       e.shape.dataset.owner = String(owner); // seat; -1 unclaimed; -2 tied (Team RISK)
-      e.disc.setAttribute("stroke", owner >= 0 && colours[owner] ? shade(colours[owner].fill, -0.35) : "#6b6252");
+      e.disc.setAttribute("stroke", owner >= 0 && colours[owner] ? shade(colours[owner].fill, PALETTE.badge.rim_shade) : "#6b6252");
       const text = row.armies ? String(row.armies) : "";
       if (e.count.textContent !== text || e.owner !== owner) {
         // A short flash where something changed; the state is already drawn, nothing waits on it.
@@ -651,7 +677,13 @@ export class Board {
       e.shape.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
       e.hl.setAttribute("class", `hl${sel ? " hl-selected" : target ? " hl-target" : source ? " hl-source" : ""}`);
       e.badge.classList.toggle("battle", !!(s.battle && (s.battle.from === t.slug || s.battle.to === t.slug)));
+      const mark = owner >= 0 && colours[owner] ? colours[owner].mark : null;
+      if (e.mark.dataset.mark !== (mark || "")) {
+        e.mark.dataset.mark = mark || "";
+        e.mark.setAttribute("d", mark ? markPath(mark, 8 * this.unit, 8 * this.unit, 3.4 * this.unit) : "");
+      }
     });
+    this._legend(s.players || [], colours);
     // Headquarters.
     const marks = clear(this.layers.marks);
     if (s.capitals) {
@@ -683,9 +715,73 @@ export class Board {
     }
   }
 
+  /** A seat's fill: its colour, or for a neutral its colour under its own pattern. */
+  _paint(c) {
+    if (!c.pattern) return c.fill;
+    const id = `paint-${c.pattern}-${c.fill.slice(1)}`;
+    if (!this.svg.getElementById(id)) {
+      const u = this.unit;
+      const size = (c.pattern === "dots" ? 5 : 6) * u;
+      const light = { fill: "rgba(255, 255, 255, 0.55)" };
+      const turn = { stripes: "rotate(-45)", cross: "rotate(45)" }[c.pattern];
+      const marks = {
+        stripes: [svg("rect", { width: 2 * u, height: size, ...light })],
+        dots: [svg("circle", { cx: size / 2, cy: size / 2, r: 1.2 * u, ...light })],
+        cross: [svg("rect", { width: 1.5 * u, height: size, ...light }), svg("rect", { width: size, height: 1.5 * u, ...light })],
+        bars: [svg("rect", { width: size, height: 2 * u, ...light })],
+      }[c.pattern] || [];
+      this.svg.querySelector("defs").append(
+        svg("pattern", { id, width: size, height: size, patternUnits: "userSpaceOnUse", patternTransform: turn },
+          svg("rect", { width: size, height: size, fill: c.fill }), ...marks),
+      );
+    }
+    return `url(#${id})`;
+  }
+
+  /** The legend of what colours cannot say alone: the teams' marks, the neutrals' patterns. */
+  _legend(players, colours) {
+    const rows = [];
+    const teams = new Map();
+    players.forEach((p, seat) => {
+      const c = colours[seat];
+      if (c && c.team) teams.set(c.team, [...(teams.get(c.team) || []), { name: p.name, c }]);
+    });
+    for (const [team, members] of teams) rows.push({ mark: members[0].c.mark, text: `${team}: ${members.map((m) => m.name).join(", ")}` });
+    players.forEach((p, seat) => {
+      const c = colours[seat];
+      if (c && c.pattern) rows.push({ paint: c, text: p.name });
+    });
+    const key = JSON.stringify(rows.map((r) => [r.mark, r.paint && r.paint.pattern, r.text]));
+    if (this.legend.dataset.key === key) return;
+    this.legend.dataset.key = key;
+    clear(this.legend);
+    if (!rows.length) return;
+    const u = this.unit;
+    const line = 16 * u;
+    const texts = rows.map((r, i) => {
+      const y = 5 * u + i * line;
+      const icon = r.mark
+        ? svg("path", { d: markPath(r.mark, 11 * u, y + line / 2, 4.2 * u), class: "team-mark" , "stroke-width": 1 * u })
+        : svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill: this._paint(r.paint), stroke: "rgba(255,255,255,0.6)", "stroke-width": 0.8 * u });
+      const text = svg("text", { x: 22 * u, y: y + line / 2, dy: "0.35em", "font-size": 12 * u, class: "legend-text", text: r.text });
+      return [icon, text];
+    });
+    const back = svg("rect", { class: "legend-back", rx: 4 * u, width: 1, height: rows.length * line + 10 * u });
+    this.legend.append(back, ...texts.flat());
+    const width = Math.max(...texts.map(([, text]) => text.getComputedTextLength()));
+    back.setAttribute("width", String(width + 28 * u));
+  }
+
   positionOf(slug) {
     return this.pos.get(slug);
   }
+}
+
+/** A team's mark: a triangle or a square of half-size r centred on (x, y). */
+function markPath(mark, x, y, r) {
+  const f = (v) => v.toFixed(2);
+  if (mark === "triangle") return `M${f(x)} ${f(y - r * 1.15)}L${f(x + r * 1.15)} ${f(y + r * 0.85)}L${f(x - r * 1.15)} ${f(y + r * 0.85)}Z`;
+  return `M${f(x - r)} ${f(y - r)}H${f(x + r)}V${f(y + r)}H${f(x - r)}Z`;
 }
 
 function arrowPath(p, q, u, view) {

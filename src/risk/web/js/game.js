@@ -504,6 +504,7 @@ function renderBoard(colours) {
   S.board.update({
     territories: v.territories,
     colours,
+    players: v.players,
     mine: S.seat,
     selected,
     sources,
@@ -542,7 +543,7 @@ function renderPlayers(colours) {
         class: `player-row${acting ? " acting" : ""}${current ? " current" : ""}${p.alive ? "" : " out"}${S.seat === i ? " me" : ""}`,
         dataset: { seat: i },
       },
-      el("span", { class: "player-swatch", style: { background: colours[i].fill } }),
+      el("span", { class: "player-swatch", style: { background: colours[i].swatch } }),
       el(
         "span",
         { class: "player-name" },

@@ -1,6 +1,7 @@
 // Small helpers shared by the pages: DOM building (never innerHTML with anyone's text), colours,
 // toasts, words.
 
+import { PALETTE } from "./palette.js";
 import { optionInWords, presetOf } from "./rulewords.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -58,38 +59,31 @@ export function slugify(name) {
 }
 
 // -- colours ----------------------------------------------------------------------------------------
-// One colour per seat, in seat order. A game whose goals name seats by colour (the view's
-// goal.names_colours: Secret Mission RISK's "destroy" missions, seat 1 red, 2 blue, 3 green, 4 yellow,
-// 5 black, 6 gray) uses exactly those.
-const BASE = [
-  { name: "red", fill: "#d4483f", ink: "#fff" },
-  { name: "blue", fill: "#3c7fd9", ink: "#fff" },
-  { name: "green", fill: "#3e9f4e", ink: "#fff" },
-  { name: "yellow", fill: "#e9c43b", ink: "#1d1a10" },
-  { name: "purple", fill: "#9257c9", ink: "#fff" },
-  { name: "orange", fill: "#e77f2e", ink: "#1d130a" },
-  { name: "teal", fill: "#26a69a", ink: "#fff" },
-  { name: "pink", fill: "#d9619b", ink: "#fff" },
-];
-const MISSION_EXTRA = [
-  { name: "black", fill: "#34363c", ink: "#fff" },
-  { name: "gray", fill: "#b9bec6", ink: "#15171a" },
-];
-// Team RISK: warm colours for the first team (seats 1, 3, 5), cool ones for the second.
-const TEAM = [
-  [BASE[0], BASE[3], BASE[5]],
-  [BASE[1], BASE[2], BASE[6]],
-];
-export const NEUTRAL = { name: "neutral", fill: "#8d939b", ink: "#fff" };
-// Several neutrals (2003 2-player RISK) are greys of different tints, so each can be told apart.
-const NEUTRALS = [
-  NEUTRAL,
-  { name: "neutral", fill: "#a8998a", ink: "#fff" },
-  { name: "neutral", fill: "#7d8fa6", ink: "#fff" },
-  { name: "neutral", fill: "#93a086", ink: "#fff" },
-];
-export const UNOWNED = { name: "unclaimed", fill: "#e6dbbf", ink: "#2a2418" };
-export const TIED = { name: "tied", fill: "#9aa0a8", ink: "#1a1c20" };
+// One colour per seat, in seat order, from palette.js (the one place they are set). A game whose goals
+// name seats by colour (the view's goal.names_colours: Secret Mission RISK's "destroy" missions, seat
+// 1 red, 2 blue, 3 green, 4 yellow, 5 black, 6 gray) uses exactly those. Each colour has `fill` and
+// `swatch` (a CSS background: a neutral's pattern too); a teammate's also `team` and `mark`, a
+// neutral's `pattern`.
+const byName = new Map(PALETTE.seats.map((c) => [c.name, c]));
+const colour = (c) => ({ ...(typeof c === "string" ? byName.get(c) : c) });
+const BASE = PALETTE.seats.map(colour);
+const NAMED = PALETTE.named.map(colour);
+const TEAM = PALETTE.teams.map((team) => team.seats.map((c) => ({ ...colour(c), team: team.name, mark: team.mark })));
+// CSS for the neutrals' patterns (the board draws the same as SVG patterns): light lines or dots.
+const LIGHT = "rgba(255, 255, 255, 0.55)";
+const PATTERN_CSS = {
+  stripes: `repeating-linear-gradient(135deg, ${LIGHT} 0 2px, transparent 2px 6px)`,
+  dots: `radial-gradient(${LIGHT} 1.3px, transparent 1.8px) 0 0 / 5px 5px`,
+  cross: `repeating-linear-gradient(45deg, ${LIGHT} 0 1.5px, transparent 1.5px 6px), repeating-linear-gradient(135deg, ${LIGHT} 0 1.5px, transparent 1.5px 6px)`,
+  bars: `repeating-linear-gradient(0deg, ${LIGHT} 0 2px, transparent 2px 6px)`,
+};
+const NEUTRALS = PALETTE.neutrals.map(colour);
+export const NEUTRAL = NEUTRALS[0];
+export const UNOWNED = colour(PALETTE.unclaimed);
+export const TIED = colour(PALETTE.tied);
+for (const c of [...BASE, ...NAMED, ...TEAM.flat(), ...NEUTRALS, UNOWNED, TIED]) {
+  c.swatch = c.pattern ? `${PATTERN_CSS[c.pattern]}, ${c.fill}` : c.fill;
+}
 
 /** Seat colours for a view, or anything with its `players` (each with `neutral`, and `team` in a game
  * of teams) and `goal` (how the game is won: the view's, or the lobby's list of games). */
@@ -100,7 +94,7 @@ export function seatColours(view) {
   return players.map((p, i) => {
     if (p.neutral) return NEUTRALS[neutrals++ % NEUTRALS.length];
     if (p.team !== null && p.team !== undefined) return TEAM[p.team % 2][Math.floor(i / 2) % 3];
-    if (named) return i < 4 ? BASE[i] : MISSION_EXTRA[i - 4] || BASE[i % BASE.length];
+    if (named) return NAMED[i] || BASE[i % BASE.length];
     return BASE[i % BASE.length];
   });
 }
