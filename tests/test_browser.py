@@ -98,12 +98,29 @@ class Person:
 
     def click_territory(self, slug: str, modifiers: list[str] | None = None) -> None:
         """A click where a person aims: on the territory's army badge (the badge lets clicks through)."""
-        x, y = self.page.evaluate(SCREEN_POINT, slug)
+        x, y = self.in_view(slug)
         for key in modifiers or []:
             self.page.keyboard.down(key)
         self.page.mouse.click(x, y)
         for key in modifiers or []:
             self.page.keyboard.up(key)
+
+    def in_view(self, slug: str) -> tuple[float, float]:
+        """Where the territory is on the screen, after dragging the map to it when it is off the
+        screen (a phone shows part of the board)."""
+        for _ in range(6):
+            x, y = self.page.evaluate(SCREEN_POINT, slug)
+            box = self.page.locator(".board-svg").bounding_box()
+            cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            if abs(x - cx) < box["width"] / 2 - 24 and abs(y - cy) < box["height"] / 2 - 24:
+                return x, y
+            dx = max(-box["width"] * 0.8, min(box["width"] * 0.8, cx - x))
+            dy = max(-box["height"] * 0.8, min(box["height"] * 0.8, cy - y))
+            self.page.mouse.move(cx - dx / 2, cy - dy / 2)
+            self.page.mouse.down()
+            self.page.mouse.move(cx + dx / 2, cy + dy / 2, steps=8)
+            self.page.mouse.up()
+        raise AssertionError(f"{slug} could not be brought into view")
 
     def click(self, selector: str) -> None:
         try:

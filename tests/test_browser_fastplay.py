@@ -23,7 +23,7 @@ from live_server import post, request
 from test_browser import (  # noqa: F401 - the browser and port fixtures are used by name
     LAPTOP,
     PHONE,
-    SCREEN_POINT,
+    Person,
     browser,
     port,
     shot,
@@ -135,8 +135,9 @@ def open_seat(
 
 
 def click_territory(page: Any, slug: str) -> None:
-    """A click where a person aims: the territory's army badge (badges let clicks through)."""
-    x, y = page.evaluate(SCREEN_POINT, slug)
+    """A click where a person aims: the territory's army badge (badges let clicks through), the map
+    dragged to it first when it is off the screen (a phone shows part of the board)."""
+    x, y = Person(page, 0, "", "").in_view(slug)
     page.mouse.click(x, y)
 
 

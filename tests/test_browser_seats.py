@@ -88,7 +88,7 @@ def test_the_turn_clock_runs_out_and_the_stand_in_plays(browser: Any, port: int)
         "t => document.querySelector('#clock-time').textContent !== t", arg=first, timeout=5_000
     )
     assert page.locator("#clock-time").inner_text() < first  # "0:04" after "0:05"
-    assert "0:05 per turn" in page.locator("#timer-info").inner_text()
+    assert "0:05 per turn" in (page.locator("#timer-info").text_content() or "")  # in "Your seat", folded
     shot(page, "clock-laptop")
     # It runs out: the note in the log, the stand-in bot in the players panel and in "Your seat".
     note = page.locator("#log li[data-kind='note']", has_text="The clock ran out for Ann")
@@ -128,6 +128,7 @@ def test_your_turn_alerts_when_the_tab_is_in_the_background(browser: Any, port: 
     # Off until clicked: no sound, no notification.
     assert page.locator("#toggle-sound").get_attribute("aria-pressed") == "false"
     assert page.locator("#toggle-notify").get_attribute("aria-pressed") == "false"
+    page.click("#seat-panel > summary")  # "Your seat" is folded away until opened
     page.click("#toggle-sound")
     page.click("#toggle-notify")
     assert page.locator("#toggle-sound").get_attribute("aria-pressed") == "true"
@@ -241,6 +242,7 @@ def test_the_host_hands_an_absent_seat_to_a_bot_and_resigns(browser: Any, port: 
     ).wait_for(timeout=10_000)
     assert page.locator(".player-row[data-seat='1'] .host-replace").count() == 0
     # Ann resigns (a second click confirms): her armies stay; the bots play on.
+    page.click("#seat-panel > summary")  # "Your seat" is folded away until opened
     page.click("#resign")
     page.click("#resign-confirm")
     page.locator("#resigned-note").wait_for(timeout=10_000)

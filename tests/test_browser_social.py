@@ -114,6 +114,7 @@ def test_two_players_chat_and_a_spectator_reads(chromium: Any, port: int) -> Non
     expect(ann.locator("#chat-channel")).to_have_value("team")
     say(ann, XSS_TEXT, "all")
     expect(bob.locator("#chat-unread")).to_have_text("1", timeout=30_000)
+    bob.click("#sheet-toggle")  # on his phone the log and chat unfold from the sheet under the map
     bob.click("#tab-chat")
     expect(bob.locator("#chat-unread")).to_be_hidden()
     expect(bob.locator("#chat-list .chat-text").first).to_have_text(XSS_TEXT, timeout=30_000)
@@ -154,6 +155,7 @@ def test_two_players_chat_and_a_spectator_reads(chromium: Any, port: int) -> Non
     shot(fan, "spectator-laptop")
     # A reload fetches the chat again: the same lines.
     bob.reload()
+    bob.click("#sheet-toggle")
     bob.click("#tab-chat")
     expect(bob.locator("#chat-list .chat-text")).to_have_count(4, timeout=30_000)
     assert ann_errors == bob_errors == fan_errors == []

@@ -188,6 +188,7 @@ def test_two_friends_play_one_walks_away_and_both_look_back(browser: Any, port: 
     shot(ann, "story-4-bob-away-stand-in")
 
     # 5. Ann has seen enough: the stand-in plays her seat too, and the bots finish the game.
+    ann.click("#seat-panel > summary")  # "Your seat" is folded away until opened
     ann.click("#stand-in-on")
     expect(ann.locator(".player-row[data-seat='0'] .tag-standin")).to_have_text("quick bot", timeout=10_000)
     expect(ann.locator("#gameover")).to_be_visible(timeout=120_000)

@@ -12,6 +12,16 @@ import { PALETTE } from "./palette.js";
 const CONTINENT_TINTS = ["#f0c24b", "#e7774f", "#6fa8f5", "#b98a5e", "#63c27a", "#c583f5", "#4fd1c5", "#f28cb1"];
 
 const NODE_W = 1000;
+// A finger's reach (CSS px) when it taps near small territories, and how much nearer one must be to
+// be taken without asking.
+const TAP_RADIUS = 22;
+const TAP_CLEAR = 8;
+// Zoom: the most, relative to the whole board; the most that "fill the screen" zooms by itself.
+const MAX_ZOOM = 8;
+const MAX_SCREEN_ZOOM = 3;
+// Names: screen px per font unit from which the names that fit their territory show, then all.
+const NAMES_SOME = 0.45;
+const NAMES_ALL = 0.7;
 const NODE_H = 620;
 
 export class Board {
@@ -470,12 +480,17 @@ export class Board {
     return svg("g", { class: "t-name-group" }, svg("line", { x1, y1, x2, y2, class: "t-leader", "stroke-width": 1.2 * u }), label);
   }
 
-  // -- interaction: click, hover, zoom and pan ---------------------------------------------------
+  // -- interaction: click, tap, hover, zoom and pan ----------------------------------------------
+  //
+  // The view is a centre (cx, cy, board units) and a scale k (screen px per board unit); the SVG's
+  // viewBox is derived from them and the element's size, so resizing the element (a phone's bottom
+  // sheet growing) never zooms the board, it only shows more or less of it around the same centre.
   _interact() {
     const root = this.svg;
     const pointers = new Map();
     let start = null;
     let pinch = null;
+    let lastPointer = "mouse";
 
     const territoryAt = (target) => {
       const node = target && target.closest ? target.closest("[data-territory]") : null;
@@ -483,19 +498,30 @@ export class Board {
     };
 
     root.addEventListener("click", (event) => {
+      this.closeChoices();
       if (this.dragged) {
         this.dragged = false;
         return;
       }
-      const slug = territoryAt(event.target);
-      if (slug) this.onTerritory(slug, event);
-      else this.onTerritory(null, event);
+      const touch = lastPointer === "touch" || lastPointer === "pen";
+      const direct = territoryAt(event.target);
+      if (!touch) {
+        this.onTerritory(direct, event, { touch: false });
+        return;
+      }
+      // A finger covers several small territories: take the nearest one the move allows.
+      const near = this.nearestEligible(event.clientX, event.clientY, direct);
+      if (near.choices) this._offerChoices(near.choices, event);
+      else this.onTerritory(near.slug, event, { touch: true });
     });
+    // Hover cards follow a mouse; a finger sends no pointerout, so touch never opens one here.
     root.addEventListener("pointerover", (event) => {
+      if (event.pointerType === "touch") return;
       const slug = territoryAt(event.target);
       if (slug) this.onHover(slug);
     });
     root.addEventListener("pointerout", (event) => {
+      if (event.pointerType === "touch") return;
       const slug = territoryAt(event.target);
       if (slug && !territoryAt(event.relatedTarget)) this.onHover(null);
     });
@@ -512,13 +538,16 @@ export class Board {
     );
 
     root.addEventListener("pointerdown", (event) => {
+      lastPointer = event.pointerType || "mouse";
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       if (pointers.size === 1) {
-        start = { x: event.clientX, y: event.clientY, vb: { ...this.vb }, moved: false };
+        start = { x: event.clientX, y: event.clientY, cx: this.cx, cy: this.cy, moved: false };
         this.dragged = false;
       } else if (pointers.size === 2) {
         const [a, b] = [...pointers.values()];
-        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), vb: { ...this.vb }, mid: this._svgPoint({ clientX: (a.x + b.x) / 2, clientY: (a.y + b.y) / 2 }) };
+        const mid = { clientX: (a.x + b.x) / 2, clientY: (a.y + b.y) / 2 };
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), k: this.k, cx: this.cx, cy: this.cy, mid: this._svgPoint(mid) };
+        this.dragged = true;
       }
     });
     root.addEventListener("pointermove", (event) => {
@@ -527,18 +556,21 @@ export class Board {
       if (pointers.size === 2 && pinch) {
         const [a, b] = [...pointers.values()];
         const d = Math.hypot(a.x - b.x, a.y - b.y);
-        this.vb = { ...pinch.vb };
+        this.k = pinch.k;
+        this.cx = pinch.cx;
+        this.cy = pinch.cy;
         this.zoomAt(pinch.mid, d / Math.max(1, pinch.d));
         this.dragged = true;
         return;
       }
-      if (!start) return;
+      if (!start || pinch) return;
       const dx = event.clientX - start.x;
       const dy = event.clientY - start.y;
       if (!start.moved && Math.hypot(dx, dy) < 8) return;
       if (this.zoomLevel() <= 1.001) return; // nothing to pan at full view
       if (!start.moved) {
         start.moved = true;
+        this.closeChoices();
         try {
           root.setPointerCapture(event.pointerId);
         } catch {
@@ -546,89 +578,259 @@ export class Board {
         }
       }
       this.dragged = true;
-      const scale = this._pxToUnits();
-      this.vb = { ...start.vb, x: start.vb.x - dx * scale, y: start.vb.y - dy * scale };
+      this.cx = start.cx - dx / this.k;
+      this.cy = start.cy - dy / this.k;
+      this.keep = null; // the player looks elsewhere now
       this._applyViewBox();
     });
     const up = (event) => {
       pointers.delete(event.pointerId);
-      if (pointers.size < 2) pinch = null;
+      if (pointers.size < 2 && pinch) {
+        pinch = null;
+        start = null; // the finger left on the glass does not pan from where the pinch began
+      }
       if (pointers.size === 0) start = null;
     };
     root.addEventListener("pointerup", up);
     root.addEventListener("pointercancel", up);
-    this._resizeObserver = new ResizeObserver(() => this._applyViewBox());
+    this._resizeObserver = new ResizeObserver(() => {
+      this._applyViewBox();
+      if (this.keep) this._bringIntoView(this.keep);
+    });
     this._resizeObserver.observe(this.host);
+  }
+
+  /**
+   * The eligible territory a tap at (x, y) means: the one under the finger, else the nearest within
+   * TAP_RADIUS px; {choices: [slug...]} when several are about as near. Eligible: what the current
+   * step allows (set by update(): the sources and targets); with nothing eligible, what is under it.
+   */
+  nearestEligible(x, y, direct = null) {
+    const eligible = this.eligible || new Set();
+    if (direct && eligible.has(direct)) return { slug: direct };
+    const found = [];
+    for (const slug of eligible) {
+      const d = this._screenDistance(slug, x, y, TAP_RADIUS);
+      if (d !== null) found.push({ slug, d });
+    }
+    found.sort((a, b) => a.d - b.d);
+    if (!found.length) return { slug: direct };
+    const close = found.filter((f) => f.d - found[0].d < TAP_CLEAR);
+    if (close.length === 1) return { slug: close[0].slug };
+    return { choices: close.slice(0, 4).map((f) => f.slug) };
+  }
+
+  /** Screen px from (x, y) to the territory's shape (0 inside), or null when farther than `radius`. */
+  _screenDistance(slug, x, y, radius) {
+    const e = this.els.get(slug);
+    if (!e || !e.shape.isPointInFill) return null;
+    const ctm = e.shape.getScreenCTM();
+    if (!ctm) return null;
+    const inverse = ctm.inverse();
+    const box = e.shape.getBBox();
+    const at = new DOMPoint(x, y).matrixTransform(inverse);
+    const reach = radius / this.k;
+    if (at.x < box.x - reach || at.x > box.x + box.width + reach || at.y < box.y - reach || at.y > box.y + box.height + reach) return null;
+    for (let r = 0; r <= radius; r += 3) {
+      const steps = r === 0 ? 1 : 16;
+      for (let i = 0; i < steps; i++) {
+        const a = (2 * Math.PI * i) / steps;
+        const p = new DOMPoint(x + r * Math.cos(a), y + r * Math.sin(a)).matrixTransform(inverse);
+        if (e.shape.isPointInFill(p)) return r;
+      }
+    }
+    return null;
+  }
+
+  /** A small list by the finger: the few territories a tap could have meant. */
+  _offerChoices(slugs, event) {
+    const box = document.createElement("div");
+    box.className = "tap-choices";
+    box.setAttribute("role", "menu");
+    box.setAttribute("aria-label", "Which territory?");
+    const hostRect = this.host.getBoundingClientRect();
+    for (const slug of slugs) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "tap-choice";
+      b.setAttribute("role", "menuitem");
+      b.dataset.choice = slug;
+      b.textContent = this.bySlug.get(slug).name;
+      b.addEventListener("click", (e) => {
+        e.stopPropagation();
+        this.closeChoices();
+        this.onTerritory(slug, e, { touch: true });
+      });
+      box.append(b);
+    }
+    this.host.append(box);
+    // Beside the finger, inside the map.
+    const w = box.offsetWidth;
+    const h = box.offsetHeight;
+    let left = event.clientX - hostRect.left + 16;
+    if (left + w > hostRect.width - 6) left = event.clientX - hostRect.left - w - 16;
+    let top = event.clientY - hostRect.top - h / 2;
+    box.style.left = `${Math.max(6, left)}px`;
+    box.style.top = `${Math.max(6, Math.min(hostRect.height - h - 6, top))}px`;
+    this.choices = box;
+  }
+
+  closeChoices() {
+    if (this.choices) this.choices.remove();
+    this.choices = null;
   }
 
   _svgPoint(event) {
     const rect = this.svg.getBoundingClientRect();
-    const scale = this._pxToUnits();
-    // viewBox is centred in the element (xMidYMid meet)
-    const cx = rect.left + rect.width / 2;
-    const cy = rect.top + rect.height / 2;
     return {
-      x: this.vb.x + this.vb.w / 2 + (event.clientX - cx) * scale,
-      y: this.vb.y + this.vb.h / 2 + (event.clientY - cy) * scale,
+      x: this.cx + (event.clientX - rect.left - rect.width / 2) / this.k,
+      y: this.cy + (event.clientY - rect.top - rect.height / 2) / this.k,
     };
   }
 
   _pxToUnits() {
+    return 1 / this.k;
+  }
+
+  /** The scale at which the whole board fits the element. */
+  _fitScale() {
     const rect = this.svg.getBoundingClientRect();
-    if (!rect.width || !rect.height) return 1;
-    return Math.max(this.vb.w / rect.width, this.vb.h / rect.height);
+    if (!rect.width || !rect.height) return this.k || 1;
+    return Math.min(rect.width / this.view.w, rect.height / this.view.h);
   }
 
   zoomLevel() {
-    return this.view.w / this.vb.w;
+    return this.k / this._fitScale();
   }
 
   zoomAt(point, factor) {
-    const level = Math.min(6, Math.max(1, this.zoomLevel() * factor));
-    const w = this.view.w / level;
-    const h = this.view.h / level;
-    const fx = (point.x - this.vb.x) / this.vb.w;
-    const fy = (point.y - this.vb.y) / this.vb.h;
-    this.vb = { x: point.x - fx * w, y: point.y - fy * h, w, h };
+    const fit = this._fitScale();
+    const k = Math.min(fit * MAX_ZOOM, Math.max(fit, this.k * factor));
+    // The board point under the cursor (or between the fingers) stays where it is.
+    this.cx = point.x - ((point.x - this.cx) * this.k) / k;
+    this.cy = point.y - ((point.y - this.cy) * this.k) / k;
+    this.k = k;
     this._applyViewBox();
   }
 
   zoomBy(factor) {
-    this.zoomAt({ x: this.vb.x + this.vb.w / 2, y: this.vb.y + this.vb.h / 2 }, factor);
+    this.zoomAt({ x: this.cx, y: this.cy }, factor);
   }
 
+  /** The whole board. */
   fit() {
-    this.vb = { ...this.view };
+    this.k = this._fitScale();
+    this.cx = this.view.x + this.view.w / 2;
+    this.cy = this.view.y + this.view.h / 2;
+    this.keep = null;
     this._applyViewBox();
   }
 
-  /** Zoom so that these territories are in view (used on small screens for the planned move). */
+  /**
+   * The board as large as the screen allows: on a tall screen (a phone held upright) the board
+   * fills the height, and a finger pans sideways; elsewhere the whole board.
+   */
+  fitScreen() {
+    const rect = this.svg.getBoundingClientRect();
+    this.fit();
+    if (!rect.width || !rect.height) return;
+    const cover = Math.max(rect.width / this.view.w, rect.height / this.view.h);
+    this.k = Math.min(cover, this.k * MAX_SCREEN_ZOOM);
+    this._applyViewBox();
+  }
+
+  /** Keep these territories in view (the move being made), now and when the map is resized. */
   focus(slugs) {
+    const list = (slugs || []).filter((s) => this.pos.has(s));
+    this.keep = list.length ? list : null;
+    if (this.keep) this._bringIntoView(this.keep);
+  }
+
+  _bringIntoView(slugs) {
     const pts = slugs.map((s) => this.pos.get(s)).filter(Boolean);
     if (!pts.length || this.zoomLevel() <= 1.001) return;
-    const inView = pts.every((p) => p.x > this.vb.x && p.x < this.vb.x + this.vb.w && p.y > this.vb.y && p.y < this.vb.y + this.vb.h);
+    const rect = this.svg.getBoundingClientRect();
+    if (!rect.width || !rect.height) return;
+    const margin = 28 / this.k;
+    const halfW = rect.width / 2 / this.k - margin;
+    const halfH = rect.height / 2 / this.k - margin;
+    const inView = pts.every((p) => Math.abs(p.x - this.cx) < halfW && Math.abs(p.y - this.cy) < halfH);
     if (inView) return;
-    const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
-    const cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
-    this.vb = { ...this.vb, x: cx - this.vb.w / 2, y: cy - this.vb.h / 2 };
+    const xs = pts.map((p) => p.x);
+    const ys = pts.map((p) => p.y);
+    this.cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    this.cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    // Zoom out as far as needed for all of them (an attack across the map's edge).
+    const needW = Math.max(...xs) - Math.min(...xs) + 2 * margin + 40 / this.k;
+    const needH = Math.max(...ys) - Math.min(...ys) + 2 * margin + 40 / this.k;
+    const k = Math.min(this.k, rect.width / needW, rect.height / needH);
+    this.k = Math.max(this._fitScale(), k);
     this._applyViewBox();
   }
 
   _applyViewBox() {
     const v = this.view;
+    const rect = this.svg.getBoundingClientRect();
+    if (!rect.width || !rect.height) {
+      this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+      return;
+    }
+    const fit = this._fitScale();
+    if (!this.k) this.k = fit;
+    this.k = Math.min(fit * MAX_ZOOM, Math.max(fit, this.k));
+    const w = rect.width / this.k;
+    const h = rect.height / this.k;
+    // Keep the view over the board; a side larger than the board is centred on it.
+    const clamp = (c, size, lo, span) => (size >= span ? lo + span / 2 : Math.min(Math.max(c, lo + size / 2), lo + span - size / 2));
+    this.cx = clamp(this.cx ?? v.x + v.w / 2, w, v.x, v.w);
+    this.cy = clamp(this.cy ?? v.y + v.h / 2, h, v.y, v.h);
+    this.vb = { x: this.cx - w / 2, y: this.cy - h / 2, w, h };
     const vb = this.vb;
-    // Keep the view over the board.
-    vb.w = Math.min(vb.w, v.w);
-    vb.h = Math.min(vb.h, v.h);
-    vb.x = Math.min(Math.max(vb.x, v.x), v.x + v.w - vb.w);
-    vb.y = Math.min(Math.max(vb.y, v.y), v.y + v.h - vb.h);
     this.svg.setAttribute("viewBox", `${vb.x.toFixed(2)} ${vb.y.toFixed(2)} ${vb.w.toFixed(2)} ${vb.h.toFixed(2)}`);
     this.svg.classList.toggle("zoomed", this.zoomLevel() > 1.001);
+    this._showNames();
   }
 
   setNames(visible) {
     this.names = visible;
-    this.layers.names.classList.toggle("hidden", !visible);
+    this._showNames();
+  }
+
+  /**
+   * Names as the zoom makes room: none while they would be too small to read, then those that fit
+   * inside their territory, then all of them.
+   */
+  _showNames() {
+    const layer = this.layers && this.layers.names;
+    if (!layer) return;
+    const size = this.k * this.unit; // screen px of one font unit
+    const all = size >= NAMES_ALL;
+    layer.classList.toggle("hidden", !this.names || size < NAMES_SOME);
+    layer.classList.toggle("names-roomy", !all);
+    if (all || !this.names || size < NAMES_SOME) return;
+    if (!this._roomy) {
+      this._roomy = new Set();
+      for (const [slug, e] of this.els) {
+        let box = null;
+        try {
+          box = e.shape.getBBox();
+        } catch {
+          /* not rendered */
+        }
+        // The name may be a group (the text and its leader line) and set on two lines.
+        const text = e.label.matches("text") ? e.label : e.label.querySelector("text");
+        const lines = [...text.querySelectorAll("tspan")].map((line) => line.textContent);
+        const longest = Math.max(...(lines.length ? lines : [this.bySlug.get(slug).name]).map((line) => line.length));
+        const fontUnits = Number(text.getAttribute("font-size")) || 10 * this.unit;
+        if (box && box.width && longest * fontUnits * 0.56 <= box.width) this._roomy.add(slug);
+      }
+    }
+    for (const [slug, e] of this.els) {
+      const roomy = this._roomy.has(slug);
+      e.label.classList.toggle("roomy", roomy);
+      const text = e.label.matches("text") ? null : e.label.querySelector("text");
+      if (text) text.classList.toggle("roomy", roomy);
+    }
   }
 
   // -- state -------------------------------------------------------------------------------------
@@ -641,6 +843,9 @@ export class Board {
     const colours = s.colours || [];
     const interactive = s.sources && s.sources.size > 0;
     this.svg.classList.toggle("picking", interactive || (s.targets && s.targets.size > 0));
+    // What a tap may mean now (nearestEligible): the territories the current step allows.
+    this.eligible = new Set([...(s.sources || []), ...(s.targets || [])]);
+    this.closeChoices();
     s.territories.forEach((row, i) => {
       const t = this.territories[i];
       if (!t) return;

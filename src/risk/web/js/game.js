@@ -103,9 +103,9 @@ async function ensureBoard(name) {
   }
   S.boardData = data;
   S.board = new Board($("#board"), data, { onTerritory, onHover });
-  // Names on the map: as last chosen, else only where the map is wide enough to read them.
+  // Names on the map unless turned off: the board shows them as the zoom makes room.
   const pref = localStorage.getItem("risk.names");
-  S.board.setNames(pref ? pref !== "off" : window.innerWidth >= 700);
+  S.board.setNames(pref !== "off");
   $("#toggle-names").setAttribute("aria-pressed", String(S.board.names));
 }
 
@@ -152,6 +152,11 @@ async function onState(msg, fresh) {
     S.selectedCards = S.selectedCards.filter((c) => (S.view.hand || []).some((h) => h.card === c));
   }
   render();
+  if (!S.fitted) {
+    // The board as large as the screen allows, once the panels around it have their size.
+    S.fitted = true;
+    S.board.fitScreen();
+  }
   // The state shown, for tests and tools that drive the page (data-state-id on <body>).
   document.body.dataset.stateId = String(msg.state_id);
 }
@@ -330,13 +335,14 @@ function cancelSelection() {
 }
 
 // -- board interaction ---------------------------------------------------------------------------
-function onTerritory(slug, event) {
+function onTerritory(slug, event, how = {}) {
   if (!S.msg) return;
   if (!slug) {
+    if (how.touch) showHover(null);
     if (S.selection) cancelSelection();
     return;
   }
-  showHover(slug);
+  showHover(slug, how.touch ? TOUCH_CARD_MS : 0);
   if (!myTurn()) return;
   const L = S.legal;
   if (L.claim.has(slug)) {
@@ -368,7 +374,6 @@ function onTerritory(slug, event) {
       showMessage(`${S.names.get(slug)} stays chosen: click where to ${verb}, or Cancel to let go.`, "info");
     } else if (sel && map.get(sel.from).has(slug)) {
       sel.to = slug;
-      S.board.focus([sel.from, slug]);
     } else if (map.has(slug)) {
       // Another source: it keeps the target chosen when it can reach it too.
       const to = sel && sel.to && map.get(slug).has(sel.to) ? sel.to : null;
@@ -393,8 +398,14 @@ function onHover(slug) {
   showHover(slug);
 }
 
-function showHover(slug) {
+// A tapped territory's card closes by itself: a finger sends no pointerout to close it.
+const TOUCH_CARD_MS = 2500;
+let hoverTimer = null;
+
+function showHover(slug, closeAfter = 0) {
   const box = $("#hover-info");
+  clearTimeout(hoverTimer);
+  if (closeAfter) hoverTimer = setTimeout(() => showHover(null), closeAfter);
   if (!slug || !S.view) {
     box.hidden = true;
     return;
@@ -450,6 +461,7 @@ function render() {
   renderControls();
   renderHand();
   renderGoal(colours);
+  renderSheetToggle();
   renderLog(colours);
   renderDice(colours);
   renderDatalist();
@@ -501,6 +513,7 @@ function renderBoard(colours) {
     targets = new Set([arrow.to]);
   }
   else if (v.last_battle && !arrow) battle = { from: slugify(v.last_battle.from), to: slugify(v.last_battle.to) };
+  keepInView(arrow ? [arrow.from, arrow.to] : selected ? [selected] : v.phase === "occupy" && v.occupy ? [slugify(v.occupy.from), slugify(v.occupy.to)] : []);
   S.board.update({
     territories: v.territories,
     colours,
@@ -513,6 +526,14 @@ function renderBoard(colours) {
     arrow,
     battle,
   });
+}
+
+/** The territories being acted on stay on screen, however the panels around the map grow. */
+function keepInView(slugs) {
+  const key = slugs.join(" ");
+  if (key === S.keptInView) return;
+  S.keptInView = key;
+  S.board.focus(slugs);
 }
 
 function seatKind(seatInfo, player) {
@@ -956,10 +977,10 @@ function orderSet(cards) {
   return first ? [first, ...cards.filter((c) => c !== first)] : cards.slice();
 }
 
-function bestSet() {
-  const L = S.legal;
+/** The set to trade: the most armies, then a +2 on a territory held, then the fewest wilds spent. */
+function bestSet(sets = S.legal.trade) {
   let best = null;
-  for (const set of L.trade) {
+  for (const set of sets) {
     const value = setValue(set);
     const bonus = bonusPossible() && set.some((c) => territory(c) && territory(c).owner === S.seat) ? 2 : 0;
     const wilds = set.filter((c) => c.startsWith("wild")).length;
@@ -1006,6 +1027,8 @@ function tradeControls() {
 function renderHand() {
   const v = S.view;
   const box = clear($("#hand"));
+  const bestLine = clear($("#hand-best"));
+  bestLine.hidden = true;
   const info = $("#hand-info");
   const hand = v.hand;
   const panel = $("#hand-panel");
@@ -1024,6 +1047,11 @@ function renderHand() {
   }
   const canTrade = myTurn() && S.legal.trade.length > 0;
   const tradable = new Set(S.legal.trade.flat());
+  // The sets in the hand (the view's set_values, at any time of the game) and the best of them.
+  const sets = (v.set_values || []).map((s) => s.cards);
+  const inSet = new Set(sets.flat());
+  const best = bestSet(canTrade ? S.legal.trade : sets);
+  const inBest = new Set(best ? best.set : []);
   for (const card of hand) {
     const name = card.card.startsWith("wild") ? "Wild" : S.names.get(card.card) || card.card;
     const t = territory(card.card);
@@ -1032,7 +1060,7 @@ function renderHand() {
     const node = el(
       canTrade ? "button" : "div",
       {
-        class: `card card-${card.symbol}${chosen ? " chosen" : ""}${held ? " held" : ""}${canTrade && tradable.has(card.card) ? " tradable" : ""}`,
+        class: `card card-${card.symbol}${chosen ? " chosen" : ""}${held ? " held" : ""}${canTrade && tradable.has(card.card) ? " tradable" : ""}${inSet.has(card.card) ? " in-set" : ""}${inBest.has(card.card) ? " in-best" : ""}`,
         dataset: { card: card.card },
         type: canTrade ? "button" : undefined,
         "aria-pressed": canTrade ? String(chosen) : undefined,
@@ -1056,6 +1084,25 @@ function renderHand() {
     }
     box.append(node);
   }
+  if (best) {
+    const words = best.set.map((c) => (c.startsWith("wild") ? "Wild" : S.names.get(c) || c)).join(" + ");
+    bestLine.append(
+      "Best set: ",
+      el("strong", { text: `${words} = ${armiesWord(best.value)}` }),
+      best.bonus ? ` (+2 on ${S.names.get(best.set[0])})` : "",
+      canTrade ? "" : ": trade it when you reinforce.",
+    );
+    bestLine.hidden = false;
+  }
+}
+
+/** The phone's sheet handle says what unfolds: the players, your cards and goal, the log. */
+function renderSheetToggle() {
+  const open = $("#sheet").classList.contains("open");
+  const v = S.view;
+  const cards = v && v.hand ? ` · ${plural(v.hand.length, "card")}` : "";
+  const goal = $("#goal-panel").hidden ? "" : ` · ${$("#goal-title").textContent.toLowerCase()}`;
+  $("#sheet-toggle-text").textContent = open ? "Fold away" : `Players${cards}${goal} · log`;
 }
 
 // -- goals: missions and headquarters -------------------------------------------------------------
@@ -1376,6 +1423,12 @@ function wireStatic() {
     const text = input.value.trim();
     if (!text) return;
     if (send(text)) input.value = "";
+  });
+  $("#sheet-toggle").addEventListener("click", () => {
+    const open = !$("#sheet").classList.contains("open");
+    $("#sheet").classList.toggle("open", open);
+    $("#sheet-toggle").setAttribute("aria-expanded", String(open));
+    renderSheetToggle();
   });
   $("#zoom-in").addEventListener("click", () => S.board && S.board.zoomBy(1.5));
   $("#zoom-out").addEventListener("click", () => S.board && S.board.zoomBy(1 / 1.5));

@@ -52,6 +52,8 @@ export function renderSeatPanel(ctx) {
   }
   panel.hidden = false;
   const mine = msg.seats[seat];
+  // Folded away, unless it has something to say: a bot plays for you, or you resigned.
+  if (mine.resigned || mine.stand_in) panel.open = true;
   const playing = msg.status === "playing" && !msg.outcome;
   if (mine.resigned) {
     box.append(el("p", { class: "muted", id: "resigned-note", text: "You resigned: your armies stay on the board as neutral armies. You can watch the game to its end." }));
