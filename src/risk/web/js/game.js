@@ -1202,12 +1202,6 @@ function renderLog(colours) {
     box.append(item);
   }
   while (box.childElementCount > LOG_KEEP) box.firstElementChild.remove();
-  // The latest lines over the map's sea as well, for eyes on the board.
-  const ticker = clear($("#ticker"));
-  for (const entry of S.log.slice(-3)) {
-    const colour = entry.seat >= 0 && colours[entry.seat] ? colours[entry.seat].fill : null;
-    ticker.append(el("li", {}, colour ? el("span", { class: "log-dot", style: { background: colour } }) : null, el("span", { text: entry.text })));
-  }
   renderedLog = end;
   if (atBottom || restarted) box.scrollTop = box.scrollHeight;
 }
