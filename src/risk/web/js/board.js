@@ -514,6 +514,19 @@ export class Board {
       if (near.choices) this._offerChoices(near.choices, event);
       else this.onTerritory(near.slug, event, { touch: true });
     });
+    // The keyboard: the territories the current step allows are in the tab order (update() sets
+    // tabindex); Enter or Space on one does what a click does, and focus shows its card.
+    root.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const slug = territoryAt(event.target);
+      if (!slug) return;
+      event.preventDefault();
+      this.onTerritory(slug, event, { touch: false, keyboard: true });
+    });
+    root.addEventListener("focusin", (event) => {
+      const slug = territoryAt(event.target);
+      if (slug) this.onHover(slug);
+    });
     // Hover cards follow a mouse; a finger sends no pointerout, so touch never opens one here.
     root.addEventListener("pointerover", (event) => {
       if (event.pointerType === "touch") return;
@@ -880,6 +893,17 @@ export class Board {
       e.shape.classList.toggle("source", source && !sel);
       e.shape.classList.toggle("inert", !!(s.targets && s.targets.size) && !source && !target && !sel);
       e.shape.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
+      // Reachable with Tab when the step allows it, and named as a screen reader should say it.
+      if (sel || target || source) {
+        e.shape.setAttribute("tabindex", "0");
+        e.shape.setAttribute("role", "button");
+      } else {
+        e.shape.removeAttribute("tabindex");
+        e.shape.removeAttribute("role");
+      }
+      const whose = owner >= 0 && s.players && s.players[owner] ? (owner === s.mine ? "yours" : s.players[owner].name) : null;
+      const armies = row.armies ? `${row.armies} ${row.armies === 1 ? "army" : "armies"}` : null;
+      e.shape.setAttribute("aria-label", [t.name, whose, armies, sel ? "selected" : null].filter(Boolean).join(", "));
       e.hl.setAttribute("class", `hl${sel ? " hl-selected" : target ? " hl-target" : source ? " hl-source" : ""}`);
       e.badge.classList.toggle("battle", !!(s.battle && (s.battle.from === t.slug || s.battle.to === t.slug)));
       const mark = owner >= 0 && colours[owner] ? colours[owner].mark : null;

@@ -1,0 +1,151 @@
+"""A whole turn with the keyboard alone, in a real browser (Debian's Chromium, Playwright).
+
+The territories the current step allows are in the tab order with a name a screen reader says
+("Alaska, yours, 26 armies"); Enter on one does what a click does; every button is reached with Tab
+and pressed with Enter. No mouse, no touch, no script clicking for the player.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from live_server import request
+from test_browser import LAPTOP, browser, port, wait_until
+
+__all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  if (!e) return null;
+  return {territory: e.dataset ? e.dataset.territory || null : null, id: e.id || null,
+          label: e.getAttribute('aria-label')};
+}"""
+
+
+class Keys:
+    def __init__(self, page: Any, port: int, game_id: str, token: str) -> None:
+        self.page, self.port, self.game_id, self.token = page, port, game_id, token
+
+    def state(self) -> dict[str, Any]:
+        return request(self.port, "GET", f"/api/games/{self.game_id}/view", token=self.token)
+
+    def my_turn(self) -> dict[str, Any]:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            state = self.state()
+            if state["legal"]:
+                self.page.wait_for_function(
+                    "id => document.body.dataset.stateId === String(id)",
+                    arg=state["state_id"],
+                    timeout=30_000,
+                )
+                return state
+            time.sleep(0.05)
+        raise AssertionError("it never became this player's turn")
+
+    def tab_to(self, territory: str | None = None, element_id: str | None = None) -> dict[str, Any]:
+        """Press Tab until the wanted territory or control has the focus (at most one lap of the page)."""
+        for _ in range(250):
+            self.page.keyboard.press("Tab")
+            focused = self.page.evaluate(FOCUSED)
+            if focused and (
+                (territory and focused["territory"] == territory)
+                or (element_id and focused["id"] == element_id)
+            ):
+                return focused
+        raise AssertionError(f"Tab never reached {territory or element_id}")
+
+    def press_on(self, territory: str | None = None, element_id: str | None = None) -> dict[str, Any]:
+        focused = self.tab_to(territory, element_id)
+        self.page.keyboard.press("Enter")
+        return focused
+
+    def act_and_wait(self, territory: str | None = None, element_id: str | None = None) -> None:
+        before = self.state()["state_id"]
+        self.press_on(territory, element_id)
+        wait_until(lambda: self.state()["state_id"] > before, what=f"Enter on {territory or element_id}")
+
+
+def test_a_whole_turn_with_the_keyboard_alone(browser: Any, port: int) -> None:
+    seats = [
+        {"kind": "human", "name": "Ann"},
+        {"kind": "bot", "bot": "quick"},
+        {"kind": "bot", "bot": "quick"},
+    ]
+    created = request(
+        port, "POST", "/api/games", {"seats": seats, "seed": 11, "bot_delay": 0, "options": {"setup": "deal"}}
+    )
+    token = created["seats"][0]["token"]
+    page = browser.new_page(viewport=LAPTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={token}")
+    page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
+    keys = Keys(page, port, created["id"], token)
+    done: set[str] = set()
+    deadline = time.monotonic() + 240
+    while "end" not in done:
+        assert time.monotonic() < deadline, f"the turn took too long: {done}"
+        state = keys.my_turn()
+        view, legal = state["view"], {g["text"]: g for g in state["legal"]}
+        phase = view["phase"]
+        if phase == "setup-place":
+            slug = next(text for text in legal if text.startswith("place ")).split()[1]
+            focused = keys.tab_to(slug)
+            # The name a screen reader says: the territory, whose it is, its armies.
+            assert focused["label"].startswith(
+                keys.page.evaluate(
+                    "s => document.querySelector(`[data-territory='${s}'] title`).textContent", slug
+                )
+                + ", yours, "
+            ), focused
+            before = state["state_id"]
+            page.keyboard.press("Enter")
+            wait_until(lambda b=before: keys.state()["state_id"] > b, what="the placement")
+        elif phase == "reinforce":
+            place = max((g for g in legal.values() if g["text"].startswith("place ")), key=lambda g: g["max"])
+            if page.locator("#place-all").count():
+                keys.press_on(element_id="place-all")
+            keys.act_and_wait(territory=place["text"].split()[1])
+            done.add("reinforce")
+        elif phase == "attack" and "attack" not in done:
+            attacks = [g for g in legal.values() if g["text"].startswith("attack ")]
+            _, source, target = max(attacks, key=lambda g: g["max"])["text"].split()
+            keys.press_on(territory=source)
+            page.locator(".selection-what").wait_for(timeout=10_000)
+            keys.press_on(territory=target)
+            page.locator("#odds").filter(has_text="%").wait_for(timeout=30_000)
+            keys.act_and_wait(element_id="blitz")
+            attack = f"attack {source} {target}"
+            wait_until(
+                lambda a=attack: (
+                    keys.state()["view"]["phase"] != "attack"
+                    or not any(g["text"] == a for g in keys.state()["legal"])
+                ),
+                what="the blitz to end",
+                timeout=60,
+            )
+            done.add("attack")
+        elif phase == "attack":
+            keys.act_and_wait(element_id="end-phase")
+        elif phase == "occupy":
+            keys.act_and_wait(element_id="move-confirm")
+            done.add("move")
+        elif phase == "fortify" and "fortify" not in done:
+            moves = [g for g in legal.values() if g["text"].startswith("fortify ")]
+            _, source, target = max(moves, key=lambda g: g["max"])["text"].split()
+            keys.press_on(territory=source)
+            page.locator(".selection-what").wait_for(timeout=10_000)
+            keys.press_on(territory=target)
+            page.locator("#move-confirm").wait_for(timeout=10_000)
+            keys.act_and_wait(element_id="move-confirm")
+            done.add("fortify")
+        elif phase == "fortify":
+            keys.act_and_wait(element_id="end-phase")
+            done.add("end")
+        else:
+            raise AssertionError(f"no key planned for {phase}: {list(legal)[:5]}")
+    assert {"reinforce", "attack", "move", "fortify", "end"} <= done, done
+    assert errors == []
+    page.close()
