@@ -1,4 +1,5 @@
-"""A whole turn with the keyboard alone, in a real browser (Debian's Chromium, Playwright).
+"""A whole turn with the keyboard alone, in a real browser (Debian's Chromium, Playwright), with the
+accessibility audit (test_browser_a11y) of the board while an attack is chosen and a move-in is asked.
 
 The territories the current step allows are in the tab order with a name a screen reader says
 ("Alaska, yours, 26 armies"); Enter on one does what a click does; every button is reached with Tab
@@ -12,6 +13,7 @@ from typing import Any
 
 from live_server import request
 from test_browser import LAPTOP, browser, port, wait_until
+from test_browser_a11y import assert_accessible
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
@@ -77,7 +79,7 @@ def test_a_whole_turn_with_the_keyboard_alone(browser: Any, port: int) -> None:
         port, "POST", "/api/games", {"seats": seats, "seed": 11, "bot_delay": 0, "options": {"setup": "deal"}}
     )
     token = created["seats"][0]["token"]
-    page = browser.new_page(viewport=LAPTOP)
+    page = browser.new_page(viewport=LAPTOP, bypass_csp=True)  # bypass: the accessibility audit's script
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={token}")
@@ -116,6 +118,7 @@ def test_a_whole_turn_with_the_keyboard_alone(browser: Any, port: int) -> None:
             page.locator(".selection-what").wait_for(timeout=10_000)
             keys.press_on(territory=target)
             page.locator("#odds").filter(has_text="%").wait_for(timeout=30_000)
+            assert_accessible(page, "the board with an attack chosen")
             keys.act_and_wait(element_id="blitz")
             attack = f"attack {source} {target}"
             wait_until(
@@ -130,6 +133,7 @@ def test_a_whole_turn_with_the_keyboard_alone(browser: Any, port: int) -> None:
         elif phase == "attack":
             keys.act_and_wait(element_id="end-phase")
         elif phase == "occupy":
+            assert_accessible(page, "the board asking how many armies move in")
             keys.act_and_wait(element_id="move-confirm")
             done.add("move")
         elif phase == "fortify" and "fortify" not in done:
