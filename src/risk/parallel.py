@@ -14,8 +14,6 @@ its own seed), so they give the same results; only their order of arrival differ
 
 from __future__ import annotations
 
-import ctypes
-import multiprocessing
 import os
 import signal
 import sys
@@ -65,6 +63,10 @@ def check_backend(backend: str, address: str | None, workers: int | None) -> Non
         raise BackendError("--address names a Ray cluster: it goes with --backend ray")
     if workers is not None and workers < 1:
         raise BackendError("--workers must be at least 1")
+    if backend == "ray":
+        from risk.ray_backend import import_ray
+
+        import_ray()  # installed? Said now, before anything is written
 
 
 def run_jobs(
@@ -94,6 +96,7 @@ def run_jobs(
 def _run_in_pool(
     play: Callable[[Job], Result], jobs: Sequence[Job], workers: int
 ) -> Iterator[Outcome[Result]]:
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     # Fork where there is one: works from any script (spawn needs a __main__ guard); the workers
@@ -122,6 +125,8 @@ def die_with_parent(parent_pid: int) -> None:
     On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``); everywhere,
     a daemon thread also watches for this process being re-parented, the portable fallback."""
     if sys.platform.startswith("linux"):
+        import ctypes
+
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
