@@ -83,7 +83,7 @@ def test_the_schema_is_the_documented_one(tmp_path: Path) -> None:
             field = schema.field(name)
             assert str(field.type).replace("element: ", "") == kind and field.nullable == nullable
             assert field.metadata[b"doc"].decode() == doc
-            assert f"| `{name}` | {kind} |" in documented, f"docs/research.md does not list {name}"
+            assert f"| `{name}` | `{kind}` |" in documented, f"docs/research.md does not list {name}"
         assert schema.metadata[b"risk.schema"] == b"1"
 
 

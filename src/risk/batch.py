@@ -28,8 +28,6 @@ from risk.simulate import DEFAULT_MAX_TURNS, GameReport, play_game
 from risk.view import SPECTATOR, View
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     import pyarrow
 
 SCHEMA_VERSION = "1"  # in each file's metadata (risk.schema); changes when a column changes
@@ -206,7 +204,7 @@ def check_out_path(path: Path) -> None:
         raise ValueError(f"--out {path}: cannot write in {path.parent} (permission denied)")
 
 
-def import_parquet() -> ModuleType:
+def import_parquet() -> Any:  # the pyarrow.parquet module (pyarrow ships no type information)
     try:
         import pyarrow.parquet as pq
     except ImportError:

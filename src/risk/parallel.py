@@ -20,39 +20,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TypeVar
+
+from risk.jobs import BackendError, Outcome, attempt
 
 BACKENDS = ("local", "ray")
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
-
-
-class BackendError(ValueError):
-    """A backend that cannot run (Ray not installed, a cluster out of reach); the message says why."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome(Generic[Result]):
-    """One job's end: its position in the list of jobs, and its result or the error that stopped it."""
-
-    position: int
-    result: Result | None
-    error: str | None = None
-
-
-def attempt(play: Callable[[Job], Result], job: Job) -> tuple[Result | None, str | None]:
-    """``play(job)``, with any exception turned into its one-line description (run in the worker)."""
-    try:
-        return play(job), None
-    except Exception as error:  # any bug of one game: reported with its game, not fatal to the run
-        return None, describe_error(error)
-
-
-def describe_error(error: BaseException) -> str:
-    first_line = (str(error).strip().splitlines() or [""])[0]
-    return f"{type(error).__name__}: {first_line}" if first_line else type(error).__name__
 
 
 def check_backend(backend: str, address: str | None, workers: int | None) -> None:

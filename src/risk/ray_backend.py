@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from risk.parallel import BackendError, Outcome, attempt, describe_error
+from risk.jobs import BackendError, Outcome, attempt, describe_error
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -59,11 +59,11 @@ def check_reachable(address: str) -> None:
 def connected(address: str | None) -> Iterator[Any]:
     """Ray, connected: to what this process already uses, to ``address``, or to a new local Ray."""
     ray = import_ray()
+    if address is not None:
+        check_reachable(address)
     if ray.is_initialized():
         yield ray
         return
-    if address is not None:
-        check_reachable(address)
     try:
         ray.init(
             address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from risk.bots import BOTS, Bot, bot_choices, is_bot_name, make_bot
-from risk.parallel import BackendError, run_jobs
+from risk.parallel import BackendError, check_backend, run_jobs
 from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
 from risk.record import write_record
 from risk.rules.game import Game
@@ -126,7 +126,7 @@ class GameResult:
     error: str | None = None  # why the game failed (then it counts for no one); None when it was played
 
     @classmethod
-    def failed(cls, job: GameJob, error: str) -> GameResult:
+    def of_failure(cls, job: GameJob, error: str) -> GameResult:
         return cls(job.index, job.seed, job.seats, None, 0, 0, 0.0, [f"game {job.index} failed: {error}"],
                    error=error)
 
@@ -377,9 +377,11 @@ def run_tournament(
         check_bot_spec(spec)
     if games < 1:
         raise TournamentError("--games must be at least 1")
-    if workers is not None and workers < 1:
-        raise TournamentError("--workers must be at least 1")
     rules.check_player_count(len(bots))
+    try:
+        check_backend(backend, address, workers)
+    except BackendError as error:
+        raise TournamentError(str(error)) from None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     jobs = schedule(bots, games, seed, rules, board, max_turns, time_budget, out)
@@ -389,7 +391,7 @@ def run_tournament(
         outcomes = run_jobs(play_job, jobs, workers=workers, backend=backend, address=address)
         for outcome in outcomes:
             job = jobs[outcome.position]
-            result = outcome.result if outcome.error is None else GameResult.failed(job, outcome.error)
+            result = outcome.result if outcome.error is None else GameResult.of_failure(job, outcome.error)
             assert result is not None
             if result.record_text is not None and result.record is not None:
                 # Written here, not by the worker: on a Ray cluster the worker's disk is another machine's.
