@@ -22,10 +22,12 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 import ray
+from typer.testing import CliRunner
 
 import crashing_bot
 from risk.batch import simulate_to_parquet, turns_path
 from risk.bots import BOTS
+from risk.cli import app
 from risk.rules.options import Rules
 from risk.tournament import TournamentError, run_tournament
 
@@ -41,7 +43,7 @@ def worker_path() -> str:
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[Any]:
     ray.init(
-        num_cpus=2, include_dashboard=False, log_to_driver=False,
+        address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
         runtime_env={
             "worker_process_setup_hook": "crashing_bot.register",
             "env_vars": {"PYTHONPATH": worker_path()},
@@ -84,6 +86,22 @@ def test_ray_batch_files_are_the_local_ones(local_ray: Any, crasher: str, tmp_pa
     assert turns_path(local).read_bytes() == turns_path(on_ray).read_bytes()
     errors = pq.read_table(on_ray, columns=["error"]).column("error").to_pylist()
     assert errors == [None, None, "RuntimeError: crashed on purpose", None, None]
+
+
+def test_the_tournament_command_on_ray(local_ray: Any, tmp_path: Path) -> None:
+    args = ["tournament", "--bots", "quick,random,quick", "--games", "3", "--max-turns", "40", "--json"]
+    runs = {}
+    for backend in ("local", "ray"):
+        result = CliRunner().invoke(app, [*args, "--backend", backend, "--out", str(tmp_path / backend)])
+        assert result.exit_code == 0, result.stderr
+        runs[backend] = json.loads(result.stdout)
+    for run in runs.values():
+        for game in run["results"]:
+            game["seconds"] = 0
+            game["record"] = Path(game["record"]).name
+    assert runs["ray"]["results"] == runs["local"]["results"] and runs["ray"]["bots"] == runs["local"]["bots"]
+    records = [sorted(p.read_text() for p in (tmp_path / b).glob("*.risk")) for b in ("local", "ray")]
+    assert records[0] == records[1] and len(records[0]) == 3
 
 
 def test_an_address_nothing_answers_at_is_a_clear_error() -> None:

@@ -2,8 +2,9 @@
 
 Ray (``pip install 'risk[ray]'``) is imported here only, and only when a run asks for it, so that
 ``import risk`` never needs it. A run uses the Ray this process is already connected to (a notebook's,
-a test's), else connects to ``address`` (a cluster's head node), else starts a local Ray for the run
-alone; what it started, it shuts down at the end, so no Ray process outlives the run.
+a test's), else connects to ``address`` (a cluster's head node; else ``RAY_ADDRESS``, as in a Ray
+job), else starts a local Ray for the run alone, even where another Ray runs; what it started, it
+shuts down at the end, so no Ray process outlives the run.
 
 Each game is one task (one CPU). A task that raises is an outcome with its error; a task whose worker
 dies is retried by Ray on another worker (a node lost mid-run), and reported as failed only if that
@@ -13,6 +14,7 @@ fails too. The games are deterministic (a job carries its seed), so a retried ga
 from __future__ import annotations
 
 import logging
+import os
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -64,14 +66,21 @@ def connected(address: str | None) -> Iterator[Any]:
     if ray.is_initialized():
         yield ray
         return
+    if address is None and not os.environ.get("RAY_ADDRESS"):
+        # A Ray of the run's own, even when another runs here (`ray start`: join it with --address auto).
+        address = "local"
     try:
         ray.init(
             address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,
             configure_logging=True,
         )
     except (Exception, SystemExit) as error:  # ray.init exits the process on some failures
-        where = f"the Ray cluster at {address}" if address else "a local Ray"
-        raise BackendError(f"cannot start or join {where}: {describe_error(error)}") from None
+        where = f"the Ray cluster at {address}" if address not in (None, "local") else "a local Ray"
+        hint = ""
+        if address not in (None, "auto", "local") and "RAY_AUTH_MODE" not in os.environ:
+            # Ray sends its token to an address given by name only when told to (RAY_AUTH_MODE=token).
+            hint = "; a cluster with token authentication also needs RAY_AUTH_MODE=token and its token"
+        raise BackendError(f"cannot start or join {where}: {describe_error(error)}{hint}") from None
     try:
         yield ray
     finally:
