@@ -57,6 +57,10 @@ PLACES: dict[str, str] = {
     "risk.history": "protocol/tournament/history",
     "risk.simulate": "protocol/tournament/history",  # plays whole games with bots, for every front end
     "risk.env.*": "protocol/tournament/history",  # learning environments: bots (and protocol bots) play
+    "risk.batch": "protocol/tournament/history",  # many simulated games, written as Parquet tables
+    "risk.parallel": "protocol/tournament/history",  # where many games run: local processes or Ray
+    "risk.ray_backend": "protocol/tournament/history",  # the Ray backend (Ray imported lazily)
+    "risk.jobs": "protocol/tournament/history",  # one game's outcome, as every backend reports it
     "risk.tui.*": "tui/server",
     "risk.server.*": "tui/server",
     "risk.cli": "cli",

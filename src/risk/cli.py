@@ -239,10 +239,40 @@ def simulate_command(
         str, typer.Option("--game", "-g", help="world, secret-mission, capital, two-player")
     ] = "world",
     board: Annotated[str, typer.Option("--map", help="map name or .json file")] = "classic",
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="write the games to FILE.parquet and their turns to FILE.turns.parquet "
+            "(docs/research.md)", metavar="FILE.parquet",
+        ),
+    ] = None,
+    turns: Annotated[
+        bool, typer.Option("--turns/--no-turns", help="with --out: also the turns table")
+    ] = True,
+    workers: Annotated[
+        int | None, typer.Option(
+            "--workers", "-w", help="parallel processes [default: 1]; with --backend ray, the most games "
+            "in flight [default: twice the cluster's CPUs]", show_default=False,
+        )
+    ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="where the games run: local or ray (pip install 'risk[ray]')")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="with --backend ray: the cluster's head (host:port, auto)")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Bot-only games, played to a winner or to the turn cap. Same arguments, same output."""
-    from risk.simulate import play_game
+    from risk.batch import (
+        check_out_path,
+        save_record_of,
+        simulate_games,
+        simulation_jobs,
+        turns_path,
+        write_games,
+    )
+    from risk.parallel import BackendError, check_backend
 
     ruleset = make_rules(rules, option, game_name)
     bot_names = [b.strip().lower() for b in bots.split(",")] if bots else []
@@ -268,7 +298,10 @@ def simulate_command(
         fail("--max-turns must be at least 1")
     try:
         load_map(board)
-    except RiskError as error:
+        check_backend(backend, address, workers)
+        if out is not None:
+            check_out_path(out)
+    except (RiskError, ValueError) as error:
         fail(str(error))
     if record is not None:
         try:
@@ -276,16 +309,29 @@ def simulate_command(
         except OSError as error:
             fail(f"cannot create {record}: {error.strerror}")
 
-    reports = []
+    jobs = simulation_jobs(
+        ruleset, bot_names, games, seed=seed, max_turns=max_turns, board=board,
+        collect_turns=out is not None and turns, keep_records=record is not None,
+    )
+    where = {"workers": workers, "backend": backend, "address": address}
     with progress_bar(games) as advance:
-        for k in range(games):
-            game, report = play_game(ruleset, bot_names, seed + k, max_turns=max_turns, board=board)
-            reports.append(report)
-            if record is not None:
-                from risk.record import save_record
-
-                save_record(game, record / f"game-{seed + k}.risk")
-            advance()
+        try:
+            if out is not None:
+                played = write_games(out, jobs, **where, on_game=lambda _: advance(), record_dir=record)
+            else:
+                played = []
+                for simulated in simulate_games(jobs, **where):
+                    save_record_of(simulated, record)
+                    simulated.record_text = None
+                    played.append(simulated)
+                    advance()
+                played.sort(key=lambda simulated: simulated.job.index)
+        except (BackendError, ValueError) as error:  # the backend, or pyarrow missing
+            fail(str(error))
+        except OSError as error:
+            fail(f"cannot write {out or record}: {error.strerror or error}")
+    reports = [simulated.report for simulated in played if simulated.report is not None]
+    failures = {simulated.job.seed: simulated.error for simulated in played if simulated.error is not None}
 
     wins: dict[str, int] = {}
     for report in reports:
@@ -300,9 +346,15 @@ def simulate_command(
                 "players": count,
                 "bots": bot_names,
                 "max_turns": max_turns,
-                "games": [r.to_json() for r in reports],
+                "games": [
+                    simulated.report.to_json() | {"error": None} if simulated.report is not None
+                    else {"seed": simulated.job.seed, "winner": None, "error": simulated.error}
+                    for simulated in played
+                ],
                 "wins": wins,
                 "unfinished": unfinished,
+                "failed": len(failures),
+                "out": None if out is None else str(out),
             }
         )
         return
@@ -314,13 +366,20 @@ def simulate_command(
     )
     for column in ("seed", "winner", "turns", "actions"):
         table.add_column(column)
-    for r in reports[:50]:
-        table.add_row(str(r.seed), r.winner_name or "unfinished", str(r.turns), str(r.actions))
+    for simulated in played[:50]:
+        r = simulated.report
+        if r is None:
+            table.add_row(str(simulated.job.seed), f"failed: {simulated.error}", "", "")
+        else:
+            table.add_row(str(r.seed), r.winner_name or "unfinished", str(r.turns), str(r.actions))
     console().print(table)
     if games > 50:
         console().print(f"... {games - 50} more games")
     summary = ", ".join(f"{name} {n}" for name, n in sorted(wins.items(), key=lambda kv: -kv[1]))
-    console().print(f"Wins: {summary or 'none'}; unfinished: {unfinished}")
+    failed = f"; failed: {len(failures)}" if failures else ""
+    console().print(f"Wins: {summary or 'none'}; unfinished: {unfinished}{failed}")
+    if out is not None:
+        console().print(f"Games in {out}" + (f", turns in {turns_path(out)}" if turns else ""))
 
 
 @app.command("replay")

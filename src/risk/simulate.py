@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from risk.bots import Bot, make_bot
@@ -59,9 +59,13 @@ def play_game(
     max_turns: int = DEFAULT_MAX_TURNS,
     board: str = "classic",
     bots: Sequence[Bot] | None = None,
+    on_turn_end: Callable[[Game, int, int], None] | None = None,
 ) -> tuple[Game, GameReport]:
     """Play bots against each other; seat ``i`` is ``bot_names[i]``, made with :func:`bot_seed`
-    unless ``bots`` gives the bots themselves (configured otherwise, say)."""
+    unless ``bots`` gives the bots themselves (configured otherwise, say).
+
+    ``on_turn_end(game, turn, actions)`` is called after the last action of each turn played (the
+    setup is turn 0; the turn that wins the game included), ``actions`` counting from the start."""
     players = [f"{name}-{i + 1}" for i, name in enumerate(bot_names)]
     game = Game(rules, players, seed=seed, board=board)
     if bots is None:
@@ -70,11 +74,17 @@ def play_game(
         raise ValueError(f"{len(bots)} bots for {len(bot_names)} seats")
     views = [View(game, i) for i in range(len(bots))]
     actions = 0
+    turn, closed_at = game.turn, 0  # the turn being played; the action count when the last one closed
     while not game.is_over and game.turn <= max_turns:
         actor = game.to_act
         action = bots[actor].choose(views[actor])
         game.apply(action)
         actions += 1
+        if on_turn_end is not None and game.turn != turn:
+            on_turn_end(game, turn, actions)
+            turn, closed_at = game.turn, actions
+    if on_turn_end is not None and game.is_over and actions != closed_at:
+        on_turn_end(game, turn, actions)  # the winning turn, which no next turn closed
     winner = game.winner
     report = GameReport(
         seed=seed,

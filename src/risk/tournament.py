@@ -11,25 +11,19 @@ pairwise results (the winner of a game beats every other bot at its table).
 
 from __future__ import annotations
 
-import ctypes
 import inspect
 import json
 import math
-import multiprocessing
-import os
-import signal
-import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from risk.bots import BOTS, Bot, bot_choices, is_bot_name, make_bot
+from risk.parallel import BackendError, check_backend, run_jobs
 from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
-from risk.record import save_record
+from risk.record import write_record
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.simulate import bot_seed, turns_played
@@ -127,7 +121,14 @@ class GameResult:
     actions: int
     seconds: float
     log: list[str] = field(default_factory=list)
-    record: str | None = None
+    record: str | None = None  # the record's path
+    record_text: str | None = None  # the record itself, from the worker until written to ``record``
+    error: str | None = None  # why the game failed (then it counts for no one); None when it was played
+
+    @classmethod
+    def of_failure(cls, job: GameJob, error: str) -> GameResult:
+        return cls(job.index, job.seed, job.seats, None, 0, 0, 0.0, [f"game {job.index} failed: {error}"],
+                   error=error)
 
     @property
     def winner(self) -> str | None:
@@ -144,6 +145,7 @@ class GameResult:
             "actions": self.actions,
             "seconds": round(self.seconds, 3),
             "record": self.record,
+            "error": self.error,
             "log": self.log,
         }
 
@@ -183,11 +185,10 @@ def play_job(job: GameJob) -> GameResult:
             bot.close()
             if isinstance(bot, ExternalBot):
                 log.extend(f"game {job.index}: {line}" for line in bot.log_lines)
-    record_path = None
+    record_path = record_text = None
     if job.record_dir is not None:
-        path = Path(job.record_dir) / f"game-{job.index:04d}-seed-{job.seed}.risk"
-        save_record(game, path)
-        record_path = str(path)
+        record_path = str(Path(job.record_dir) / f"game-{job.index:04d}-seed-{job.seed}.risk")
+        record_text = write_record(game)
     return GameResult(
         index=job.index,
         seed=job.seed,
@@ -198,6 +199,7 @@ def play_job(job: GameJob) -> GameResult:
         seconds=time.perf_counter() - started,
         log=log,
         record=record_path,
+        record_text=record_text,
     )
 
 
@@ -301,7 +303,12 @@ class TournamentResult:
 
     @property
     def unfinished(self) -> int:
-        return sum(r.winner_seat is None for r in self.results)
+        """Games the turn cap stopped (failed games are not among them)."""
+        return sum(r.winner_seat is None and r.error is None for r in self.results)
+
+    @property
+    def failed(self) -> int:
+        return sum(r.error is not None for r in self.results)
 
     @property
     def log(self) -> list[str]:
@@ -318,6 +325,7 @@ class TournamentResult:
             "seed": self.seed,
             "max_turns": self.max_turns,
             "unfinished": self.unfinished,
+            "failed": self.failed,
             "rating": "Elo scale (Bradley-Terry on pairwise wins), mean 1500",
             "seconds": round(self.seconds, 2),
             "log": self.log,
@@ -326,6 +334,8 @@ class TournamentResult:
 
 
 def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[BotStanding]:
+    """Per bot, over the games played (a failed game counts for no one: it was not played out)."""
+    results = [result for result in results if result.error is None]
     ratings = bradley_terry_ratings(names, results)
     table = []
     for name in names:
@@ -338,41 +348,6 @@ def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[BotSt
 
 
 # ---------------------------------------------------------------------------------------------
-# worker lifetime: a pool's workers die with the tournament that started them
-# ---------------------------------------------------------------------------------------------
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
-PARENT_POLL_SECONDS = 0.5
-
-
-def die_with_parent(parent_pid: int) -> None:
-    """Make this worker process exit when ``parent_pid`` (the tournament) dies, even by SIGKILL,
-    which runs no clean-up in the parent: a killed tournament must not leave its games playing on.
-
-    On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``); everywhere,
-    a daemon thread also watches for this process being re-parented, the portable fallback."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass  # no prctl here (an unusual libc): the watching thread below still works
-    watch_parent(parent_pid)
-
-
-def watch_parent(parent_pid: int) -> None:
-    """Exit this process (within PARENT_POLL_SECONDS) once it is no longer ``parent_pid``'s child."""
-    if os.getppid() != parent_pid:  # the parent died already, before the watch could start
-        os._exit(1)
-    threading.Thread(target=_exit_when_orphaned, args=(parent_pid,), name="watch-parent", daemon=True).start()
-
-
-def _exit_when_orphaned(parent_pid: int) -> None:
-    while os.getppid() == parent_pid:
-        time.sleep(PARENT_POLL_SECONDS)
-    os._exit(1)  # no clean-up: the results had nowhere to go
-
-
-# ---------------------------------------------------------------------------------------------
 # running
 # ---------------------------------------------------------------------------------------------
 def run_tournament(
@@ -380,52 +355,53 @@ def run_tournament(
     rules: Rules,
     games: int,
     *,
-    workers: int = 1,
+    workers: int | None = None,
     seed: int = 1,
     board: str = "classic",
     max_turns: int = DEFAULT_MAX_TURNS,
     time_budget: float = DEFAULT_TIME_BUDGET,
     out: Path | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of the listed bots (one seat each) and rank them.
 
     With ``out``, every game's record, ``results.json``, ``tournament.log`` and ``chart.png`` are
     written there, and external bots' debugging output in ``log/`` (:func:`bot_log_file`).
-    ``on_result`` is called as each game finishes (for progress bars).
+    ``on_result`` is called as each game finishes (for progress bars). ``backend`` and ``address``:
+    where the games run (:func:`risk.parallel.run_jobs`; ``workers``: local processes, default 1, or
+    Ray's games in flight). A game that fails is reported (``error``, a log line) and counts for no one.
     """
     for spec in bots:
         check_bot_spec(spec)
     if games < 1:
         raise TournamentError("--games must be at least 1")
-    if workers < 1:
-        raise TournamentError("--workers must be at least 1")
     rules.check_player_count(len(bots))
+    try:
+        check_backend(backend, address, workers)
+    except BackendError as error:
+        raise TournamentError(str(error)) from None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     jobs = schedule(bots, games, seed, rules, board, max_turns, time_budget, out)
     started = time.perf_counter()
     results: list[GameResult] = []
-    if workers == 1:
-        for job in jobs:
-            result = play_job(job)
+    try:
+        outcomes = run_jobs(play_job, jobs, workers=workers, backend=backend, address=address)
+        for outcome in outcomes:
+            job = jobs[outcome.position]
+            result = outcome.result if outcome.error is None else GameResult.of_failure(job, outcome.error)
+            assert result is not None
+            if result.record_text is not None and result.record is not None:
+                # Written here, not by the worker: on a Ray cluster the worker's disk is another machine's.
+                Path(result.record).write_text(result.record_text, encoding="utf-8")
+                result.record_text = None
             results.append(result)
             if on_result is not None:
                 on_result(result)
-    else:
-        # Fork where there is one: works from any script (spawn needs a __main__ guard); the workers
-        # only play games, so no lock held by the parent's progress thread is ever needed there.
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        context = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
-        ) as pool:
-            futures = [pool.submit(play_job, job) for job in jobs]
-            for future in as_completed(futures):
-                result = future.result()
-                results.append(result)
-                if on_result is not None:
-                    on_result(result)
+    except BackendError as error:
+        raise TournamentError(str(error)) from None
     results.sort(key=lambda result: result.index)
     names = list(dict.fromkeys(bots))
     tournament = TournamentResult(

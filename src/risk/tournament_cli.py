@@ -16,6 +16,7 @@ from risk.bots import BOTS, LEVELS
 from risk.errors import RiskError
 from risk.maps import load_map
 from risk.output import output_console
+from risk.parallel import BackendError, check_backend
 from risk.protocol import DEFAULT_TIME_BUDGET
 from risk.rules.options import Rules
 from risk.tournament import DEFAULT_MAX_TURNS, GameResult, TournamentError, parse_bot_list, run_tournament
@@ -80,7 +81,19 @@ def tournament_command(
         list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")
     ] = None,
     games_text: Annotated[str, typer.Option("--games", "-n", help="number of games")] = "20",
-    workers_text: Annotated[str, typer.Option("--workers", "-w", help="parallel processes")] = "1",
+    workers_text: Annotated[
+        str | None, typer.Option(
+            "--workers", "-w", help="parallel processes [default: 1]; with --backend ray, the most games "
+            "in flight [default: twice the cluster's CPUs]", show_default=False,
+        )
+    ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="where the games run: local (processes here) or ray (pip install "
+                          "'risk[ray]'; a local Ray, or the cluster at --address)")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="with --backend ray: the cluster's head (host:port, auto)")
+    ] = None,
     seed_text: Annotated[str, typer.Option("--seed", "-s", help="seed of the first game")] = "1",
     max_turns_text: Annotated[
         str, typer.Option("--max-turns", help="stop a game unfinished (no winner) after this many turns")
@@ -99,7 +112,7 @@ def tournament_command(
     """Bots against each other in parallel games with rotating seats: win rates, 95% intervals, ratings."""
     # Numbers arrive as text so that a bad one gets the one-line error, not a usage box.
     games = _whole_number("--games", games_text, minimum=1)
-    workers = _whole_number("--workers", workers_text, minimum=1)
+    workers = None if workers_text is None else _whole_number("--workers", workers_text, minimum=1)
     seed = _whole_number("--seed", seed_text, minimum=0)
     max_turns = _whole_number("--max-turns", max_turns_text, minimum=1)
     try:
@@ -115,7 +128,8 @@ def tournament_command(
         specs = parse_bot_list(bots)
         ruleset.check_player_count(len(specs))
         load_map(board)
-    except (RiskError, TournamentError) as error:
+        check_backend(backend, address, workers)
+    except (RiskError, TournamentError, BackendError) as error:
         _fail(str(error))
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -138,7 +152,7 @@ def tournament_command(
         try:
             tournament = run_tournament(
                 specs, ruleset, games, workers=workers, seed=seed, board=board, max_turns=max_turns,
-                time_budget=time_budget, out=out, on_result=advance,
+                time_budget=time_budget, out=out, on_result=advance, backend=backend, address=address,
             )
         except (RiskError, TournamentError) as error:
             _fail(str(error))
@@ -161,7 +175,9 @@ def tournament_command(
     console = output_console()
     console.print(table)
     console.print(
-        f"unfinished: {tournament.unfinished}; {tournament.seconds:.1f} s; "
+        f"unfinished: {tournament.unfinished}; "
+        + (f"failed: {tournament.failed} (see {out / 'tournament.log'}); " if tournament.failed else "")
+        + f"{tournament.seconds:.1f} s; "
         f"records, results.json and chart.png in {out}"
     )
 
