@@ -55,3 +55,17 @@ def test_unaudited_packages_warn_and_fail_only_when_strict(
     assert run_tool(monkeypatch, stdout) == 0
     assert "NOT AUDITED" in capsys.readouterr().out
     assert run_tool(monkeypatch, stdout, strict=True) == 1
+
+
+def test_an_advisory_that_does_not_apply_is_named_and_not_counted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shadow_ray = {"id": "PYSEC-2023-999", "aliases": ["CVE-2023-48022"], "fix_versions": []}
+    ray = {"name": "ray", "version": "2.60.0", "vulns": [shadow_ray]}
+    assert run_tool(monkeypatch, report(CLEAN, ray)) == 0
+    assert "ray 2.60.0: PYSEC-2023-999 does not apply" in capsys.readouterr().out
+    # The same advisory on another package, or another advisory on ray, still fails.
+    other = {"name": "rayon", "version": "1.0", "vulns": [shadow_ray]}
+    assert run_tool(monkeypatch, report(other)) == 1
+    ray_other = {"name": "ray", "version": "2.60.0", "vulns": [{"id": "PYSEC-1", "fix_versions": ["9"]}]}
+    assert run_tool(monkeypatch, report(ray_other)) == 1

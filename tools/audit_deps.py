@@ -22,6 +22,23 @@ import subprocess
 import sys
 from pathlib import Path
 
+# Advisories that do not apply to how risk uses a package, each with the reason; matched by the
+# advisory's id or any of its aliases. Keep this list short and every reason checkable.
+NOT_APPLICABLE = {
+    # Ray's "ShadowRay" (CVE-2023-48022, GHSA-6wgj-66m2-xxp2): the Jobs API of Ray's dashboard runs
+    # code for anyone who can reach it. Disputed by the vendor (a cluster is meant for a trusted
+    # network), listed for every version with no fix. risk installs plain `ray`, without the
+    # dashboard's `ray[default]`, and its local Ray starts with include_dashboard=False.
+    "CVE-2023-48022": "ray",
+    "GHSA-6wgj-66m2-xxp2": "ray",
+}
+
+
+def not_applicable(package: str, vulnerability: dict[str, object]) -> bool:
+    aliases = vulnerability.get("aliases")
+    names = [vulnerability.get("id"), *(aliases if isinstance(aliases, list) else [])]
+    return any(NOT_APPLICABLE.get(str(name)) == package.lower() for name in names)
+
 
 def main() -> int:
     strict = os.environ.get("RISK_AUDIT_STRICT", "") not in ("", "0")
@@ -37,6 +54,13 @@ def main() -> int:
         reason = (finished.stderr.strip().splitlines() or ["no output"])[-1]
         return unaudited(f"pip-audit could not reach its vulnerability service ({reason})", strict)
     packages = report.get("dependencies", [])
+    for package in packages:
+        for vulnerability in package.get("vulns") or []:
+            if not_applicable(package["name"], vulnerability):
+                print(
+                    f"audit: {package['name']} {package['version']}: {vulnerability['id']} does not apply (tools/audit_deps.py says why)"
+                )
+        package["vulns"] = [v for v in package.get("vulns") or [] if not not_applicable(package["name"], v)]
     vulnerable = [p for p in packages if p.get("vulns")]
     skipped = [p for p in packages if "skip_reason" in p]
     for package in vulnerable:
