@@ -57,9 +57,8 @@ def main() -> int:
     for package in packages:
         for vulnerability in package.get("vulns") or []:
             if not_applicable(package["name"], vulnerability):
-                print(
-                    f"audit: {package['name']} {package['version']}: {vulnerability['id']} does not apply (tools/audit_deps.py says why)"
-                )
+                where = f"{package['name']} {package['version']}: {vulnerability['id']}"
+                print(f"audit: {where} does not apply (tools/audit_deps.py says why)")
         package["vulns"] = [v for v in package.get("vulns") or [] if not not_applicable(package["name"], v)]
     vulnerable = [p for p in packages if p.get("vulns")]
     skipped = [p for p in packages if "skip_reason" in p]
