@@ -37,6 +37,7 @@ from typing import Any
 import risk
 from risk.bots.heuristic import ContinentalBot
 from risk.bots.search import SearchBot
+from risk.build import running_build
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.simulate import bot_seed, play_game
@@ -171,11 +172,13 @@ def main() -> None:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "engine": str(Path(risk.__file__).parent),
+        "build": running_build(),
         "load_before": os.getloadavg(),
         "repeats": args.repeats,
         "games": {},
     }
-    print(f"Python {report['python']} on {report['machine']}, one process; risk from {report['engine']}")
+    print(f"Python {report['python']} on {report['machine']}, one process; risk from {report['engine']}, "
+          f"rules core {report['build']}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in report['load_before'])}")
     for bot, players, preset, games in GAME_RUNS:
         if bot not in wanted:

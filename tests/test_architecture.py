@@ -45,6 +45,7 @@ PLACES: dict[str, str] = {
     "risk.odds": "maps/odds",
     "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
     "risk.textfile": "maps/odds",  # reading a text file the user named (boards, records); under maps
+    "risk.build": "rules",  # which build of the rules core runs (compiled or pure): imported first by risk
     "risk.rules.*": "rules",
     "risk.view": "view/record/narrate",
     "risk.record": "view/record/narrate",

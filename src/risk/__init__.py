@@ -18,6 +18,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+# First: risk.build chooses the build (compiled or pure Python) before any module of it loads.
+import risk.build  # noqa: F401
 from risk.errors import GameOverError, IllegalActionError, NotationError, RecordError, RiskError, RulesError
 
 if TYPE_CHECKING:

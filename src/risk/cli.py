@@ -83,6 +83,31 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="RISK, the world-conquest game: exact rules of the 1993, 2003 and 2008 editions.",
 )
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        from risk.build import running_build
+
+        try:
+            number = version("risk")
+        except PackageNotFoundError:  # run from a source tree that is not installed
+            number = "(not installed)"
+        typer.echo(f"risk {number}, rules core: {running_build()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_print_version,
+                     help="the version, and whether the rules core runs compiled (mypyc) or pure Python"),
+    ] = False,
+) -> None:
+    """RISK, the world-conquest game: exact rules of the 1993, 2003 and 2008 editions."""
+
+
 app.command(
     "odds",
     context_settings=ODDS_CONTEXT,

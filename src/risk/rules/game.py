@@ -75,7 +75,10 @@ class Game(VariantStates):
         *,
         _script: deque[tuple[str, Any]] | None = None,
         _verify: bool = False,
+        _blank: bool = False,
     ) -> None:
+        if _blank:  # _blank_game(): fields set by the caller
+            return
         self.rules = rules = Rules.preset(rules) if isinstance(rules, str) else rules
         self.board = load_map(board) if isinstance(board, str) else board
         self._hooks = hooks = hooks_for(rules)
@@ -311,7 +314,12 @@ class Game(VariantStates):
 
     def _resignation_outcome(self) -> Outcome | None:
         """How the game ended, if a resignation ended it (the last action is a resignation)."""
-        last = next((value for kind, _, value in reversed(self.history) if kind == "action"), None)
+        last = None
+        # An index loop: mypyc (1.19) fails on a generator or a loop over reversed(list) here.
+        for index in range(len(self.history) - 1, -1, -1):
+            if self.history[index][0] == "action":
+                last = self.history[index][2]
+                break
         if type(last) is not Resign or self.winner is None or last.player is None:
             return None
         w, gone = self.winner, self.players[last.player]
@@ -377,7 +385,7 @@ class Game(VariantStates):
     # ------------------------------------------------------------------------------------------
     def copy(self) -> Game:
         """An independent copy, generator state included: cheap enough for search."""
-        other = Game.__new__(Game)
+        other = _blank_game()
         for name in _SHARED_FIELDS:
             setattr(other, name, getattr(self, name))
         for name in _LIST_FIELDS:
@@ -406,7 +414,7 @@ class Game(VariantStates):
         try:
             if data.get("format") != "risk-state 1":
                 raise RulesError("not a risk-state 1 snapshot")
-            game = Game.__new__(Game)
+            game = _blank_game()
             for name in ("rules", "board", "players"):
                 setattr(game, name, _KEPT[name].load(data[name], game))
             game._hooks = hooks_for(game.rules)
@@ -432,6 +440,12 @@ class Game(VariantStates):
                 raise
             raise RulesError(f"malformed game snapshot: {error!r}") from None
         return game
+
+
+def _blank_game() -> Game:
+    """A game with no fields set, for a copy or a restore to fill (not ``Game.__new__``: the compiled
+    build's ``__new__`` runs ``__init__``)."""
+    return Game("", 0, _blank=True)
 
 
 _FIELDS: list[tuple[str, Kept]] = state_fields(Game)

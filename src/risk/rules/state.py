@@ -9,12 +9,17 @@ line in the class of the rule it belongs to: the core's here, a game variant's i
 
 from __future__ import annotations
 
+import ast
 import inspect
 import random
+import sys
 from collections import deque
 from collections.abc import Callable
 from enum import IntEnum
-from typing import Annotated, Any, NamedTuple, get_type_hints
+from pathlib import Path
+from typing import Annotated, Any, NamedTuple
+
+from mypy_extensions import trait
 
 from risk.errors import IllegalActionError
 from risk.maps import WILD, Board, load_map
@@ -135,12 +140,31 @@ TUPLE = Kept(same, _save_tuple, _load_tuple)  # a tuple or None, saved as a list
 DERIVED = Kept(same, None)  # rebuilt from the rules, not saved
 
 
+def _own_annotations(cls: type) -> dict[str, Any]:
+    """The annotations a class declares itself, in order. A class compiled by mypyc keeps none at run
+    time, so for one (its module an extension, its ``.py`` beside it) they are read from the source."""
+    module = sys.modules[cls.__module__]
+    path = Path(module.__file__ or "")
+    if path.suffix == ".py":
+        return inspect.get_annotations(cls)
+    source = path.with_name(path.name.split(".")[0] + ".py").read_text(encoding="utf-8")
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            return {
+                item.target.id: ast.get_source_segment(source, item.annotation)
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            }
+    raise TypeError(f"no class {cls.__name__} in the source of {cls.__module__}")
+
+
 def declared_fields(cls: type) -> list[tuple[str, Kept]]:
     """The fields a class declares itself (not its bases'), in order, with how each is kept."""
-    hints = get_type_hints(cls, include_extras=True)
+    namespace = vars(sys.modules[cls.__module__])
     fields = []
-    for name in inspect.get_annotations(cls):
-        kept = [m for m in getattr(hints[name], "__metadata__", ()) if isinstance(m, Kept)]
+    for name, annotation in _own_annotations(cls).items():
+        hint = eval(annotation, namespace) if isinstance(annotation, str) else annotation
+        kept = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, Kept)]
         if not kept:
             raise TypeError(f"{cls.__name__}.{name} does not say how it is kept (Annotated[..., Kept])")
         fields.append((name, kept[0]))
@@ -150,8 +174,8 @@ def declared_fields(cls: type) -> list[tuple[str, Kept]]:
 def state_fields(cls: type) -> list[tuple[str, Kept]]:
     """Every field of a state class and its bases, bases first."""
     seen: dict[str, Kept] = {}
-    for klass in reversed(cls.__mro__):
-        if klass is not object and inspect.get_annotations(klass):
+    for klass in cls.__mro__[::-1]:
+        if klass is not object and _own_annotations(klass):
             seen.update(declared_fields(klass))
     return list(seen.items())
 
@@ -220,6 +244,7 @@ def _true(value: Any) -> bool:
     return True
 
 
+@trait
 class Chance:
     """The game's generator and the history it writes: every die and shuffle comes from here.
 
@@ -380,6 +405,7 @@ def _load_phase(name: str, state: Any) -> Phase:
 # Functions named in annotations are module-level: a lambda there would see the class, not the module.
 
 
+@trait
 class State(Chance):
     """What every game has: the board and the seats, owners and armies, hands and deck, the phase
     and the turn. Rules and game variants read and change it; the turn machine (``Game``) drives it."""

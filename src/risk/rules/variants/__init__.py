@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from mypy_extensions import trait
+
 from risk.errors import IllegalActionError, RulesError
 from risk.rules import battle, fortify, reinforce, resign, setup
 from risk.rules.goal import WORLD_DOMINATION, Goal
@@ -41,6 +43,7 @@ REGISTRY: tuple[tuple[type[Variant[Any]], Any], ...] = (
 )
 
 
+@trait
 class VariantStates(
     TeamState,
     NeutralState,

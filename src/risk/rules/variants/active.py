@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, ClassVar
 
+from mypy_extensions import trait
+
 from risk.rules.actions import CALL_OFF, Action, Attack, Bribe, CallOff, Fortify, Place, ReinforceAlly
 from risk.rules.hooks import ActionRule
 from risk.rules.state import DERIVED, LIST, Kept, Phase, State, card_label
@@ -31,6 +33,7 @@ def _load_invasion(value: Any, state: Any) -> Invasion | None:
     return None if value is None else (value[0], value[1], tuple(value[2]))
 
 
+@trait
 class ActiveNeutralState(State):
     """Each neutral's ally (-1: uninvolved), and this turn's bribes, ally reinforcements and
     fortifications; the invasion under way (target, the neutral seat invaded or -1, the allied

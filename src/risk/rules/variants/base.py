@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from risk.rules.goal import Goal
 from risk.rules.hooks import ActionRule
 from risk.rules.options import Rules
@@ -65,6 +67,8 @@ RULE_HOOKS = frozenset(
 )
 
 
+# A plug-in point: new variants (and tests) subclass it in Python, also in the compiled build.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Variant(Generic[S]):
     """A game variant: the hooks it overrides change the game; the others are never called."""
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, ClassVar
 
+from mypy_extensions import trait
+
 from risk.rules.actions import Action
 from risk.rules.actions import Capital as ChooseCapital
 from risk.rules.goal import Goal, GoalKind
@@ -19,6 +21,7 @@ from risk.rules.state import LIST, Outcome, Phase, State
 from risk.rules.variants.base import Variant
 
 
+@trait
 class CapitalState(State):
     __slots__ = ()
     capitals: Annotated[list[int], LIST.when_absent(lambda seats: [-1] * seats)]  # headquarters by seat

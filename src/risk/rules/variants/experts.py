@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, ClassVar
 
+from mypy_extensions import trait
+
 from risk.rules.actions import ACCEPT_DICE, AcceptDice, Action, Commander, Reroll
 from risk.rules.hooks import ActionRule
 from risk.rules.state import VALUE, Kept, Phase, State
@@ -32,6 +34,7 @@ def _load_rolled(value: Any, state: Any) -> Rolled | None:
     return source, target, dice, tuple(attack), tuple(defence), rerolled
 
 
+@trait
 class ExpertState(State):
     __slots__ = ()
     # A roll that the attacker may still change: source, target, attacker dice, the attacker's and

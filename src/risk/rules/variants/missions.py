@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, ClassVar
 
+from mypy_extensions import trait
+
 from risk.errors import IllegalActionError
 from risk.rules.actions import END_TURN, Action, ClaimMission
 from risk.rules.goal import Goal, GoalKind
@@ -40,6 +42,7 @@ def _load_missions(keys: Any, state: Any) -> list[Mission | None]:
     ]
 
 
+@trait
 class SecretMissionState(State):
     __slots__ = ()
     missions: Annotated[
@@ -48,6 +51,7 @@ class SecretMissionState(State):
     ]
 
 
+@trait
 class MissionRiskState(State):
     """Each player's unclaimed and claimed mission cards (keys), and whether one was claimed this turn."""
 

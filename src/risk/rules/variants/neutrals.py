@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Annotated, Any
 
+from mypy_extensions import trait
+
 from risk.rules.goal import Goal, GoalKind
 from risk.rules.state import Kept, Outcome, State
 from risk.rules.variants.base import Variant
@@ -28,6 +30,7 @@ def _load_queue(value: Any, state: Any) -> deque[tuple[int, int]] | None:
     return None if value is None else deque((a, b) for a, b in value)
 
 
+@trait
 class NeutralState(State):
     __slots__ = ()
     # The 2-player setup: the order of placements, as (player placing, seat whose army it is).

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
+from mypy_extensions import trait
+
 from risk.errors import RulesError
 from risk.rules.actions import Attack, Fortify
 from risk.rules.goal import Goal, GoalKind
@@ -19,6 +21,7 @@ from risk.rules.state import DERIVED, LISTS, TIED, Battle, Outcome, Phase, State
 from risk.rules.variants.base import Variant
 
 
+@trait
 class TeamState(State):
     """Team RISK's fields: each seat's team ("two alternating teams", so seat % 2) and each
     territory's units by seat."""

@@ -1,0 +1,90 @@
+"""The two builds of the rules core (docs/compiled.md): the one in use is the one asked for, and an
+out-of-date or unwanted compiled build never runs.
+
+`make test` sets RISK_EXPECT_BUILD to the build each run is meant to test ("compiled" or "pure"), so
+that CI cannot test pure Python twice without noticing."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import risk.build
+from risk.build import COMPILED, PURE, compiled_build, running_build
+
+
+def test_the_build_in_use_is_the_one_make_test_asked_for() -> None:
+    modules, not_used = compiled_build()
+    files = {name: importlib.import_module(name).__file__ or "" for name in modules}
+    compiled = sorted(name for name, file in files.items() if not file.endswith(".py"))
+    expected = os.environ.get("RISK_EXPECT_BUILD")
+    if expected == "compiled":
+        assert not_used is None and modules, not_used
+        assert compiled == sorted(modules)  # every listed module really is an extension module
+        assert importlib.import_module("risk.rules.game").__file__.endswith(".so")
+        assert running_build() == COMPILED
+    elif expected == "pure":
+        assert compiled == []
+        assert importlib.import_module("risk.rules.game").__file__.endswith(".py")
+        assert running_build().startswith(PURE)
+    else:  # a run by hand: whichever build, it says so truthfully
+        assert compiled in ([], sorted(modules))
+        assert (running_build() == COMPILED) == bool(compiled)
+        assert running_build().startswith(PURE) == (not compiled)
+
+
+def test_risk_version_names_the_build() -> None:
+    env = {**os.environ, "RISK_PURE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "risk", "--version"], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.startswith("risk ") and "rules core: pure Python" in done.stdout
+    assert done.stderr == ""
+
+
+def write_manifest(path: Path, modules: dict[str, str], python: str | None = None) -> None:
+    path.write_text(json.dumps({"python": python or sys.implementation.cache_tag, "modules": modules}))
+
+
+def source_digest(name: str) -> str:
+    return hashlib.sha256(risk.build._module_source(name).read_bytes()).hexdigest()
+
+
+def test_a_build_of_the_current_sources_may_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(risk.build, "MANIFEST", tmp_path / "compiled.json")
+    monkeypatch.delenv("RISK_PURE", raising=False)
+    write_manifest(risk.build.MANIFEST, {"risk.rules.battle": source_digest("risk.rules.battle")})
+    assert compiled_build() == (["risk.rules.battle"], None)
+
+
+def test_a_changed_source_or_another_python_or_risk_pure_keeps_the_build_from_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(risk.build, "MANIFEST", tmp_path / "compiled.json")
+    monkeypatch.delenv("RISK_PURE", raising=False)
+    assert compiled_build() == ([], "no compiled build (make compiled)")
+    current = source_digest("risk.rules.battle")
+    write_manifest(risk.build.MANIFEST, {"risk.rules.battle": current, "risk.rules.game": "0" * 64})
+    modules, not_used = compiled_build()
+    assert modules == ["risk.rules.battle", "risk.rules.game"]
+    assert not_used == "out of date: risk.rules.game changed since the build (make compiled)"
+    write_manifest(risk.build.MANIFEST, {"risk.rules.battle": current}, python="cpython-30")
+    assert compiled_build()[1] == f"built for cpython-30, not {sys.implementation.cache_tag}"
+    write_manifest(risk.build.MANIFEST, {"risk.rules.battle": current})
+    monkeypatch.setenv("RISK_PURE", "1")
+    assert compiled_build() == (["risk.rules.battle"], "RISK_PURE=1")
+
+
+def test_a_pure_run_imports_the_sources_even_beside_a_compiled_build() -> None:
+    """The finder that turns the compiled build off loads each listed module from its .py."""
+    finder = risk.build._SourceOnly(["risk.rules.battle"])
+    spec = finder.find_spec("risk.rules.battle", list(importlib.import_module("risk.rules").__path__))
+    assert spec is not None and spec.origin is not None and spec.origin.endswith("battle.py")
+    assert finder.find_spec("risk.view", None) is None  # not listed: the usual finders decide

@@ -1,0 +1,147 @@
+"""Build the compiled rules core: mypyc over the modules in ``COMPILED``, from the same typed source.
+
+    .venv/bin/python tools/build_compiled.py          # (`make compiled`) build, or say why it cannot
+    .venv/bin/python tools/build_compiled.py --clean  # remove the compiled build: pure Python again
+
+The extension modules land next to their sources in ``src/risk`` (Python imports an extension
+module before a ``.py`` of the same name), the C sources and objects in ``build/mypyc``. The
+manifest ``src/risk/compiled.json`` lists the compiled modules with the SHA-256 of the source each
+was built from: ``risk/__init__.py`` reads it and, when a source has changed since (or when
+``RISK_PURE=1``), imports every module from its ``.py`` instead, so an out-of-date build never runs
+(docs/compiled.md). Needs a C compiler and Python's headers; exit status 3 says they are missing
+(`make test` then tests the pure build only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+PACKAGE = SRC / "risk"
+BUILD = ROOT / "build" / "mypyc"
+MANIFEST = PACKAGE / "compiled.json"
+# The shared library (src/risk_core__mypyc*.so) that holds every compiled module, each module's own
+# extension a small shim. At the top level: mypyc gives compiled packages their __path__ from its folder.
+GROUP = "risk_core"
+CANNOT_BUILD = 3
+
+# The compiled set, as paths under src/: the rules core, the map, the odds and the bots' hot paths.
+# Not compiled: risk/__init__.py (it chooses the build), the modules outside the rules core and the
+# bots, and those named in docs/compiled.md with the reason.
+COMPILED: tuple[str, ...] = (
+    "risk/rules/__init__.py",
+    "risk/rules/actions.py",
+    "risk/rules/battle.py",
+    "risk/rules/determinise.py",
+    "risk/rules/fortify.py",
+    "risk/rules/game.py",
+    "risk/rules/goal.py",
+    "risk/rules/hooks.py",
+    "risk/rules/legal.py",
+    "risk/rules/missions.py",
+    "risk/rules/options.py",
+    "risk/rules/outcome.py",
+    "risk/rules/reinforce.py",
+    "risk/rules/resign.py",
+    "risk/rules/setup.py",
+    "risk/rules/state.py",
+    "risk/rules/variants/__init__.py",
+    "risk/rules/variants/active.py",
+    "risk/rules/variants/base.py",
+    "risk/rules/variants/capital.py",
+    "risk/rules/variants/card_cap.py",
+    "risk/rules/variants/experts.py",
+    "risk/rules/variants/missions.py",
+    "risk/rules/variants/neutrals.py",
+    "risk/rules/variants/team.py",
+    "risk/maps/__init__.py",
+)
+
+
+def module_name(path: str) -> str:
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def source_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def missing_tools() -> str | None:
+    """What the build needs and this machine lacks, or None."""
+    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
+        return "no C compiler (cc or gcc)"
+    include = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if not include.exists():
+        return f"no Python headers ({include}: on Debian, apt-get install python3-dev)"
+    try:
+        import mypyc.build  # noqa: F401
+    except ImportError:
+        return "no mypyc (pip install mypy)"
+    return None
+
+
+def compiled_files() -> list[Path]:
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    return sorted([*PACKAGE.rglob(f"*{suffix}"), *SRC.glob(f"{GROUP}__mypyc*{suffix}")])
+
+
+def clean() -> None:
+    for path in compiled_files():
+        path.unlink()
+    MANIFEST.unlink(missing_ok=True)
+    shutil.rmtree(BUILD, ignore_errors=True)
+
+
+def build() -> None:
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    clean()
+    BUILD.mkdir(parents=True, exist_ok=True)
+    # mypy's own settings for the build (the project's [tool.mypy] lists packages, which would be
+    # compiled too): the strict check itself is `make test`'s mypy run.
+    config = BUILD / "mypy.ini"
+    config.write_text("[mypy]\npython_version = 3.11\n")
+    os.chdir(SRC)
+    extensions = mypycify(
+        ["--config-file", str(config), *COMPILED], opt_level="3", group_name=GROUP, target_dir=str(BUILD)
+    )
+    with tempfile.TemporaryDirectory() as temp:
+        setup(
+            name="risk-compiled",
+            ext_modules=extensions,
+            script_args=["--quiet", "build_ext", "--inplace", "--build-temp", temp, "--parallel", "2"],
+        )
+    manifest = {
+        "python": sys.implementation.cache_tag,
+        "modules": {module_name(path): source_digest(SRC / path) for path in COMPILED},
+    }
+    MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clean", action="store_true", help="remove the compiled build")
+    args = parser.parse_args()
+    if args.clean:
+        clean()
+        return
+    if (missing := missing_tools()) is not None:
+        print(f"build_compiled: cannot build the compiled core: {missing}; the pure-Python build is used",
+              file=sys.stderr)
+        sys.exit(CANNOT_BUILD)
+    build()
+    print(f"build_compiled: {len(COMPILED)} modules compiled with mypyc ({MANIFEST.relative_to(ROOT)})")
+
+
+if __name__ == "__main__":
+    main()
