@@ -24,6 +24,7 @@ from pathlib import Path
 
 import risk
 import risk.bots
+from risk.build import SourceOnly
 
 
 def _in_bots(module: str) -> bool:
@@ -38,6 +39,10 @@ def load_baseline_bots(src: Path) -> dict[str, type]:
     today = {name: module for name, module in sys.modules.items() if _in_bots(name)}
     for name in today:
         del sys.modules[name]
+    # From the sources, even beside a compiled build (docs/compiled.md): an extension module loads
+    # once per process, so it would give today's classes again.
+    sources = SourceOnly([f"risk.bots.{path.stem}" for path in package.glob("*.py")])
+    sys.meta_path.insert(0, sources)
     try:
         spec = importlib.util.spec_from_file_location(
             "risk.bots", package / "__init__.py", submodule_search_locations=[str(package)]
@@ -48,6 +53,7 @@ def load_baseline_bots(src: Path) -> dict[str, type]:
         spec.loader.exec_module(old)
         return dict(old.BOTS)
     finally:
+        sys.meta_path.remove(sources)
         # Today's modules back in place: the old ones live on through the classes returned.
         for name in [n for n in sys.modules if _in_bots(n)]:
             del sys.modules[name]

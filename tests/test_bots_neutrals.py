@@ -113,8 +113,9 @@ def test_the_spare_card_is_found_without_touching_the_hand() -> None:
     symbols = game.board.card_symbols
     by_symbol = [[c for c in range(len(game.board)) if symbols[c] == symbol] for symbol in range(3)]
     game.hands[0] = [by_symbol[0][0], by_symbol[0][1], by_symbol[0][2], by_symbol[1][0], by_symbol[2][0]]
-    game.hands = tuple(game.hands)  # type: ignore[assignment]  # any write to a hand would fail
+    hands = [hand[:] for hand in game.hands]
     spare = neutrals.spare_card(View(game, 0))
+    assert game.hands == hands  # no hand written
     left = {}
     for card in game.hands[0]:
         without = game.copy()

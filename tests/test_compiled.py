@@ -84,7 +84,7 @@ def test_a_changed_source_or_another_python_or_risk_pure_keeps_the_build_from_ru
 
 def test_a_pure_run_imports_the_sources_even_beside_a_compiled_build() -> None:
     """The finder that turns the compiled build off loads each listed module from its .py."""
-    finder = risk.build._SourceOnly(["risk.rules.battle"])
+    finder = risk.build.SourceOnly(["risk.rules.battle"])
     spec = finder.find_spec("risk.rules.battle", list(importlib.import_module("risk.rules").__path__))
     assert spec is not None and spec.origin is not None and spec.origin.endswith("battle.py")
     assert finder.find_spec("risk.view", None) is None  # not listed: the usual finders decide

@@ -64,6 +64,15 @@ COMPILED: tuple[str, ...] = (
     "risk/rules/variants/neutrals.py",
     "risk/rules/variants/team.py",
     "risk/maps/__init__.py",
+    "risk/view.py",
+    "risk/bots/base.py",
+    "risk/bots/quick.py",
+    "risk/bots/heuristic.py",
+    "risk/bots/aims.py",
+    "risk/bots/battle_odds.py",
+    "risk/bots/expert_dice.py",
+    "risk/bots/neutrals.py",
+    "risk/bots/teams.py",
 )
 
 
@@ -113,7 +122,8 @@ def build() -> None:
     config.write_text("[mypy]\npython_version = 3.11\n")
     os.chdir(SRC)
     extensions = mypycify(
-        ["--config-file", str(config), *COMPILED], opt_level="3", group_name=GROUP, target_dir=str(BUILD)
+        ["--config-file", str(config), "--cache-dir", str(BUILD / "mypy_cache"), *COMPILED],
+        opt_level="3", group_name=GROUP, target_dir=str(BUILD),
     )
     with tempfile.TemporaryDirectory() as temp:
         setup(

@@ -56,7 +56,7 @@ def compiled_build() -> tuple[list[str], str | None]:
     return list(modules), None
 
 
-class _SourceOnly(importlib.abc.MetaPathFinder):
+class SourceOnly(importlib.abc.MetaPathFinder):
     """Finds the listed modules' ``.py`` files only, never their extension modules."""
 
     def __init__(self, names: list[str]) -> None:
@@ -77,7 +77,7 @@ class _SourceOnly(importlib.abc.MetaPathFinder):
 
 _modules, not_used = compiled_build()
 if not_used is not None and _modules:
-    sys.meta_path.insert(0, _SourceOnly(_modules))
+    sys.meta_path.insert(0, SourceOnly(_modules))
 
 
 def running_build() -> str:

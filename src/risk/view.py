@@ -289,7 +289,8 @@ class View:
     def last_action(self, seat: int) -> Action | None:
         """The latest action of ``seat`` (``None``: none yet, or one this player may not see yet)."""
         game = self._game
-        for kind, who, value in reversed(game.history):
+        for index in range(len(game.history) - 1, -1, -1):  # (not reversed(): mypyc (mypy 2.4.1) fails on it)
+            kind, who, value = game.history[index]
             if kind == "action" and who == seat:
                 action: Action = value
                 return None if _secret_action(game, who, action, self.player) else action

@@ -6,6 +6,8 @@ import random
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from risk.rules.actions import Action
 from risk.rules.game import Phase
 from risk.view import View
@@ -27,6 +29,8 @@ ADJUST_DICE = Phase.ADJUST_DICE
 ALLY_PLACE = Phase.ALLY_PLACE
 
 
+# Bots written in Python subclass it, also in the compiled build.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot(ABC):
     """A seeded decision maker. ``choose`` is called whenever the bot's player is to act,
     including to choose its defence dice when attacked."""

@@ -315,7 +315,7 @@ class Game(VariantStates):
     def _resignation_outcome(self) -> Outcome | None:
         """How the game ended, if a resignation ended it (the last action is a resignation)."""
         last = None
-        # An index loop: mypyc (1.19) fails on a generator or a loop over reversed(list) here.
+        # An index loop: mypyc (mypy 2.4.1) fails on a generator or a loop over reversed(list) here.
         for index in range(len(self.history) - 1, -1, -1):
             if self.history[index][0] == "action":
                 last = self.history[index][2]
