@@ -403,3 +403,30 @@ def _refusal(port: int, game_id: str, token: str, body: dict[str, Any]) -> str:
     except urllib.error.HTTPError as error:
         return f"{error.code} {error.read().decode()}"
     raise AssertionError("not refused")
+
+
+def test_deal_and_place_my_starting_armies_for_me(master: GameMaster) -> None:
+    """The lobby's "deal territories and place my starting armies for me": the seat is never asked
+    during the setup."""
+    record, created = master.create_game(
+        GameSpec(
+            options={"setup": "deal"},
+            seats=[
+                SeatSpec("human", "Ann", auto_setup=True),
+                SeatSpec("bot", bot="quick"),
+                SeatSpec("bot", bot="quick"),
+            ],
+            seed=4,
+            bot_delay=0,
+        )
+    )
+    token = created[0].token
+    assert token is not None
+    live = master.live(record.id)
+    assert live.game.phase == Phase.SETUP_PLACE
+    while live.game.phase == Phase.SETUP_PLACE:
+        assert master.state_message(record.id, 0)["legal"] == []
+        seat, state_id, decide = master.bot_turn(record.id)  # type: ignore[misc]
+        master.submit_as(record.id, seat, decide(), state_id)
+    assert live.game.phase == Phase.REINFORCE
+    assert any(a.seat == 0 and a.text.startswith("place ") for a in master.storage.actions(record.id))

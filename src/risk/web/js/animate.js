@@ -27,9 +27,13 @@ export function showBattle(board, battle, pace, rolls = 1) {
   if (!from || !to) return null;
   const u = board.unit;
   const group = svg("g", { class: `anim-battle${battle.conquered ? " anim-conquered" : ""}`, style: { "--anim-ms": `${shown}ms` } });
-  // The arrow: most of the way from the attacker to the target.
-  const dx = to.x - from.x;
-  const dy = to.y - from.y;
+  // The arrow: most of the way from the attacker to the target; across the map's edge (Alaska and
+  // Kamchatka) toward the near edge, as the board draws its links.
+  const view = board.view;
+  const across = view && Math.abs(to.x - from.x) > view.w * 0.5;
+  const end = across ? { x: to.x > from.x ? view.x - 10 : view.x + view.w + 10, y: to.y } : to;
+  const dx = end.x - from.x;
+  const dy = end.y - from.y;
   const d = Math.hypot(dx, dy) || 1;
   const trim = Math.min(14 * u, d / 4);
   group.append(
@@ -37,8 +41,8 @@ export function showBattle(board, battle, pace, rolls = 1) {
       class: "anim-arrow",
       x1: from.x + (dx / d) * trim,
       y1: from.y + (dy / d) * trim,
-      x2: to.x - (dx / d) * trim,
-      y2: to.y - (dy / d) * trim,
+      x2: end.x - (across ? 0 : (dx / d) * trim),
+      y2: end.y - (across ? 0 : (dy / d) * trim),
       "stroke-width": 4 * u,
       "marker-end": "url(#arrow-head)",
     }),
@@ -64,7 +68,8 @@ export function showBattle(board, battle, pace, rolls = 1) {
     group.append(svg("text", { class: "anim-rolls", x: x0, y: to.y + size * 2 + gap, "font-size": size * 0.8 }, `×${rolls}`));
   }
   if (battle.conquered) group.append(svg("circle", { class: "anim-ring", cx: to.x, cy: to.y, r: 16 * u, "stroke-width": 3 * u }));
-  overlay(board).append(group);
+  const host = overlay(board);
+  host.replaceChildren(group); // the newest battle only: bots at speed do not pile arrows up
   setTimeout(() => group.remove(), shown);
   return group;
 }

@@ -49,20 +49,19 @@ function remember(change) {
   write(PREFS_KEY, { ...remembered(), ...change });
 }
 
-let sending = false;
+let inFlight = Promise.resolve();
 
-async function change(ctx, body, quiet = false) {
-  if (sending) return;
-  sending = true;
-  try {
-    const answer = await api.prefs(ctx.gameId, ctx.token, body);
-    if (!quiet) toast(confirmation(body, answer.prefs), "ok");
-    return answer;
-  } catch (error) {
-    toast(error.message, "error");
-  } finally {
-    sending = false;
-  }
+// One change at a time, in the order made: two quick choices both reach the server.
+function change(ctx, body, quiet = false) {
+  inFlight = inFlight.then(async () => {
+    try {
+      const answer = await api.prefs(ctx.gameId, ctx.token, body);
+      if (!quiet) toast(confirmation(body, answer.prefs), "ok");
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+  return inFlight;
 }
 
 function confirmation(body, prefs) {
