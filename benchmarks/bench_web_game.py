@@ -54,6 +54,9 @@ class QuickPerson(Person):
             return
         if phase == "attack":
             self.did_turn.discard("attack")
+            # The last attacker stays selected after a blitz: let go of it (Escape), so the next
+            # source is chosen afresh (a click on a still-selected source deselects it).
+            self.page.keyboard.press("Escape")
         super().step(state)
 
 
@@ -78,7 +81,10 @@ def play_game(browser: Any, port: int, args: argparse.Namespace) -> dict[str, An
         if state["status"] == "over":
             break
         if time.monotonic() - started > args.timeout:
-            raise SystemExit(f"the game was not over after {args.timeout:g} s")
+            raise SystemExit(
+                f"the game was not over after {args.timeout:g} s (turn {state['view']['turn']}, "
+                f"{state['state_id']} actions, {person.decisions} decisions)"
+            )
         before = state["state_id"]
         person.step(state)
         deadline = time.monotonic() + 60
