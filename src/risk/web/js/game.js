@@ -20,6 +20,8 @@ import { placeNotes } from "./notes.js";
 import { decoratePlayers, movedBanner, renderSeatPanel } from "./seating.js";
 import { Chat } from "./chat.js";
 import { rematchBox } from "./rematch.js";
+import { applyRemembered, placeCount, renderPrefs, setupControls } from "./seatprefs.js";
+import { showBattle } from "./animate.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 // Log lines shown, and held by a page open for long (the server sends a long game's newest 400).
@@ -49,6 +51,7 @@ const S = {
   lastTurnSeen: null,
   gameOverShown: false,
   sliderMemory: new Map(),
+  setupCount: 1, // setup armies a click queues on one of your territories (seatprefs.js)
 };
 
 function tokenFromHash() {
@@ -157,6 +160,11 @@ async function onState(msg, fresh) {
     S.fitted = true;
     S.board.fitScreen();
   }
+  // A battle that came with this state, drawn on the board at the seat's pace (animate.js): never
+  // waited for. A page that just opened shows the board as it is.
+  const battles = fresh || !previous ? 0 : msg.log.filter((line) => line.kind === "battle").length;
+  if (battles && msg.view.last_battle) showBattle(S.board, msg.view.last_battle, (msg.prefs && msg.prefs.pace) || "watch", battles);
+  if (S.token) applyRemembered({ msg, gameId, token: S.token });
   // The state shown, for tests and tools that drive the page (data-state-id on <body>).
   document.body.dataset.stateId = String(msg.state_id);
 }
@@ -343,6 +351,8 @@ function onTerritory(slug, event, how = {}) {
     return;
   }
   showHover(slug, how.touch ? TOUCH_CARD_MS : 0);
+  const own = territory(slug) && territory(slug).owner === S.seat;
+  if (placeCount({ msg: S.msg, gameId, token: S.token }, slug, S.setupCount, own)) return;
   if (!myTurn()) return;
   const L = S.legal;
   if (L.claim.has(slug)) {
@@ -478,6 +488,7 @@ function renderSeats() {
   updateClock(S.msg, S.view.players, S.seat);
   decoratePlayers(ctx);
   renderSeatPanel(ctx);
+  renderPrefs(ctx);
   placeNotes(S.msg.notes, $("#log"));
   S.chat.takeNotes(S.msg.notes);
 }
@@ -655,6 +666,7 @@ function renderPrompt() {
       const what = a ? `${name(v.current)} attacks ${a.to} from ${a.from} with ${diceWord(a.dice)}` : "";
       const left = msg.clock ? secondsLeft() : null;
       if (mine) return setPhase(`Choose your defence dice: ${what}`, left !== null ? `${left} s left, then the most dice are rolled for you.` : "");
+      if (msg.standing && v.to_act === me) return setPhase(`Defending: ${what}`, "Your dice are rolled by your defence setting, below.");
       return setPhase(`${actor} chooses defence dice`, what + deadline);
     }
     case "occupy": {
@@ -705,7 +717,9 @@ function renderControls() {
     if (stored) box.append(button(`Play as ${stored.name || `seat ${stored.seat + 1}`}`, { class: "btn btn-primary", id: "take-seat" }, () => useSeat(stored)));
     return;
   }
+  const quick = setupControls({ msg: S.msg, gameId, token: S.token }, S.setupCount, (n) => { S.setupCount = n; }, S.names);
   if (S.msg.outcome || !myTurn()) {
+    if (quick) box.append(quick);
     if (!S.msg.outcome && v.phase === "defend" && v.attack) box.append(battleCard());
     const waiting = S.msg.outcome ? null : waitingBlitz(S, stopBlitz);
     if (waiting) box.append(waiting);
@@ -798,6 +812,7 @@ function renderControls() {
   if (rest.childNodes.length) box.append(rest);
   const undo = undoControl(S, sendUndo);
   if (undo) box.append(undo);
+  if (quick) box.append(quick);
 }
 
 function battleCard() {
