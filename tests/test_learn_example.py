@@ -27,10 +27,10 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def smoke_training(out: Path, seed: int) -> subprocess.CompletedProcess[str]:
+def smoke_training(out: Path, seed: int, workers: int = 1) -> subprocess.CompletedProcess[str]:
     return run(
         "train.py", "--steps", "300", "--population", "4", "--elite", "2", "--games", "1",
-        "--max-turns", "8", "--seed", str(seed), "--out", str(out),
+        "--max-turns", "8", "--seed", str(seed), "--workers", str(workers), "--out", str(out),
     )  # fmt: skip
 
 
@@ -43,7 +43,8 @@ def test_a_short_training_run_writes_weights_that_load(tmp_path: Path) -> None:
     assert steps >= 300
     weights = load_weights(out)
     assert weights.shape == (SIZE,) and np.isfinite(weights).all() and weights.any()
-    again = smoke_training(tmp_path / "again.npz", seed=5)  # the same seed trains the same weights
+    # The same seed trains the same weights, in one process or in a pool of workers.
+    again = smoke_training(tmp_path / "again.npz", seed=5, workers=2)
     assert again.returncode == 0, again.stderr
     assert np.array_equal(load_weights(tmp_path / "again.npz"), weights)
 

@@ -101,7 +101,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10**9, help="or once the agent took this many steps")
     parser.add_argument("--population", type=int, default=16, help="weight vectors per generation")
     parser.add_argument("--elite", type=int, default=4, help="the best kept each generation")
-    parser.add_argument("--games", type=int, default=2, help="games per candidate against each opponent")
+    parser.add_argument("--games", type=int, default=4, help="games per candidate against each opponent")
     parser.add_argument("--opponents", default="random,quick", help="bots to train against (comma-separated)")
     parser.add_argument("--max-turns", type=int, default=60, help="the turn cap of a training game")
     parser.add_argument("--spread", type=float, default=1.0, help="the weights' first standard deviation")
