@@ -149,21 +149,23 @@ def test_place_n_then_place_the_rest_for_me(
 
 
 def tap(page: Any, slug: str, touch: bool) -> None:
+    """A finger swipes the map until it sees the territory, then taps it; a mouse clicks it."""
     from test_browser import SCREEN_POINT
+    from test_browser_phone import Finger
 
-    x, y = page.evaluate(SCREEN_POINT, slug)
     if touch:
-        page.touchscreen.tap(x, y)
+        Finger(page, 0, "", "").tap_territory(slug)
     else:
-        page.mouse.click(x, y)
+        page.mouse.click(*page.evaluate(SCREEN_POINT, slug))
 
 
 def test_a_battle_is_drawn_and_lets_clicks_through(browser: Any, port: int) -> None:  # noqa: F811
     context, page = open_page(browser, LAPTOP, False)
-    game_id, token = new_game(port, 9, defence="most", auto_setup=True)
-    page.goto(f"http://127.0.0.1:{port}/game/{game_id}#token={token}")
-    page.locator("#pace-select").wait_for(timeout=30_000)
-    page.locator("#pace-select").select_option("watch")
+    # Bots alone at a watchable pace, seen by a spectator: a battle comes every few moves, each after
+    # the page has opened (a game whose bots raced ahead of the page would draw nothing).
+    bots = [{"kind": "bot", "bot": "quick"}] * 3
+    created = request(port, "POST", "/api/games", {"seats": bots, "seed": 9, "bot_delay": 0.05})
+    page.goto(f"http://127.0.0.1:{port}/game/{created['id']}")
     # A bot's attack, drawn as it comes: an arrow and the dice, over the map, never in the way.
     page.locator(".anim-battle").first.wait_for(state="attached", timeout=60_000)
     assert page.locator(".anim-battle .anim-arrow").count() >= 1

@@ -2,12 +2,13 @@
 applies them whether or not the player's page is open (docs/web.md, "A seat's settings"):
 
 - ``defence``: how the seat's defence dice are chosen. ``most``: always the most dice, never asked
-  (what the browser gives a new player's games); ``matters``: asked only when rolling fewer dice can
-  be better (:func:`fewer_dice_can_be_better`, from :mod:`risk.odds`), else the most; ``ask``: asked.
-  When asked, the answer stands for the rest of that attack on that territory (the same attacker, the
-  same turn): a whole attack asks at most once. A seat with no setting (``None``: made through the API
-  without one, or before settings existed) is asked for every roll, as it always was: a program that
-  answers its own dice goes on doing so.
+  (what the lobby gives every human seat it creates, and a new player's browser the games it
+  joins); ``matters``: asked only when rolling fewer dice can be better
+  (:func:`fewer_dice_can_be_better`, from :mod:`risk.odds`), else the most; ``ask``: asked once per
+  attack: the answer stands for the rest of that attack on that territory (the same attacker, the
+  same turn), so a whole attack asks at most once; ``every``: asked for every roll. A seat with no
+  setting (``None``: made through the API without one, or before settings existed) is asked for every
+  roll, as it always was: a program that answers its own dice goes on doing so.
 - ``pace``: how fast the bots play while this player watches: ``watch`` (the game's delay per move),
   ``fast`` (a short pause before each attack, none otherwise) or ``skip`` (no pause: to my turn). The
   game goes at the pace of the slowest human who has the game open (:func:`game_pace`).
@@ -31,7 +32,8 @@ from risk.rules.game import Game, Phase
 from risk.server.errors import Refusal
 from risk.server.storage import SeatRecord
 
-DEFENCES = ("most", "matters", "ask")
+DEFENCES = ("most", "matters", "ask", "every")
+ASKED_EVERY_ROLL = (None, "every")  # no setting (a seat made through the API without one) or "every"
 PACES = ("watch", "fast", "skip")  # slowest first
 NEW_PLAYER_DEFENCE = "most"  # what the browser gives the games of a player who never chose
 DEFAULT_PACE = "watch"
@@ -168,8 +170,8 @@ def standing_defence(game: Game, seat: SeatRecord) -> str | None:
     if fewest == most:
         return f"defend {most}"  # no choice to make
     prefs = SeatPrefs.of(seat)
-    if prefs.defence is None:
-        return None  # no setting: asked every roll
+    if prefs.defence in ASKED_EVERY_ROLL:
+        return None
     key = attack_key(game)
     if prefs.answer is not None and key is not None and prefs.answer[:3] == key:
         return f"defend {max(fewest, min(most, prefs.answer[3]))}"  # the answer stands for this attack
@@ -195,7 +197,7 @@ def with_answer(seat: SeatRecord, key: tuple[int, int, str], dice: int) -> dict[
     """The seat's settings once it has answered ``defend dice`` to the attack ``key``; None when no
     answer is kept (a seat with no defence setting is asked every roll)."""
     prefs = SeatPrefs.of(seat)
-    if prefs.defence is None:
+    if prefs.defence in ASKED_EVERY_ROLL:
         return None
     return SeatPrefs(prefs.defence, prefs.pace, prefs.auto_setup, prefs.queue, (*key, dice)).stored()
 

@@ -28,7 +28,9 @@ class SeatIn(BaseModel):
         description="a level (easy, normal, hard, expert), a bot (risk bots), or an external bot's command",
     )
     defence: str | None = Field(
-        None, description="a human seat's defence dice: most (the default), matters or ask"
+        None,
+        description="a human seat's defence dice: most (the lobby's choice), matters, ask (once per "
+        "attack) or every (every roll); none: asked every roll",
     )
     pace: str | None = Field(
         None, description="a human seat's pace for the bots: watch (default), fast, skip"

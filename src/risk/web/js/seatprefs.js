@@ -14,7 +14,8 @@ const GAMES_KEY = "risk.seat-prefs.games.v1"; // games this browser gave its cho
 export const DEFENCES = [
   ["most", "Always the most dice"],
   ["matters", "Ask me when it matters"],
-  ["ask", "Ask me at each attack"],
+  ["ask", "Ask me once per attack"],
+  ["every", "Ask me every roll"],
 ];
 export const PACES = [
   ["watch", "Watch"],
