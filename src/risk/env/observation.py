@@ -59,6 +59,7 @@ give the same observations).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -141,7 +142,17 @@ def secret_mission_names(seats: int) -> tuple[str, ...]:
 
 
 class Observer:
-    """Builds the observations of one board and seating (see the module's text for the fields)."""
+    """Builds the observations of one board and seating (see the module's text for the fields).
+
+    :meth:`observe` keeps, for each observing seat, the arrays of its last observation and the public
+    facts they were built from, and updates only what changed since: the territories whose owner or
+    armies changed (and the seats' army totals by the difference), the seat columns whose facts
+    changed, the hand and the discard pile when they changed; the small rows (``game``, ``battle``)
+    are built anew. A new :class:`View` (a new game) starts from :meth:`build`, which builds
+    everything from the View alone: the incremental observation always equals it (tests/test_env.py
+    checks every step of whole games of every game type). Every observation returned is arrays of its
+    own (copies, never the kept ones): a caller may keep it, or change it, without touching another.
+    """
 
     def __init__(self, view: View, action_count: int, edges: tuple[tuple[int, int], ...]) -> None:
         board = view.board
@@ -154,6 +165,8 @@ class Observer:
         self._mission_index = {m.key: i + 1 for i, m in enumerate(BASE_MISSIONS)}
         self._ranked = {key: i for i, key in enumerate(MISSION_KEYS)}
         self._rows = np.arange(t)
+        self._range = range(t)
+        self._kept: dict[int, _Kept] = {}  # observing seat -> its arrays and what they were built from
         self.space = spaces.Dict(
             {
                 "action_mask": spaces.Box(0, 1, (action_count,), np.int8),
@@ -173,7 +186,39 @@ class Observer:
         )
 
     def observe(self, view: View, legal: list[int] | None) -> dict[str, Array]:
-        """The observation of ``view``'s player; ``legal``: the legal action indices (None: none)."""
+        """The observation of ``view``'s player; ``legal``: the legal action indices (None: none).
+        Updated from this seat's last observation through the same ``view``; else built anew."""
+        kept = self._kept.get(view.player)
+        if kept is None or kept.view is not view:
+            kept = self._kept[view.player] = _Kept(view, self.build(view, None))
+        else:
+            self._update(kept, view)
+        mask = np.zeros(self.action_count, dtype=np.int8)
+        if legal:
+            mask[legal] = 1
+        rel = kept.rel
+        # Mission RISK's cards: built anew (a rare game); elsewhere all 0 for good.
+        mission_cards = (
+            self._mission_cards(view, rel) if kept.mission_card_game else kept.mission_cards.copy()
+        )
+        return {
+            "action_mask": mask,
+            "owner": kept.owner.copy(),
+            "armies": kept.armies.copy(),
+            "units": kept.units.copy(),
+            "continent": self._continent.copy(),
+            "edge_index": self._edge_index.copy(),
+            "hand": kept.hand.copy(),
+            "discard": kept.discard.copy(),
+            "seats": kept.seats.copy(),
+            "game": self._game(view, rel),
+            "battle": self._battle(view),
+            "mission": kept.mission.copy(),
+            "mission_cards": mission_cards,
+        }
+
+    def build(self, view: View, legal: list[int] | None) -> dict[str, Array]:
+        """The observation of ``view``'s player built from scratch (what :meth:`observe` returns too)."""
         t, p = self.territories, self.seats
         me = view.player
         none_seat, tied_seat = p, p + 1
@@ -212,6 +257,105 @@ class Observer:
             "mission": np.array([self._mission(view, rel)], dtype=np.int32),
             "mission_cards": self._mission_cards(view, rel),
         }
+
+    # -- the incremental update ----------------------------------------------------------------------
+    def _update(self, kept: _Kept, view: View) -> None:
+        """Bring ``kept``'s arrays up to date with ``view``, touching only what changed."""
+        owner, armies = view.owner, view.armies
+        if owner != kept.seen_owner or armies != kept.seen_armies:
+            if view.units is None:
+                self._territories(kept, owner, armies)
+            else:
+                self._team_territories(kept, view)
+        seats, me = kept.seats, kept.me
+        # Each seat column from a fact listed by absolute seat: rewritten (rotated) when it changed.
+        alive = view.alive
+        if alive != kept.seen_alive:
+            kept.seen_alive = list(alive)
+            seats[:, 0] = [*alive[me:], *alive[:me]]
+        count = view.territory_count
+        if count != kept.seen_count:
+            kept.seen_count = list(count)
+            seats[:, 3] = [*count[me:], *count[:me]]
+        sizes = view.hand_sizes
+        if sizes != kept.seen_sizes:
+            kept.seen_sizes = sizes
+            seats[:, 5] = [*sizes[me:], *sizes[:me]]
+        setup = view.setup_armies
+        if setup != kept.seen_setup:
+            kept.seen_setup = list(setup)
+            seats[:, 6] = [*setup[me:], *setup[:me]]
+        if kept.headquarters_game:
+            capitals = (view.capitals, view.phase == Phase.CHOOSE_CAPITAL)
+            if capitals != kept.seen_capitals:
+                kept.seen_capitals = capitals
+                seats[:, 7] = self._seats(view, kept.rel, kept.units)[:, 7]
+        if kept.ally_game:
+            ally = view.ally
+            if ally != kept.seen_ally:
+                kept.seen_ally = list(ally)
+                seats[:, 8] = self._seats(view, kept.rel, kept.units)[:, 8]
+        if kept.mission_card_game:  # a rare game: the column from scratch
+            seats[:, 9] = self._seats(view, kept.rel, kept.units)[:, 9]
+        hand = view.hand
+        if hand != kept.seen_hand:
+            kept.seen_hand = hand
+            kept.hand[:] = 0
+            kept.hand[list(hand)] = 1
+        discard = view.discard
+        if discard != kept.seen_discard:
+            kept.seen_discard = list(discard)
+            kept.discard[:] = 0
+            kept.discard[kept.seen_discard] = 1
+        mission = view.mission
+        if mission is not kept.seen_mission:
+            kept.seen_mission = mission
+            kept.mission[0] = self._mission(view, kept.rel)
+
+    def _territories(self, kept: _Kept, owner: Sequence[int], armies: Sequence[int]) -> None:
+        """Games without shared territories: each territory whose owner or armies changed, its row of
+        ``units`` and the seats' army totals by the difference."""
+        seen_owner, seen_armies = kept.seen_owner, kept.seen_armies
+        span = self._range
+        changed = [t for t, now, before in zip(span, armies, seen_armies, strict=True) if now != before]
+        if owner != seen_owner:
+            changed += [
+                t for t, now, before in zip(span, owner, seen_owner, strict=True) if now != before
+            ]
+        code, p = kept.code, self.seats
+        owner_now, armies_now, units, seats = kept.owner, kept.armies, kept.units, kept.seats
+        for t in changed:
+            before, after = code[seen_owner[t]], code[owner[t]]
+            lost, count = seen_armies[t], armies[t]
+            if before == after and lost == count:
+                continue  # listed twice (owner and armies): done already
+            if before < p:
+                units[t, before] = 0
+                seats[before, 4] -= lost
+            if after < p:
+                units[t, after] = count
+                seats[after, 4] += count
+            owner_now[t] = after
+            armies_now[t] = count
+            seen_owner[t] = owner[t]
+            seen_armies[t] = count
+
+    def _team_territories(self, kept: _Kept, view: View) -> None:
+        """Team RISK (teammates share territories, a tie is no one's): the changed rows anew."""
+        units_by_seat = view.units
+        assert units_by_seat is not None
+        owner, armies, me, code = view.owner, view.armies, kept.me, kept.code
+        seen_units = kept.seen_units
+        for t in self._range:
+            row = units_by_seat[t]
+            if row != seen_units[t] or owner[t] != kept.seen_owner[t] or armies[t] != kept.seen_armies[t]:
+                seen_units[t] = list(row)
+                kept.units[t] = [*row[me:], *row[:me]]
+                kept.owner[t] = code[owner[t]]
+                kept.armies[t] = armies[t]
+        kept.seen_owner = list(owner)
+        kept.seen_armies = list(armies)
+        kept.seats[:, 4] = kept.units.sum(axis=0)
 
     def _seats(self, view: View, rel: list[int], units: Array) -> Array:
         p, t, me = self.seats, self.territories, view.player
@@ -317,3 +461,65 @@ class Observer:
             for key in claimed:
                 row[ranked[key]] = 2
         return cards
+
+
+class _Kept:
+    """One observing seat's arrays (in its relative seats) and the public facts they were built from,
+    read through ``view``: what :meth:`Observer._update` compares to see what changed."""
+
+    __slots__ = (
+        "ally_game",
+        "armies",
+        "code",
+        "discard",
+        "hand",
+        "headquarters_game",
+        "me",
+        "mission",
+        "mission_card_game",
+        "mission_cards",
+        "owner",
+        "rel",
+        "seats",
+        "seen_alive",
+        "seen_ally",
+        "seen_armies",
+        "seen_capitals",
+        "seen_count",
+        "seen_discard",
+        "seen_hand",
+        "seen_mission",
+        "seen_owner",
+        "seen_setup",
+        "seen_sizes",
+        "seen_units",
+        "units",
+        "view",
+    )
+
+    def __init__(self, view: View, built: dict[str, Array]) -> None:
+        self.view = view
+        self.me = me = view.player
+        p = len(view.players)
+        self.rel = [(seat - me) % p for seat in range(p)]
+        # An owner's code by absolute seat; -1 (unclaimed) and -2 (tied) index from the end.
+        self.code = [*self.rel, p + 1, p]
+        self.owner, self.armies, self.units = built["owner"], built["armies"], built["units"]
+        self.hand, self.discard, self.seats = built["hand"], built["discard"], built["seats"]
+        self.mission, self.mission_cards = built["mission"], built["mission_cards"]
+        self.headquarters_game = view.goal.kind is GoalKind.HEADQUARTERS
+        self.ally_game = view.active_neutrals
+        self.mission_card_game = view.goal.kind is GoalKind.MISSION_CARDS
+        self.seen_owner = list(view.owner)
+        self.seen_armies = list(view.armies)
+        units = view.units
+        self.seen_units = [] if units is None else [list(row) for row in units]
+        self.seen_alive = list(view.alive)
+        self.seen_count = list(view.territory_count)
+        self.seen_sizes = view.hand_sizes
+        self.seen_setup = list(view.setup_armies)
+        self.seen_capitals = (view.capitals, view.phase == Phase.CHOOSE_CAPITAL)
+        self.seen_ally = list(view.ally)
+        self.seen_hand = view.hand
+        self.seen_discard = list(view.discard)
+        self.seen_mission = view.mission
