@@ -14,7 +14,8 @@ process, with the same kind of generator (``random.Random(seed)``):
 - engine: the engine alone: list the legal actions (``list(game.legal_actions())``), pick one at
   random, ``game.apply`` it (checked). The issue's target: the environment at half this rate.
 - environment: ``RiskEnv`` with an agent on every seat: ``env.last()`` (the observation dict with
-  its action mask, built every step), a random legal index from the mask, ``env.step``.
+  its action mask, built every step), a random legal index from the mask (its nonzero entries),
+  ``env.step``.
 - replay (for reference): the checked ``apply`` of the engine's recorded actions, with no listing
   and no choosing (``bench_engine.py``'s "checked apply"); no environment can choose that fast.
 
@@ -114,7 +115,10 @@ def environment(config: Config, games: int, max_turns: int) -> tuple[float, int,
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            # The mask's legal indices, read as bool: NumPy finds the nonzero entries of a bool array
+            # several times faster than those of the mask's int8 (docs/research.md says so to users).
+            legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
+            env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         finished += bool(env.game is not None and env.game.is_over)
     return time.process_time() - started, steps, finished

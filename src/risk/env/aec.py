@@ -131,6 +131,7 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         self.possible_agents = [f"player_{seat}" for seat in self.agent_seats]
         self.seat_of = dict(zip(self.possible_agents, self.agent_seats, strict=True))
         self._agent_at = dict(zip(self.agent_seats, self.possible_agents, strict=True))
+        self._bots_seated = len(self.agent_seats) < len(self.seat_specs)
         probe = Game(self.rules, self.names, seed=0, board=self.board)  # checks the seat count
         neutrals = len(probe.players) - probe.humans
         self.codec = ActionCodec(self.board, neutrals, max_hand, self.rules.fortify == "adjacent")
@@ -188,11 +189,11 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         seat = self.seat_of[agent]
         legal = None
         game = self._game
+        # An agent stepped out of the game is in neither dict: True, no legal action.
         if (
             game.to_act == seat
             and not game.is_over
-            and agent in self.agents
-            and not (self.terminations[agent] or self.truncations[agent])
+            and not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
         ):
             legal = self.legal().indices()
         return self.observer.observe(self.views[seat], legal)
@@ -208,21 +209,26 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        seat = self.seat_of[agent]
-        index = int(action) if isinstance(action, (int, np.integer)) else action
-        try:
-            if index is None or not isinstance(index, int):
-                raise IllegalActionError(
-                    f"an action is a whole number in 0..{self.codec.size - 1}, not {action!r}"
-                )
-            move = self.codec.decode(index, self.views[seat], self.legal())
-        except IllegalActionError as refusal:
-            if self.illegal_action == "raise":
-                raise
-            self._end_for_illegal(agent, str(refusal))
-            return
+        legal = self.legal()
+        # A legal index (an int, not a bool) goes straight to its action; anything else to decode(),
+        # which says what is wrong with it.
+        move = legal.get(action) if type(action) is int else None
+        if move is None:
+            index = int(action) if isinstance(action, (int, np.integer)) else action
+            try:
+                if index is None or not isinstance(index, int):
+                    raise IllegalActionError(
+                        f"an action is a whole number in 0..{self.codec.size - 1}, not {action!r}"
+                    )
+                move = self.codec.decode(index, self.views[self.seat_of[agent]], legal)
+            except IllegalActionError as refusal:
+                if self.illegal_action == "raise":
+                    raise
+                self._end_for_illegal(agent, str(refusal))
+                return
         self._apply(move)
-        self._play_bots()
+        if self._bots_seated:
+            self._play_bots()
         self._after_move(agent)
 
     def render(self) -> str | None:

@@ -60,6 +60,8 @@ give the same observations).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
+from operator import ne
 from typing import Any, Final
 
 import numpy as np
@@ -129,6 +131,8 @@ BATTLE_FIELDS: Final = (
     "last_defender_losses",
     "last_conquered",
 )
+_OCCUPY, _DEFEND = Phase.OCCUPY, Phase.DEFEND
+FEW: Final = 24  # up to this many legal indices, the mask is set one by one
 CARDS_EACH: Final = 4  # Mission RISK: four mission cards each, one of each rank
 BIG: Final = 2**31 - 1  # the bound of a count (armies, turns)
 
@@ -195,7 +199,12 @@ class Observer:
             self._update(kept, view)
         mask = np.zeros(self.action_count, dtype=np.int8)
         if legal:
-            mask[legal] = 1
+            if len(legal) > FEW:
+                mask[legal] = 1
+            else:  # a few: one by one through a memoryview, cheaper than NumPy's indexing
+                bits = mask.data
+                for index in legal:
+                    bits[index] = 1
         rel = kept.rel
         # Mission RISK's cards: built anew (a rare game); elsewhere all 0 for good.
         mission_cards = (
@@ -212,7 +221,7 @@ class Observer:
             "discard": kept.discard.copy(),
             "seats": kept.seats.copy(),
             "game": self._game(view, rel),
-            "battle": self._battle(view),
+            "battle": self._kept_battle(kept, view),
             "mission": kept.mission.copy(),
             "mission_cards": mission_cards,
         }
@@ -267,24 +276,24 @@ class Observer:
                 self._territories(kept, owner, armies)
             else:
                 self._team_territories(kept, view)
-        seats, me = kept.seats, kept.me
-        # Each seat column from a fact listed by absolute seat: rewritten (rotated) when it changed.
+        seats = kept.seats
+        # Each seat column from a fact listed by absolute seat: rewritten when it changed.
         alive = view.alive
         if alive != kept.seen_alive:
             kept.seen_alive = list(alive)
-            seats[:, 0] = [*alive[me:], *alive[:me]]
+            kept.set_column(0, alive)
         count = view.territory_count
         if count != kept.seen_count:
             kept.seen_count = list(count)
-            seats[:, 3] = [*count[me:], *count[:me]]
+            kept.set_column(3, count)
         sizes = view.hand_sizes
         if sizes != kept.seen_sizes:
             kept.seen_sizes = sizes
-            seats[:, 5] = [*sizes[me:], *sizes[:me]]
+            kept.set_column(5, sizes)
         setup = view.setup_armies
         if setup != kept.seen_setup:
             kept.seen_setup = list(setup)
-            seats[:, 6] = [*setup[me:], *setup[:me]]
+            kept.set_column(6, setup)
         if kept.headquarters_game:
             capitals = (view.capitals, view.phase == Phase.CHOOSE_CAPITAL)
             if capitals != kept.seen_capitals:
@@ -317,24 +326,25 @@ class Observer:
         ``units`` and the seats' army totals by the difference."""
         seen_owner, seen_armies = kept.seen_owner, kept.seen_armies
         span = self._range
-        changed = [t for t, now, before in zip(span, armies, seen_armies, strict=True) if now != before]
+        # The territories that differ, compared in C (compress and map: no Python loop over the board).
+        changed = list(compress(span, map(ne, armies, seen_armies)))
         if owner != seen_owner:
-            changed += [
-                t for t, now, before in zip(span, owner, seen_owner, strict=True) if now != before
-            ]
-        code, p = kept.code, self.seats
-        owner_now, armies_now, units, seats = kept.owner, kept.armies, kept.units, kept.seats
+            changed += compress(span, map(ne, owner, seen_owner))
+        code, p, width = kept.code, self.seats, len(SEAT_FIELDS)
+        # Through memoryviews of the kept arrays: a scalar written at half NumPy's cost.
+        owner_now, armies_now = kept.owner_bits, kept.armies_bits
+        units, seats = kept.units_bits, kept.seats_bits
         for t in changed:
             before, after = code[seen_owner[t]], code[owner[t]]
             lost, count = seen_armies[t], armies[t]
             if before == after and lost == count:
                 continue  # listed twice (owner and armies): done already
             if before < p:
-                units[t, before] = 0
-                seats[before, 4] -= lost
+                units[t * p + before] = 0
+                seats[before * width + 4] -= lost
             if after < p:
-                units[t, after] = count
-                seats[after, 4] += count
+                units[t * p + after] = count
+                seats[after * width + 4] += count
             owner_now[t] = after
             armies_now[t] = count
             seen_owner[t] = owner[t]
@@ -415,6 +425,17 @@ class Observer:
             dtype=np.int32,
         )
 
+    def _kept_battle(self, kept: _Kept, view: View) -> Array:
+        """The battle row, built anew only when what it shows changed (a move-in's range: always)."""
+        phase = view.phase
+        if phase is _OCCUPY:
+            return self._battle(view)
+        shown = (phase is _DEFEND, view.pending_attack, view.pending_roll, view.last_battle)
+        if shown != kept.seen_battle:
+            kept.seen_battle = shown
+            kept.battle = self._battle(view)
+        return kept.battle.copy()
+
     def _battle(self, view: View) -> Array:
         t = self.territories
         row = [t, t, 0, t, t, 0, 0, t, t, 0, 0, 0, 0, 0, 0, t, t, 0, 0, 0, 0, 0, 0, 0, 0]
@@ -470,6 +491,8 @@ class _Kept:
     __slots__ = (
         "ally_game",
         "armies",
+        "armies_bits",
+        "battle",
         "code",
         "discard",
         "hand",
@@ -479,11 +502,14 @@ class _Kept:
         "mission_card_game",
         "mission_cards",
         "owner",
+        "owner_bits",
         "rel",
         "seats",
+        "seats_bits",
         "seen_alive",
         "seen_ally",
         "seen_armies",
+        "seen_battle",
         "seen_capitals",
         "seen_count",
         "seen_discard",
@@ -494,6 +520,7 @@ class _Kept:
         "seen_sizes",
         "seen_units",
         "units",
+        "units_bits",
         "view",
     )
 
@@ -504,9 +531,17 @@ class _Kept:
         self.rel = [(seat - me) % p for seat in range(p)]
         # An owner's code by absolute seat; -1 (unclaimed) and -2 (tied) index from the end.
         self.code = [*self.rel, p + 1, p]
-        self.owner, self.armies, self.units = built["owner"], built["armies"], built["units"]
-        self.hand, self.discard, self.seats = built["hand"], built["discard"], built["seats"]
+        self.owner, self.armies, self.hand, self.discard = (
+            built["owner"],
+            built["armies"],
+            built["hand"],
+            built["discard"],
+        )
+        # Contiguous, to be written through flat memoryviews (a fancy index may leave units in F order).
+        self.units, self.seats = np.ascontiguousarray(built["units"]), np.ascontiguousarray(built["seats"])
         self.mission, self.mission_cards = built["mission"], built["mission_cards"]
+        self.owner_bits, self.armies_bits = self.owner.data, self.armies.data
+        self.units_bits, self.seats_bits = _flat(self.units), _flat(self.seats)
         self.headquarters_game = view.goal.kind is GoalKind.HEADQUARTERS
         self.ally_game = view.active_neutrals
         self.mission_card_game = view.goal.kind is GoalKind.MISSION_CARDS
@@ -523,3 +558,17 @@ class _Kept:
         self.seen_hand = view.hand
         self.seen_discard = list(view.discard)
         self.seen_mission = view.mission
+        self.battle = built["battle"]
+        # What the battle row showed (see Observer._kept_battle); None: nothing yet, build it.
+        self.seen_battle: tuple[Any, ...] | None = None
+
+    def set_column(self, column: int, by_seat: Sequence[int]) -> None:
+        """Write one column of ``seats`` from a fact listed by absolute seat (rotated to relative)."""
+        me, bits, width = self.me, self.seats_bits, len(SEAT_FIELDS)
+        for r, value in enumerate([*by_seat[me:], *by_seat[:me]]):
+            bits[r * width + column] = value
+
+
+def _flat(array: Array) -> memoryview:
+    """A writable flat memoryview of a C-contiguous int32 array."""
+    return array.data.cast("B").cast("i")
