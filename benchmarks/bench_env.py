@@ -30,6 +30,7 @@ to each other). The load average before and after is printed.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -117,7 +118,7 @@ def environment(config: Config, games: int, max_turns: int) -> tuple[float, int,
                 continue
             # The mask's legal indices, read as bool: NumPy finds the nonzero entries of a bool array
             # several times faster than those of the mask's int8 (docs/research.md says so to users).
-            legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
+            legal = observation["action_mask"].view(np.bool_).nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         finished += bool(env.game is not None and env.game.is_over)
@@ -150,12 +151,14 @@ def measure(configs: list[Config], games: int, max_turns: int, repeats: int) -> 
             into = figures[config]
             runs = ["engine", "env"] if repeat % 2 == 0 else ["env", "engine"]
             for run in runs:
+                gc.collect()  # no run pays for another's garbage
                 if run == "engine":
                     seconds, actions, played = engine_random(config, games, max_turns)
                     engine_rate = actions / seconds
                     into.engine.append(engine_rate)
                     replay_seconds, replayed = engine_replay(config, played)
                     into.replay.append(replayed / replay_seconds)
+                    del played
                 else:
                     seconds, steps, into.finished = environment(config, games, max_turns)
                     env_rate = steps / seconds
@@ -194,16 +197,16 @@ def main() -> None:
     )
     names = [config.name for config in CONFIGS]
     parser.add_argument("--only", nargs="+", choices=names, metavar="EDITION-PLAYERS", help=", ".join(names))
-    parser.add_argument("--games", type=int, help="games per run (default 4; --quick 2)")
+    parser.add_argument("--games", type=int, help="games per run (default 6; --quick 2)")
     parser.add_argument(
-        "--max-turns", type=int, help="turn cap: random games rarely end (default 60; --quick 20)"
+        "--max-turns", type=int, help="turn cap: random games rarely end (default 100; --quick 20)"
     )
     parser.add_argument("--repeats", type=int, help="runs of each configuration (default 5; --quick 3)")
     parser.add_argument("--quick", action="store_true", help="fewer and shorter games: under a minute")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
-    games = args.games or (2 if args.quick else 4)
-    max_turns = args.max_turns or (20 if args.quick else 60)
+    games = args.games or (2 if args.quick else 6)
+    max_turns = args.max_turns or (20 if args.quick else 100)
     repeats = args.repeats or (3 if args.quick else 5)
     if games < 1 or repeats < 1 or max_turns < 1:
         parser.error("--games, --repeats and --max-turns must be at least 1")

@@ -188,7 +188,9 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
     def observe(self, agent: str) -> dict[str, Array]:
         seat = self.seat_of[agent]
         legal = None
-        game = self._game
+        game = self.game
+        if game is None:
+            raise RulesError("the environment has no game yet: call reset() first")
         # An agent stepped out of the game is in neither dict: True, no legal action.
         if (
             game.to_act == seat
@@ -284,7 +286,7 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
 
     def _apply(self, action: Any) -> None:
         self._game.apply(action)
-        self._applied += 1
+        self._applied += 1  # the legal map cached in legal() is for the position before
 
     def _play_bots(self) -> None:
         """Bots play until an agent is to act, the game ends, or the turn cap stops it."""
