@@ -16,6 +16,7 @@ import subprocess
 import sys
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -232,6 +233,22 @@ def check_position(env: RiskEnv, view: View, seen: set[type]) -> None:
     assert len(counted) == sum(len(set(choice_counts(min(c), max(c)))) for c in ranges.values())
 
 
+def positions_played_by_bots(
+    env: RiskEnv, seed: int, levels: tuple[str, str], turns: int
+) -> Iterator[View]:
+    """A game of ``env`` reset with ``seed`` played by bots straight on the engine (the even seats
+    ``levels[0]``, the odd ones ``levels[1]``) to its end or turn ``turns``: each position, as the
+    View of the seat to act (the bot then plays its move)."""
+    env.reset(seed=seed)
+    state = env.game
+    assert state is not None
+    bots = [make_bot(levels[seat % 2], seed + seat) for seat in range(len(env.seat_specs))]
+    while not state.is_over and state.turn <= turns:
+        view = env.views[state.to_act]
+        yield view
+        state.apply(bots[state.to_act].choose(view))
+
+
 def _head(action: Any) -> Any:
     if isinstance(action, A.Occupy):
         return A.Occupy(1)
@@ -251,18 +268,10 @@ def test_the_action_space_maps_every_legal_action_class_one_to_one(
     env = make_env(edition, game, options, players, seats=[AGENT] * players)
     seen: set[type] = set()
     for seed in range(40):
-        env.reset(seed=seed)
-        state = env.game
-        assert state is not None
-        bots = [make_bot("quick" if seat % 2 else "random", seed + seat) for seat in range(players)]
-        steps = 0
-        while not state.is_over and state.turn <= 120:
-            view = env.views[state.to_act]
+        for steps, view in enumerate(positions_played_by_bots(env, seed, ("random", "quick"), 120)):
             # Every position with a choice of sets; a third of the others.
             if steps % 3 == 0 or view.phase in TRADING or type(view.legal_actions()[0]) not in seen:
                 check_position(env, view, seen)
-            state.apply(bots[state.to_act].choose(view))
-            steps += 1
         if expected <= seen:
             break
     assert expected <= seen, f"never met: {sorted(c.__name__ for c in expected - seen)}"
@@ -375,19 +384,13 @@ def test_the_phases_read_from_the_view_give_the_engines_legal_actions(
     env = make_env(edition, game, options, players, seats=[AGENT] * players)
     read: Counter[Phase] = Counter()
     for seed in range(3):
-        env.reset(seed=seed)
-        state = env.game
-        assert state is not None
-        bots = [make_bot("random" if seat % 2 else "quick", seed + seat) for seat in range(players)]
-        while not state.is_over and state.turn <= 60:
-            view = env.views[state.to_act]
+        for view in positions_played_by_bots(env, seed, ("quick", "random"), 60):
             fast = env.codec.legal(view)
             listed = env.codec._listed(view)
             assert sorted(fast.indices()) == sorted(listed.indices()), view.phase
             assert fast.actions == listed.actions, view.phase
             if view.phase in env.codec._plain_phases:
                 read[view.phase] += 1
-            state.apply(bots[state.to_act].choose(view))
     if game in ("world", "secret-mission", "two-player") and not options:
         # Every phase of a plain game's turns is read from the View (the 1993 free move too).
         turn = {Phase.SETUP_PLACE, Phase.REINFORCE, Phase.ATTACK, Phase.DEFEND, Phase.OCCUPY, Phase.FORTIFY}

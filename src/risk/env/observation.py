@@ -134,21 +134,9 @@ BATTLE_FIELDS: Final = (
 )
 _OCCUPY, _DEFEND = Phase.OCCUPY, Phase.DEFEND
 _REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
-# The View's facts of the game row read in one call (GAME_FIELDS' order, less the computed ones).
+# The View's facts of the game row read in one call: GAME_FIELDS less the three computed ones.
 _GAME_FACTS: Final = attrgetter(
-    "phase",
-    "turn",
-    "current",
-    "to_act",
-    "pending",
-    "deck_size",
-    "sets_traded",
-    "conquered_this_turn",
-    "placed_this_turn",
-    "traded_this_turn",
-    "attacked_this_turn",
-    "conquests_this_turn",
-    "placing_for",
+    *(name for name in GAME_FIELDS if name not in ("next_set_value", "must_trade", "open_invasion"))
 )
 # The facts behind the seat columns alive, cards and setup_armies, the hand, the discard pile and the
 # secret mission, read in one call.
