@@ -2,7 +2,8 @@
 item 3: environment steps per second at least half the engine's checked actions per second); by hand:
 
     .venv/bin/python benchmarks/bench_env.py                  # every edition, 2-6 players, medians of 5
-    .venv/bin/python benchmarks/bench_env.py --quick          # a quick look (fewer, shorter games)
+    .venv/bin/python benchmarks/bench_env.py --quick          # a quick look (2 games, medians of 3)
+    .venv/bin/python benchmarks/bench_env.py --max-turns 20   # mostly the setup: the hardest case
     .venv/bin/python benchmarks/bench_env.py --only 1993-6 2008-3 --repeats 9
     .venv/bin/python benchmarks/bench_env.py --json out.json
 
@@ -199,14 +200,14 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", choices=names, metavar="EDITION-PLAYERS", help=", ".join(names))
     parser.add_argument("--games", type=int, help="games per run (default 6; --quick 2)")
     parser.add_argument(
-        "--max-turns", type=int, help="turn cap: random games rarely end (default 100; --quick 20)"
+        "--max-turns", type=int, help="turn cap: random games rarely end (default 100)"
     )
     parser.add_argument("--repeats", type=int, help="runs of each configuration (default 5; --quick 3)")
-    parser.add_argument("--quick", action="store_true", help="fewer and shorter games: under a minute")
+    parser.add_argument("--quick", action="store_true", help="fewer games and repeats: about a minute")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     games = args.games or (2 if args.quick else 6)
-    max_turns = args.max_turns or (20 if args.quick else 100)
+    max_turns = args.max_turns or 100
     repeats = args.repeats or (3 if args.quick else 5)
     if games < 1 or repeats < 1 or max_turns < 1:
         parser.error("--games, --repeats and --max-turns must be at least 1")
