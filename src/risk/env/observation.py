@@ -164,9 +164,9 @@ class Observer:
 
     :meth:`observe` keeps, for each observing seat, the arrays of its last observation and the public
     facts they were built from, and updates only what changed since: the territories whose owner or
-    armies changed (and the seats' army totals by the difference), the seat columns whose facts
-    changed, the hand and the discard pile when they changed; the small rows (``game``, ``battle``)
-    are built anew. A new :class:`View` (a new game) starts from :meth:`build`, which builds
+    armies changed (and the seats' territories and armies by the difference), the seat columns, the
+    hand, the discard pile and each part of the battle row when what they show changed; the game row
+    is built anew. A new :class:`View` (a new game) starts from :meth:`build`, which builds
     everything from the View alone: the incremental observation always equals it (tests/test_env.py
     checks every step of whole games of every game type). Every observation returned is arrays of its
     own (copies, never the kept ones): a caller may keep it, or change it, without touching another.
