@@ -208,6 +208,8 @@ def test_a_whole_turn_by_taps_on_a_phone(browser: Any, port: int) -> None:
         elif phase == "attack" and "attack" not in done:
             attacks = [g for g in legal.values() if g["text"].startswith("attack ")]
             _, source, target = max(attacks, key=lambda g: g["max"])["text"].split()
+            # A phone's prompts say tap, not click.
+            assert page.locator("#phase-detail").inner_text() == "Tap one of your territories to attack from."
             finger.tap_territory(source)
             page.locator(".selection-what", has_text=names[source]).wait_for(timeout=10_000)
             finger.tap_territory(target)

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -232,6 +233,22 @@ def check_position(env: RiskEnv, view: View, seen: set[type]) -> None:
     assert len(counted) == sum(len(set(choice_counts(min(c), max(c)))) for c in ranges.values())
 
 
+def positions_played_by_bots(
+    env: RiskEnv, seed: int, levels: tuple[str, str], turns: int
+) -> Iterator[View]:
+    """A game of ``env`` reset with ``seed`` played by bots straight on the engine (the even seats
+    ``levels[0]``, the odd ones ``levels[1]``) to its end or turn ``turns``: each position, as the
+    View of the seat to act (the bot then plays its move)."""
+    env.reset(seed=seed)
+    state = env.game
+    assert state is not None
+    bots = [make_bot(levels[seat % 2], seed + seat) for seat in range(len(env.seat_specs))]
+    while not state.is_over and state.turn <= turns:
+        view = env.views[state.to_act]
+        yield view
+        state.apply(bots[state.to_act].choose(view))
+
+
 def _head(action: Any) -> Any:
     if isinstance(action, A.Occupy):
         return A.Occupy(1)
@@ -251,18 +268,10 @@ def test_the_action_space_maps_every_legal_action_class_one_to_one(
     env = make_env(edition, game, options, players, seats=[AGENT] * players)
     seen: set[type] = set()
     for seed in range(40):
-        env.reset(seed=seed)
-        state = env.game
-        assert state is not None
-        bots = [make_bot("quick" if seat % 2 else "random", seed + seat) for seat in range(players)]
-        steps = 0
-        while not state.is_over and state.turn <= 120:
-            view = env.views[state.to_act]
+        for steps, view in enumerate(positions_played_by_bots(env, seed, ("random", "quick"), 120)):
             # Every position with a choice of sets; a third of the others.
             if steps % 3 == 0 or view.phase in TRADING or type(view.legal_actions()[0]) not in seen:
                 check_position(env, view, seen)
-            state.apply(bots[state.to_act].choose(view))
-            steps += 1
         if expected <= seen:
             break
     assert expected <= seen, f"never met: {sorted(c.__name__ for c in expected - seen)}"
@@ -279,6 +288,115 @@ def test_trades_of_cards_past_the_hand_slots_are_left_out_and_a_set_is_always_le
     legal = env.codec.legal(view)
     trades = [a for a in legal.actions.values() if isinstance(a, A.Trade)]
     assert trades and all(set(t.cards) <= set(hand[:5]) for t in trades)
+
+
+# -- speed: what is kept from step to step -------------------------------------------------------------
+
+
+def play_observing(env: RiskEnv, seed: int, check: Any) -> int:
+    """Play one game with random legal actions, calling ``check(agent)`` for the agent to act at every
+    step and, at random steps, for other agents too (so that a seat's observations come after gaps
+    of one step and of many). The steps played."""
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    for agent in env.agent_iter():
+        check(agent)
+        if rng.random() < 0.3:
+            check(rng.choice(env.possible_agents))
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+    return steps
+
+
+def expected_legal(env: RiskEnv, agent: str) -> list[int] | None:
+    """The legal indices an agent's observation shows (None: it is not the one to act)."""
+    game, seat = env.game, env.seat_of[agent]
+    assert game is not None
+    acting = game.to_act == seat and not game.is_over and agent in env.agents
+    if not acting or env.terminations[agent] or env.truncations[agent]:
+        return None
+    return env.legal().indices()
+
+
+@pytest.mark.parametrize(("edition", "game", "options", "players"), GAME_TYPES, ids=IDS)
+def test_incremental_observations_equal_observations_built_from_scratch(
+    edition: str, game: str, options: dict[str, str], players: int
+) -> None:
+    """Each seat's observation is updated from its last one (only what changed); at every step of
+    whole games it equals the observation built from the View alone, array by array."""
+    env = make_env(edition, game, options, players, seats=[AGENT] * players, max_turns=40)
+    compared = 0
+
+    def check(agent: str) -> None:
+        nonlocal compared
+        seat = env.seat_of[agent]
+        observed = env.observe(agent)
+        built = env.observer.build(env.views[seat], expected_legal(env, agent))
+        assert observed.keys() == built.keys()
+        for key, array in built.items():
+            mine = observed[key]
+            assert mine.dtype == array.dtype and mine.shape == array.shape, (key, compared)
+            assert np.array_equal(mine, array), (key, agent, compared)
+        compared += 1
+
+    steps = sum(play_observing(env, seed, check) for seed in range(2))
+    assert steps > 200 and compared > steps
+
+
+def test_observations_are_arrays_of_their_own() -> None:
+    """An observation shares no memory with another or with what the environment keeps: changing
+    one changes nothing else, and the environment never writes into one it returned."""
+    env = RiskEnv("2003", "world", [AGENT] * 3, max_turns=30)
+    handed: list[tuple[dict[str, Any], dict[str, Any]]] = []  # each observation and a copy of it
+
+    def check(agent: str) -> None:
+        observation = env.observe(agent)
+        for earlier, _ in handed[-3:]:
+            for key, array in observation.items():
+                assert not np.shares_memory(array, earlier[key]), key
+        for array in observation.values():
+            array.fill(7)  # a caller scribbling on its observation
+        handed.append((observation, {key: array.copy() for key, array in observation.items()}))
+
+    play_observing(env, 4, check)
+    assert len(handed) > 100
+    for observation, copy in handed:
+        for key, array in observation.items():
+            assert np.array_equal(array, copy[key]), f"the environment wrote into a returned {key}"
+    for agent, seat in env.seat_of.items():  # and what it keeps is not what the callers scribbled on
+        fresh = env.observe(agent)
+        built = env.observer.build(env.views[seat], expected_legal(env, agent))
+        assert all(np.array_equal(fresh[key], built[key]) for key in built)
+
+
+@pytest.mark.parametrize(("edition", "game", "options", "players"), GAME_TYPES, ids=IDS)
+def test_the_phases_read_from_the_view_give_the_engines_legal_actions(
+    edition: str, game: str, options: dict[str, str], players: int
+) -> None:
+    """Where the codec reads the legal actions from the View (the phases of the core's generators),
+    it gives the same indices and actions as mapping the engine's own list, at every position."""
+    env = make_env(edition, game, options, players, seats=[AGENT] * players)
+    read: Counter[Phase] = Counter()
+    for seed in range(3):
+        for view in positions_played_by_bots(env, seed, ("quick", "random"), 60):
+            fast = env.codec.legal(view)
+            listed = env.codec._listed(view)
+            assert sorted(fast.indices()) == sorted(listed.indices()), view.phase
+            assert fast.actions == listed.actions, view.phase
+            if view.phase in env.codec._plain_phases:
+                read[view.phase] += 1
+    if game in ("world", "secret-mission", "two-player") and not options:
+        # Every phase of a plain game's turns is read from the View (the 1993 free move too).
+        turn = {Phase.SETUP_PLACE, Phase.REINFORCE, Phase.ATTACK, Phase.DEFEND, Phase.OCCUPY, Phase.FORTIFY}
+        assert turn <= set(read), sorted(phase.name for phase in turn - set(read))
+        assert Phase.CLAIM in read or game != "world"
+    assert read, "no phase read from the View"
 
 
 # -- secrets ----------------------------------------------------------------------------------------------

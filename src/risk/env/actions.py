@@ -46,13 +46,16 @@ Resigning is not in the space (no bot resigns; the engine never lists it among t
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
 from risk.errors import IllegalActionError
 from risk.maps import Board
 from risk.rules.actions import (
+    END_ATTACK,
     END_TURN,
     AcceptDice,
     Action,
@@ -74,7 +77,10 @@ from risk.rules.actions import (
     Trade,
 )
 from risk.rules.game import Phase
+from risk.rules.hooks import Hooks
 from risk.rules.missions import RANKED_MISSIONS
+from risk.rules.options import Rules
+from risk.rules.variants import hooks_for
 from risk.view import View
 
 COUNT_CHOICES: Final = ("min", "half", "all-but-one", "all")
@@ -82,7 +88,7 @@ MAX_DICE = 3
 DEFAULT_MAX_HAND = 12
 SIDES: Final = ("attacker", "defender")
 MISSION_KEYS: Final = tuple(m.key for m in RANKED_MISSIONS)
-_FORTIFY = Phase.FORTIFY
+_REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
 
 
 def choice_counts(low: int, high: int) -> list[int]:
@@ -99,35 +105,36 @@ class Block:
 
 @dataclass(slots=True)
 class LegalMap:
-    """The legal actions of one position in the fixed space. ``plain`` maps the index of each action
-    without a count choice to the engine's action; ``counted`` maps each index of a counted action
-    (place, occupy, fortify) to its action at the lowest count and the count the index stands for
-    (the action itself is made when asked for: most are never chosen)."""
+    """The legal actions of one position in the fixed space. ``plain`` maps the indices whose engine
+    actions were at hand (from the engine's list) to them; ``made`` maps every other legal index to
+    the count it stands for (0 where it has none): its action is made from the index when asked for
+    (:meth:`ActionCodec.make`), as most are never chosen."""
 
     plain: dict[int, Action]
-    counted: dict[int, tuple[Action, int]]
+    made: dict[int, int]
+    codec: ActionCodec
 
     def indices(self) -> list[int]:
         """The legal indices (not in order)."""
-        return [*self.plain, *self.counted]
+        return [*self.plain, *self.made]
 
     def get(self, index: int) -> Action | None:
         """The engine's action for ``index``, or ``None`` when the index is not legal now."""
         action = self.plain.get(index)
         if action is not None:
             return action
-        counted = self.counted.get(index)
-        return None if counted is None else _with_count(*counted)
+        count = self.made.get(index)
+        return None if count is None else self.codec.make(index, count)
 
     @property
     def actions(self) -> dict[int, Action]:
         """Every legal index and its action, in index order."""
         every = dict(self.plain)
-        every.update((index, _with_count(*counted)) for index, counted in self.counted.items())
+        every.update((index, self.codec.make(index, count)) for index, count in self.made.items())
         return dict(sorted(every.items()))
 
     def __len__(self) -> int:
-        return len(self.plain) + len(self.counted)
+        return len(self.plain) + len(self.made)
 
 
 class ActionCodec:
@@ -193,34 +200,83 @@ class ActionCodec:
         self.blocks: Final = blocks
         self.size: Final = start
         self._start = {name: block.start for name, block in blocks.items()}
+        self._block_list = list(blocks.values())
+        self._block_starts = [block.start for block in self._block_list]
+        self._range = range(t)
+        # The phases read from the View (see legal()), for the rules last seen.
+        self._rules_seen: Rules | None = None
+        self._plain_phases: dict[Phase, Callable[[View], LegalMap]] = {}
 
     # -- the legal actions of a position ---------------------------------------------------------
     def legal(self, view: View) -> LegalMap:
-        """The legal actions of ``view``'s player now (none when another is to act), by index."""
-        plain_fortify = not view.active_neutrals and view.team is None and not view.rules.army_cap
-        if view.phase is _FORTIFY and plain_fortify:
-            return self._fortify_legal(view)
+        """The legal actions of ``view``'s player now (none when another is to act), by index.
+
+        The phases whose actions the engine lists with its core generator, unchanged by the game's
+        variants (the claims; the setup placements; the reinforcements and trades, the attacks and
+        the free moves of a game without a variant's rule for them; the defender's dice; the move-in),
+        are read from the View by the same rules, straight to indices, with no action made (the engine
+        makes one object per action, and one per count of every placement and move); any other phase,
+        and any game whose variants change those, maps the engine's own list."""
+        if view.player != view.to_act:
+            return LegalMap({}, {}, self)
+        rules = view.rules
+        if rules is not self._rules_seen:
+            self._rules_seen, self._plain_phases = rules, self._phases_read(hooks_for(rules))
+        fast = self._plain_phases.get(view.phase)
+        if fast is not None:
+            return fast(view)
+        return self._listed(view)
+
+    def _phases_read(self, hooks: Hooks) -> dict[Phase, Callable[[View], LegalMap]]:
+        """The phases whose legal actions :meth:`legal` reads from the View in a game with ``hooks``:
+        those whose engine generator is the core's, unchanged by the game's variants."""
+        room = hooks.room is not None
+        phases: dict[Phase, Callable[[View], LegalMap]] = {
+            Phase.CLAIM: self._claims,
+            Phase.SETUP_PLACE: self._setup_places_with_room if room else self._setup_places,
+            Phase.DEFEND: self._defences,
+            Phase.OCCUPY: self._occupations,
+        }
+        if not hooks.start_actions and not room and hooks.may_reinforce is None:
+            phases[Phase.REINFORCE] = phases[Phase.ELIMINATION_TRADE] = self._reinforcements
+        if hooks.attack_actions is None and not hooks.attack_extras and not hooks.closing_actions:
+            phases[Phase.ATTACK] = self._attacks
+        if hooks.fortify_actions is None and not room:
+            phases[Phase.FORTIFY] = self._fortifications
+        return phases
+
+    def _listed(self, view: View) -> LegalMap:
+        """The engine's list of legal actions mapped one by one."""
         start = self._start
         k = len(COUNT_CHOICES)
         actions: dict[int, Action] = {}
         # Counted actions come in runs of one head (a fortify's pair, a place's territory) with the
-        # counts going up: a run is kept as head -> [low, high, the first action]; its counts follow.
-        ranges: dict[int, list[Any]] = {}
-        run: list[Any] = [-1, 0, 0, None]
+        # counts going up: a run is kept as head -> [low, high]; its counts follow.
+        ranges: dict[int, list[int]] = {}
+        run: list[int] = [-1, 0, 0]
         hand: list[int] | None = None
         start_fortify, start_place, start_occupy = start["fortify"], start["place"], start["occupy"]
+        start_claim, start_defend = start["claim"], start["defend"] - 1
         move_of = self.move_of
         start_attack, attack_of = start["attack"], self.attack_of
+        # The classes by how often they come (an attack phase lists dozens of attacks, a claim phase
+        # every free territory), each mapped inline: no call per action.
         for action in view.legal_actions():
             kind = type(action)
-            if kind is Attack:  # the most frequent by far: first, and inline
+            if kind is Attack:
                 index = start_attack + attack_of[action.source][action.target] + action.dice  # type: ignore[union-attr]
                 actions[index] = action
                 continue
-            if kind is Fortify:
-                head = start_fortify + move_of[action.source][action.target] * k  # type: ignore[union-attr]
-            elif kind is Place:
+            if kind is Place:
                 head = start_place + action.territory * k  # type: ignore[union-attr]
+            elif kind is Claim:
+                actions[start_claim + action.territory] = action  # type: ignore[union-attr]
+                continue
+            elif kind is Defend:
+                actions[start_defend + action.dice] = action  # type: ignore[union-attr]
+                continue
+            elif kind is Fortify:
+                head = start_fortify + move_of[action.source][action.target] * k  # type: ignore[union-attr]
             elif kind is Occupy:
                 head = start_occupy
             elif kind is Trade:
@@ -240,31 +296,127 @@ class ActionCodec:
                 elif count < run[1]:
                     run[1] = count
                 continue
-            run = ranges.setdefault(head, [head, count, count, action])
+            run = ranges.setdefault(head, [head, count, count])
             if count > run[2]:  # a head seen before (never in the engine's order, but exact anyway)
                 run[2] = count
             elif count < run[1]:
                 run[1] = count
-        counted: dict[int, tuple[Action, int]] = {}
-        for head, low, high, template in ranges.values():
-            _add_choices(counted, head, template, low, high)
-        return LegalMap(actions, counted)
+        made: dict[int, int] = {}
+        for head, low, high in ranges.values():
+            _add_choices(made, head, low, high)
+        return LegalMap(actions, made, self)
 
-    def _fortify_legal(self, view: View) -> LegalMap:
+    # The phases read from the View. Each follows the engine's core generator of its phase
+    # (risk.rules.setup.claims, risk.rules.reinforce.setup_places and reinforce_actions,
+    # risk.rules.battle.attacks, defences and occupations, risk.rules.fortify.fortifications):
+    # tests/test_env.py checks that the legal indices are the engine's list, position by position.
+    def _claims(self, view: View) -> LegalMap:
+        start = self._start["claim"]
+        owner = view.owner
+        return LegalMap({}, {start + t: 0 for t in self._range if owner[t] == -1}, self)
+
+    def _setup_places(self, view: View) -> LegalMap:
+        start, k = self._start["place"], len(COUNT_CHOICES)
+        seat, owner = view.placing_for, view.owner
+        return LegalMap({}, {start + t * k: 1 for t in self._range if owner[t] == seat}, self)
+
+    def _setup_places_with_room(self, view: View) -> LegalMap:
+        """Setup placements under the expert army cap: a territory with room for one more."""
+        start, k = self._start["place"], len(COUNT_CHOICES)
+        seat, owner, room = view.placing_for, view.owner, view.room
+        made = {start + t * k: 1 for t in self._range if owner[t] == seat and room(t) >= 1}
+        return LegalMap({}, made, self)
+
+    def _reinforcements(self, view: View) -> LegalMap:
+        """Reinforce and elimination-trade phases without a variant's start actions or placement rule."""
+        player, phase = view.player, view.phase
+        plain: dict[int, Action] = {}
+        if (phase is _REINFORCE and not view.placed_this_turn) or (
+            phase is _ELIMINATION_TRADE and view.hand_size(player) > 4
+        ):
+            hand = sorted(view.hand)
+            for trade in view.trade_options():
+                index = self._trade_index(trade, hand)
+                if index is not None:  # None: a card past the hand slots, not in the space (documented)
+                    plain[index] = trade
+        made: dict[int, int] = {}
+        pending = view.pending
+        if pending >= 1 and not view.must_trade(player):
+            start, k, owner = self._start["place"], len(COUNT_CHOICES), view.owner
+            for t in self._range:
+                if owner[t] == player:
+                    _add_choices(made, start + t * k, 1, pending)
+        return LegalMap(plain, made, self)
+
+    def _attacks(self, view: View) -> LegalMap:
+        """The attack phase of a game without a variant's attacks, extras or closing actions."""
+        player, owner, armies, neighbours = view.player, view.owner, view.armies, self.board.neighbours
+        start, attack_of = self._start["attack"], self.attack_of
+        made = {self._start["endattack"]: 0}
+        for s in self._range:
+            if owner[s] == player and armies[s] >= 2:
+                dice = range(1, min(3, armies[s] - 1) + 1)
+                row = attack_of[s]
+                for t in neighbours[s]:
+                    if owner[t] != player:
+                        first = start + row[t]
+                        for d in dice:
+                            made[first + d] = 0
+        return LegalMap({}, made, self)
+
+    def _defences(self, view: View) -> LegalMap:
+        attack = view.pending_attack
+        assert attack is not None
+        start = self._start["defend"]
+        return LegalMap({}, {start + d - 1: 0 for d in range(1, min(2, view.armies[attack[1]]) + 1)}, self)
+
+    def _occupations(self, view: View) -> LegalMap:
+        low, high = view.occupy_range()
+        made: dict[int, int] = {}
+        if low <= high:
+            _add_choices(made, self._start["occupy"], low, high)
+        return LegalMap({}, made, self)
+
+    def _fortifications(self, view: View) -> LegalMap:
         """The fortify phase of a game whose free move has no variant's rule (no army cap, no
-        allies, no teams): the engine's own generator (``risk.rules.fortify.fortifications``) lists
-        every count of every move, thousands; the same moves by their ranges, from the View."""
-        if view.player != view.to_act:
-            return LegalMap({}, {})
-        t_count, k, start = self.territories, len(COUNT_CHOICES), self._start["fortify"]
+        allies' moves): the engine's own generator lists every count of every move, thousands; the
+        same moves by their ranges."""
+        k, start = len(COUNT_CHOICES), self._start["fortify"]
         me, owner, armies, move_of = view.player, view.owner, view.armies, self.move_of
-        counted: dict[int, tuple[Action, int]] = {}
-        for source in range(t_count):
+        made: dict[int, int] = {self._start["endturn"]: 0}
+        for source in self._range:
             if owner[source] == me and armies[source] >= 2:
+                row = move_of[source]
                 for target in view.fortify_targets(source):
-                    head = start + move_of[source][target] * k
-                    _add_choices(counted, head, Fortify(source, target, 1), 1, armies[source] - 1)
-        return LegalMap({self._start["endturn"]: END_TURN}, counted)
+                    _add_choices(made, start + row[target] * k, 1, armies[source] - 1)
+        return LegalMap({}, made, self)
+
+    def make(self, index: int, count: int = 0) -> Action:
+        """The action of a claim, capital, place, attack, defend, occupy, fortify, end-attack or
+        end-turn index (``count``: the armies of a place, occupy or fortify)."""
+        block = self._block_list[bisect_right(self._block_starts, index) - 1]
+        offset, name, k = index - block.start, block.name, len(COUNT_CHOICES)
+        if name == "attack":
+            source, target = self.edges[offset // MAX_DICE]
+            return Attack(source, target, offset % MAX_DICE + 1)
+        if name == "defend":
+            return Defend(offset + 1)
+        if name == "place":
+            return Place(offset // k, count)
+        if name == "occupy":
+            return Occupy(count)
+        if name == "fortify":
+            source, target = self.moves[offset // k]
+            return Fortify(source, target, count)
+        if name == "claim":
+            return Claim(offset)
+        if name == "capital":
+            return Capital(offset)
+        if name == "endattack":
+            return END_ATTACK
+        if name == "endturn":
+            return END_TURN
+        raise ValueError(f"{self.describe(index)}: a {name} index is made from the engine's list only")
 
     # -- both ways -------------------------------------------------------------------------------
     def decode(self, index: int, view: View, legal: LegalMap | None = None) -> Action:
@@ -375,24 +527,19 @@ class ActionCodec:
         return self._start["trade"] + triple * 3 + slots.index(slot_of[action.cards[0]])
 
 
-def _add_choices(
-    counted: dict[int, tuple[Action, int]], head: int, template: Action, low: int, high: int
-) -> None:
+def _add_choices(made: dict[int, int], head: int, low: int, high: int) -> None:
     """The count choices of one counted action whose legal counts are ``low..high``: choice 0 alone
     where the rules force the count; else each choice whose count no earlier choice has."""
     if low == high:
-        counted[head] = (template, low)
+        made[head] = low
         return
-    seen: set[int] = set()
-    for choice, count in enumerate(choice_counts(low, high)):
-        if count not in seen:
-            seen.add(count)
-            counted[head + choice] = (template, count)
-
-
-def _with_count(template: Action, count: int) -> Action:
-    if isinstance(template, Fortify):
-        return Fortify(template.source, template.target, count)
-    if isinstance(template, Place):
-        return Place(template.territory, count)
-    return Occupy(count)
+    # choice_counts(low, high), inline: the merged choices are the ones equal to an earlier count.
+    half = max(low, (high + 1) // 2)
+    most_but_one = max(low, high - 1)
+    made[head] = low
+    if half != low:
+        made[head + 1] = half
+    if most_but_one != half:  # the counts never go down: equal to an earlier one means equal to half
+        made[head + 2] = most_but_one
+    if high != most_but_one:
+        made[head + 3] = high

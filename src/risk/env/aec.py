@@ -130,6 +130,8 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in self.agent_seats]
         self.seat_of = dict(zip(self.possible_agents, self.agent_seats, strict=True))
+        self._agent_at = dict(zip(self.agent_seats, self.possible_agents, strict=True))
+        self._bots_seated = len(self.agent_seats) < len(self.seat_specs)
         probe = Game(self.rules, self.names, seed=0, board=self.board)  # checks the seat count
         neutrals = len(probe.players) - probe.humans
         self.codec = ActionCodec(self.board, neutrals, max_hand, self.rules.fortify == "adjacent")
@@ -145,6 +147,10 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         self._legal: tuple[int, LegalMap] | None = None  # (actions applied, the legal map then)
         self._applied = 0
         self._shares: dict[str, float] = {}
+        # PettingZoo's bookkeeping is skipped on the steps that change no reward and end no one:
+        # whether a reward is not 0 now (to clear and add up), how many seats are out (to see a new one).
+        self._rewarded = False
+        self._out = 0
 
     # -- the PettingZoo API -----------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -166,6 +172,8 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         ]
         self._applied = 0
         self._legal = None
+        self._rewarded = False
+        self._out = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -180,12 +188,14 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
     def observe(self, agent: str) -> dict[str, Array]:
         seat = self.seat_of[agent]
         legal = None
-        game = self._game
+        game = self.game
+        if game is None:
+            raise RulesError("the environment has no game yet: call reset() first")
+        # An agent stepped out of the game is in neither dict: True, no legal action.
         if (
             game.to_act == seat
             and not game.is_over
-            and agent in self.agents
-            and not (self.terminations[agent] or self.truncations[agent])
+            and not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
         ):
             legal = self.legal().indices()
         return self.observer.observe(self.views[seat], legal)
@@ -198,22 +208,29 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        seat = self.seat_of[agent]
-        index = int(action) if isinstance(action, int | np.integer) else action
-        try:
-            if index is None or not isinstance(index, int):
-                raise IllegalActionError(
-                    f"an action is a whole number in 0..{self.codec.size - 1}, not {action!r}"
-                )
-            move = self.codec.decode(index, self.views[seat], self.legal())
-        except IllegalActionError as refusal:
-            if self.illegal_action == "raise":
-                raise
-            self._end_for_illegal(agent, str(refusal))
-            return
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        legal = self.legal()
+        # A legal index (an int, not a bool) goes straight to its action; anything else to decode(),
+        # which says what is wrong with it.
+        move = legal.get(action) if type(action) is int else None
+        if move is None:
+            index = int(action) if isinstance(action, (int, np.integer)) else action
+            try:
+                if index is None or not isinstance(index, int):
+                    raise IllegalActionError(
+                        f"an action is a whole number in 0..{self.codec.size - 1}, not {action!r}"
+                    )
+                move = self.codec.decode(index, self.views[self.seat_of[agent]], legal)
+            except IllegalActionError as refusal:
+                if self.illegal_action == "raise":
+                    raise
+                self._end_for_illegal(agent, str(refusal))
+                return
         self._apply(move)
-        self._play_bots()
+        if self._bots_seated:
+            self._play_bots()
         self._after_move(agent)
 
     def render(self) -> str | None:
@@ -269,7 +286,7 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
 
     def _apply(self, action: Any) -> None:
         self._game.apply(action)
-        self._applied += 1
+        self._applied += 1  # the legal map cached in legal() is for the position before
 
     def _play_bots(self) -> None:
         """Bots play until an agent is to act, the game ends, or the turn cap stops it."""
@@ -286,38 +303,52 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
     def _after_move(self, agent: str) -> None:
         """Rewards, terminations and the next agent after ``agent``'s move (and the bots' after it)."""
         game = self._game
+        ended = False  # someone terminated or truncated: PettingZoo's dead steps come first
         if self.reward_kind == "shaped":
             for other in self.agents:
                 share = self._share(other)
                 self.rewards[other] += SHAPING * (share - self._shares[other])
                 self._shares[other] = share
-        outcome = game.outcome() if game.is_over else None
+            self._rewarded = True
+        over = game.is_over
+        outcome = game.outcome() if over else None
         if outcome is not None:
             winners = set(outcome.winners)
             for other in self.agents:
                 self.rewards[other] += 1.0 if self.seat_of[other] in winners else -1.0
                 self.terminations[other] = True
+            self._rewarded = ended = True
         elif game.turn > self.max_turns:
             for other in self.agents:
                 self.truncations[other] = True
+            ended = True
         elif not self.team_game:
-            for other in self.agents:
-                if not game.alive[self.seat_of[other]] and not self.terminations[other]:
-                    self.rewards[other] += -1.0
-                    self.terminations[other] = True
-        if not game.is_over and game.turn <= self.max_turns:
-            to_act = f"player_{game.to_act}"
-            self.agent_selection = to_act if to_act in self.seat_of else agent
+            out = game.alive.count(False)
+            if out != self._out:  # a seat was eliminated: an agent's, perhaps
+                self._out = out
+                for other in self.agents:
+                    if not game.alive[self.seat_of[other]] and not self.terminations[other]:
+                        self.rewards[other] += -1.0
+                        self.terminations[other] = True
+                        self._rewarded = ended = True
+        if not over and game.turn <= self.max_turns:
+            to_act = self._agent_at.get(game.to_act)
+            self.agent_selection = agent if to_act is None else to_act
         else:
             self.agent_selection = agent
-        self._deads_step_first()
-        self._accumulate_rewards()
+        # On a step that ends no one no agent is out (each was stepped out as soon as it ended), and
+        # on one that changes no reward there is nothing to add up: PettingZoo's calls change nothing.
+        if ended:
+            self._deads_step_first()
+        if self._rewarded:
+            self._accumulate_rewards()
 
     def _end_for_illegal(self, agent: str, reason: str) -> None:
         for other in self.agents:
             self.terminations[other] = True
             self.rewards[other] = self.illegal_reward if other == agent else 0.0
         self.infos[agent] = {"illegal_action": reason}
+        self._rewarded = True
         self._deads_step_first()
         self._accumulate_rewards()
 

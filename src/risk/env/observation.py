@@ -59,6 +59,10 @@ give the same observations).
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
+from itertools import compress
+from operator import attrgetter, ne
 from typing import Any, Final
 
 import numpy as np
@@ -66,7 +70,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from risk.env.actions import MISSION_KEYS
-from risk.rules.game import TIED, Phase
+from risk.rules.game import TIED, Battle, Phase
 from risk.rules.goal import GoalKind
 from risk.rules.missions import BASE_MISSIONS, effective_mission
 from risk.view import View
@@ -128,6 +132,21 @@ BATTLE_FIELDS: Final = (
     "last_defender_losses",
     "last_conquered",
 )
+_OCCUPY, _DEFEND = Phase.OCCUPY, Phase.DEFEND
+_REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
+# The View's facts of the game row read in one call: GAME_FIELDS less the three computed ones.
+_GAME_FACTS: Final = attrgetter(
+    *(name for name in GAME_FIELDS if name not in ("next_set_value", "must_trade", "open_invasion"))
+)
+# The facts behind the seat columns alive, cards and setup_armies, the hand, the discard pile and the
+# secret mission, read in one call.
+_SEAT_FACTS: Final = attrgetter("alive", "setup_armies", "hand_sizes", "hand", "discard", "mission")
+# What the battle row shows, read in one call.
+_BATTLE_FACTS: Final = attrgetter(
+    "phase", "pending_attack", "pending_occupation", "pending_roll", "last_battle"
+)
+_NO_DICE: Final = (0, 0, 0)  # the dice columns of a side that rolled fewer (3 attacker's, 2 defender's)
+FEW: Final = 24  # up to this many legal indices, the mask is set one by one
 CARDS_EACH: Final = 4  # Mission RISK: four mission cards each, one of each rank
 BIG: Final = 2**31 - 1  # the bound of a count (armies, turns)
 
@@ -141,7 +160,17 @@ def secret_mission_names(seats: int) -> tuple[str, ...]:
 
 
 class Observer:
-    """Builds the observations of one board and seating (see the module's text for the fields)."""
+    """Builds the observations of one board and seating (see the module's text for the fields).
+
+    :meth:`observe` keeps, for each observing seat, the arrays of its last observation and the public
+    facts they were built from, and updates only what changed since: the territories whose owner or
+    armies changed (and the seats' territories and armies by the difference), the seat columns, the
+    hand, the discard pile and each part of the battle row when what they show changed; the game row
+    is built anew. A new :class:`View` (a new game) starts from :meth:`build`, which builds
+    everything from the View alone: the incremental observation always equals it (tests/test_env.py
+    checks every step of whole games of every game type). Every observation returned is arrays of its
+    own (copies, never the kept ones): a caller may keep it, or change it, without touching another.
+    """
 
     def __init__(self, view: View, action_count: int, edges: tuple[tuple[int, int], ...]) -> None:
         board = view.board
@@ -154,6 +183,8 @@ class Observer:
         self._mission_index = {m.key: i + 1 for i, m in enumerate(BASE_MISSIONS)}
         self._ranked = {key: i for i, key in enumerate(MISSION_KEYS)}
         self._rows = np.arange(t)
+        self._range = range(t)
+        self._kept: dict[int, _Kept] = {}  # observing seat -> its arrays and what they were built from
         self.space = spaces.Dict(
             {
                 "action_mask": spaces.Box(0, 1, (action_count,), np.int8),
@@ -173,7 +204,44 @@ class Observer:
         )
 
     def observe(self, view: View, legal: list[int] | None) -> dict[str, Array]:
-        """The observation of ``view``'s player; ``legal``: the legal action indices (None: none)."""
+        """The observation of ``view``'s player; ``legal``: the legal action indices (None: none).
+        Updated from this seat's last observation through the same ``view``; else built anew."""
+        kept = self._kept.get(view.player)
+        if kept is None or kept.view is not view:
+            kept = self._kept[view.player] = _Kept(view, self.build(view, None))
+        else:
+            self._update(kept, view)
+        mask = np.zeros(self.action_count, dtype=np.int8)
+        if legal:
+            if len(legal) > FEW:
+                mask[legal] = 1
+            else:  # a few: one by one through a memoryview, cheaper than NumPy's indexing
+                bits = mask.data
+                for index in legal:
+                    bits[index] = 1
+        rel = kept.rel
+        # Mission RISK's cards: built anew (a rare game); elsewhere all 0 for good.
+        mission_cards = (
+            self._mission_cards(view, rel) if kept.mission_card_game else kept.mission_cards.copy()
+        )
+        return {
+            "action_mask": mask,
+            "owner": kept.owner.copy(),
+            "armies": kept.armies.copy(),
+            "units": kept.units.copy(),
+            "continent": self._continent.copy(),
+            "edge_index": self._edge_index.copy(),
+            "hand": kept.hand.copy(),
+            "discard": kept.discard.copy(),
+            "seats": kept.seats.copy(),
+            "game": self._game(view, rel),
+            "battle": self._kept_battle(kept, view),
+            "mission": kept.mission.copy(),
+            "mission_cards": mission_cards,
+        }
+
+    def build(self, view: View, legal: list[int] | None) -> dict[str, Array]:
+        """The observation of ``view``'s player built from scratch (what :meth:`observe` returns too)."""
         t, p = self.territories, self.seats
         me = view.player
         none_seat, tied_seat = p, p + 1
@@ -213,6 +281,113 @@ class Observer:
             "mission_cards": self._mission_cards(view, rel),
         }
 
+    # -- the incremental update ----------------------------------------------------------------------
+    def _update(self, kept: _Kept, view: View) -> None:
+        """Bring ``kept``'s arrays up to date with ``view``, touching only what changed."""
+        owner, armies = view.owner, view.armies
+        if owner != kept.seen_owner or armies != kept.seen_armies:
+            if kept.team_game:
+                self._team_territories(kept, view)
+            else:  # the seats' territories and armies follow the territories that changed
+                self._territories(kept, owner, armies)
+        # The other facts read in one call and compared in one: most often none has changed.
+        facts = _SEAT_FACTS(view)
+        if facts != kept.seen_facts:
+            self._facts(kept, view, facts)
+        if kept.team_game:
+            count = view.territory_count
+            if count != kept.seen_count:
+                kept.seen_count = list(count)
+                kept.set_column(3, count)
+        seats = kept.seats
+        if kept.headquarters_game:
+            capitals = (view.capitals, view.phase == Phase.CHOOSE_CAPITAL)
+            if capitals != kept.seen_capitals:
+                kept.seen_capitals = capitals
+                seats[:, 7] = self._seats(view, kept.rel, kept.units)[:, 7]
+        if kept.ally_game:
+            ally = view.ally
+            if ally != kept.seen_ally:
+                kept.seen_ally = list(ally)
+                seats[:, 8] = self._seats(view, kept.rel, kept.units)[:, 8]
+        if kept.mission_card_game:  # a rare game: the column from scratch
+            seats[:, 9] = self._seats(view, kept.rel, kept.units)[:, 9]
+
+    def _facts(self, kept: _Kept, view: View, facts: tuple[Any, ...]) -> None:
+        """Rewrite what changed among the facts of ``_SEAT_FACTS`` (copies kept: the View's are live)."""
+        alive, setup, sizes, hand, discard, mission = facts
+        seen_alive, seen_setup, seen_sizes, seen_hand, seen_discard, seen_mission = kept.seen_facts
+        if alive != seen_alive:
+            kept.set_column(0, alive)
+        if sizes != seen_sizes:
+            kept.set_column(5, sizes)
+        if setup != seen_setup:
+            kept.set_column(6, setup)
+        if hand != seen_hand:
+            kept.hand[:] = 0
+            kept.hand[list(hand)] = 1
+        if discard != seen_discard:
+            kept.discard[:] = 0
+            kept.discard[list(discard)] = 1
+        if mission is not seen_mission:
+            kept.mission[0] = self._mission(view, kept.rel)
+        kept.seen_facts = (list(alive), list(setup), sizes, hand, list(discard), mission)
+
+    def _territories(self, kept: _Kept, owner: Sequence[int], armies: Sequence[int]) -> None:
+        """Games without shared territories: each territory whose owner or armies changed, its row of
+        ``units`` and the seats' territories and armies by the difference (a seat's territories are
+        those it holds: ``territory_count`` is not read)."""
+        seen_owner, seen_armies = kept.seen_owner, kept.seen_armies
+        span = self._range
+        # The territories that differ, compared in C (compress and map: no Python loop over the board).
+        changed = list(compress(span, map(ne, armies, seen_armies)))
+        if owner != seen_owner:
+            changed += compress(span, map(ne, owner, seen_owner))
+        code, p, width = kept.code, self.seats, len(SEAT_FIELDS)
+        # Through memoryviews of the kept arrays: a scalar written at half NumPy's cost.
+        owner_now, armies_now = kept.owner_bits, kept.armies_bits
+        units, seats = kept.units_bits, kept.seats_bits
+        for t in changed:
+            seat, count = owner[t], armies[t]
+            before, after, lost = code[seen_owner[t]], code[seat], seen_armies[t]
+            if before == after:
+                if lost == count:
+                    continue  # listed twice (owner and armies): done already
+                # The same holder, other armies: the most frequent change (a battle, a placement).
+                if after < p:
+                    units[t * p + after] = count
+                    seats[after * width + 4] += count - lost
+            else:
+                if before < p:
+                    units[t * p + before] = 0
+                    seats[before * width + 3] -= 1
+                    seats[before * width + 4] -= lost
+                if after < p:
+                    units[t * p + after] = count
+                    seats[after * width + 3] += 1
+                    seats[after * width + 4] += count
+                owner_now[t] = after
+                seen_owner[t] = seat
+            armies_now[t] = count
+            seen_armies[t] = count
+
+    def _team_territories(self, kept: _Kept, view: View) -> None:
+        """Team RISK (teammates share territories, a tie is no one's): the changed rows anew."""
+        units_by_seat = view.units
+        assert units_by_seat is not None
+        owner, armies, me, code = view.owner, view.armies, kept.me, kept.code
+        seen_units = kept.seen_units
+        for t in self._range:
+            row = units_by_seat[t]
+            if row != seen_units[t] or owner[t] != kept.seen_owner[t] or armies[t] != kept.seen_armies[t]:
+                seen_units[t] = list(row)
+                kept.units[t] = [*row[me:], *row[:me]]
+                kept.owner[t] = code[owner[t]]
+                kept.armies[t] = armies[t]
+        kept.seen_owner = list(owner)
+        kept.seen_armies = list(armies)
+        kept.seats[:, 4] = kept.units.sum(axis=0)
+
     def _seats(self, view: View, rel: list[int], units: Array) -> Array:
         p, t, me = self.seats, self.territories, view.player
         team = view.team
@@ -246,55 +421,102 @@ class Observer:
         return np.array(rows, dtype=np.int32)
 
     def _game(self, view: View, rel: list[int]) -> Array:
-        t = self.territories
+        facts = _GAME_FACTS(view)
+        phase, turn, current, to_act, pending, deck, sets = facts[:7]
+        conquered, placed, traded, attacked, conquests, placing = facts[7:]
         next_value = view.next_set_value()
         invasion = view.open_invasion if view.active_neutrals else None
         return np.array(
             [
-                int(view.phase),
-                view.turn,
-                rel[view.current],
-                rel[view.to_act],
-                view.pending,
-                view.deck_size,
-                view.sets_traded,
+                phase,
+                turn,
+                rel[current],
+                rel[to_act],
+                pending,
+                deck,
+                sets,
                 0 if next_value is None else next_value,
-                view.conquered_this_turn,
-                view.placed_this_turn,
-                view.traded_this_turn,
-                view.attacked_this_turn,
-                view.conquests_this_turn,
-                view.phase in (Phase.REINFORCE, Phase.ELIMINATION_TRADE) and view.must_trade(view.player),
-                rel[view.placing_for],
-                t if invasion is None else invasion,
+                conquered,
+                placed,
+                traded,
+                attacked,
+                conquests,
+                (phase is _REINFORCE or phase is _ELIMINATION_TRADE) and view.must_trade(view.player),
+                rel[placing],
+                self.territories if invasion is None else invasion,
             ],
             dtype=np.int32,
         )
 
+    def _kept_battle(self, kept: _Kept, view: View) -> Array:
+        """The battle row: each of its four parts rewritten only when what it shows changed (a
+        move-in's range: whenever one is shown)."""
+        phase, attack, occupation, roll, battle = _BATTLE_FACTS(view)
+        bits = kept.battle_bits
+        if battle is not kept.seen_last:
+            kept.seen_last = battle
+            bits[15:25] = array("i", self._last_part(battle))
+        if attack is not kept.seen_attack or (phase is _DEFEND) != kept.attack_shown:
+            kept.seen_attack, kept.attack_shown = attack, phase is _DEFEND
+            bits[0:3] = array("i", self._attack_part(attack, phase))
+        if roll is not kept.seen_roll:
+            kept.seen_roll = roll
+            bits[7:15] = array("i", self._roll_part(roll))
+        if phase is _OCCUPY or kept.occupation_shown:
+            kept.occupation_shown = phase is _OCCUPY
+            bits[3:7] = array("i", self._occupation_part(view, occupation, phase))
+        return kept.battle.copy()
+
     def _battle(self, view: View) -> Array:
+        phase, attack, occupation, roll, battle = _BATTLE_FACTS(view)
+        return np.array(
+            (
+                *self._attack_part(attack, phase),
+                *self._occupation_part(view, occupation, phase),
+                *self._roll_part(roll),
+                *self._last_part(battle),
+            ),
+            dtype=np.int32,
+        )
+
+    def _attack_part(self, attack: tuple[int, int, int] | None, phase: Phase) -> tuple[int, ...]:
         t = self.territories
-        row = [t, t, 0, t, t, 0, 0, t, t, 0, 0, 0, 0, 0, 0, t, t, 0, 0, 0, 0, 0, 0, 0, 0]
-        attack = view.pending_attack
-        if attack is not None and view.phase == Phase.DEFEND:
-            row[0:3] = attack
-        occupation = view.pending_occupation
-        if occupation is not None and view.phase == Phase.OCCUPY:
-            low, high = view.occupy_range()
-            row[3:7] = [occupation[0], occupation[1], low, high]
-        roll = view.pending_roll
-        if roll is not None:
-            source, target, attacker, defender, rerolled = roll
-            row[7:9] = [source, target]
-            row[9 : 9 + len(attacker)] = attacker
-            row[12 : 12 + len(defender)] = defender
-            row[14] = rerolled
-        battle = view.last_battle
-        if battle is not None:
-            row[15:17] = [battle.source, battle.target]
-            row[17 : 17 + len(battle.attacker_dice)] = battle.attacker_dice
-            row[20 : 20 + len(battle.defender_dice)] = battle.defender_dice
-            row[22:25] = [battle.attacker_losses, battle.defender_losses, battle.conquered]
-        return np.array(row, dtype=np.int32)
+        return (t, t, 0) if attack is None or phase is not _DEFEND else attack
+
+    def _occupation_part(
+        self, view: View, occupation: tuple[int, int, int] | None, phase: Phase
+    ) -> tuple[int, ...]:
+        t = self.territories
+        if occupation is None or phase is not _OCCUPY:
+            return (t, t, 0, 0)
+        return (occupation[0], occupation[1], *view.occupy_range())
+
+    def _roll_part(
+        self, roll: tuple[int, int, tuple[int, ...], tuple[int, ...], bool] | None
+    ) -> tuple[int, ...]:
+        t = self.territories
+        if roll is None:
+            return (t, t, 0, 0, 0, 0, 0, 0)
+        source, target, attacker, defender, rerolled = roll
+        dice = (*attacker, *_NO_DICE[len(attacker) :], *defender, *_NO_DICE[len(defender) + 1 :])
+        return (source, target, *dice, rerolled)
+
+    def _last_part(self, battle: Battle | None) -> tuple[int, ...]:
+        t = self.territories
+        if battle is None:
+            return (t, t, 0, 0, 0, 0, 0, 0, 0, 0)
+        attacker, defender = battle.attacker_dice, battle.defender_dice
+        return (
+            battle.source,
+            battle.target,
+            *attacker,
+            *_NO_DICE[len(attacker) :],
+            *defender,
+            *_NO_DICE[len(defender) + 1 :],
+            battle.attacker_losses,
+            battle.defender_losses,
+            battle.conquered,
+        )
 
     def _mission(self, view: View, rel: list[int]) -> int:
         mission = view.mission
@@ -317,3 +539,93 @@ class Observer:
             for key in claimed:
                 row[ranked[key]] = 2
         return cards
+
+
+class _Kept:
+    """One observing seat's arrays (in its relative seats) and the public facts they were built from,
+    read through ``view``: what :meth:`Observer._update` compares to see what changed."""
+
+    __slots__ = (
+        "ally_game",
+        "armies",
+        "armies_bits",
+        "attack_shown",
+        "battle",
+        "battle_bits",
+        "code",
+        "discard",
+        "hand",
+        "headquarters_game",
+        "me",
+        "mission",
+        "mission_card_game",
+        "mission_cards",
+        "occupation_shown",
+        "owner",
+        "owner_bits",
+        "rel",
+        "seats",
+        "seats_bits",
+        "seen_ally",
+        "seen_armies",
+        "seen_attack",
+        "seen_capitals",
+        "seen_count",
+        "seen_facts",
+        "seen_last",
+        "seen_owner",
+        "seen_roll",
+        "seen_units",
+        "team_game",
+        "units",
+        "units_bits",
+        "view",
+    )
+
+    def __init__(self, view: View, built: dict[str, Array]) -> None:
+        self.view = view
+        self.me = me = view.player
+        p = len(view.players)
+        self.rel = [(seat - me) % p for seat in range(p)]
+        # An owner's code by absolute seat; -1 (unclaimed) and -2 (tied) index from the end.
+        self.code = [*self.rel, p + 1, p]
+        self.owner, self.armies, self.hand, self.discard = (
+            built["owner"],
+            built["armies"],
+            built["hand"],
+            built["discard"],
+        )
+        # Contiguous, to be written through flat memoryviews (a fancy index may leave units in F order).
+        self.units, self.seats = np.ascontiguousarray(built["units"]), np.ascontiguousarray(built["seats"])
+        self.mission, self.mission_cards = built["mission"], built["mission_cards"]
+        self.owner_bits, self.armies_bits = self.owner.data, self.armies.data
+        self.units_bits, self.seats_bits = _flat(self.units), _flat(self.seats)
+        self.headquarters_game = view.goal.kind is GoalKind.HEADQUARTERS
+        self.ally_game = view.active_neutrals
+        self.mission_card_game = view.goal.kind is GoalKind.MISSION_CARDS
+        self.team_game = view.units is not None  # teammates share territories: Team RISK
+        self.seen_owner = list(view.owner)
+        self.seen_armies = list(view.armies)
+        units = view.units
+        self.seen_units = [] if units is None else [list(row) for row in units]
+        self.seen_count = list(view.territory_count)
+        alive, setup, sizes, hand, discard, mission = _SEAT_FACTS(view)
+        self.seen_facts = (list(alive), list(setup), sizes, hand, list(discard), mission)
+        self.seen_capitals = (view.capitals, view.phase == Phase.CHOOSE_CAPITAL)
+        self.seen_ally = list(view.ally)
+        # The battle row and what its parts show (see Observer._kept_battle).
+        self.battle = built["battle"]
+        self.battle_bits = _flat(self.battle)
+        phase, self.seen_attack, _, self.seen_roll, self.seen_last = _BATTLE_FACTS(view)
+        self.attack_shown, self.occupation_shown = phase is _DEFEND, phase is _OCCUPY
+
+    def set_column(self, column: int, by_seat: Sequence[int]) -> None:
+        """Write one column of ``seats`` from a fact listed by absolute seat (rotated to relative)."""
+        me, bits, width = self.me, self.seats_bits, len(SEAT_FIELDS)
+        for r, value in enumerate([*by_seat[me:], *by_seat[:me]]):
+            bits[r * width + column] = value
+
+
+def _flat(array: Array) -> memoryview:
+    """A writable flat memoryview of a C-contiguous int32 array."""
+    return array.data.cast("B").cast("i")

@@ -26,6 +26,7 @@ from risk.bots import make_bot
 from risk.rules.game import Game, Phase
 from risk.server.hooks import Table, TableHooks
 from risk.server.live import LiveGame
+from risk.server.seatprefs import attack_key, with_answer
 from risk.server.storage import ActionRecord, ChatRecord, StaleWrite, StorageError
 from risk.server.timing import Timing, defending, plays_own_seat
 from risk.simulate import bot_seed
@@ -264,6 +265,7 @@ def run_out(table: Table, game_id: str, state_id: int, *, force: bool = False) -
         if not force and (live.deadline is None or now < live.deadline):
             return None
         was_defending = defending(live.game)
+        key = attack_key(live.game)
         seat, texts = default_play(live)
         try:
             new_id = table.commit_batch(live, seat, texts, now)
@@ -272,6 +274,10 @@ def run_out(table: Table, game_id: str, state_id: int, *, force: bool = False) -
         name = live.record.seats[seat].name
         if was_defending:
             dice = int(texts[0].split()[-1])
+            record = live.record.seats[seat]
+            kept = None if key is None else with_answer(record, key, dice)
+            if kept is not None:  # the answer stands for the rest of this attack, as the seat's own would
+                table.store_seat(live, replace(record, prefs=kept))
             text = f"The clock ran out for {name}'s defence: the most dice ({dice}) were rolled."
         else:
             text = _missed_turn(table, live, seat, timing(live))

@@ -19,7 +19,7 @@ from fastapi.concurrency import run_in_threadpool
 from risk.server.clock import run_out
 from risk.server.connection import Connection
 from risk.server.errors import Refusal, Unloadable
-from risk.server.master import DEFAULT_BOT_DELAY, GameMaster
+from risk.server.master import GameMaster
 from risk.server.peers import Peers
 from risk.server.wakeups import Wakeups
 from risk.view import SPECTATOR
@@ -145,7 +145,8 @@ class Hub:
                 turn = master.bot_turn(game_id)
                 if turn is not None:
                     seat, state_id, decide = turn
-                    delay = float(master.live(game_id).record.settings.get("bot_delay", DEFAULT_BOT_DELAY))
+                    # The game's delay at the pace of the slowest human watching (risk.server.seatprefs).
+                    delay = master.turn_delay(game_id, self.present(game_id))
                     if delay > 0:
                         await asyncio.sleep(delay)
                     # Bots think and move in threads of their own, so a player's move never waits in a

@@ -33,11 +33,22 @@ from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.auth import hash_token, new_token
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
-from risk.server.clock import ClockHooks
+from risk.server.clock import ClockHooks, careful_choice, timing
 from risk.server.errors import Refusal, Unloadable, store_failed
 from risk.server.hooks import TableHooks
 from risk.server.live import LiveGame
 from risk.server.logwindow import LogWindow
+from risk.server.seatprefs import (
+    SETUP_PHASES,
+    SeatPrefs,
+    attack_key,
+    creation_prefs,
+    game_pace,
+    move_delay,
+    queued_placement,
+    standing_defence,
+    with_answer,
+)
 from risk.server.seats import SeatHooks
 from risk.server.steps import apply_narrated as _apply
 from risk.server.steps import is_resignation, own_resignation
@@ -88,6 +99,10 @@ class SeatSpec:
     kind: str
     name: str = ""
     bot: str | None = None  # bot name, or the command of an external bot
+    # A human seat's own settings (risk.server.seatprefs); None: the defaults.
+    defence: str | None = None
+    pace: str | None = None
+    auto_setup: bool = False  # place my starting armies (and claims) for me
 
 
 @dataclass
@@ -205,6 +220,12 @@ class GameMaster:
                 )
             token: str | None = None
             bot = None
+            prefs: dict[str, Any] = {}
+            if kind != "human" and (seat.defence or seat.pace or seat.auto_setup):
+                raise Refusal(
+                    "bad-request",
+                    f"seat {index + 1}: defence, pace and auto_setup are a human seat's settings",
+                )
             if kind == "bot":
                 bot = (seat.bot or "").strip().lower()
                 if not is_bot_name(bot):
@@ -228,7 +249,10 @@ class GameMaster:
             else:
                 name = _clean_name(seat.name or f"Player {index + 1}", f"seat {index + 1}")
                 token = new_token()
-            seats.append(SeatRecord(index, name, kind, bot, None if token is None else hash_token(token)))
+                prefs = creation_prefs(seat.defence, seat.pace, seat.auto_setup)
+            seats.append(
+                SeatRecord(index, name, kind, bot, None if token is None else hash_token(token), prefs=prefs)
+            )
             created.append(CreatedSeat(index, name, kind, token))
         names = [s.name for s in seats]
         if len(set(n.lower() for n in names)) != len(names):
@@ -394,6 +418,8 @@ class GameMaster:
             return True
         if game.to_act >= len(live.record.seats):
             return False
+        if self._standing(live, game, game.to_act, live.state_id) is not None:
+            return True
         return server_plays(live.record.seats[game.to_act])
 
     def catch_up(self, game_id: str) -> str | None:
@@ -491,7 +517,17 @@ class GameMaster:
         live = self.live(game_id)
         for plugged in self.hooks:
             plugged.check_move(live, seat, text)
-        return self.submit_as(game_id, seat, text, state_id)
+        with live.lock:
+            key = attack_key(live.game) if live.game.to_act == seat else None
+            seq = self.submit_as(game_id, seat, text, state_id)
+            words = text.lower().split()
+            if key is not None and words[:1] == ["defend"] and len(words) == 2 and words[1].isdigit():
+                # Asked, the seat answered: the answer stands for the rest of this attack.
+                record = live.record.seats[seat]
+                kept = with_answer(record, key, int(words[1]))
+                if kept is not None:
+                    self.store_seat(live, replace(record, prefs=kept))
+            return seq
 
     def submit_as(self, game_id: str, seat: int, text: str, state_id: int | None) -> int:
         """An action for ``seat`` (the token already checked, or a bot of the server's)."""
@@ -564,9 +600,7 @@ class GameMaster:
         if moved.is_over:
             for external in live.externals.values():
                 external.close()  # tells the program the result and ends it
-        live.record = replace(
-            live.record, state_id=last.seq, updated=last.at, **asdict(_progress(live))
-        )
+        live.record = replace(live.record, state_id=last.seq, updated=last.at, **asdict(_progress(live)))
 
     def _append(self, game_id: str, stored: list[ActionRecord], progress: Progress) -> None:
         """The commit point: store the entries in one transaction, or refuse with nothing changed."""
@@ -602,7 +636,9 @@ class GameMaster:
             state_id = live.state_id
             bot = self._server_bot(live, seat_index, state_id)
             if bot is None:
-                return None
+                # A human seat's own standing orders (its defence dice, its setup): played like a bot's.
+                standing = self._standing(live, game.copy(), seat_index, state_id)
+                return None if standing is None else (seat_index, state_id, standing)
             copy = game.copy()
 
         def decide() -> str:
@@ -610,6 +646,40 @@ class GameMaster:
             return view.action_text(bot.choose(view))
 
         return seat_index, state_id, decide
+
+    def _standing(
+        self, live: LiveGame, game: Game, seat_index: int, state_id: int
+    ) -> Callable[[], str] | None:
+        """What the server plays now, by the seat's own settings (risk.server.seatprefs), for a human
+        playing their own seat: its defence dice, a queued setup placement, its setup when it asked
+        for it to be done. None: the seat plays. The decision (a bot's, for the setup) is made when
+        the returned function is called, on ``game``."""
+        if not 0 <= seat_index < len(live.record.seats) or game.to_act != seat_index:
+            return None
+        seat = live.record.seats[seat_index]
+        if seat.kind != "human" or seat.stand_in is not None or seat_index in live.resigned:
+            return None
+        if game.phase == Phase.DEFEND:
+            text = standing_defence(game, seat)
+        elif game.phase in SETUP_PHASES:
+            text = queued_placement(game, seat)
+            if text is None and SeatPrefs.of(seat).auto_setup:
+                bot = timing(live).stand_in
+                return lambda: careful_choice(game, seat_index, state_id, bot)
+        else:
+            return None
+        return None if text is None else (lambda: text)  # type: ignore[return-value]
+
+    def turn_delay(self, game_id: str, present: Collection[int] | None) -> float:
+        """Seconds before the server's next move in the game (a bot's, or a seat's standing order): the
+        game's delay at the pace of the slowest human watching (risk.server.seatprefs); a human's
+        standing defence at once (the attack it answers has just waited)."""
+        live = self.live(game_id)
+        game, seats = live.game, live.record.seats
+        if defending(game) and 0 <= game.to_act < len(seats) and seats[game.to_act].kind == "human":
+            return 0.0
+        delay = float(live.record.settings.get("bot_delay", DEFAULT_BOT_DELAY))
+        return move_delay(game_pace(seats, present), delay, game.phase)
 
     def _server_bot(self, live: LiveGame, seat_index: int, state_id: int) -> Bot | None:
         """The bot of the server's that plays ``seat_index`` at ``state_id``; None for a human's seat."""
@@ -638,6 +708,9 @@ class GameMaster:
             view = View(game, seat)
             outcome = game.outcome()
             log_start = live.log.start_from(log_start)  # a page gets the newest lines, not a whole long log
+            own = live.record.seats[seat] if 0 <= seat < len(live.record.seats) else None
+            # A move the server makes for the seat by its own settings is not offered to it meanwhile.
+            standing = own is not None and self._standing(live, game, seat, live.state_id) is not None
             return {
                 "type": "state",
                 "game": game_id,
@@ -647,7 +720,9 @@ class GameMaster:
                 "round": count_rounds(live.starters, game.humans),
                 "seats": live.seat_entries(present),
                 "view": view.to_dict(),
-                "legal": [] if live.waiting or not live.may_play(seat) else view.legal_groups(),
+                "legal": [] if live.waiting or not live.may_play(seat) or standing else view.legal_groups(),
+                "standing": standing,
+                "prefs": SeatPrefs.of(own).public() if own is not None and own.kind == "human" else None,
                 "log_start": log_start,
                 "log": live.log[log_start:],
                 "outcome": None
@@ -813,7 +888,8 @@ class GameMaster:
                 return None
             bot = self._server_bot(live, defender, state_id)
             if bot is None:
-                return None
+                standing = self._standing(live, game, defender, state_id)  # the seat's defence setting
+                return None if standing is None else standing()
             view = View(game.copy(), defender)
             return view.action_text(bot.choose(view))
 

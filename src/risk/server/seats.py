@@ -17,11 +17,21 @@ from dataclasses import replace
 from typing import Any
 
 from risk.bots import bot_choices, is_bot_name
+from risk.errors import RiskError
 from risk.server.auth import hash_token
 from risk.server.clock import arm, timed, timing, write_note
 from risk.server.errors import Refusal
 from risk.server.hooks import Table, TableHooks
 from risk.server.live import LiveGame
+from risk.server.seatprefs import (
+    MAX_QUEUE,
+    SETUP_PHASES,
+    SeatPrefs,
+    after_placement,
+    check_defence,
+    check_pace,
+    queue_more,
+)
 from risk.server.steps import is_resignation
 from risk.server.storage import ActionRecord, SeatRecord
 
@@ -42,6 +52,11 @@ class SeatHooks(TableHooks):
         if is_resignation(action.text):
             live.resigned.add(action.seat)
             write_note(table, live, f"{seat.name if seat else 'A player'} resigned.")
+        if seat is not None and seat.kind == "human" and action.text.startswith("place "):
+            record = live.record.seats[action.seat]
+            changed = after_placement(record, action.text)  # a queued setup placement made
+            if changed is not None:
+                table.store_seat(live, replace(record, prefs=changed))
 
     def check_move(self, live: LiveGame, seat: int, text: str) -> None:
         """Refused while a bot plays the seat for its player (a resignation is always taken)."""
@@ -94,6 +109,53 @@ def hand_over(table: Table, game_id: str, token: str | None, on: bool) -> dict[s
             write_note(table, live, f"{record.name} is back and plays the seat again.")
             arm(table, live, table.clock(), fresh=live.game.current == seat)
         return {"seat": seat, "stand_in": live.record.seats[seat].stand_in}
+
+
+def set_prefs(
+    table: Table,
+    game_id: str,
+    token: str | None,
+    *,
+    defence: str | None = None,
+    pace: str | None = None,
+    auto_setup: bool | None = None,
+    place: tuple[str, int] | None = None,
+    clear_queue: bool = False,
+) -> dict[str, Any]:
+    """The token's player changes their seat's own settings (risk.server.seatprefs); answers them."""
+    seat = _seat_of_player(table, game_id, token)
+    live = table.live(game_id)
+    with live.lock:
+        record = live.record.seats[seat]
+        if record.kind != "human":
+            raise Refusal("bad-request", f"seat {seat} ({record.name}) is not a human player's seat")
+        prefs = SeatPrefs.of(record)
+        game = live.game
+        in_setup = not live.waiting and not game.is_over and game.phase in SETUP_PHASES
+        queue = () if clear_queue else prefs.queue
+        if (auto_setup or place is not None) and not in_setup:
+            raise Refusal("bad-request", "setup orders are for the setup: it is over")
+        if place is not None:
+            name, count = place
+            if not 1 <= count <= MAX_QUEUE:
+                raise Refusal("bad-request", f"place 1 to {MAX_QUEUE} armies")
+            try:
+                territory = game.board.territory(name)
+            except RiskError as error:
+                raise Refusal("notation", str(error)) from None
+            if game.owner[territory] != seat:
+                raise Refusal("bad-request", f"{game.board.name_of(territory)} is not yours")
+            queue = queue_more(queue, game.board.slug_of(territory), count)
+        changed = SeatPrefs(
+            defence=prefs.defence if defence is None else check_defence(defence),
+            pace=prefs.pace if pace is None else check_pace(pace),
+            auto_setup=prefs.auto_setup if auto_setup is None else auto_setup,
+            queue=tuple(queue),
+            answer=prefs.answer,
+        )
+        if changed != prefs:
+            table.store_seat(live, replace(record, prefs=changed.stored()))
+        return {"seat": seat, "prefs": changed.public()}
 
 
 def replace_absent(

@@ -95,6 +95,7 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("stand_in", sa.Text, nullable=True),
     sa.Column("missed", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("prefs", sa.JSON().with_variant(JSONB(), "postgresql"), nullable=True),  # the seat's settings
 )
 
 actions = sa.Table(
@@ -590,6 +591,7 @@ def _seat_row(game_id: str, seat: SeatRecord) -> dict[str, Any]:
         "token_hash": seat.token_hash,
         "stand_in": seat.stand_in,
         "missed": seat.missed,
+        "prefs": seat.prefs or None,
     }
 
 
@@ -602,6 +604,7 @@ def _seat(row: Any) -> SeatRecord:
         token_hash=row.token_hash,
         stand_in=row.stand_in,
         missed=int(row.missed),
+        prefs=dict(row.prefs or {}),
     )
 
 

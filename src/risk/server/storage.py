@@ -34,6 +34,8 @@ class SeatRecord:
     token_hash: str | None = None  # sha256 hex of the seat's token; None for bots and untaken seats
     stand_in: str | None = None  # the bot playing for this human while they are away (they keep the token)
     missed: int = 0  # turns in a row the turn clock ran out on this seat
+    # A human seat's own settings (risk.server.seatprefs): defence, pace, setup orders; {}: the defaults.
+    prefs: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

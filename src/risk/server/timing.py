@@ -14,6 +14,7 @@ from typing import Any
 from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name
 from risk.rules.game import Game, Phase
 from risk.server.errors import Refusal
+from risk.server.seatprefs import SeatPrefs
 from risk.server.storage import GameRecord, SeatRecord
 
 MIN_TURN_TIME = 5.0
@@ -110,6 +111,8 @@ def wake_time(record: GameRecord) -> float | None:
         return 0.0
     if not plays_own_seat(record.seats[seat]):
         return None
+    if may_stand(record, record.seats[seat]):
+        return 0.0  # the seat's own settings may play for it at once
     settings = Timing.of(record.settings)
     if record.defending:
         # The defence was asked for by the attack, the game's last stored action (clock._follow).
@@ -120,6 +123,15 @@ def wake_time(record: GameRecord) -> float | None:
     # The stored deadline is the turn's, or (a crash between storing an action and its clock) an
     # earlier turn's: earlier, never later, than the clock that runs. None: not known, so at once.
     return record.deadline if record.deadline is not None else 0.0
+
+
+def may_stand(record: GameRecord, seat: SeatRecord) -> bool:
+    """Whether the seat's own settings (risk.server.seatprefs) may play its move now, from the stored
+    row alone: its defence dice (unless it is to be asked, with no answer standing), its setup orders."""
+    prefs = SeatPrefs.of(seat)
+    if record.defending:
+        return prefs.defence in ("most", "matters") or (prefs.defence == "ask" and prefs.answer is not None)
+    return record.turn == 0 and (prefs.auto_setup or bool(prefs.queue))
 
 
 def defending(game: Game) -> bool:

@@ -27,6 +27,17 @@ class SeatIn(BaseModel):
         None,
         description="a level (easy, normal, hard, expert), a bot (risk bots), or an external bot's command",
     )
+    defence: str | None = Field(
+        None,
+        description="a human seat's defence dice: most (the lobby's choice), matters, ask (once per "
+        "attack) or every (every roll); none: asked every roll",
+    )
+    pace: str | None = Field(
+        None, description="a human seat's pace for the bots: watch (default), fast, skip"
+    )
+    auto_setup: bool = Field(
+        False, description="a human seat's claims and starting armies are placed for it (the stand-in bot)"
+    )
 
 
 class GameIn(BaseModel):
@@ -55,7 +66,17 @@ class GameIn(BaseModel):
             edition=self.edition,
             game=self.game,
             options={k: str(v) for k, v in self.options.items()},
-            seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in self.seats],
+            seats=[
+                SeatSpec(
+                    kind=s.kind,
+                    name=s.name,
+                    bot=s.bot,
+                    defence=s.defence,
+                    pace=s.pace,
+                    auto_setup=s.auto_setup,
+                )
+                for s in self.seats
+            ],
             public=self.public,
             seed=self.seed,
             bot_delay=self.bot_delay,

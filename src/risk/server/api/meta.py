@@ -50,6 +50,8 @@ async def meta() -> dict[str, Any]:
             for level in LEVELS.values()
         ],
         "bots": [{"name": name, "description": cls.description} for name, cls in BOTS.items()],
+        # What a human seat of POST /api/games may set (risk.server.seatprefs).
+        "seat_options": ["defence", "pace", "auto_setup"],
         "defaults": {
             "bot_delay": DEFAULT_BOT_DELAY,
             "defend_timeout": DEFAULT_DEFEND_TIMEOUT,

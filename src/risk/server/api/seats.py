@@ -22,6 +22,21 @@ class StandInIn(BaseModel):
     on: bool = Field(description="true: a bot plays your seat; false: you take it back")
 
 
+class PlaceIn(BaseModel):
+    territory: str = Field(max_length=80)
+    count: int = Field(strict=True, ge=1, le=200, description="how many of your next setup placements")
+
+
+class PrefsIn(BaseModel):
+    defence: str | None = Field(
+        None, description="most (always the most dice), matters (ask when fewer can be better), ask"
+    )
+    pace: str | None = Field(None, description="the bots' pace while you watch: watch, fast or skip")
+    auto_setup: bool | None = Field(None, description="true: your setup is placed for you (the stand-in bot)")
+    place: PlaceIn | None = Field(None, description="queue setup placements on one of your territories")
+    clear_queue: bool = Field(False, description="drop the setup placements queued so far")
+
+
 class ReplaceIn(BaseModel):
     seat: WholeNumber
     bot: str | None = Field(None, description="the bot to play the seat (default: the game's stand-in)")
@@ -51,6 +66,32 @@ async def stand_in(
     token = bearer(authorization)
     answer = await run_in_threadpool(seat_desk.hand_over, master, game_id, token, body.on)
     await hub.moved(game_id, force=True)
+    return answer
+
+
+@router.post(
+    "/api/games/{game_id}/prefs",
+    summary="Your seat's own settings: defence dice, the bots' pace, setup orders",
+    responses=MOVE_REFUSALS,
+)
+async def prefs(
+    game_id: str, body: PrefsIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    token = bearer(authorization)
+    place = None if body.place is None else (body.place.territory, body.place.count)
+    answer = await run_in_threadpool(
+        lambda: seat_desk.set_prefs(
+            master,
+            game_id,
+            token,
+            defence=body.defence,
+            pace=body.pace,
+            auto_setup=body.auto_setup,
+            place=place,
+            clear_queue=body.clear_queue,
+        )
+    )
+    await hub.moved(game_id, force=True)  # a standing order may play now; the pace may change
     return answer
 
 

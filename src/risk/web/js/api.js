@@ -49,6 +49,8 @@ export const api = {
   // Seats (docs/web.md, "Seats"): resign, hand the seat to a bot and back, the host's replacement.
   resign: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/resign`, { token }),
   standIn: (id, token, on) => request("POST", `/api/games/${encodeURIComponent(id)}/stand-in`, { token, body: { on } }),
+  // A seat's own settings (docs/web.md, "A seat's settings"): defence dice, the bots' pace, setup orders.
+  prefs: (id, token, body) => request("POST", `/api/games/${encodeURIComponent(id)}/prefs`, { token, body }),
   replaceSeat: (id, hostToken, seat, bot) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/replace`, { token: hostToken, body: { seat, bot } }),
   rematch: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),

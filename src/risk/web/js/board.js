@@ -523,9 +523,14 @@ export class Board {
       event.preventDefault();
       this.onTerritory(slug, event, { touch: false, keyboard: true });
     });
+    // Only a keyboard's focus shows the card: a tap or a click focuses the territory too, and a card
+    // opened by that would stay (a finger sends no pointerout).
     root.addEventListener("focusin", (event) => {
       const slug = territoryAt(event.target);
-      if (slug) this.onHover(slug);
+      if (slug && event.target.matches(":focus-visible")) this.onHover(slug);
+    });
+    root.addEventListener("focusout", (event) => {
+      if (territoryAt(event.target) && event.target.matches(":focus-visible")) this.onHover(null);
     });
     // Hover cards follow a mouse; a finger sends no pointerout, so touch never opens one here.
     root.addEventListener("pointerover", (event) => {

@@ -20,6 +20,8 @@ import { placeNotes } from "./notes.js";
 import { decoratePlayers, movedBanner, renderSeatPanel } from "./seating.js";
 import { Chat } from "./chat.js";
 import { rematchBox } from "./rematch.js";
+import { applyRemembered, placeCount, renderPrefs, setupControls } from "./seatprefs.js";
+import { showBattle } from "./animate.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 // Log lines shown, and held by a page open for long (the server sends a long game's newest 400).
@@ -49,6 +51,7 @@ const S = {
   lastTurnSeen: null,
   gameOverShown: false,
   sliderMemory: new Map(),
+  setupCount: 1, // setup armies a click queues on one of your territories (seatprefs.js)
 };
 
 function tokenFromHash() {
@@ -157,6 +160,11 @@ async function onState(msg, fresh) {
     S.fitted = true;
     S.board.fitScreen();
   }
+  // A battle that came with this state, drawn on the board at the seat's pace (animate.js): never
+  // waited for. A page that just opened shows the board as it is.
+  const battles = fresh || !previous ? 0 : msg.log.filter((line) => line.kind === "battle").length;
+  if (battles && msg.view.last_battle) showBattle(S.board, msg.view.last_battle, (msg.prefs && msg.prefs.pace) || "watch", battles);
+  if (S.token) applyRemembered({ msg, gameId, token: S.token });
   // The state shown, for tests and tools that drive the page (data-state-id on <body>).
   document.body.dataset.stateId = String(msg.state_id);
 }
@@ -334,6 +342,11 @@ function cancelSelection() {
   render();
 }
 
+// A finger taps, a mouse clicks: the prompts say which (a phone's coarse pointer).
+const TAPS = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+const CLICK = TAPS ? "tap" : "click";
+const Click = TAPS ? "Tap" : "Click";
+
 // -- board interaction ---------------------------------------------------------------------------
 function onTerritory(slug, event, how = {}) {
   if (!S.msg) return;
@@ -343,6 +356,8 @@ function onTerritory(slug, event, how = {}) {
     return;
   }
   showHover(slug, how.touch ? TOUCH_CARD_MS : 0);
+  const own = territory(slug) && territory(slug).owner === S.seat;
+  if (placeCount({ msg: S.msg, gameId, token: S.token }, slug, S.setupCount, own)) return;
   if (!myTurn()) return;
   const L = S.legal;
   if (L.claim.has(slug)) {
@@ -371,7 +386,7 @@ function onTerritory(slug, event, how = {}) {
     if (sel && sel.from === slug) {
       // A second click on the chosen territory keeps it (players click again to be sure); Cancel,
       // Esc or a click on the sea lets go of it.
-      showMessage(`${S.names.get(slug)} stays chosen: click where to ${verb}, or Cancel to let go.`, "info");
+      showMessage(`${S.names.get(slug)} stays chosen: ${CLICK} where to ${verb}, or Cancel to let go.`, "info");
     } else if (sel && map.get(sel.from).has(slug)) {
       sel.to = slug;
     } else if (map.has(slug)) {
@@ -385,7 +400,7 @@ function onTerritory(slug, event, how = {}) {
         // Several of yours reach it: the strongest is chosen, and the player is told how to change it.
         const from = sources.reduce((a, b) => (forceOf(territory(b)) > forceOf(territory(a)) ? b : a));
         S.selection = { kind, from, to: slug };
-        showMessage(`From ${S.names.get(from)}, your strongest next to ${S.names.get(slug)}: click ${sources.filter((s) => s !== from).map((s) => S.names.get(s)).join(" or ")} to ${kind} from there.`, "info");
+        showMessage(`From ${S.names.get(from)}, your strongest next to ${S.names.get(slug)}: ${CLICK} ${sources.filter((s) => s !== from).map((s) => S.names.get(s)).join(" or ")} to ${kind} from there.`, "info");
       } else S.selection = null;
     }
     render();
@@ -478,6 +493,7 @@ function renderSeats() {
   updateClock(S.msg, S.view.players, S.seat);
   decoratePlayers(ctx);
   renderSeatPanel(ctx);
+  renderPrefs(ctx);
   placeNotes(S.msg.notes, $("#log"));
   S.chat.takeNotes(S.msg.notes);
 }
@@ -618,7 +634,7 @@ function renderPrompt() {
   const mine = myTurn();
   const L = S.legal;
   $("#turn-info").textContent = msg.outcome ? "Game over" : `${roundText(msg)} · ${PHASE_LABELS[v.phase] || v.phase} · ${name(v.current)}`;
-  if (S.elsewhere && !msg.outcome) return setPhase("Your seat is played on another tab or device", "Click “Play here” above to play on this page.");
+  if (S.elsewhere && !msg.outcome) return setPhase("Your seat is played on another tab or device", `${Click} “Play here” above to play on this page.`);
   if (msg.status === "waiting") {
     const open = (msg.seats || []).filter((s) => s.kind === "open").length;
     return setPhase(`Waiting for ${plural(open, "player")} to join`, "The game starts when every open seat is taken: friends can take them from the lobby.");
@@ -630,31 +646,32 @@ function renderPrompt() {
   const deadline = msg.clock && msg.clock.for === "defence" && secondsLeft() !== null ? ` (${secondsLeft()} s left)` : "";
   switch (v.phase) {
     case "claim":
-      return mine ? setPhase("Claim a territory", "Click an empty territory to claim it.") : setPhase(`${actor} is claiming a territory`);
+      return mine ? setPhase("Claim a territory", `${Click} an empty territory to claim it.`) : setPhase(`${actor} is claiming a territory`);
     case "setup-place": {
       if (!mine) return setPhase(`${actor} is placing an army`, "");
       const left = v.setup_armies ? v.setup_armies[me] : 0;
       const ownSpots = [...L.place.keys()].some((s) => territory(s).owner === me);
       return ownSpots
-        ? setPhase(`Place an army (${left} left)`, "Click one of your territories.")
-        : setPhase("Place a neutral army", "Click a neutral territory to place one of its armies.");
+        ? setPhase(`Place an army (${left} left)`, `${Click} one of your territories.`)
+        : setPhase("Place a neutral army", `${Click} a neutral territory to place one of its armies.`);
     }
     case "reinforce":
     case "elimination-trade": {
       if (!mine) return setPhase(`${actor} is reinforcing`, "");
       const mustTrade = L.trade.length && !L.place.size;
       if (mustTrade) return setPhase(v.phase === "elimination-trade" ? "Trade your cards" : "Trade a set of cards", `You hold ${plural((v.hand || []).length, "card")}: trade a set before placing.`);
-      if (v.pending > 0) return setPhase(`Place ${armiesWord(v.pending)}`, L.trade.length ? "Click your territories, or trade a set of cards first." : "Click your territories to place them.");
+      if (v.pending > 0) return setPhase(`Place ${armiesWord(v.pending)}`, L.trade.length ? `${Click} your territories, or trade a set of cards first.` : `${Click} your territories to place them.`);
       return setPhase("Reinforce", "");
     }
     case "attack":
       if (!mine) return setPhase(`${actor} is attacking`, "");
-      return setPhase("Attack or end the attack", S.selection && S.selection.to ? "" : S.selection ? "Now click the territory to attack." : "Click one of your territories to attack from.");
+      return setPhase("Attack or end the attack", S.selection && S.selection.to ? "" : S.selection ? `Now ${CLICK} the territory to attack.` : `${Click} one of your territories to attack from.`);
     case "defend": {
       const a = v.attack;
       const what = a ? `${name(v.current)} attacks ${a.to} from ${a.from} with ${diceWord(a.dice)}` : "";
       const left = msg.clock ? secondsLeft() : null;
       if (mine) return setPhase(`Choose your defence dice: ${what}`, left !== null ? `${left} s left, then the most dice are rolled for you.` : "");
+      if (msg.standing && v.to_act === me) return setPhase(`Defending: ${what}`, "Your dice are rolled by your defence setting, below.");
       return setPhase(`${actor} chooses defence dice`, what + deadline);
     }
     case "occupy": {
@@ -666,11 +683,11 @@ function renderPrompt() {
       if (!mine) return setPhase(`${actor} is fortifying`);
       return setPhase(
         "Fortify, or end your turn",
-        S.selection && S.selection.to ? "" : S.selection ? "Now click where to move the armies." : "Click a territory to move armies from.",
+        S.selection && S.selection.to ? "" : S.selection ? `Now ${CLICK} where to move the armies.` : `${Click} a territory to move armies from.`,
       );
     case "choose-capital":
       if (!mine) return setPhase(`${actor} is choosing a headquarters`, "Headquarters are revealed once all have chosen.");
-      return setPhase("Choose your headquarters", "Click one of your territories. The others will not see it until all have chosen.");
+      return setPhase("Choose your headquarters", `${Click} one of your territories. The others will not see it until all have chosen.`);
     case "turn-end":
       if (!mine) return setPhase(`${actor} is ending the turn`);
       return setPhase("End of turn", "Claim an end-of-turn mission, or end the turn.");
@@ -679,7 +696,7 @@ function renderPrompt() {
       return setPhase("Change the dice?", "Re-roll a die or call on your commander, or accept the dice.");
     case "ally-place":
       if (!mine) return setPhase(`${actor} reinforces an ally`);
-      return setPhase(v.pending > 0 ? `Place ${armiesWord(v.pending)} for your ally` : "Place your ally's armies", "Click a territory of your ally.");
+      return setPhase(v.pending > 0 ? `Place ${armiesWord(v.pending)} for your ally` : "Place your ally's armies", `${Click} a territory of your ally.`);
     default:
       return setPhase(mine ? "Your move" : `${actor} to play`, PHASE_LABELS[v.phase] || v.phase);
   }
@@ -705,7 +722,9 @@ function renderControls() {
     if (stored) box.append(button(`Play as ${stored.name || `seat ${stored.seat + 1}`}`, { class: "btn btn-primary", id: "take-seat" }, () => useSeat(stored)));
     return;
   }
+  const quick = setupControls({ msg: S.msg, gameId, token: S.token }, S.setupCount, (n) => { S.setupCount = n; }, S.names);
   if (S.msg.outcome || !myTurn()) {
+    if (quick) box.append(quick);
     if (!S.msg.outcome && v.phase === "defend" && v.attack) box.append(battleCard());
     const waiting = S.msg.outcome ? null : waitingBlitz(S, stopBlitz);
     if (waiting) box.append(waiting);
@@ -718,7 +737,7 @@ function renderControls() {
   if (L.place.size) {
     const max = Math.max(...[...L.place.values()].map((r) => r.max));
     if (max > 1) {
-      const group = el("div", { class: "segmented", role: "radiogroup", "aria-label": "Armies per click" });
+      const group = el("div", { class: "segmented", role: "radiogroup", "aria-label": TAPS ? "Armies per tap" : "Armies per click" });
       for (const [value, label] of [["1", "1"], ["5", "5"], ["all", `All ${max}`]]) {
         if (value === "5" && max <= 5) continue;
         const b = button(label, { id: `place-${value}`, role: "radio", "aria-checked": String(S.placeAmount === value), class: `seg${S.placeAmount === value ? " on" : ""}` }, () => {
@@ -727,7 +746,7 @@ function renderControls() {
         });
         group.append(b);
       }
-      box.append(el("div", { class: "row" }, el("span", { class: "label", text: "Per click:" }), group));
+      box.append(el("div", { class: "row" }, el("span", { class: "label", text: TAPS ? "Per tap:" : "Per click:" }), group));
       box.append(el("p", { class: "hint hint-mouse", text: "Shift-click places all." }));
     }
   }
@@ -798,6 +817,7 @@ function renderControls() {
   if (rest.childNodes.length) box.append(rest);
   const undo = undoControl(S, sendUndo);
   if (undo) box.append(undo);
+  if (quick) box.append(quick);
 }
 
 function battleCard() {

@@ -467,7 +467,9 @@ function gameBody() {
   const seatsOut = F.seats.map((s, i) => {
     if (s.kind === "open") return { kind: "open" };
     if (s.kind === "bot") return { kind: "bot", bot: s.bot, name: (s.name || "").trim() };
-    const seat = { kind: "human", name: (s.name || "").trim() || NAMES[i] || `Player ${i + 1}` };
+    // Defence dice: the most, never asked, for every human seat (a player's own page then applies the
+    // choice its browser remembers: seatprefs.js).
+    const seat = { kind: "human", name: (s.name || "").trim() || NAMES[i] || `Player ${i + 1}`, defence: "most" };
     if (autoPlace && i === firstHuman) seat[AUTO_PLACE.field] = true;
     return seat;
   });
