@@ -17,7 +17,11 @@ from pathlib import Path
 import pytest
 
 import risk.build
+from risk.bots import BOTS
 from risk.build import COMPILED, PURE, compiled_build, running_build
+from risk.rules.game import Game
+from risk.rules.options import Rules
+from risk.view import View
 
 
 def test_the_build_in_use_is_the_one_make_test_asked_for() -> None:
@@ -88,3 +92,21 @@ def test_a_pure_run_imports_the_sources_even_beside_a_compiled_build() -> None:
     spec = finder.find_spec("risk.rules.battle", list(importlib.import_module("risk.rules").__path__))
     assert spec is not None and spec.origin is not None and spec.origin.endswith("battle.py")
     assert finder.find_spec("risk.view", None) is None  # not listed: the usual finders decide
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_every_named_bot_can_be_subclassed_in_python(name: str) -> None:
+    """Bot writers build on the built-in bots (a quick bot with one change, say): the compiled build
+    must allow it as the pure one does."""
+    base = BOTS[name]
+    variant = type(f"My{base.__name__}", (base,), {"name": f"my-{name}"})
+    bot = variant(1)
+    assert isinstance(bot, base) and bot.name == f"my-{name}"
+    game = Game(Rules.preset("2008"), 3, seed=1)
+    assert game.is_legal(bot.choose(View(game, game.to_act)))
+
+
+def test_a_game_takes_its_players_as_any_sequence() -> None:
+    """The compiled build checks argument types at the call: the players may be a tuple, as in pure Python."""
+    game = Game(Rules.preset("2008"), ("Ann", "Bob", "Cy"), seed=1)
+    assert game.players == ("Ann", "Bob", "Cy")

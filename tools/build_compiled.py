@@ -129,7 +129,8 @@ def build() -> None:
         setup(
             name="risk-compiled",
             ext_modules=extensions,
-            script_args=["--quiet", "build_ext", "--inplace", "--build-temp", temp, "--parallel", "2"],
+            script_args=["--quiet", "build_ext", "--inplace", "--parallel", "2",
+                         "--build-temp", temp, "--build-lib", temp],
         )
     manifest = {
         "python": sys.implementation.cache_tag,

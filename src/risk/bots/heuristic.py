@@ -27,6 +27,8 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from risk.bots import expert_dice, neutrals, teams
 from risk.bots.aims import FINISHING_ODDS, Aim, aim_for, aim_placement, special_action
 from risk.bots.base import (
@@ -95,6 +97,7 @@ class Style:
     continent_focus: float
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bot writers build on it, also compiled
 class HeuristicBot(Bot):
     """Rule-based play tuned by a :class:`Style`. Subclasses set ``name``, ``description`` and ``style``."""
 
@@ -662,6 +665,7 @@ def _board_index(board: Board) -> _BoardIndex:
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bot writers build on it, also compiled
 class ContinentalBot(HeuristicBot):
     name = "continental"
     description = (
@@ -677,6 +681,7 @@ class ContinentalBot(HeuristicBot):
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bot writers build on it, also compiled
 class FortressBot(HeuristicBot):
     name = "fortress"
     description = "border-defending: keeps its borders as strong as the threats, attacks only at long odds"

@@ -7,6 +7,8 @@ moves idle armies from the interior to the front.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from risk.bots.base import (
     ADJUST_DICE,
     ALLY_PLACE,
@@ -47,6 +49,8 @@ from risk.view import View
 _MISSION_CARDS = GoalKind.MISSION_CARDS
 
 
+# Bot writers build on it (a quick bot with one change), also in the compiled build.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class QuickBot(Bot):
     name = "quick"
     description = "aggressive and fast: attacks whenever it outnumbers the defender; finishes games quickly"

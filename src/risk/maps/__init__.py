@@ -261,7 +261,11 @@ def load_map(name: str = "classic") -> Board:
             )
         text = resources.files(__package__).joinpath(f"{matches[0]}.json").read_text(encoding="utf-8")
     try:
-        return Board(json.loads(text))
+        data = json.loads(text)
+        if not isinstance(data, dict):  # checked here: the compiled Board takes only a dict
+            raise MapError(f"board file is missing a field: {name!r} holds a JSON {type(data).__name__}, "
+                           "not an object with the board's fields")
+        return Board(data)
     except json.JSONDecodeError as error:
         raise MapError(f"map {name!r} is not valid JSON: {error}") from None
     except MapError:

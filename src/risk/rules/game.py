@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 from risk.errors import GameOverError, IllegalActionError, RulesError
@@ -69,7 +70,7 @@ class Game(VariantStates):
     def __init__(
         self,
         rules: Rules | str,
-        players: list[str] | int,
+        players: Sequence[str] | int,
         seed: int | None = None,
         board: Board | str = "classic",
         *,
@@ -116,7 +117,7 @@ class Game(VariantStates):
         else:
             self.phase = Phase.CLAIM
 
-    def _seat(self, players: list[str] | int) -> tuple[str, ...]:
+    def _seat(self, players: Sequence[str] | int) -> tuple[str, ...]:
         """The seats' names: the players', then any extra seats' (2-player RISK's neutral armies)."""
         names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         extra: list[str] = []

@@ -16,6 +16,7 @@ import sys
 from collections import deque
 from collections.abc import Callable
 from enum import IntEnum
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
@@ -147,15 +148,25 @@ def _own_annotations(cls: type) -> dict[str, Any]:
     path = Path(module.__file__ or "")
     if path.suffix == ".py":
         return inspect.get_annotations(cls)
-    source = path.with_name(path.name.split(".")[0] + ".py").read_text(encoding="utf-8")
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
-            return {
-                item.target.id: ast.get_source_segment(source, item.annotation)
-                for item in node.body
-                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
-            }
-    raise TypeError(f"no class {cls.__name__} in the source of {cls.__module__}")
+    declared = _source_annotations(path.with_name(path.name.split(".")[0] + ".py"))
+    if cls.__name__ not in declared:
+        raise TypeError(f"no class {cls.__name__} in the source of {cls.__module__}")
+    return declared[cls.__name__]
+
+
+@cache
+def _source_annotations(path: Path) -> dict[str, dict[str, Any]]:
+    """Each top-level class of a source file with the annotations it declares: parsed once per file
+    (the compiled build's import asks for a dozen classes, several times each)."""
+    return {
+        node.name: {
+            item.target.id: ast.unparse(item.annotation)
+            for item in node.body
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+        }
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.ClassDef)
+    }
 
 
 def declared_fields(cls: type) -> list[tuple[str, Kept]]:
