@@ -12,8 +12,9 @@ import time
 from typing import Any
 
 from live_server import request
-from test_browser import LAPTOP, browser, port, wait_until
+from test_browser import LAPTOP, browser, port
 from test_browser_a11y import assert_accessible
+from whole_turn import play_a_whole_turn
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
@@ -48,8 +49,9 @@ class Keys:
 
     def tab_to(self, territory: str | None = None, element_id: str | None = None) -> dict[str, Any]:
         """Press Tab until the wanted territory or control has the focus (at most one lap of the page)."""
-        for _ in range(250):
-            self.page.keyboard.press("Tab")
+        for tabs in range(251):
+            if tabs:
+                self.page.keyboard.press("Tab")
             focused = self.page.evaluate(FOCUSED)
             if focused and (
                 (territory and focused["territory"] == territory)
@@ -63,10 +65,11 @@ class Keys:
         self.page.keyboard.press("Enter")
         return focused
 
-    def act_and_wait(self, territory: str | None = None, element_id: str | None = None) -> None:
-        before = self.state()["state_id"]
-        self.press_on(territory, element_id)
-        wait_until(lambda: self.state()["state_id"] > before, what=f"Enter on {territory or element_id}")
+    def choose(self, slug: str) -> None:
+        self.press_on(territory=slug)
+
+    def press(self, element_id: str) -> None:
+        self.press_on(element_id=element_id)
 
 
 def test_a_whole_turn_with_the_keyboard_alone(browser: Any, port: int) -> None:
@@ -85,71 +88,24 @@ def test_a_whole_turn_with_the_keyboard_alone(browser: Any, port: int) -> None:
     page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={token}")
     page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
     keys = Keys(page, port, created["id"], token)
-    done: set[str] = set()
-    deadline = time.monotonic() + 240
-    while "end" not in done:
-        assert time.monotonic() < deadline, f"the turn took too long: {done}"
-        state = keys.my_turn()
-        view, legal = state["view"], {g["text"]: g for g in state["legal"]}
-        phase = view["phase"]
-        if phase == "setup-place":
-            slug = next(text for text in legal if text.startswith("place ")).split()[1]
-            focused = keys.tab_to(slug)
-            # The name a screen reader says: the territory, whose it is, its armies.
-            assert focused["label"].startswith(
-                keys.page.evaluate(
-                    "s => document.querySelector(`[data-territory='${s}'] title`).textContent", slug
-                )
-                + ", yours, "
-            ), focused
-            before = state["state_id"]
-            page.keyboard.press("Enter")
-            wait_until(lambda b=before: keys.state()["state_id"] > b, what="the placement")
-        elif phase == "reinforce":
-            place = max((g for g in legal.values() if g["text"].startswith("place ")), key=lambda g: g["max"])
-            if page.locator("#place-all").count():
-                keys.press_on(element_id="place-all")
-            keys.act_and_wait(territory=place["text"].split()[1])
-            done.add("reinforce")
-        elif phase == "attack" and "attack" not in done:
-            attacks = [g for g in legal.values() if g["text"].startswith("attack ")]
-            _, source, target = max(attacks, key=lambda g: g["max"])["text"].split()
-            keys.press_on(territory=source)
-            page.locator(".selection-what").wait_for(timeout=10_000)
-            keys.press_on(territory=target)
-            page.locator("#odds").filter(has_text="%").wait_for(timeout=30_000)
-            assert_accessible(page, "the board with an attack chosen")
-            keys.act_and_wait(element_id="blitz")
-            attack = f"attack {source} {target}"
-            wait_until(
-                lambda a=attack: (
-                    keys.state()["view"]["phase"] != "attack"
-                    or not any(g["text"] == a for g in keys.state()["legal"])
-                ),
-                what="the blitz to end",
-                timeout=60,
-            )
-            done.add("attack")
-        elif phase == "attack":
-            keys.act_and_wait(element_id="end-phase")
-        elif phase == "occupy":
-            assert_accessible(page, "the board asking how many armies move in")
-            keys.act_and_wait(element_id="move-confirm")
-            done.add("move")
-        elif phase == "fortify" and "fortify" not in done:
-            moves = [g for g in legal.values() if g["text"].startswith("fortify ")]
-            _, source, target = max(moves, key=lambda g: g["max"])["text"].split()
-            keys.press_on(territory=source)
-            page.locator(".selection-what").wait_for(timeout=10_000)
-            keys.press_on(territory=target)
-            page.locator("#move-confirm").wait_for(timeout=10_000)
-            keys.act_and_wait(element_id="move-confirm")
-            done.add("fortify")
-        elif phase == "fortify":
-            keys.act_and_wait(element_id="end-phase")
-            done.add("end")
-        else:
-            raise AssertionError(f"no key planned for {phase}: {list(legal)[:5]}")
+
+    def spoken_name(slug: str) -> None:
+        # The name a screen reader says: the territory, whose it is, its armies.
+        focused = keys.tab_to(slug)
+        title = page.evaluate(
+            "s => document.querySelector(`[data-territory='${s}'] title`).textContent", slug
+        )
+        assert focused["label"].startswith(f"{title}, yours, "), focused
+
+    def attack_chosen(source: str, target: str) -> None:
+        assert_accessible(page, "the board with an attack chosen")
+
+    done = play_a_whole_turn(
+        keys,
+        on_setup=spoken_name,
+        on_attack_chosen=attack_chosen,
+        on_occupy=lambda: assert_accessible(page, "the board asking how many armies move in"),
+    )
     assert {"reinforce", "attack", "move", "fortify", "end"} <= done, done
     assert errors == []
     page.close()

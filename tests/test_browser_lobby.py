@@ -20,7 +20,7 @@ import pytest
 import test_browser
 from live_server import request
 from risk.rules.options import OPTIONS
-from test_browser import LAPTOP, PHONE, shot
+from test_browser import LAPTOP, PHONE, shot, wait_until
 
 browser = test_browser.browser  # the same Chromium and server as the board's browser tests
 port = test_browser.port
@@ -141,5 +141,28 @@ def test_deal_the_territories_and_starting_armies_in_words(browser: Any, port: i
     assert set(game["rules"].split()) == {"2008", "setup=deal", "starting-armies=3:40,4:30,5:25"}
     view = request(port, "GET", f"/api/games/{game['id']}/view")["view"]
     assert view["phase"] == "setup-place"  # no claiming: the territories were dealt
+    assert page.errors == []
+    page.context.close()
+
+
+def test_deal_and_do_my_setup_for_me_starts_at_my_first_turn(browser: Any, port: int) -> None:
+    """The quick start in plain words: the territories dealt and my starting armies placed for me (the
+    seat's standing order, kept by the server); the first thing I am asked is my first turn's move,
+    and my defence dice are the most, never asked."""
+    page = open_lobby(browser, port, PHONE, is_mobile=True, has_touch=True)
+    page.click("#setup-deal")
+    expect(page.locator("#auto-place-field")).to_be_visible()
+    page.check("#auto-place")
+    game = create(page, port)
+    token = (page.locator("#play-now").get_attribute("href") or "").split("#token=")[1]
+
+    def mine() -> dict[str, Any]:
+        return request(port, "GET", f"/api/games/{game['id']}/view", token=token)
+
+    wait_until(lambda: mine()["legal"] and mine()["view"]["phase"] != "setup-place", "my first turn", 60)
+    state = mine()
+    assert state["view"]["phase"] in ("reinforce", "choose-capital"), state["view"]["phase"]
+    assert state["prefs"]["auto_setup"] is True
+    assert state["prefs"]["defence"] == "most"
     assert page.errors == []
     page.context.close()

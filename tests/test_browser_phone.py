@@ -18,6 +18,7 @@ import pytest
 
 from live_server import request
 from test_browser import LAPTOP, PHONE, SCREEN_POINT, browser, port, shot, wait_until
+from whole_turn import play_a_whole_turn
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
@@ -95,6 +96,12 @@ class Finger:
     def tap_territory(self, slug: str) -> None:
         x, y = self.bring_into_view(slug)
         self.page.touchscreen.tap(x, y)
+
+    def choose(self, slug: str) -> None:
+        self.tap_territory(slug)
+
+    def press(self, element_id: str) -> None:
+        self.tap(f"#{element_id}")
 
     def tap(self, selector: str) -> None:
         locator = self.page.locator(selector).first
@@ -186,74 +193,31 @@ def test_a_whole_turn_by_taps_on_a_phone(browser: Any, port: int) -> None:
     page = finger.page
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    names = {
-        t["slug"]: t["name"] for t in request(port, "GET", "/api/boards/classic")["board"]["territories"]
-    }
-    done: set[str] = set()
-    deadline = time.monotonic() + 240
-    while "end" not in done:
-        assert time.monotonic() < deadline, f"the turn took too long: {done}"
-        state = finger.my_turn()
-        view, legal = state["view"], {g["text"]: g for g in state["legal"]}
-        phase = view["phase"]
-        if phase == "setup-place":
-            place = next(text for text in legal if text.startswith("place "))
-            finger.act_and_wait(lambda p=place: finger.tap_territory(p.split()[1]))
-        elif phase == "reinforce":
-            place = max((g for g in legal.values() if g["text"].startswith("place ")), key=lambda g: g["max"])
-            if page.locator("#place-all").count():
-                finger.tap("#place-all")
-            finger.act_and_wait(lambda p=place: finger.tap_territory(p["text"].split()[1]))
-            done.add("reinforce")
-        elif phase == "attack" and "attack" not in done:
-            attacks = [g for g in legal.values() if g["text"].startswith("attack ")]
-            _, source, target = max(attacks, key=lambda g: g["max"])["text"].split()
-            # A phone's prompts say tap, not click.
-            assert page.locator("#phase-detail").inner_text() == "Tap one of your territories to attack from."
-            finger.tap_territory(source)
-            page.locator(".selection-what", has_text=names[source]).wait_for(timeout=10_000)
-            finger.tap_territory(target)
-            page.locator("#odds").filter(has_text="%").wait_for(timeout=30_000)
-            shot(page, "phone-attack")
-            # The territories being fought over are on the map, not under the controls.
-            for slug in (source, target):
-                assert finger.visible(*finger.point(slug), margin=0), f"{slug} is hidden"
-            finger.act_and_wait(lambda: finger.tap("#blitz"))
-            attack = f"attack {source} {target}"
-            wait_until(
-                lambda a=attack: (
-                    finger.state()["view"]["phase"] != "attack"
-                    or not any(g["text"] == a for g in finger.state()["legal"])
-                ),
-                what="the blitz to end",
-                timeout=60,
-            )
-            done.add("attack")
-        elif phase == "attack":
-            finger.act_and_wait(lambda: finger.tap("#end-phase"))
-        elif phase == "occupy":
-            shot(page, "phone-occupy")
-            finger.act_and_wait(lambda: finger.tap("#move-confirm"))
-            done.add("move")
-        elif phase == "fortify" and "fortify" not in done:
-            moves = [g for g in legal.values() if g["text"].startswith("fortify ")]
-            _, source, target = max(moves, key=lambda g: g["max"])["text"].split()
-            finger.tap_territory(source)
-            page.locator(".selection-what", has_text=names[source]).wait_for(timeout=10_000)
-            finger.tap_territory(target)
-            page.locator("#move-confirm").wait_for(timeout=10_000)
-            shot(page, "phone-fortify")
-            finger.act_and_wait(lambda: finger.tap("#move-confirm"))
-            done.add("fortify")
-        elif phase == "fortify":
-            finger.act_and_wait(lambda: finger.tap("#end-phase"))
-            done.add("end")
-        else:
-            raise AssertionError(f"no tap planned for {phase}: {list(legal)[:5]}")
-        assert page.evaluate("() => window.scrollY") == 0
+
+    def prompt_says_tap() -> None:
+        # A phone's prompts say tap, not click.
+        assert page.locator("#phase-detail").inner_text() == "Tap one of your territories to attack from."
+
+    def attack_chosen(source: str, target: str) -> None:
+        shot(page, "phone-attack")
+        # The territories being fought over are on the map, not under the controls.
+        for slug in (source, target):
+            assert finger.visible(*finger.point(slug), margin=0), f"{slug} is hidden"
+
+    done = play_a_whole_turn(
+        finger,
+        before_attack=prompt_says_tap,
+        on_attack_chosen=attack_chosen,
+        on_occupy=lambda: shot(page, "phone-occupy"),
+        after_each=lambda: assert_not_scrolled(page),
+    )
     assert {"reinforce", "attack", "move", "fortify", "end"} <= done, done
     assert errors == []
     context.close()
+
+
+def assert_not_scrolled(page: Any) -> None:
+    assert page.evaluate("() => window.scrollY") == 0
 
 
 @pytest.mark.parametrize(

@@ -65,6 +65,20 @@ def test_log_words() -> None:
     assert texts[-1].split(":")[0].endswith("wins")
 
 
+@pytest.mark.parametrize("preset", ["1993", "2003", "2008"])
+def test_the_card_is_drawn_by_the_player_whose_turn_earned_it(preset: str) -> None:
+    """Under the 1993 and 2003 rules the card is drawn as the turn ends, when the next player is
+    already the current one: the line still names the player who conquered (it once named the next)."""
+    draws = 0
+    for game, before, start in _play(preset, "world", 3, {}, seed=7, steps=1500):
+        for line in narrate(game, before, game.history[start:]):
+            if line.kind == "draw":
+                draws += 1
+                assert line.seat == before.current, line.text
+                assert line.text == f"{game.players[before.current]} draws a card."
+    assert draws > 5
+
+
 @pytest.mark.parametrize(("preset", "game_name", "players", "options"), GAMES)
 def test_legal_groups_expand_to_the_legal_actions(
     preset: str, game_name: str, players: int, options: dict

@@ -25,7 +25,7 @@ from risk.rules.options import Rules
 from risk.server import seats as seat_desk
 from risk.server.clock import careful_choice
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
-from risk.server.seatprefs import FAST_DELAY, SeatPrefs, attack_key, fewer_dice_can_be_better
+from risk.server.seatprefs import FAST_DELAY, SeatPrefs, attack_key, fewer_dice_can_be_better, move_delay
 from risk.server.sql import SqlStorage
 from risk.server.storage import MemoryStorage, Storage
 from risk.server.timing import wake_time
@@ -341,13 +341,33 @@ def test_the_game_goes_at_the_pace_of_the_slowest_human_watching() -> None:
         )
     )
     live = master.live(record.id)
-    phase = live.game.phase
-    assert master.turn_delay(record.id, {0, 1}) == 0.8  # Bob watches
+    assert live.game.phase == Phase.CLAIM  # the setup: a pause no longer than the fast pace's
+    assert master.turn_delay(record.id, {0, 1}) == FAST_DELAY  # Bob watches
     assert master.turn_delay(record.id, {0}) == 0.0  # only Ann, who skips
-    assert master.turn_delay(record.id, set()) == 0.8  # nobody: the slowest of the players
+    assert master.turn_delay(record.id, set()) == FAST_DELAY  # nobody: the slowest of the players
     seat_desk.set_prefs(master, record.id, created[1].token, pace="fast")
-    assert master.turn_delay(record.id, {0, 1}) == (FAST_DELAY if phase == Phase.ATTACK else 0.0)
-    assert phase != Phase.ATTACK  # the setup: no pause at the fast pace
+    assert master.turn_delay(record.id, {0, 1}) == FAST_DELAY
+
+
+def test_the_pause_before_a_move_by_pace_and_phase() -> None:
+    assert move_delay("watch", 0.8, Phase.ATTACK) == 0.8
+    assert move_delay("watch", 0.8, Phase.REINFORCE) == 0.8
+    assert move_delay("fast", 0.8, Phase.ATTACK) == FAST_DELAY
+    assert move_delay("fast", 0.05, Phase.ATTACK) == 0.05  # never more than the game's own delay
+    assert move_delay("fast", 0.8, Phase.REINFORCE) == 0.0
+    assert move_delay("skip", 0.8, Phase.ATTACK) == 0.0
+    # The setup's single armies: at most the fast pace's pause, at every pace but skip.
+    for phase in (Phase.CLAIM, Phase.SETUP_PLACE):
+        assert move_delay("watch", 0.8, phase) == FAST_DELAY
+        assert move_delay("watch", 0.0, phase) == 0.0
+        assert move_delay("skip", 0.8, phase) == 0.0
+
+
+def test_every_roll_asks_every_roll(master: GameMaster) -> None:
+    game_id, token = new_game(master, seed=11, bots="quick", defence="every", auto_setup=True)
+    prompts = drive(master, game_id, token, lambda p: 1, until=turns_played(game_id, 30))
+    keys = [p["key"] for p in prompts]
+    assert len(keys) > len(set(keys))  # the same attack asked roll after roll, whatever was answered
 
 
 # -- a real server, no page open ------------------------------------------------------------------------

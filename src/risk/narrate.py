@@ -95,8 +95,10 @@ def narrate(game: Game, before: Before, entries: list[tuple[str, Any, Any]]) -> 
     players = game.players
     lines: list[LogLine] = []
     defender = -1
+    last_actor = before.current  # who acted last in these entries: the one who draws a card
     for kind, who, value in entries:
         if kind == "action":
+            last_actor = who
             actor = players[who]
             line = _action_line(game, before, who, actor, value)
             if isinstance(value, Attack):
@@ -136,7 +138,9 @@ def narrate(game: Game, before: Before, entries: list[tuple[str, Any, Any]]) -> 
                 )
             )
         elif who == "draw":
-            lines.append(LogLine(f"{players[game.current]} draws a card.", "draw", game.current))
+            # The card goes to the player whose turn earned it: under the 1993 and 2003 rules it is
+            # drawn as the turn ends, when the next player is already the current one.
+            lines.append(LogLine(f"{players[last_actor]} draws a card.", "draw", last_actor))
         elif who == "deal":
             lines.append(LogLine("The territories are dealt.", "deal"))
         elif who == "missions":

@@ -253,7 +253,11 @@ def game_pace(seats: Sequence[SeatRecord], present: Collection[int] | None) -> s
 
 
 def move_delay(pace: str, game_delay: float, phase: Phase) -> float:
-    """Seconds the server waits before a bot's move (or a seat's standing order) at ``pace``."""
+    """Seconds the server waits before a bot's move (or a seat's standing order) at ``pace``. The
+    setup's claims and placements, one army at a time, never wait longer than the fast pace's pause
+    before an attack: watching a hundred single armies land is no part of a game."""
+    if phase in SETUP_PHASES and pace != "skip":
+        return min(game_delay, FAST_DELAY)
     if pace == "watch":
         return game_delay
     if pace == "fast":

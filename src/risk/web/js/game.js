@@ -1122,7 +1122,7 @@ function renderSheetToggle() {
   const v = S.view;
   const cards = v && v.hand ? ` · ${plural(v.hand.length, "card")}` : "";
   const goal = $("#goal-panel").hidden ? "" : ` · ${$("#goal-title").textContent.toLowerCase()}`;
-  $("#sheet-toggle-text").textContent = open ? "Fold away" : `Players${cards}${goal} · log`;
+  $("#sheet-toggle-text").textContent = open ? "Fold away" : `Players${cards}${goal} · log${S.seat !== null ? " · settings" : ""}`;
 }
 
 // -- goals: missions and headquarters -------------------------------------------------------------
