@@ -33,7 +33,9 @@ class View:
 
     Reading is cheap, so that no bot has a reason to reach past the view: per-territory and per-seat
     facts (``owner``, ``armies``, ``alive``, ``units``, ...) are the live game's own sequences, not
-    copies, read-only (typed ``Sequence``) and changing as the game goes on (copy one to keep it);
+    copies, read-only and changing as the game goes on (copy one to keep it); the four hottest
+    (``owner``, ``armies``, ``alive``, ``territory_count``) are typed ``list``, read-only by contract,
+    so that compiled bots (docs/compiled.md) index them directly, the rest ``Sequence``;
     what is fixed for the whole game (``board``, ``rules``, ``players``, ``team``, ...) and the
     engine's public queries (``force``, ``room``, ``fortify_targets``, ``occupy_range``, ...) are
     plain attributes.
@@ -119,20 +121,20 @@ class View:
         return self._game.turn
 
     @property
-    def owner(self) -> Sequence[int]:
+    def owner(self) -> list[int]:
         """Each territory's owner (``-1`` unclaimed; Team RISK ``-2``: tied, no one controls it)."""
         return self._game.owner
 
     @property
-    def armies(self) -> Sequence[int]:
+    def armies(self) -> list[int]:
         return self._game.armies
 
     @property
-    def alive(self) -> Sequence[bool]:
+    def alive(self) -> list[bool]:
         return self._game.alive
 
     @property
-    def territory_count(self) -> Sequence[int]:
+    def territory_count(self) -> list[int]:
         return self._game.territory_count
 
     @property

@@ -37,10 +37,17 @@ from risk.errors import NotationError
 if TYPE_CHECKING:
     from risk.maps import Board
 
+# Each action with fields writes its own ``__init__`` (the one ``dataclass`` would write, by hand): in
+# the compiled build (docs/compiled.md) a hand-written one runs as native code, while the generated
+# one runs as Python, some 30 times slower, and bots build an action per decision.
+
 
 @dataclass(frozen=True, slots=True)
 class Claim:
     territory: int
+
+    def __init__(self, territory: int) -> None:
+        object.__setattr__(self, "territory", territory)
 
     def text(self, board: Board) -> str:
         return f"claim {board.slug_of(self.territory)}"
@@ -52,6 +59,9 @@ class Capital:
 
     territory: int
 
+    def __init__(self, territory: int) -> None:
+        object.__setattr__(self, "territory", territory)
+
     def text(self, board: Board) -> str:
         return f"capital {board.slug_of(self.territory)}"
 
@@ -61,6 +71,9 @@ class ClaimMission:
     """Mission RISK: show a completed mission card, at the time it names."""
 
     key: str
+
+    def __init__(self, key: str) -> None:
+        object.__setattr__(self, "key", key)
 
     def text(self, board: Board) -> str:
         return f"mission {self.key}"
@@ -73,6 +86,10 @@ class Bribe:
     neutral: int
     card: int
 
+    def __init__(self, neutral: int, card: int) -> None:
+        object.__setattr__(self, "neutral", neutral)
+        object.__setattr__(self, "card", card)
+
     def text(self, board: Board) -> str:
         return f"bribe neutral-{self.neutral} {board.card_name(self.card)}"
 
@@ -82,6 +99,9 @@ class ReinforceAlly:
     """2-player RISK, active neutrals: roll one die and place that many armies for an ally."""
 
     neutral: int
+
+    def __init__(self, neutral: int) -> None:
+        object.__setattr__(self, "neutral", neutral)
 
     def text(self, board: Board) -> str:
         return f"reinforce neutral-{self.neutral}"
@@ -103,6 +123,10 @@ class Reroll:
     side: str
     die: int
 
+    def __init__(self, side: str, die: int) -> None:
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "die", die)
+
     def text(self, board: Board) -> str:
         return f"reroll {self.side} {self.die}"
 
@@ -112,6 +136,9 @@ class Commander:
     """1993 experts: once a turn, turn one of the attacker's dice just rolled into a 6."""
 
     die: int
+
+    def __init__(self, die: int) -> None:
+        object.__setattr__(self, "die", die)
 
     def text(self, board: Board) -> str:
         return f"commander {self.die}"
@@ -130,6 +157,10 @@ class Place:
     territory: int
     armies: int = 1
 
+    def __init__(self, territory: int, armies: int = 1) -> None:
+        object.__setattr__(self, "territory", territory)
+        object.__setattr__(self, "armies", armies)
+
     def text(self, board: Board) -> str:
         return f"place {board.slug_of(self.territory)} {self.armies}"
 
@@ -139,6 +170,9 @@ class Trade:
     """Three cards. Where the territory bonus applies, it goes to the first held territory listed."""
 
     cards: tuple[int, int, int]
+
+    def __init__(self, cards: tuple[int, int, int]) -> None:
+        object.__setattr__(self, "cards", cards)
 
     def text(self, board: Board) -> str:
         return "trade " + " ".join(board.card_name(c) for c in self.cards)
@@ -150,6 +184,11 @@ class Attack:
     target: int
     dice: int
 
+    def __init__(self, source: int, target: int, dice: int) -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "dice", dice)
+
     def text(self, board: Board) -> str:
         return f"attack {board.slug_of(self.source)} {board.slug_of(self.target)} {self.dice}"
 
@@ -158,6 +197,9 @@ class Attack:
 class Defend:
     dice: int
 
+    def __init__(self, dice: int) -> None:
+        object.__setattr__(self, "dice", dice)
+
     def text(self, board: Board) -> str:
         return f"defend {self.dice}"
 
@@ -165,6 +207,9 @@ class Defend:
 @dataclass(frozen=True, slots=True)
 class Occupy:
     armies: int
+
+    def __init__(self, armies: int) -> None:
+        object.__setattr__(self, "armies", armies)
 
     def text(self, board: Board) -> str:
         return f"move {self.armies}"
@@ -181,6 +226,11 @@ class Fortify:
     source: int
     target: int
     armies: int
+
+    def __init__(self, source: int, target: int, armies: int) -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "armies", armies)
 
     def text(self, board: Board) -> str:
         return f"fortify {board.slug_of(self.source)} {board.slug_of(self.target)} {self.armies}"
@@ -199,6 +249,9 @@ class Resign:
     neutral armies. Never among the legal actions a game lists (bots do not resign)."""
 
     player: int | None = None
+
+    def __init__(self, player: int | None = None) -> None:
+        object.__setattr__(self, "player", player)
 
     def text(self, board: Board) -> str:
         return "resign" if self.player is None else f"resign {self.player}"
