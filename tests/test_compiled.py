@@ -6,10 +6,12 @@ that CI cannot test pure Python twice without noticing."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +112,19 @@ def test_a_game_takes_its_players_as_any_sequence() -> None:
     """The compiled build checks argument types at the call: the players may be a tuple, as in pure Python."""
     game = Game(Rules.preset("2008"), ("Ann", "Bob", "Cy"), seed=1)
     assert game.players == ("Ann", "Bob", "Cy")
+
+
+def test_the_frozen_values_pickle_and_copy_on_both_builds() -> None:
+    """Worker processes receive rules and send back reports and actions: pickling must work compiled too."""
+    from risk.rules.actions import END_TURN, Attack, Place, Resign
+    from risk.rules.goal import WORLD_DOMINATION
+    from risk.rules.outcome import Outcome
+    from risk.simulate import play_game
+
+    _, report = play_game(Rules.preset("2008"), ["quick"] * 3, seed=1, max_turns=3)
+    rules = Rules.preset("1993").for_game("secret-mission")
+    values = [Attack(1, 2, 3), Place(4), Resign(), END_TURN, rules, WORLD_DOMINATION, report]
+    values.append(Outcome(1, "won", (1,)))
+    for value in values:
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value and copy.copy(value) == value

@@ -65,6 +65,7 @@ COMPILED: tuple[str, ...] = (
     "risk/rules/variants/team.py",
     "risk/maps/__init__.py",
     "risk/view.py",
+    "risk/simulate.py",
     "risk/bots/base.py",
     "risk/bots/quick.py",
     "risk/bots/heuristic.py",

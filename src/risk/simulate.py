@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from risk.bots import Bot, make_bot
 from risk.rules.game import Game
 from risk.rules.options import Rules
+from risk.rules.pickling import picklable
 from risk.view import View
 
 DEFAULT_MAX_TURNS = 1000
@@ -97,3 +98,5 @@ def play_game(
         bots=tuple(bot_names),
     )
     return game, report
+
+picklable(GameReport)

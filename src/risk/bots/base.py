@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -14,19 +14,20 @@ from risk.view import View
 
 # The phases as plain module names, for the bots' per-decision tests: on CPython 3.11 a member looked
 # up on its Enum class (``Phase.ATTACK``) goes through EnumType.__getattr__, several times slower.
-CLAIM = Phase.CLAIM
-SETUP_PLACE = Phase.SETUP_PLACE
-REINFORCE = Phase.REINFORCE
-ATTACK = Phase.ATTACK
-DEFEND = Phase.DEFEND
-OCCUPY = Phase.OCCUPY
-ELIMINATION_TRADE = Phase.ELIMINATION_TRADE
-FORTIFY = Phase.FORTIFY
-GAME_OVER = Phase.GAME_OVER
-CHOOSE_CAPITAL = Phase.CHOOSE_CAPITAL
-TURN_END = Phase.TURN_END
-ADJUST_DICE = Phase.ADJUST_DICE
-ALLY_PLACE = Phase.ALLY_PLACE
+# Final: the compiled build keeps each in a C variable rather than the module's dict.
+CLAIM: Final = Phase.CLAIM
+SETUP_PLACE: Final = Phase.SETUP_PLACE
+REINFORCE: Final = Phase.REINFORCE
+ATTACK: Final = Phase.ATTACK
+DEFEND: Final = Phase.DEFEND
+OCCUPY: Final = Phase.OCCUPY
+ELIMINATION_TRADE: Final = Phase.ELIMINATION_TRADE
+FORTIFY: Final = Phase.FORTIFY
+GAME_OVER: Final = Phase.GAME_OVER
+CHOOSE_CAPITAL: Final = Phase.CHOOSE_CAPITAL
+TURN_END: Final = Phase.TURN_END
+ADJUST_DICE: Final = Phase.ADJUST_DICE
+ALLY_PLACE: Final = Phase.ALLY_PLACE
 
 
 # Bots written in Python subclass it, also in the compiled build.

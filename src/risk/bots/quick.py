@@ -7,6 +7,8 @@ moves idle armies from the interior to the front.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from risk.bots.base import (
@@ -46,7 +48,7 @@ from risk.rules.goal import GoalKind
 from risk.view import View
 
 # Bound once: looking an enum member up on its class costs a call, and this is asked every decision.
-_MISSION_CARDS = GoalKind.MISSION_CARDS
+_MISSION_CARDS: Final = GoalKind.MISSION_CARDS
 
 
 # Bot writers build on it (a quick bot with one change), also in the compiled build.

@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from risk.errors import NotationError
+from risk.rules.pickling import picklable
 
 if TYPE_CHECKING:
     from risk.maps import Board
@@ -278,8 +279,8 @@ Action = (
     | Resign
 )
 
-END_ATTACK = EndAttack()
-END_TURN = EndTurn()
+END_ATTACK: Final = EndAttack()
+END_TURN: Final = EndTurn()
 
 VERBS = (
     "claim",
@@ -301,8 +302,8 @@ VERBS = (
     "calloff",
     "resign",
 )
-ACCEPT_DICE = AcceptDice()
-CALL_OFF = CallOff()
+ACCEPT_DICE: Final = AcceptDice()
+CALL_OFF: Final = CallOff()
 
 
 def _neutral(token: str, text: str) -> int:
@@ -528,3 +529,9 @@ _PARSERS: dict[str, Callable[[list[str], Board, str], Action]] = {
     "endturn": _parse_end_turn,
     "resign": _parse_resign,
 }
+
+# Pickled and copied through their constructors in both builds (risk.rules.pickling).
+picklable(
+    Claim, Capital, ClaimMission, Bribe, ReinforceAlly, CallOff, Reroll, Commander, AcceptDice,
+    Place, Trade, Attack, Defend, Occupy, EndAttack, Fortify, EndTurn, Resign,
+)

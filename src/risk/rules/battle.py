@@ -8,12 +8,19 @@ why an action is refused.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from risk.rules.actions import END_ATTACK, Action, Attack, Defend, EndAttack, Occupy
 from risk.rules.hooks import ActionRule
 from risk.rules.state import LOSSES, Battle, Phase, State, battle_losses
 
-_ATTACK, _DEFEND, _OCCUPY, _GAME_OVER = Phase.ATTACK, Phase.DEFEND, Phase.OCCUPY, Phase.GAME_OVER
+# Final: a C variable in the compiled build, not a look-up on the Enum class (docs/compiled.md).
+_ATTACK: Final = Phase.ATTACK
+_DEFEND: Final = Phase.DEFEND
+_OCCUPY: Final = Phase.OCCUPY
+_GAME_OVER: Final = Phase.GAME_OVER
+_ELIMINATION_TRADE: Final = Phase.ELIMINATION_TRADE
+_FORTIFY: Final = Phase.FORTIFY
 
 
 def territory_refusal(game: State, *territories: object) -> str:
@@ -193,7 +200,7 @@ def occupy(game: State, count: int) -> None:
         for hook in hooks.conquered:
             hook(game)
     if eliminated and len(game.hands[game.current]) >= game.rules.elimination_trade_at:
-        game.phase = Phase.ELIMINATION_TRADE
+        game.phase = _ELIMINATION_TRADE
         game.pending = 0
     else:
         game.phase = _ATTACK
@@ -210,7 +217,7 @@ def apply_end_attack(game: State, action: EndAttack) -> None:
     if game.rules.card_draw == "before-fortify" and game.conquered_this_turn:
         game._draw_card(game.current)
         game.conquered_this_turn = False  # the card for this turn has been drawn
-    game.phase = Phase.FORTIFY
+    game.phase = _FORTIFY
 
 
 RULES: dict[type, ActionRule] = {

@@ -4,19 +4,23 @@ reason, or ``""``) and effect, and the legal actions of the fortify phase."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from risk.rules.actions import END_TURN, Action, EndTurn, Fortify
 from risk.rules.battle import territory_refusal
 from risk.rules.hooks import ActionRule
 from risk.rules.state import Phase, State
 
-_FORTIFY, _TURN_END = Phase.FORTIFY, Phase.TURN_END
+# Final: a C variable in the compiled build, not a look-up on the Enum class (docs/compiled.md).
+_FORTIFY: Final = Phase.FORTIFY
+_TURN_END: Final = Phase.TURN_END
+_ATTACK: Final = Phase.ATTACK
 
 
 def refuse_fortify(game: State, action: Fortify, name: str) -> str:
     phase = game.phase
     if phase != _FORTIFY:
-        if phase == Phase.ATTACK:
+        if phase == _ATTACK:
             return "fortifying is only after attacking"
         return "fortifying is only at the end of the turn, after attacking"
     owner, board, hooks = game.owner, game.board, game._hooks
@@ -67,7 +71,7 @@ def refuse_end_turn(game: State, action: EndTurn, name: str) -> str:
     phase = game.phase
     if phase in (_FORTIFY, _TURN_END):
         return ""
-    if phase == Phase.ATTACK:
+    if phase == _ATTACK:
         return "the turn ends after attacking: 'endattack' first"
     return "the turn cannot end in this phase"
 

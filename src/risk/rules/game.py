@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import Board, load_map
@@ -52,7 +52,9 @@ from risk.rules.variants.capital import capitals_needed
 from risk.rules.variants.missions import claimable_missions, mission_complete, mission_window
 from risk.rules.variants.team import recontrol, team_at
 
-_GAME_OVER = Phase.GAME_OVER
+# Final: a C variable in the compiled build, not a look-up on the Enum class (docs/compiled.md).
+_GAME_OVER: Final = Phase.GAME_OVER
+_REINFORCE: Final = Phase.REINFORCE
 
 
 class Game(VariantStates):
@@ -160,7 +162,7 @@ class Game(VariantStates):
             start(self)
         self.conquests_this_turn = 0
         self.pending = self.reinforcement_for(player)
-        self.phase = Phase.REINFORCE
+        self.phase = _REINFORCE
         for changed in self._hooks.reinforcements_changed:
             changed(self)
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from risk.rules.pickling import picklable
+
 
 class GoalKind(StrEnum):
     """What the players play for."""
@@ -46,3 +48,5 @@ class Goal:
 WORLD_DOMINATION = Goal(GoalKind.WORLD)
 
 __all__ = ["WORLD_DOMINATION", "Goal", "GoalKind"]
+
+picklable(Goal)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from risk.errors import RulesError
+from risk.rules.pickling import picklable
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,3 +472,5 @@ PRESET_ALIASES: dict[str, str] = {
     "hasbro-2008": "2008",
     "2008-classic": "2008",
 }
+
+picklable(Rules)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from risk.rules.pickling import picklable
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -13,3 +15,5 @@ class Outcome:
     winner: int | None
     reason: str
     winners: tuple[int, ...] = ()
+
+picklable(Outcome)

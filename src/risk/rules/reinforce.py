@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from typing import Final
 
 from risk.rules.actions import Action, Place, Trade
 from risk.rules.battle import territory_refusal
@@ -12,7 +13,11 @@ from risk.rules.hooks import ActionRule
 from risk.rules.setup import next_setup_placer
 from risk.rules.state import Phase, State, card_label, is_set
 
-_SETUP_PLACE, _REINFORCE, _ELIMINATION_TRADE = Phase.SETUP_PLACE, Phase.REINFORCE, Phase.ELIMINATION_TRADE
+# Final: a C variable in the compiled build, not a look-up on the Enum class (docs/compiled.md).
+_SETUP_PLACE: Final = Phase.SETUP_PLACE
+_REINFORCE: Final = Phase.REINFORCE
+_ELIMINATION_TRADE: Final = Phase.ELIMINATION_TRADE
+_ATTACK: Final = Phase.ATTACK
 
 
 # -- place ---------------------------------------------------------------------------------------------
@@ -59,7 +64,7 @@ def apply_place(game: State, action: Place) -> None:
         game.placed_this_turn = True
         game.pending -= action.armies
         if game.pending == 0:
-            game.phase = Phase.ATTACK
+            game.phase = _ATTACK
         else:
             for hook in game._hooks.reinforcements_changed:
                 hook(game)

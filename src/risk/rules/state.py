@@ -18,7 +18,7 @@ from collections.abc import Callable
 from enum import IntEnum
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, Final, NamedTuple
 
 from mypy_extensions import trait
 
@@ -46,6 +46,10 @@ class Phase(IntEnum):
     ALLY_PLACE = 12  # 2-player RISK, active neutrals: place the armies rolled for an ally
 
 
+# Final: a C variable in the compiled build, not a look-up on the Enum class (docs/compiled.md).
+_GAME_OVER: Final = Phase.GAME_OVER
+_REINFORCE: Final = Phase.REINFORCE
+_ELIMINATION_TRADE: Final = Phase.ELIMINATION_TRADE
 PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
 PHASE_BY_NAME = {name: p for p, name in PHASE_NAMES.items()}
 
@@ -574,7 +578,7 @@ class State(Chance):
     # -- queries -------------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return self.phase == _GAME_OVER
 
     def territories_of(self, player: int) -> list[int]:
         return [t for t, o in enumerate(self.owner) if o == player]
@@ -609,9 +613,9 @@ class State(Chance):
     def must_trade(self, player: int | None = None) -> bool:
         """Whether the player to act must trade a set before doing anything else."""
         p = self.current if player is None else player
-        if self.phase == Phase.REINFORCE:
+        if self.phase == _REINFORCE:
             return len(self.hands[p]) >= self.rules.forced_trade_at
-        if self.phase == Phase.ELIMINATION_TRADE:
+        if self.phase == _ELIMINATION_TRADE:
             return len(self.hands[p]) > 4
         return False
 
