@@ -8,33 +8,15 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from live_server import request
-from test_browser import wait_until
+from test_browser import Person, wait_until
 
 
-class PagePlayer:
-    """A player at their seat's page: reads their own view through the API, waits for their turn."""
-
-    def __init__(self, page: Any, port: int, game_id: str, token: str) -> None:
-        self.page, self.port, self.game_id, self.token = page, port, game_id, token
-
-    def state(self) -> dict[str, Any]:
-        return request(self.port, "GET", f"/api/games/{self.game_id}/view", token=self.token)
+class PagePlayer(Person):
+    """A player at their seat's page (test_browser's Person: their own view through the API); the
+    ways of picking a territory and pressing a control are the subclass's."""
 
     def my_turn(self) -> dict[str, Any]:
-        """The player's own state once it is their move (or the game is over) and the page shows it."""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            state = self.state()
-            if state["legal"] or state["status"] == "over":
-                self.page.wait_for_function(
-                    "id => document.body.dataset.stateId === String(id)",
-                    arg=state["state_id"],
-                    timeout=30_000,
-                )
-                return state
-            time.sleep(0.05)
-        raise AssertionError("it never became this player's turn")
+        return self.wait_for_my_turn()
 
 
 class Hands(Protocol):
