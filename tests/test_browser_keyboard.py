@@ -8,13 +8,12 @@ and pressed with Enter. No mouse, no touch, no script clicking for the player.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from live_server import request
 from test_browser import LAPTOP, browser, port
 from test_browser_a11y import assert_accessible
-from whole_turn import play_a_whole_turn
+from whole_turn import PagePlayer, play_a_whole_turn
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
@@ -26,26 +25,8 @@ FOCUSED = """() => {
 }"""
 
 
-class Keys:
-    def __init__(self, page: Any, port: int, game_id: str, token: str) -> None:
-        self.page, self.port, self.game_id, self.token = page, port, game_id, token
-
-    def state(self) -> dict[str, Any]:
-        return request(self.port, "GET", f"/api/games/{self.game_id}/view", token=self.token)
-
-    def my_turn(self) -> dict[str, Any]:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            state = self.state()
-            if state["legal"]:
-                self.page.wait_for_function(
-                    "id => document.body.dataset.stateId === String(id)",
-                    arg=state["state_id"],
-                    timeout=30_000,
-                )
-                return state
-            time.sleep(0.05)
-        raise AssertionError("it never became this player's turn")
+class Keys(PagePlayer):
+    """A player with the keyboard alone: Tab to a territory or a control, Enter."""
 
     def tab_to(self, territory: str | None = None, element_id: str | None = None) -> dict[str, Any]:
         """Press Tab until the wanted territory or control has the focus (at most one lap of the page)."""

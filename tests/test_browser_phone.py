@@ -11,43 +11,25 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from live_server import request
 from test_browser import LAPTOP, PHONE, SCREEN_POINT, browser, port, shot, wait_until
-from whole_turn import play_a_whole_turn
+from whole_turn import PagePlayer, play_a_whole_turn
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
 SMALL = ["new-guinea", "great-britain", "iceland", "madagascar"]  # Australia first: the bots like it
 
 
-class Finger:
+class Finger(PagePlayer):
     """A player's finger on a phone: taps what it sees, swipes the map to see more."""
 
     def __init__(self, page: Any, port: int, game_id: str, token: str) -> None:
-        self.page, self.port, self.game_id, self.token = page, port, game_id, token
+        super().__init__(page, port, game_id, token)
         self.cdp = page.context.new_cdp_session(page)
-
-    def state(self) -> dict[str, Any]:
-        return request(self.port, "GET", f"/api/games/{self.game_id}/view", token=self.token)
-
-    def my_turn(self) -> dict[str, Any]:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            state = self.state()
-            if state["legal"] or state["status"] == "over":
-                self.page.wait_for_function(
-                    "id => document.body.dataset.stateId === String(id)",
-                    arg=state["state_id"],
-                    timeout=30_000,
-                )
-                return state
-            time.sleep(0.05)
-        raise AssertionError("it never became this player's turn")
 
     def map_box(self) -> dict[str, float]:
         return self.page.locator(".board-svg").bounding_box()

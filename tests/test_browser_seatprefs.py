@@ -49,6 +49,17 @@ def open_page(browser: Any, size: dict[str, int], touch: bool) -> Any:  # noqa: 
     return context, context.new_page()
 
 
+def open_settings(page: Any, touch: bool) -> None:
+    """The seat's settings are folded away in "Your seat" (on a phone, in the sheet under the map,
+    whose handle names them): a player unfolds them."""
+    page.locator("#seat-panel").wait_for(state="attached", timeout=30_000)
+    assert page.locator("#defence-select").is_hidden()
+    if touch:
+        assert "settings" in page.locator("#sheet-toggle").inner_text()
+        page.locator("#sheet-toggle").click()
+    page.locator("#seat-panel > summary").click()
+
+
 @pytest.mark.parametrize("size,touch,name", [(LAPTOP, False, "laptop"), (PHONE, True, "phone")])
 def test_the_settings_are_the_seats_and_the_browser_remembers_them(
     browser: Any,  # noqa: F811
@@ -65,11 +76,7 @@ def test_the_settings_are_the_seats_and_the_browser_remembers_them(
     page.goto(f"http://127.0.0.1:{port}/game/{game_id}#token={token}")
     # A new player's first game: the page gives it "always the most dice".
     wait_for(lambda: prefs(port, game_id, token)["defence"] == "most", "the new player's default")
-    if touch:
-        # On a phone the settings unfold from the sheet under the map with the players and the log.
-        assert "settings" in page.locator("#sheet-toggle").inner_text()
-        assert page.locator("#defence-select").is_hidden()
-        page.locator("#sheet-toggle").click()
+    open_settings(page, touch)
     page.locator("#defence-select").wait_for(timeout=30_000)
     assert page.locator("#defence-select").input_value() == "most"
     page.locator("#defence-select").select_option("matters")
@@ -87,8 +94,7 @@ def test_the_settings_are_the_seats_and_the_browser_remembers_them(
         lambda: (p := prefs(port, second, second_token))["defence"] == "matters" and p["pace"] == "skip",
         "the remembered choice in the next game",
     )
-    if touch:
-        page.locator("#sheet-toggle").click()
+    open_settings(page, touch)
     page.locator("#pace-select").wait_for(timeout=30_000)
     wait_for(lambda: page.locator("#pace-select").input_value() == "skip", "the page to show it")
     assert errors == []

@@ -114,9 +114,13 @@ def test_two_players_chat_and_a_spectator_reads(chromium: Any, port: int) -> Non
     expect(ann.locator("#chat-channel")).to_have_value("team")
     say(ann, XSS_TEXT, "all")
     expect(bob.locator("#chat-unread")).to_have_text("1", timeout=30_000)
+    # The chat tab is folded away on his phone: the sheet's handle says a message came.
+    expect(bob.locator("#sheet-unread")).to_have_text("1 new")
+    shot(bob, "chat-unread-phone")
     bob.click("#sheet-toggle")  # on his phone the log and chat unfold from the sheet under the map
     bob.click("#tab-chat")
     expect(bob.locator("#chat-unread")).to_be_hidden()
+    expect(bob.locator("#sheet-unread")).to_be_hidden()
     expect(bob.locator("#chat-list .chat-text").first).to_have_text(XSS_TEXT, timeout=30_000)
     # Bob answers his team (a bot), then everyone: Ann and the spectator see only the second.
     say(bob, "team plan: take Australia", "team")

@@ -112,6 +112,9 @@ def open_seat(
     browser: Any, port: int, game: dict[str, Any], viewport: dict[str, int] = LAPTOP, **options: Any
 ) -> Any:
     context = browser.new_context(viewport=viewport, **options)
+    # This player chose to be asked every roll (seatprefs.js remembers it): the positions stay where
+    # they were stored, the defence prompt included, instead of the new player's "most dice".
+    context.add_init_script("localStorage.setItem('risk.seat-prefs.v1', JSON.stringify({defence: 'every'}))")
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))

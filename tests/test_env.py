@@ -67,21 +67,27 @@ def test_gymnasium_check_env_passes(edition: str, game: str, options: dict[str, 
         check_env(gym_env, skip_render_check=False)
 
 
+def play_at_random(env: RiskEnv, seed: int) -> Counter[str]:
+    """Every learning agent plays random legal actions to the end; each agent's total reward."""
+    totals: Counter[str] = Counter()
+    rng = np.random.default_rng(seed)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return totals
+
+
 def test_all_learning_seats_play_whole_games_to_win_or_loss() -> None:
     """Three agents playing at random finish games; the winner gets +1, the others -1 in all."""
     finished = 0
     for seed in range(3):
         env = RiskEnv("2008", "world", [AGENT, AGENT, "quick"], max_turns=400)
         env.reset(seed=seed)
-        totals: Counter[str] = Counter()
-        rng = np.random.default_rng(seed)
-        for agent in env.agent_iter():
-            observation, reward, terminated, truncated, _ = env.last()
-            totals[agent] += reward
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        totals = play_at_random(env, seed)
         game = env.game
         assert game is not None
         if game.is_over:
@@ -97,15 +103,7 @@ def test_team_members_share_the_team_reward() -> None:
     env = RiskEnv("2003", "team", [AGENT, "quick", AGENT, "quick"], max_turns=300)
     for seed in range(6):
         env.reset(seed=seed)
-        totals: Counter[str] = Counter()
-        rng = np.random.default_rng(seed)
-        for agent in env.agent_iter():
-            observation, reward, terminated, truncated, _ = env.last()
-            totals[agent] += reward
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        totals = play_at_random(env, seed)
         game = env.game
         assert game is not None and game.team is not None
         if game.is_over:
@@ -233,9 +231,7 @@ def check_position(env: RiskEnv, view: View, seen: set[type]) -> None:
     assert len(counted) == sum(len(set(choice_counts(min(c), max(c)))) for c in ranges.values())
 
 
-def positions_played_by_bots(
-    env: RiskEnv, seed: int, levels: tuple[str, str], turns: int
-) -> Iterator[View]:
+def positions_played_by_bots(env: RiskEnv, seed: int, levels: tuple[str, str], turns: int) -> Iterator[View]:
     """A game of ``env`` reset with ``seed`` played by bots straight on the engine (the even seats
     ``levels[0]``, the odd ones ``levels[1]``) to its end or turn ``turns``: each position, as the
     View of the seat to act (the bot then plays its move)."""
@@ -487,9 +483,7 @@ def test_a_gymnasium_agent_plays_against_a_protocol_bot_in_another_process() -> 
     rng = np.random.default_rng(3)
     done = False
     while not done:
-        _, _, terminated, truncated, info = env.step(
-            int(rng.choice(np.flatnonzero(info["action_mask"])))
-        )
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         done = terminated or truncated
     external = env.aec.bots[1]
     env.close()

@@ -8,7 +8,15 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from test_browser import wait_until
+from test_browser import Person, wait_until
+
+
+class PagePlayer(Person):
+    """A player at their seat's page (test_browser's Person: their own view through the API); the
+    ways of picking a territory and pressing a control are the subclass's."""
+
+    def my_turn(self) -> dict[str, Any]:
+        return self.wait_for_my_turn()
 
 
 class Hands(Protocol):

@@ -668,7 +668,10 @@ class GameMaster:
                 return lambda: careful_choice(game, seat_index, state_id, bot)
         else:
             return None
-        return None if text is None else (lambda: text)  # type: ignore[return-value]
+        if text is None:
+            return None
+        chosen: str = text
+        return lambda: chosen
 
     def turn_delay(self, game_id: str, present: Collection[int] | None) -> float:
         """Seconds before the server's next move in the game (a bot's, or a seat's standing order): the

@@ -174,6 +174,12 @@ export class Chat {
     const badge = $("#chat-unread");
     badge.hidden = this.unread === 0;
     badge.textContent = this.unread > 99 ? "99+" : String(this.unread);
+    // A phone's folded sheet hides the chat tab: its handle says that messages came.
+    const handle = $("#sheet-unread");
+    if (handle) {
+      handle.hidden = badge.hidden;
+      handle.textContent = `${badge.textContent} new`;
+    }
   }
 
   showCount() {

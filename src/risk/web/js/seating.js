@@ -45,7 +45,7 @@ export function renderSeatPanel(ctx) {
   const info = timerInfo(msg);
   if (info) box.append(el("p", { id: "timer-info", class: "muted timer-info", text: info }));
   const seated = seat !== null && msg.seats && msg.seats[seat];
-  $("#seat-title").textContent = seated ? "Your seat" : "Clock";
+  $("#seat-title").textContent = seated ? "Your seat: defence, bots' pace and more" : "Clock";
   if (!seated) {
     panel.hidden = !info;
     return;

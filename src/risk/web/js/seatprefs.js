@@ -144,6 +144,9 @@ export function setupControls(ctx, count, onCount, names) {
   const prefs = msg.prefs;
   const phase = msg.view.phase;
   if (!prefs || msg.outcome || (phase !== "claim" && phase !== "setup-place")) return null;
+  // A stand-in bot plays the seat, or its player resigned: nothing of the setup is theirs to order.
+  const mine = msg.seats && msg.seat !== null ? msg.seats[msg.seat] : null;
+  if (mine && (mine.stand_in || mine.resigned)) return null;
   const box = el("div", { class: "setup-quick", id: "setup-quick" });
   if (prefs.auto_setup) {
     box.append(el("p", { class: "muted", id: "auto-setup-note", text: "Your setup is placed for you, each time your turn comes." }));
