@@ -26,9 +26,19 @@ import risk
 import risk.bots
 from risk.build import SourceOnly
 
+# The interface every bot implements. On the compiled build the game loop (risk.simulate) accepts only
+# instances of the compiled ``Bot``: the old bots then subclass today's, which is the same interface.
+INTERFACE = "risk.bots.base"
+
 
 def _in_bots(module: str) -> bool:
     return module == "risk.bots" or module.startswith("risk.bots.")
+
+
+def _interface_is_compiled() -> bool:
+    import risk.bots.base
+
+    return not (risk.bots.base.__file__ or "").endswith(".py")
 
 
 def load_baseline_bots(src: Path) -> dict[str, type]:
@@ -36,12 +46,15 @@ def load_baseline_bots(src: Path) -> dict[str, type]:
     package = src / "risk" / "bots"
     if not (package / "__init__.py").is_file():
         raise ValueError(f"{src} is not a src folder holding a risk.bots package")
+    keep = {INTERFACE} if _interface_is_compiled() else set()
     today = {name: module for name, module in sys.modules.items() if _in_bots(name)}
     for name in today:
-        del sys.modules[name]
+        if name not in keep:
+            del sys.modules[name]
     # From the sources, even beside a compiled build (docs/compiled.md): an extension module loads
     # once per process, so it would give today's classes again.
-    sources = SourceOnly([f"risk.bots.{path.stem}" for path in package.glob("*.py")])
+    modules = [f"risk.bots.{path.stem}" for path in package.glob("*.py")]
+    sources = SourceOnly([module for module in modules if module not in keep])
     sys.meta_path.insert(0, sources)
     try:
         spec = importlib.util.spec_from_file_location(
