@@ -28,26 +28,21 @@ pure: $(BIN)/risk
 	$(BIN)/python tools/build_compiled.py --clean
 
 # Both builds. Where the machine can compile (tools/build_compiled.py exits 3 where it cannot), the
-# whole suite runs on the compiled build, the new one, whose differences could show anywhere; then
-# the tests of the rules, engine, bots, odds and golden records run again on pure Python, which
-# every machine runs (the rest of the suite reaches the core only through these). RISK_EXPECT_BUILD:
-# tests/test_compiled.py checks each run tests the build it names.
-PURE_TESTS := tests/test_compiled.py tests/test_golden_records.py tests/test_games.py tests/test_variants.py \
-	tests/test_state_fields.py tests/test_saved_states.py tests/test_rules_resign.py tests/test_determinise.py \
-	tests/test_perft.py tests/test_engine_properties.py tests/test_goal.py tests/test_maps.py \
-	tests/test_card_value_cap.py tests/test_record.py tests/test_rulebook_examples.py tests/test_notation.py \
-	tests/test_odds.py tests/test_bots.py tests/test_bots_missions.py tests/test_bots_neutrals.py \
-	tests/test_bots_teams.py tests/test_expert.py tests/test_levels.py tests/test_doctests.py
+# whole suite runs on the compiled build, then the whole suite again on pure Python, which every
+# machine runs. Each run spreads the tests over TEST_JOBS processes (pytest-xdist; the suite is mostly
+# waiting on servers and browsers). RISK_EXPECT_BUILD: tests/test_compiled.py checks each run tests
+# the build it names.
+TEST_JOBS ?= 2
 
 test: $(BIN)/risk
 	$(BIN)/ruff check src tests benchmarks tools
 	$(BIN)/mypy
 	@$(BIN)/python tools/build_compiled.py; status=$$?; \
 	if [ $$status -eq 0 ]; then \
-		RISK_EXPECT_BUILD=compiled $(BIN)/pytest && \
-		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(BIN)/pytest $(PURE_TESTS); \
+		RISK_EXPECT_BUILD=compiled $(BIN)/pytest -n $(TEST_JOBS) && \
+		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(BIN)/pytest -n $(TEST_JOBS); \
 	elif [ $$status -eq 3 ]; then \
-		RISK_EXPECT_BUILD=pure $(BIN)/pytest; \
+		RISK_EXPECT_BUILD=pure $(BIN)/pytest -n $(TEST_JOBS); \
 	else \
 		exit $$status; \
 	fi
