@@ -256,6 +256,7 @@ def summarise(jobs: Sequence[LeaderJob], results: Sequence[LeaderResult], failur
         **held,
         "mean_first_loss_round": round(sum(losses) / len(losses), 2) if losses else None,
         "never_lost": games - len(losses),
+        "mean_rounds": round(sum(r.rounds for r in results) / max(games, 1), 1),
         "unfinished": sum(1 for r in results if r.winner_seat is None),
     }
 
@@ -300,7 +301,8 @@ def line(row: dict[str, object]) -> str:
         f"[{low:.1%}, {high:.1%}] (chance {row['chance']:.0%}); holds both after 3 rounds "
         f"{row['held_both_after_3_rounds']:.0%}, after 6 {row['held_both_after_6_rounds']:.0%}; "
         f"first loses one in round {'-' if mean is None else mean} on average "
-        f"(never in {row['never_lost']}); unfinished {row['unfinished']}, failed {row['failed']}; "
+        f"(never in {row['never_lost']}); {row['mean_rounds']} rounds a game; "
+        f"unfinished {row['unfinished']}, failed {row['failed']}; "
         f"{row['seconds']} s"
     )
 
