@@ -24,7 +24,8 @@ a game stopped by the turn cap is a win for nobody), how often the leader still 
 after 3 and after 6 rounds (no territory of either taken from it yet: a round is every player's turn,
 counted from the scripted start), and the mean round in which the leader first loses a territory of
 them (over the games where it does). Rules: 2008 up to 5 players, 1993 at 6 (``--rules`` for
-another edition). Deterministic per seed whatever ``--workers``. Run by hand with ``nice``; never part
+another edition). Deterministic per seed whatever ``--workers`` (except where a bot's search stops at
+its time cap: ``expert`` on a loaded machine). Run by hand with ``nice``; never part
 of the tests (tests/test_bench_leader.py checks the position and a few short games).
 """
 
@@ -279,16 +280,18 @@ def measure(jobs: Sequence[LeaderJob], workers: int) -> dict[str, object]:
 
 
 def command_line(args: argparse.Namespace, players: int) -> str:
-    parts = [f"python benchmarks/bench_leader.py --players {players} --others {args.others}",
-             f"--games {args.games} --seed {args.seed}"]
+    parts = [f"python benchmarks/bench_leader.py --players {players}"]
     if args.leader:
-        parts.insert(1, f"--leader {args.leader}")
+        parts.append(f"--leader {args.leader}")
+    parts.append(f"--others {args.others} --games {args.games} --seed {args.seed}")
     if args.continents != ",".join(DEFAULT_CONTINENTS):
         parts.append(f"--continents '{args.continents}'")
     if args.round:
         parts.append(f"--round {args.round}")
     if args.rules:
         parts.append(f"--rules {args.rules}")
+    if args.max_turns != DEFAULT_MAX_TURNS:
+        parts.append(f"--max-turns {args.max_turns}")
     return " ".join(parts)
 
 
