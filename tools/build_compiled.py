@@ -64,6 +64,7 @@ COMPILED: tuple[str, ...] = (
     "risk/rules/variants/neutrals.py",
     "risk/rules/variants/team.py",
     "risk/maps/__init__.py",
+    "risk/odds_float.py",
     "risk/view.py",
     "risk/simulate.py",
     "risk/bots/base.py",
