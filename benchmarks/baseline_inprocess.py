@@ -6,11 +6,13 @@
 
 Only the ``risk.bots`` package is taken from the old checkout; its bots play this checkout's engine
 (``risk.rules``, ``risk.odds``, ``risk.view``), so this is for comparing bots across commits that
-did not change the engine. Each old bot sees exactly what it saw in its own version, through a
-:class:`risk.view.View` of the live game: nothing is rebuilt from the protocol's view, which does not
-carry everything the 2-player and expert games need (whose neutral army is being placed, the
-neutrals' alliances, a roll waiting for a re-roll). ``benchmarks/baseline_bot.py`` plays an old bot
-through the bot protocol instead, with the old engine.
+did not change the engine. The bot interface, ``risk.bots.base``, stays today's: the compiled game
+loops (``risk.simulate``) take only today's ``Bot`` and its subclasses. Each old bot sees exactly
+what it saw in its own version, through a :class:`risk.view.View` of the live game: nothing is
+rebuilt from the protocol's view, which does not carry everything the 2-player and expert games need
+(whose neutral army is being placed, the neutrals' alliances, a roll waiting for a re-roll).
+``benchmarks/baseline_bot.py`` plays an old bot through the bot protocol instead, with the old
+engine.
 
 The old bots are registered in :data:`risk.bots.BOTS` as ``baseline-NAME``; tournament workers
 forked afterwards inherit them.
@@ -26,9 +28,12 @@ import risk
 import risk.bots
 from risk.build import SourceOnly
 
+# Today's bot interface: the old bots subclass it.
+INTERFACE = "risk.bots.base"
+
 
 def _in_bots(module: str) -> bool:
-    return module == "risk.bots" or module.startswith("risk.bots.")
+    return module != INTERFACE and (module == "risk.bots" or module.startswith("risk.bots."))
 
 
 def load_baseline_bots(src: Path) -> dict[str, type]:
@@ -41,7 +46,8 @@ def load_baseline_bots(src: Path) -> dict[str, type]:
         del sys.modules[name]
     # From the sources, even beside a compiled build (docs/compiled.md): an extension module loads
     # once per process, so it would give today's classes again.
-    sources = SourceOnly([f"risk.bots.{path.stem}" for path in package.glob("*.py")])
+    names = [f"risk.bots.{path.stem}" for path in package.glob("*.py")]
+    sources = SourceOnly([name for name in names if _in_bots(name)])
     sys.meta_path.insert(0, sources)
     try:
         spec = importlib.util.spec_from_file_location(

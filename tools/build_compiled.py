@@ -75,6 +75,8 @@ COMPILED: tuple[str, ...] = (
     "risk/bots/expert_dice.py",
     "risk/bots/neutrals.py",
     "risk/bots/teams.py",
+    "risk/bots/search.py",
+    "risk/bots/expert.py",
 )
 
 
