@@ -36,7 +36,7 @@ PURE_TESTS := tests/test_compiled.py tests/test_golden_records.py tests/test_gam
 	tests/test_state_fields.py tests/test_saved_states.py tests/test_rules_resign.py tests/test_determinise.py \
 	tests/test_perft.py tests/test_engine_properties.py tests/test_goal.py tests/test_maps.py \
 	tests/test_card_value_cap.py tests/test_record.py tests/test_rulebook_examples.py tests/test_notation.py \
-	tests/test_odds.py tests/test_bots.py tests/test_bots_missions.py tests/test_bots_neutrals.py \
+	tests/test_odds.py tests/test_odds_float.py tests/test_bots.py tests/test_bots_missions.py tests/test_bots_neutrals.py \
 	tests/test_bots_teams.py tests/test_expert.py tests/test_levels.py tests/test_doctests.py
 
 test: $(BIN)/risk
