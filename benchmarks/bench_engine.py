@@ -38,6 +38,7 @@ import risk
 from risk.bots.heuristic import ContinentalBot
 from risk.bots.search import SearchBot
 from risk.build import running_build
+from risk.rules.actions import Action
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.simulate import bot_seed, play_game
@@ -110,6 +111,16 @@ def engine_rates(games: int, repeats: int) -> dict[str, float]:
     return rates
 
 
+class CountingSearchBot(SearchBot):
+    """The search bot, counting its searches (a subclass: a compiled bot's methods cannot be replaced)."""
+
+    searches = 0
+
+    def search(self, view: View, candidates: list[Action]) -> Action:
+        self.searches += 1
+        return super().search(view, candidates)
+
+
 def search_times(players: int, preset: str, games: int, max_turns: int) -> dict[str, float]:
     """Decision times of one search bot (seat 0, default budget) against continental bots."""
     every: list[float] = []
@@ -117,27 +128,18 @@ def search_times(players: int, preset: str, games: int, max_turns: int) -> dict[
     for seed in range(games):
         names = ["search", *(f"continental-{i}" for i in range(1, players))]
         game = Game(Rules.preset(preset), names, seed=seed)
-        searcher = SearchBot(bot_seed(seed, 0))
+        searcher = CountingSearchBot(bot_seed(seed, 0))
         bots = [searcher, *(ContinentalBot(bot_seed(seed, seat)) for seat in range(1, players))]
-        searches = 0
-        inner = searcher.search
-
-        def counted(view: View, candidates: list[Any], inner: Any = inner) -> Any:
-            nonlocal searches
-            searches += 1
-            return inner(view, candidates)
-
-        searcher.search = counted  # type: ignore[method-assign]
         views = [View(game, seat) for seat in range(players)]
         while not game.is_over and game.turn <= max_turns:
             actor = game.to_act
-            before = searches
+            before = searcher.searches
             started = time.perf_counter()
             action = bots[actor].choose(views[actor])
             elapsed = time.perf_counter() - started
             if actor == 0:
                 every.append(elapsed)
-                if searches != before:
+                if searcher.searches != before:
                     searched.append(elapsed)
             game.apply(action)
     ordered = sorted(searched)

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from risk.bots import make_bot
+from risk.bots.search import SearchBot
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.tournament import make_player, run_tournament
@@ -74,13 +75,17 @@ def measure_table(bot: str, label: str, others: list[str], preset: str, game: st
     }
 
 
-def decision_times(bot: str, games: int, players: int, max_turns: int = 100) -> dict[str, float | int]:
-    """CPU seconds per searched decision of ``bot`` against ``continental`` bots."""
+def decision_times(bot: str, games: int, players: int, max_turns: int = 100,
+                   max_seconds: float | None = None) -> dict[str, float | int]:
+    """CPU seconds per searched decision of ``bot`` against ``continental`` bots; ``max_seconds``
+    replaces a search bot's time cap (``math.inf``: none, so that the games replay exactly)."""
     preset = "2008" if players <= 5 else "1993"
     searched: list[float] = []
     for seed in range(games):
         game = Game(Rules.preset(preset), players, seed=1000 + seed)
         bots = [make_player(bot, seed, 1.0), *(make_bot("continental", seat) for seat in range(1, players))]
+        if max_seconds is not None and isinstance(bots[0], SearchBot):
+            bots[0].max_seconds = max_seconds
         while not game.is_over and game.turn <= max_turns:
             actor = game.to_act
             view = View(game, actor)

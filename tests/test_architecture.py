@@ -43,6 +43,7 @@ PLACES: dict[str, str] = {
     "risk.maps": "maps/odds",
     "risk.maps.labels": "maps/odds",  # where names go on a board's drawing: geometry only
     "risk.odds": "maps/odds",
+    "risk.odds_float": "maps/odds",  # the bots' float path of risk.odds, compiled
     "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
     "risk.textfile": "maps/odds",  # reading a text file the user named (boards, records); under maps
     "risk.build": "rules",  # which build of the rules core runs (compiled or pure): imported first by risk

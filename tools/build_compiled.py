@@ -64,6 +64,7 @@ COMPILED: tuple[str, ...] = (
     "risk/rules/variants/neutrals.py",
     "risk/rules/variants/team.py",
     "risk/maps/__init__.py",
+    "risk/odds_float.py",
     "risk/view.py",
     "risk/simulate.py",
     "risk/bots/base.py",
@@ -74,6 +75,8 @@ COMPILED: tuple[str, ...] = (
     "risk/bots/expert_dice.py",
     "risk/bots/neutrals.py",
     "risk/bots/teams.py",
+    "risk/bots/search.py",
+    "risk/bots/expert.py",
 )
 
 

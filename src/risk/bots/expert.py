@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from risk.bots.base import Bot
 from risk.bots.battle_odds import win_probability
 from risk.bots.quick import QuickBot
@@ -118,6 +120,7 @@ def expert_evaluate(view: View, goal_weight: float = GOAL_WEIGHT) -> float:
     return goal_blend(view, share, goal_weight)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bot writers build on it, also compiled
 class ExpertBot(SearchBot):
     name = "expert"
     description = (

@@ -1,0 +1,149 @@
+"""The bots' battle odds on plain floats: P(an invasion fought to the last army succeeds), compiled by mypyc.
+
+:mod:`risk.odds` computes every end state of an invasion, on floats or exactly, with one sweep over
+value-restricted type variables (float or integer), which mypyc cannot compile. The bots only ask
+for the attacker's chance of conquering when it fights to its last army, in small battles (both
+sides clamped to 60 by :mod:`risk.bots.battle_odds`): this module runs the same sweep (see
+:mod:`risk.odds` for the method) for the conquering mass alone, on floats, with the same operations
+in the same order, so it gives the very floats ``invasion(a, d).attacker_wins`` gives
+(tests/test_odds_float.py checks every battle the bots can ask about). Long diagonals stay in Python
+lists here (:mod:`risk.odds` hands them to NumPy): compiled, a list is the faster of the two at this size.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from risk.odds import roll_outcomes
+
+__all__ = ["attacker_wins"]
+
+
+def _weight(attacker_dice: int, defender_dice: int, attacker_losses: int, defender_losses: int) -> float:
+    """The float probability of one roll's outcome, as :mod:`risk.odds` rounds it."""
+    return float(roll_outcomes(attacker_dice, defender_dice)[attacker_losses, defender_losses])
+
+
+# The moves of the states the sweep walks: 3 dice against 2 (the bulk), 2 against 2, 1 against 2, and
+# 1-3 dice against one defender. Plain floats: mypyc keeps a Final float in a C variable (a tuple of them
+# indexed by a variable would be built anew at each use).
+KEEP_3V2: Final = _weight(3, 2, 0, 2)
+EACH_3V2: Final = _weight(3, 2, 1, 1)
+LOSE_3V2: Final = _weight(3, 2, 2, 0)
+KEEP_2V2: Final = _weight(2, 2, 0, 2)
+EACH_2V2: Final = _weight(2, 2, 1, 1)
+WIN_1V2: Final = _weight(1, 2, 0, 1)
+WIN_1V1: Final = _weight(1, 1, 0, 1)
+LOSE_1V1: Final = _weight(1, 1, 1, 0)
+WIN_2V1: Final = _weight(2, 1, 0, 1)
+LOSE_2V1: Final = _weight(2, 1, 1, 0)
+WIN_3V1: Final = _weight(3, 1, 0, 1)
+LOSE_3V1: Final = _weight(3, 1, 1, 0)
+# The lowest attacker count of the bulk (risk.odds' ``lowest`` when the attacker fights to the end).
+LOWEST: Final = 3
+
+
+def attacker_wins(attackers: int, defenders: int) -> float:
+    """P(``attackers`` fighting armies conquer a territory held by ``defenders``, fighting to the last
+    army): the same float as ``risk.odds.invasion(attackers, defenders).attacker_wins``.
+
+    >>> attacker_wins(3, 2)
+    0.6559539998031296
+    """
+    if attackers <= 0 or defenders <= 0:
+        raise ValueError(f"attackers and defenders must be at least 1, got {attackers} and {defenders}")
+    conquered = _conquered(attackers, defenders)
+    return sum([p for p in conquered if p], 0.0)  # the builtin sum, as risk.odds adds them
+
+
+def _conquered(attackers: int, defenders: int) -> list[float]:
+    """``conquered[a]``: P(the invasion ends in a conquest with ``a`` fighting armies left).
+
+    risk.odds' ``_sweep`` with ``stop_at = 0`` and all the mass starting at (attackers, defenders),
+    without the failed end states: the edge walked state by state after the bulk's sweep. (``x = x + y``,
+    not ``x += y``: mypyc compiles an augmented assignment to a list item as a generic Python addition.)
+    """
+    top = attackers
+    conquered = [0.0] * (top + 1)
+    one_left = [0.0] * (top + 1)  # mass arriving at (a, 1)
+    column_one = [0.0] * (defenders + 1)  # mass arriving at (1, d >= 2)
+    column_two = [0.0] * (defenders + 1)  # mass arriving at (2, d >= 2)
+    if defenders == 1:
+        one_left[top] = 1.0
+    elif top < LOWEST:
+        (column_one if top == 1 else column_two)[defenders] = 1.0
+
+    two_left, three_left, at_lowest, at_next_lowest = _sweep_bulk(top, defenders)
+    for a in range(LOWEST, top + 1):
+        conquered[a] = conquered[a] + KEEP_3V2 * two_left[a]
+        one_left[a] = one_left[a] + KEEP_3V2 * three_left[a]
+        one_left[a - 1] = one_left[a - 1] + EACH_3V2 * two_left[a]
+    for d in range(2, defenders + 1):
+        column_one[d] = column_one[d] + LOSE_3V2 * at_lowest[d]
+        column_two[d] = column_two[d] + LOSE_3V2 * at_next_lowest[d]
+        if d >= 3:
+            column_two[d - 1] = column_two[d - 1] + EACH_3V2 * at_lowest[d]
+
+    if top >= 2:  # two attackers roll 2 dice against 2
+        for d in range(defenders, 1, -1):
+            mass = column_two[d]
+            if d >= 4:
+                column_two[d - 2] = column_two[d - 2] + KEEP_2V2 * mass
+            elif d == 3:
+                one_left[2] = one_left[2] + KEEP_2V2 * mass
+            else:
+                conquered[2] = conquered[2] + KEEP_2V2 * mass
+            if d >= 3:
+                column_one[d - 1] = column_one[d - 1] + EACH_2V2 * mass
+            else:
+                one_left[1] = one_left[1] + EACH_2V2 * mass
+    if defenders >= 2:  # one attacker: 1 die against 2
+        for d in range(defenders, 2, -1):
+            column_one[d - 1] = column_one[d - 1] + WIN_1V2 * column_one[d]
+        one_left[1] = one_left[1] + WIN_1V2 * column_one[2]
+    # One defender: the attacker's dice against one die, down the row d == 1.
+    for a in range(top, 0, -1):
+        win, lose = (WIN_3V1, LOSE_3V1) if a >= 3 else (WIN_2V1, LOSE_2V1) if a == 2 else (WIN_1V1, LOSE_1V1)
+        conquered[a] = conquered[a] + win * one_left[a]
+        one_left[a - 1] = one_left[a - 1] + lose * one_left[a]
+    return conquered
+
+
+def _sweep_bulk(top: int, defenders: int) -> tuple[list[float], list[float], list[float], list[float]]:
+    """The bulk's mass (3 dice against 2) on the states whose rolls leave it: at (a, 2), at (a, 3), at
+    (LOWEST, d) and at (LOWEST + 1, d); risk.odds' ``_sweep_bulk`` on lists, from (top, defenders).
+
+    The mass of anti-diagonal s is kept for a in [LOWEST, min(top, s - 2)] at index a - LOWEST; two
+    diagonals down, new[i] = keep * mass[i] + each * mass[i + 1] + lose * mass[i + 2].
+    """
+    two_left = [0.0] * (top + 1)
+    three_left = [0.0] * (top + 1)
+    at_lowest = [0.0] * (defenders + 1)
+    at_next_lowest = [0.0] * (defenders + 1)
+    if defenders < 2 or top < LOWEST:
+        return two_left, three_left, at_lowest, at_next_lowest
+    s = top + defenders
+    mass = [0.0] * (top - LOWEST + 1)
+    mass[top - LOWEST] = 1.0
+    while True:
+        if s - LOWEST <= defenders:
+            at_lowest[s - LOWEST] = mass[0]
+        if s - LOWEST - 1 <= defenders and len(mass) > 1:
+            at_next_lowest[s - LOWEST - 1] = mass[1]
+        if s - 2 <= top:
+            two_left[s - 2] = mass[s - 2 - LOWEST]
+        if LOWEST <= s - 3 <= top:
+            three_left[s - 3] = mass[s - 3 - LOWEST]
+        s -= 2
+        if s - 2 < LOWEST:
+            break
+        above, size = mass, len(mass)  # past its end, the diagonal above holds no mass
+        mass = [0.0] * (min(top, s - 2) - LOWEST + 1)
+        # Only a >= s - defenders (d <= defenders) can hold mass: below, every term is 0.0 and so the sum.
+        start = max(0, s - defenders - LOWEST)
+        same, one_more = above[start], above[start + 1] if start + 1 < size else 0.0
+        for i in range(start, len(mass)):  # each mass of the diagonal above read once
+            two_more = above[i + 2] if i + 2 < size else 0.0
+            mass[i] = KEEP_3V2 * same + EACH_3V2 * one_more + LOSE_3V2 * two_more
+            same, one_more = one_more, two_more
+    return two_left, three_left, at_lowest, at_next_lowest
