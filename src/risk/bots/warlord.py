@@ -1,0 +1,391 @@
+"""The warlord: a strong fast heuristic (no search) that plays like a strong player.
+
+Built on :class:`~risk.bots.heuristic.HeuristicBot`'s reading of the board (the survey, the exact odds,
+the game-aware parts: :mod:`risk.bots.aims`, :mod:`risk.bots.neutrals`, :mod:`risk.bots.teams`, the
+expert dice), with its own policy:
+
+* **Eliminations planned whole.** For every opponent with few territories left, a plan of chains of
+  attacks that reaches all of them (each chain one stack conquering a path of the victim's
+  territories, its odds from :func:`risk.odds.chain`); the plan's odds are the product of its chains'.
+  The bot goes for it when those odds hold for what the victim's cards are worth, re-plans after
+  every roll and stops as soon as the odds of the rest of the plan no longer hold. Reinforcements go
+  to the plan's first stack, and a set is traded early when its armies make the plan hold.
+* **A card every turn.** Until the turn's first conquest, the surest conquest open is worth taking
+  at even odds.
+* **Cards timed.** Sets are held (their value grows as others trade) unless a trade is forced, the
+  set's armies enable an elimination, or the bot is in danger of losing its cards with its last
+  territories.
+* **Continents broken before they pay.** A conquest that breaks an opponent's held continent counts
+  that owner's next bonus more, and is made at lower odds.
+* **No feeding the leader** (4 players or more): when one player is far ahead, its territories are
+  worth more, and weakening the players that stand between it and the others is worth less.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
+from risk.bots import neutrals
+from risk.bots.base import ELIMINATION_TRADE, REINFORCE
+from risk.bots.battle_odds import ODDS_CAP, win_probability
+from risk.bots.heuristic import HeuristicBot, Style, Survey
+from risk.odds import chain
+from risk.rules.actions import END_ATTACK, Action, Attack, Claim, Occupy, Place, Trade
+from risk.view import View
+
+if TYPE_CHECKING:
+    from risk.maps import Board
+
+# Opponents with at most this many territories are considered for an elimination plan.
+PREY_TERRITORIES = 9
+# The least odds of the whole plan to go for an elimination, by what it pays (see plan_odds_needed).
+PLAN_ODDS_LOW = 0.35
+PLAN_ODDS_HIGH = 0.75
+# Before the turn's first conquest: the surest conquest is worth taking at these odds.
+CARD_ODDS = 0.5
+# A conquest that breaks an opponent's continent is made at these odds.
+BREAK_ODDS = 0.45
+# A player is a runaway leader when its strength is this many times the average of the others.
+LEADER_RATIO = 1.5
+
+
+@cache
+def _border_count(board: Board, continent: int) -> int:
+    """The territories of ``continent`` with a neighbour outside it (the ones to defend)."""
+    members = set(board.continents[continent].territories)
+    return sum(1 for t in members if any(n not in members for n in board.neighbours[t]))
+
+
+@lru_cache(maxsize=65536)
+def chain_odds(attackers: int, path: tuple[int, ...]) -> float:
+    """P(``attackers`` fighting armies conquer every territory of ``path`` in turn), clamped like
+    :func:`win_probability` for huge stacks."""
+    if attackers <= 0:
+        return 0.0
+    if len(path) == 1:
+        return win_probability(attackers, path[0])
+    if attackers > ODDS_CAP:
+        total = attackers + sum(path)
+        if total > 3 * ODDS_CAP:
+            scale = 3 * ODDS_CAP / total
+            attackers = max(1, round(attackers * scale))
+            path = tuple(max(1, round(d * scale)) for d in path)
+    return chain(attackers, path).takes_all
+
+
+class Plan:
+    """Chains of attacks that take every territory of ``victim``: (source, path) each, and their odds."""
+
+    __slots__ = ("chains", "odds", "victim")
+
+    def __init__(self, victim: int, chains: list[tuple[int, tuple[int, ...]]], odds: float) -> None:
+        self.victim, self.chains, self.odds = victim, chains, odds
+
+    @property
+    def first(self) -> tuple[int, int]:
+        source, path = self.chains[0]
+        return source, path[0]
+
+
+class WarlordBot(HeuristicBot):
+    name = "warlord"
+    description = (
+        "a strong player without search: plans eliminations for cards with exact chain odds, takes a "
+        "card every turn, breaks continents, holds its borders"
+    )
+    style = Style(
+        attack_odds_target=0.5,
+        attack_odds_other=0.7,
+        card_odds=CARD_ODDS,
+        defence_share=0.3,
+        border_ratio=1.0,
+        continent_focus=3.0,
+    )
+
+    # The policy's parts, each a switch (measured one by one: docs/bots.md, "The warlord").
+    plans = True
+    card_each_turn = True
+    hold_cards = True
+    break_continents = True
+
+    # Claiming: how much a rival's territory in a continent counts against it, and the weight of
+    # its bonus per border territory.
+    claim_rivalry = 1.0
+    claim_bonus_weight = 0.0
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.victim = -1  # the player whose elimination the last attack pursued
+
+    # -- what a conquest is worth ---------------------------------------------------------------
+    def conquest_value(
+        self, view: View, me: int, target: int, focus: int, survey: Survey | None = None
+    ) -> float:
+        survey = survey or self.survey(view, me)
+        value = super().conquest_value(view, me, target, focus, survey)
+        defender = survey.owner[target]
+        if view.neutral[defender] or view.team is not None:
+            return value
+        board = view.board
+        continent = board.continent_of[target]
+        if survey.held_by(continent, defender):
+            value += board.continents[continent].bonus  # its owner's next bonus, gone
+        leader = self.leader(view, me)
+        if leader >= 0:
+            if defender == leader:
+                value += 1.5
+            elif any(survey.owner[n] == leader for n in board.neighbours[target]):
+                value -= 1.5  # a buffer against the leader: weakening it feeds the leader
+        return value
+
+    def leader(self, view: View, me: int) -> int:
+        """With 4 players or more alive, the one far ahead of the others (not ``me``), or -1."""
+        alive = [p for p in range(len(view.players)) if view.alive[p] and not view.neutral[p]]
+        if len(alive) < 4:
+            return -1
+        strength = [0.0] * len(view.players)
+        armies, owner = view.armies, view.owner
+        for t, seat in enumerate(owner):
+            if seat >= 0:
+                strength[seat] += armies[t]
+        for p in alive:
+            strength[p] += 3.0 * view.reinforcement_for(p)
+        top = max(alive, key=lambda p: (strength[p], -p))
+        others = [strength[p] for p in alive if p != top]
+        if top == me or strength[top] < LEADER_RATIO * sum(others) / len(others):
+            return -1
+        return top
+
+    # -- setup ---------------------------------------------------------------------------------
+    def claim(self, view: View, me: int) -> Claim:
+        """Claim in the continent where we stand best for its size: small, easily held continents
+        first (Australia, South America), never a race for the large ones; within it, next to our
+        own territories."""
+        owner, board = view.owner, view.board
+        best, best_key = -1, None
+        for continent in board.continents:
+            members = continent.territories
+            free = [t for t in members if owner[t] == -1]
+            if not free:
+                continue
+            mine = sum(1 for t in members if owner[t] == me)
+            theirs = len(members) - mine - len(free)
+            score = (mine + 1 - self.claim_rivalry * theirs) / len(members)
+            score += self.claim_bonus_weight * continent.bonus / _border_count(board, continent.index)
+            for t in free:
+                friends = sum(1 for n in board.neighbours[t] if owner[n] == me)
+                key = (score + 0.01 * friends + 0.02 * self.rng.random(), -t)
+                if best_key is None or key > best_key:
+                    best, best_key = t, key
+        return Claim(best)
+
+    # -- elimination plans ----------------------------------------------------------------------
+    def card_worth(self, view: View) -> float:
+        """Armies a card is worth: a third of the next set (the fixed chart: about 2)."""
+        value = view.next_set_value()
+        return 2.0 if value is None else max(1.5, value / 3.0)
+
+    def plan_odds_needed(self, view: View, victim: int) -> float:
+        """The plan's least odds: lower the more the victim's elimination pays (its cards; the game
+        itself in a duel)."""
+        alive = sum(1 for p in range(len(view.players)) if view.alive[p] and not view.neutral[p])
+        if alive == 2:
+            return PLAN_ODDS_LOW  # the win
+        cards = view.hand_size(victim)
+        if cards == 0:
+            return PLAN_ODDS_HIGH
+        payoff = cards * self.card_worth(view)
+        return max(PLAN_ODDS_LOW, PLAN_ODDS_HIGH - 0.04 * payoff)
+
+    def victims(self, view: View, me: int) -> list[int]:
+        """The opponents worth planning an elimination of: few territories, not a teammate or a
+        neutral; in Secret Mission only a target the mission allows."""
+        if view.team is not None:
+            return []
+        aim = self.aim
+        found = []
+        for p in range(len(view.players)):
+            if p == me or not view.alive[p] or view.neutral[p]:
+                continue
+            if view.territory_count[p] > PREY_TERRITORIES:
+                continue
+            if aim is not None and aim.elimination_value is not None and p != aim.destroy:
+                continue
+            found.append(p)
+        return found
+
+    def plan(self, view: View, me: int, victim: int, extra: int = 0, at: int = -1) -> Plan | None:
+        """The best chains of attacks taking every territory of ``victim``, with ``extra`` armies
+        placed on ``at`` first (-1: on the plan's first stack); None when some territory is out of
+        reach."""
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        units = view.units
+        targets = {t for t in range(len(owner)) if owner[t] == victim}
+        used: set[int] = set()
+        chains: list[tuple[int, tuple[int, ...]]] = []
+        odds = 1.0
+        while targets:
+            best: tuple[float, int, int, tuple[int, ...]] | None = None
+            for s in {n for t in targets for n in neighbours[t]}:
+                if owner[s] != me or s in used:
+                    continue
+                fighting = (armies[s] if units is None else units[s][me]) - 1
+                if extra and (s == at or (at < 0 and not chains)):
+                    fighting += extra
+                if fighting < 1:
+                    continue
+                path = self.longest_path(s, targets, neighbours, armies)
+                p = chain_odds(fighting, tuple(armies[t] for t in path))
+                key = (len(path) * p, fighting, -s, path)
+                if best is None or key[:3] > best[:3]:
+                    best = (key[0], fighting, -s, path)
+            if best is None:
+                return None
+            source, path = -best[2], best[3]
+            used.add(source)
+            targets.difference_update(path)
+            odds *= chain_odds(best[1], tuple(armies[t] for t in path))
+            chains.append((source, path))
+            if odds < PLAN_ODDS_LOW:
+                return Plan(victim, chains, odds)
+        return Plan(victim, chains, odds)
+
+    @staticmethod
+    def longest_path(
+        source: int, targets: set[int], neighbours: tuple[tuple[int, ...], ...], armies: object
+    ) -> tuple[int, ...]:
+        """The longest path through ``targets`` starting next to ``source`` (fewest defenders on a
+        tie), searched depth first (victims hold few territories)."""
+        best: tuple[int, ...] = ()
+        best_cost = 0
+        counts = armies  # a sequence of ints
+
+        def extend(path: list[int], cost: int) -> None:
+            nonlocal best, best_cost
+            if len(path) > len(best) or (len(path) == len(best) and cost < best_cost):
+                best, best_cost = tuple(path), cost
+            if len(best) == len(targets):
+                return
+            for n in neighbours[path[-1]]:
+                if n in targets and n not in path:
+                    path.append(n)
+                    extend(path, cost + counts[n])  # type: ignore[index]
+                    path.pop()
+
+        for t in neighbours[source]:
+            if t in targets:
+                extend([t], counts[t])  # type: ignore[index]
+        return best
+
+    def best_plan(self, view: View, me: int, extra: int = 0) -> Plan | None:
+        """The plan worth going for now (its odds hold for what it pays), the best odds first."""
+        found: Plan | None = None
+        for victim in self.victims(view, me):
+            plan = self.plan(view, me, victim, extra)
+            if plan is None or plan.odds < self.plan_odds_needed(view, victim):
+                continue
+            if found is None or plan.odds > found.odds:
+                found = plan
+        return found
+
+    # -- the turn ------------------------------------------------------------------------------
+    def attack(self, view: View, me: int) -> Action:
+        action = self.planned_attack(view, me) if self.plans or self.card_each_turn else None
+        if action is None:
+            action = self.heuristic_attack(view, me)
+        if neutrals.in_duel(view) and isinstance(action, Attack):
+            action = neutrals.call_off_first(view, action)
+        return action
+
+    def planned_attack(self, view: View, me: int) -> Action | None:
+        """The plan's next attack, else the turn's card; None: the heuristic decides."""
+        if view.pending_occupation is not None or view.pending_attack is not None:
+            return None
+        plan = self.best_plan(view, me) if self.plans else None
+        if plan is not None:
+            source, target = plan.first
+            action = Attack(source, target, min(3, view.force(source, me) - 1))
+            if view.is_legal(action):
+                self.victim = plan.victim
+                return action
+        self.victim = -1
+        if not view.conquered_this_turn and self.card_each_turn:
+            return self.card_attack(view, me)
+        return None
+
+    def card_attack(self, view: View, me: int) -> Action | None:
+        """Before the turn's first conquest: the surest conquest worth something, at even odds."""
+        survey = self.survey(view, me)
+        options = self.scored_attacks(view, me, survey, CARD_ODDS)
+        best = None
+        for score, p, source, target, dice in options:
+            if score <= 0:
+                continue
+            key = (p, score)
+            if best is None or key > best[0]:
+                best = (key, Attack(source, target, dice))
+        if best is None:
+            return None
+        action = best[1]
+        return action if view.is_legal(action) else None
+
+    def heuristic_attack(self, view: View, me: int) -> Action:
+        action = super().attack(view, me)
+        if action is not END_ATTACK or not self.break_continents:
+            return action
+        # Breaking an opponent's continent is worth lower odds.
+        survey = self.survey(view, me)
+        owner, continent_of = survey.owner, view.board.continent_of
+        best = None
+        for score, _, source, target, dice in self.scored_attacks(view, me, survey, BREAK_ODDS):
+            defender = owner[target]
+            if score <= 0 or view.neutral[defender] or not survey.held_by(continent_of[target], defender):
+                continue
+            if best is None or score > best[0]:
+                best = (score, Attack(source, target, dice))
+        if best is not None and view.is_legal(best[1]):
+            return best[1]
+        return END_ATTACK
+
+    def occupy(self, view: View, me: int) -> Occupy:
+        occupation = view.pending_occupation
+        assert occupation is not None
+        _, target, _ = occupation
+        victim = self.victim
+        rolls_on = victim >= 0 and view.alive[victim] and view.units is None and self.aim is None
+        if rolls_on and any(view.owner[n] == victim for n in view.board.neighbours[target]):
+            return Occupy(view.occupy_range()[1])  # the chain rolls on
+        return super().occupy(view, me)
+
+    def trade(self, view: View, me: int) -> Trade | None:
+        phase = view.phase
+        if phase == ELIMINATION_TRADE or view.must_trade(me):
+            return super().trade(view, me)
+        if not self.hold_cards:
+            return super().trade(view, me)
+        if phase != REINFORCE or view.placed_this_turn or not view.trade_options():
+            return None
+        # In danger of losing our cards with our last territories: trade now.
+        if view.territory_count[me] <= 4:
+            return super().trade(view, me)
+        # A set whose armies make an elimination hold.
+        if self.victims(view, me) and self.best_plan(view, me, view.pending) is None:
+            value = view.next_set_value() or 6
+            if self.best_plan(view, me, view.pending + value) is not None:
+                return super().trade(view, me)
+        # Fixed values do not grow: trade them when they come.
+        if view.next_set_value() is None:
+            return super().trade(view, me)
+        return None
+
+    def place(self, view: View, me: int) -> Place:
+        if view.phase == REINFORCE and self.plans:
+            plan = self.best_plan(view, me, view.pending)
+            if plan is not None:
+                return Place(plan.first[0], view.pending)
+        return super().place(view, me)
+
+
+
+__all__ = ["WarlordBot", "chain_odds"]
