@@ -34,7 +34,7 @@ def bot_choices() -> str:
 
 
 def bot_label(name: str) -> str:
-    """How a seat's bot shows to people: a level with its bot ("hard · continental"), or the bot's name."""
+    """How a seat's bot shows to people: a level with its bot ("hard · warlord"), or the bot's name."""
     level = level_of(name)
     if level is None or level.bot_name == level.name:
         return name.strip().lower()

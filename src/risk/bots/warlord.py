@@ -10,8 +10,8 @@ expert dice), with its own policy:
   The bot goes for it when those odds hold for what the victim's cards are worth, re-plans after
   every roll and stops as soon as the odds of the rest of the plan no longer hold. Reinforcements go
   to the plan's first stack, and a set is traded early when its armies make the plan hold.
-* **A card every turn.** Until the turn's first conquest, the surest conquest open is worth taking
-  at even odds.
+* **A card every turn.** Until the turn's first conquest, any attack worth something is made at
+  even odds (continental waits for 60%).
 * **Cards timed.** Sets are held (their value grows as others trade) unless a trade is forced, the
   set's armies enable an elimination, or the bot is in danger of losing its cards with its last
   territories.
@@ -42,10 +42,20 @@ PREY_TERRITORIES = 9
 # The least odds of the whole plan to go for an elimination, by what it pays (see plan_odds_needed).
 PLAN_ODDS_LOW = 0.35
 PLAN_ODDS_HIGH = 0.75
-# Before the turn's first conquest: the surest conquest is worth taking at these odds.
+# Before the turn's first conquest (the card) every attack is worth making at these odds.
 CARD_ODDS = 0.5
 # A conquest that breaks an opponent's continent is made at these odds.
 BREAK_ODDS = 0.45
+# 2-player RISK: continental's thresholds, every reinforcement on the attack (the neutrals shield
+# the borders), measured best of the styles tried (docs/bots.md, "The warlord").
+DUEL_STYLE = Style(
+    attack_odds_target=0.55,
+    attack_odds_other=0.8,
+    card_odds=0.6,
+    defence_share=0.0,
+    border_ratio=0.8,
+    continent_focus=3.0,
+)
 # A player is a runaway leader when its strength is this many times the average of the others.
 LEADER_RATIO = 1.5
 
@@ -105,7 +115,6 @@ class WarlordBot(HeuristicBot):
 
     # The policy's parts, each a switch (measured one by one: docs/bots.md, "The warlord").
     plans = True
-    card_each_turn = True
     hold_cards = True
     break_continents = True
 
@@ -116,7 +125,8 @@ class WarlordBot(HeuristicBot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.victim = -1  # the player whose elimination the last attack pursued
+        self.victim = -1
+        self.duel = False  # the player whose elimination the last attack pursued
 
     # -- what a conquest is worth ---------------------------------------------------------------
     def conquest_value(
@@ -290,16 +300,22 @@ class WarlordBot(HeuristicBot):
         return found
 
     # -- the turn ------------------------------------------------------------------------------
+    def choose(self, view: View) -> Action:
+        # 2-player RISK: the neutral buffers of risk.bots.neutrals with the duel's own style.
+        self.duel = neutrals.in_duel(view)
+        self.style = DUEL_STYLE if self.duel else type(self).style
+        return super().choose(view)
+
     def attack(self, view: View, me: int) -> Action:
-        action = self.planned_attack(view, me) if self.plans or self.card_each_turn else None
+        action = self.planned_attack(view, me) if self.plans else None
         if action is None:
             action = self.heuristic_attack(view, me)
-        if neutrals.in_duel(view) and isinstance(action, Attack):
+        if self.duel and isinstance(action, Attack):
             action = neutrals.call_off_first(view, action)
         return action
 
     def planned_attack(self, view: View, me: int) -> Action | None:
-        """The plan's next attack, else the turn's card; None: the heuristic decides."""
+        """The next attack of the elimination plan worth going for; None: the heuristic decides."""
         if view.pending_occupation is not None or view.pending_attack is not None:
             return None
         plan = self.best_plan(view, me) if self.plans else None
@@ -310,25 +326,7 @@ class WarlordBot(HeuristicBot):
                 self.victim = plan.victim
                 return action
         self.victim = -1
-        if not view.conquered_this_turn and self.card_each_turn:
-            return self.card_attack(view, me)
         return None
-
-    def card_attack(self, view: View, me: int) -> Action | None:
-        """Before the turn's first conquest: the surest conquest worth something, at even odds."""
-        survey = self.survey(view, me)
-        options = self.scored_attacks(view, me, survey, CARD_ODDS)
-        best = None
-        for score, p, source, target, dice in options:
-            if score <= 0:
-                continue
-            key = (p, score)
-            if best is None or key > best[0]:
-                best = (key, Attack(source, target, dice))
-        if best is None:
-            return None
-        action = best[1]
-        return action if view.is_legal(action) else None
 
     def heuristic_attack(self, view: View, me: int) -> Action:
         action = super().attack(view, me)
@@ -362,7 +360,7 @@ class WarlordBot(HeuristicBot):
         phase = view.phase
         if phase == ELIMINATION_TRADE or view.must_trade(me):
             return super().trade(view, me)
-        if not self.hold_cards:
+        if not self.hold_cards or self.duel:
             return super().trade(view, me)
         if phase != REINFORCE or view.placed_this_turn or not view.trade_options():
             return None
