@@ -23,8 +23,7 @@ expert dice), with its own policy:
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from functools import lru_cache
 
 from risk.bots import neutrals
 from risk.bots.base import ELIMINATION_TRADE, REINFORCE
@@ -33,9 +32,6 @@ from risk.bots.heuristic import HeuristicBot, Style, Survey
 from risk.odds import chain
 from risk.rules.actions import END_ATTACK, Action, Attack, Claim, Occupy, Place, Trade
 from risk.view import View
-
-if TYPE_CHECKING:
-    from risk.maps import Board
 
 # Opponents with at most this many territories are considered for an elimination plan.
 PREY_TERRITORIES = 9
@@ -56,15 +52,16 @@ DUEL_STYLE = Style(
     border_ratio=0.8,
     continent_focus=3.0,
 )
+# 2-player RISK, the blitz: a stack rolls through at most BLITZ_DEPTH of the opponent's territories,
+# is reinforced when it expects BLITZ_CONQUESTS conquests, attacks on at BLITZ_ODDS, and moves all in
+# after each conquest (leaving half the threat behind measured 71%, all in 79%).
+BLITZ_DEPTH = 6
+BLITZ_CONQUESTS = 1.0
+BLITZ_ODDS = 0.6
+# The blitz is on while at most this many players are alive.
+BLITZ_PLAYERS = 3
 # A player is a runaway leader when its strength is this many times the average of the others.
 LEADER_RATIO = 1.5
-
-
-@cache
-def _border_count(board: Board, continent: int) -> int:
-    """The territories of ``continent`` with a neighbour outside it (the ones to defend)."""
-    members = set(board.continents[continent].territories)
-    return sum(1 for t in members if any(n not in members for n in board.neighbours[t]))
 
 
 @lru_cache(maxsize=65536)
@@ -82,6 +79,15 @@ def chain_odds(attackers: int, path: tuple[int, ...]) -> float:
             attackers = max(1, round(attackers * scale))
             path = tuple(max(1, round(d * scale)) for d in path)
     return chain(attackers, path).takes_all
+
+
+@lru_cache(maxsize=65536)
+def chain_expected(attackers: int, path: tuple[int, ...]) -> float:
+    """The territories of ``path`` that ``attackers`` fighting armies are expected to conquer."""
+    if attackers <= 0:
+        return 0.0
+    attackers = min(attackers, 3 * ODDS_CAP)
+    return chain(attackers, path).expected_conquered
 
 
 class Plan:
@@ -117,16 +123,14 @@ class WarlordBot(HeuristicBot):
     plans = True
     hold_cards = True
     break_continents = True
-
-    # Claiming: how much a rival's territory in a continent counts against it, and the weight of
-    # its bonus per border territory.
-    claim_rivalry = 1.0
-    claim_bonus_weight = 0.0
+    blitz = True
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.victim = -1
-        self.duel = False  # the player whose elimination the last attack pursued
+        self.victim = -1  # the player whose elimination the last attack pursued
+        # This decision's game: 2-player RISK; the blitz on (3 players or fewer alive).
+        self.duel = False
+        self.blitzing = False
 
     # -- what a conquest is worth ---------------------------------------------------------------
     def conquest_value(
@@ -181,8 +185,7 @@ class WarlordBot(HeuristicBot):
                 continue
             mine = sum(1 for t in members if owner[t] == me)
             theirs = len(members) - mine - len(free)
-            score = (mine + 1 - self.claim_rivalry * theirs) / len(members)
-            score += self.claim_bonus_weight * continent.bonus / _border_count(board, continent.index)
+            score = (mine + 1 - theirs) / len(members)
             for t in free:
                 friends = sum(1 for n in board.neighbours[t] if owner[n] == me)
                 key = (score + 0.01 * friends + 0.02 * self.rng.random(), -t)
@@ -304,12 +307,16 @@ class WarlordBot(HeuristicBot):
         # 2-player RISK: the neutral buffers of risk.bots.neutrals with the duel's own style.
         self.duel = neutrals.in_duel(view)
         self.style = DUEL_STYLE if self.duel else type(self).style
+        players = sum(1 for p in range(len(view.players)) if view.alive[p] and not view.neutral[p])
+        self.blitzing = self.blitz and players <= BLITZ_PLAYERS and view.team is None
         return super().choose(view)
 
     def attack(self, view: View, me: int) -> Action:
         action = self.planned_attack(view, me) if self.plans else None
         if action is None:
             action = self.heuristic_attack(view, me)
+        if action is END_ATTACK and self.blitzing:
+            action = self.blitz_attack(view, me) or END_ATTACK
         if self.duel and isinstance(action, Attack):
             action = neutrals.call_off_first(view, action)
         return action
@@ -354,6 +361,10 @@ class WarlordBot(HeuristicBot):
         rolls_on = victim >= 0 and view.alive[victim] and view.units is None and self.aim is None
         if rolls_on and any(view.owner[n] == victim for n in view.board.neighbours[target]):
             return Occupy(view.occupy_range()[1])  # the chain rolls on
+        if self.blitzing and view.units is None:
+            rival = self.rival_seats(view, me)
+            if any(rival[view.owner[n]] for n in view.board.neighbours[target]):
+                return Occupy(view.occupy_range()[1])  # the blitz rolls on, all in
         return super().occupy(view, me)
 
     def trade(self, view: View, me: int) -> Trade | None:
@@ -382,7 +393,67 @@ class WarlordBot(HeuristicBot):
             plan = self.best_plan(view, me, view.pending)
             if plan is not None:
                 return Place(plan.first[0], view.pending)
+        if self.blitzing and view.phase == REINFORCE:
+            source, expected = self.blitz_source(view, me, view.pending)
+            if source >= 0 and expected >= BLITZ_CONQUESTS:
+                return Place(source, view.pending)
         return super().place(view, me)
+
+    # -- 2-player RISK: the blitz ------------------------------------------------------------------
+    def blitz_path(self, view: View, me: int, source: int) -> tuple[int, ...]:
+        """The opponent's territories a stack at ``source`` rolls through: each step the weakest
+        next to the last one taken, at most BLITZ_DEPTH."""
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        rival = self.rival_seats(view, me)
+        path: list[int] = []
+        current = source
+        for _ in range(BLITZ_DEPTH):
+            steps = [n for n in neighbours[current] if rival[owner[n]] and n not in path]
+            if not steps:
+                break
+            current = min(steps, key=lambda n: (armies[n], -n))
+            path.append(current)
+        return tuple(path)
+
+    @staticmethod
+    def rival_seats(view: View, me: int) -> list[bool]:
+        return [seat != me and not view.neutral[seat] for seat in range(len(view.players))] + [False]
+
+    def blitz_source(self, view: View, me: int, extra: int) -> tuple[int, float]:
+        """Where ``extra`` armies make the longest expected run through the opponent's territories,
+        and the conquests expected there."""
+        owner, armies = view.owner, view.armies
+        best, best_expected = -1, 0.0
+        for s in range(len(owner)):
+            if owner[s] != me:
+                continue
+            path = self.blitz_path(view, me, s)
+            if not path:
+                continue
+            expected = chain_expected(armies[s] - 1 + extra, tuple(armies[t] for t in path))
+            if expected > best_expected:
+                best, best_expected = s, expected
+        return best, best_expected
+
+    def blitz_attack(self, view: View, me: int) -> Attack | None:
+        """Rolling on through the opponent: the weakest of its territories next to our strongest
+        stack, at BLITZ_ODDS or better."""
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        rival = self.rival_seats(view, me)
+        best: tuple[float, int, int] | None = None
+        for s in range(len(owner)):
+            if owner[s] != me or armies[s] < 2:
+                continue
+            for t in neighbours[s]:
+                if not rival[owner[t]]:
+                    continue
+                p = win_probability(armies[s] - 1, armies[t])
+                if p >= BLITZ_ODDS and (best is None or p > best[0]):
+                    best = (p, s, t)
+        if best is None:
+            return None
+        _, s, t = best
+        return Attack(s, t, min(3, armies[s] - 1))
 
 
 
