@@ -107,8 +107,8 @@ class Plan:
 class WarlordBot(HeuristicBot):
     name = "warlord"
     description = (
-        "a strong player without search: plans eliminations for cards with exact chain odds, takes a "
-        "card every turn, breaks continents, holds its borders"
+        "a strong player without search: rolls one stack through its opponents by exact chain odds, "
+        "wipes out weak players for their cards, times its trades, breaks continents"
     )
     style = Style(
         attack_odds_target=0.5,
