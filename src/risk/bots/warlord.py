@@ -4,6 +4,10 @@ Built on :class:`~risk.bots.heuristic.HeuristicBot`'s reading of the board (the 
 the game-aware parts: :mod:`risk.bots.aims`, :mod:`risk.bots.neutrals`, :mod:`risk.bots.teams`, the
 expert dice), with its own policy:
 
+* **Claims** in small continents first (size, not bonus), next to its own territories.
+* **The blitz** (3 players or fewer alive, no goal but the world): every reinforcement on the stack
+  that expects the longest run through the opponents (expected conquests of a path, by
+  :func:`risk.odds.chain`), attacks on at good odds, everything moved in after each conquest.
 * **Eliminations planned whole.** For every opponent with few territories left, a plan of chains of
   attacks that reaches all of them (each chain one stack conquering a path of the victim's
   territories, its odds from :func:`risk.odds.chain`); the plan's odds are the product of its chains'.
@@ -52,9 +56,10 @@ DUEL_STYLE = Style(
     border_ratio=0.8,
     continent_focus=3.0,
 )
-# 2-player RISK, the blitz: a stack rolls through at most BLITZ_DEPTH of the opponent's territories,
-# is reinforced when it expects BLITZ_CONQUESTS conquests, attacks on at BLITZ_ODDS, and moves all in
-# after each conquest (leaving half the threat behind measured 71%, all in 79%).
+# The blitz (3 players or fewer alive): a stack rolls through at most BLITZ_DEPTH of the opponents'
+# territories, is reinforced when it expects BLITZ_CONQUESTS conquests, attacks on at BLITZ_ODDS, and
+# moves all in after each conquest (2-player RISK: leaving half the threat behind measured 71%, all
+# in 79%).
 BLITZ_DEPTH = 6
 BLITZ_CONQUESTS = 1.0
 BLITZ_ODDS = 0.6
@@ -228,10 +233,9 @@ class WarlordBot(HeuristicBot):
             found.append(p)
         return found
 
-    def plan(self, view: View, me: int, victim: int, extra: int = 0, at: int = -1) -> Plan | None:
+    def plan(self, view: View, me: int, victim: int, extra: int = 0) -> Plan | None:
         """The best chains of attacks taking every territory of ``victim``, with ``extra`` armies
-        placed on ``at`` first (-1: on the plan's first stack); None when some territory is out of
-        reach."""
+        placed on the plan's first stack; None when some territory is out of reach."""
         owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
         units = view.units
         targets = {t for t in range(len(owner)) if owner[t] == victim}
@@ -244,7 +248,7 @@ class WarlordBot(HeuristicBot):
                 if owner[s] != me or s in used:
                     continue
                 fighting = (armies[s] if units is None else units[s][me]) - 1
-                if extra and (s == at or (at < 0 and not chains)):
+                if extra and not chains:
                     fighting += extra
                 if fighting < 1:
                     continue
