@@ -234,14 +234,14 @@ export function cardGlyph(symbol) {
 }
 
 // -- bots and levels (GET /api/meta: "levels", easiest first, then "bots", weakest first) -------------
-/** Fill a <select> with the levels ("Hard (continental)") and then every bot by name. */
+/** Fill a <select> with the levels ("Hard (warlord)") and then every bot by name. */
 export function fillBotMenu(select, meta) {
   clear(select);
   const levels = meta.levels || [];
   if (levels.length) {
     const group = el("optgroup", { label: "Levels" });
     for (const level of levels) {
-      // "Hard (continental)"; a level that is its own bot ("expert") needs no bracket.
+      // "Hard (warlord)"; a level that is its own bot ("expert") needs no bracket.
       const text = level.bot === level.name ? titleCase(level.name) : `${titleCase(level.name)} (${level.bot})`;
       group.append(el("option", { value: level.name, text, title: level.description }));
     }
