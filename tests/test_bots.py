@@ -52,7 +52,9 @@ def play_to_turn(game: Game, bots: list[Bot], turn: int) -> None:
 
 # -- the ladder ---------------------------------------------------------------------------------
 def test_ladder_names_and_descriptions() -> None:
-    assert list(BOTS) == ["random", "beginner", "quick", "fortress", "continental", "search", "expert"]
+    assert list(BOTS) == [
+        "random", "beginner", "quick", "fortress", "continental", "warlord", "search", "expert"
+    ]
     assert [cls.name for cls in LADDER] == [name for name in BOTS if name != "beginner"]
     assert DEFAULT_BOT == "quick"
     for cls in LADDER:
@@ -82,14 +84,14 @@ def test_every_bot_plays_legal_games_to_the_end(preset: str) -> None:
 def test_the_expert_plays_legal_games_to_the_end(preset: str) -> None:
     rules = Rules.preset(preset)
     count = max(4, rules.players[0])
-    seats = ["expert", "quick", "fortress", "continental", "quick", "fortress"][:count]
+    seats = ["expert", "quick", "fortress", "continental", "warlord", "fortress"][:count]
     game = Game(rules, [f"{name}-{seat}" for seat, name in enumerate(seats)], seed=count)
     play(game, [bot_for(name, seat) for seat, name in enumerate(seats)])
     assert game.winner is not None, f"{preset} with {seats} did not finish"
 
 
 # Four random bots would wander for ever: random is covered by the mixed tables above.
-@pytest.mark.parametrize("name", ["quick", "fortress", "continental"])
+@pytest.mark.parametrize("name", ["quick", "fortress", "continental", "warlord"])
 def test_each_bot_alone_finishes_a_game(name: str) -> None:
     game = Game(Rules.preset("2008"), 4, seed=7)
     play(game, [make_bot(name, seat) for seat in range(4)], max_turns=1000)

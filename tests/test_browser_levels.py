@@ -66,11 +66,11 @@ def test_the_seat_menu_offers_levels_with_their_descriptions(browser: Any, port:
     game_id = (play_now.get_attribute("href") or "").split("/game/")[1].split("#")[0]
     seats = request(port, "GET", f"/api/games/{game_id}")["seats"]
     assert [(s["bot"], s["bot_label"]) for s in seats[1:]] == [
-        ("easy", "easy · beginner"), ("hard", "hard · continental")
+        ("easy", "easy · beginner"), ("hard", "hard · warlord")
     ]
     # The game page names the level and the bot that plays it.
     page.goto(f"http://127.0.0.1:{port}{play_now.get_attribute('href')}")
-    page.locator("text=bot · hard · continental").first.wait_for(timeout=30_000)
+    page.locator("text=bot · hard · warlord").first.wait_for(timeout=30_000)
     assert page.locator("text=bot · easy · beginner").count() >= 1
     shot(page, "levels-game-laptop")
     assert not errors, errors

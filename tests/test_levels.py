@@ -174,7 +174,7 @@ def test_risk_play_takes_a_level_and_shows_it_with_its_bot(tmp_path) -> None:  #
     arguments = ["play", "--level", "Hard", "--seed", "3", "--save", str(save)]
     result = CliRunner().invoke(app, arguments, input="quit\ny\n")
     assert result.exit_code == 0, result.output
-    assert "Bob (bot: hard · continental), Cy (bot: hard · continental)" in result.output
+    assert "Bob (bot: hard · warlord), Cy (bot: hard · warlord)" in result.output
     assert "# risk play seats: human,hard,hard" in save.read_text()
     resumed = CliRunner().invoke(app, ["play", "--load", str(save)], input="quit\ny\n")
-    assert "Bob (bot: hard · continental)" in resumed.output
+    assert "Bob (bot: hard · warlord)" in resumed.output

@@ -10,9 +10,12 @@ from risk.bots.levels import DEFAULT_LEVEL, LEVELS, Level, level_of
 from risk.bots.quick import QuickBot
 from risk.bots.random_bot import RandomBot
 from risk.bots.search import SearchBot
+from risk.bots.warlord import WarlordBot
 
 # Weakest first (the order measured by benchmarks/bench_strength.py).
-LADDER: tuple[type[Bot], ...] = (RandomBot, QuickBot, FortressBot, ContinentalBot, SearchBot, ExpertBot)
+LADDER: tuple[type[Bot], ...] = (
+    RandomBot, QuickBot, FortressBot, ContinentalBot, WarlordBot, SearchBot, ExpertBot
+)
 # Every bot by name: the ladder, and the beginner behind the easy level.
 _NAMED: tuple[type[Bot], ...] = (RandomBot, BeginnerBot, *LADDER[1:])
 BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in _NAMED}
@@ -31,7 +34,7 @@ def bot_choices() -> str:
 
 
 def bot_label(name: str) -> str:
-    """How a seat's bot shows to people: a level with its bot ("hard · continental"), or the bot's name."""
+    """How a seat's bot shows to people: a level with its bot ("hard · warlord"), or the bot's name."""
     level = level_of(name)
     if level is None or level.bot_name == level.name:
         return name.strip().lower()

@@ -45,9 +45,9 @@ LEVELS: dict[str, Level] = {
         ),
         Level(
             "hard",
-            "continental",
-            "plans by continents and exact battle odds: takes the cheapest continent, attacks at good "
-            "odds and guards its borders",
+            "warlord",
+            "plays like a strong player without searching: claims small continents, takes a card every "
+            "turn, wipes out weak players for their cards, breaks your continents",
         ),
         Level(
             "expert",

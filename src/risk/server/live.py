@@ -65,7 +65,7 @@ class LiveGame:
                 "name": s.name,
                 "kind": s.kind,
                 "bot": s.bot if s.kind == "bot" else None,
-                "bot_label": bot_label(s.bot or "") if s.kind == "bot" else None,  # "hard · continental"
+                "bot_label": bot_label(s.bot or "") if s.kind == "bot" else None,  # "hard · warlord"
                 "stand_in": s.stand_in if s.kind == "human" else None,
                 "missed": s.missed,
                 "resigned": s.seat in self.resigned,

@@ -1085,7 +1085,7 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
                 "name": s.name,
                 "kind": s.kind,
                 "bot": s.bot if s.kind == "bot" else None,
-                "bot_label": bot_label(s.bot or "") if s.kind == "bot" else None,  # "hard · continental"
+                "bot_label": bot_label(s.bot or "") if s.kind == "bot" else None,  # "hard · warlord"
                 "open": s.kind == "open",
             }
             for s in record.seats

@@ -1,0 +1,460 @@
+"""The warlord: a strong fast heuristic (no search) that plays like a strong player.
+
+Built on :class:`~risk.bots.heuristic.HeuristicBot`'s reading of the board (the survey, the exact odds,
+the game-aware parts: :mod:`risk.bots.aims`, :mod:`risk.bots.neutrals`, :mod:`risk.bots.teams`, the
+expert dice), with its own policy:
+
+* **Eliminations planned whole.** For every opponent with few territories left, a plan of chains of
+  attacks that reaches all of them (each chain one stack conquering a path of the victim's
+  territories, its odds from :func:`risk.odds.chain`); the plan's odds are the product of its chains'.
+  The bot goes for it when those odds hold for what the victim's cards are worth, re-plans after
+  every roll and stops as soon as the odds of the rest of the plan no longer hold. Reinforcements go
+  to the plan's first stack, and a set is traded early when its armies make the plan hold.
+* **A card every turn.** Until the turn's first conquest, any attack worth something is made at
+  even odds (continental waits for 60%).
+* **Cards timed.** Sets are held (their value grows as others trade) unless a trade is forced, the
+  set's armies enable an elimination, or the bot is in danger of losing its cards with its last
+  territories.
+* **Continents broken before they pay.** A conquest that breaks an opponent's held continent counts
+  that owner's next bonus more, and is made at lower odds.
+* **No feeding the leader** (4 players or more): when one player is far ahead, its territories are
+  worth more, and weakening the players that stand between it and the others is worth less.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from risk.bots import neutrals
+from risk.bots.base import ELIMINATION_TRADE, REINFORCE
+from risk.bots.battle_odds import ODDS_CAP, win_probability
+from risk.bots.heuristic import HeuristicBot, Style, Survey
+from risk.odds import chain
+from risk.rules.actions import END_ATTACK, Action, Attack, Claim, Occupy, Place, Trade
+from risk.view import View
+
+# Opponents with at most this many territories are considered for an elimination plan.
+PREY_TERRITORIES = 9
+# The least odds of the whole plan to go for an elimination, by what it pays (see plan_odds_needed).
+PLAN_ODDS_LOW = 0.35
+PLAN_ODDS_HIGH = 0.75
+# Before the turn's first conquest (the card) every attack is worth making at these odds.
+CARD_ODDS = 0.5
+# A conquest that breaks an opponent's continent is made at these odds.
+BREAK_ODDS = 0.45
+# 2-player RISK: continental's thresholds, every reinforcement on the attack (the neutrals shield
+# the borders), measured best of the styles tried (docs/bots.md, "The warlord").
+DUEL_STYLE = Style(
+    attack_odds_target=0.55,
+    attack_odds_other=0.8,
+    card_odds=0.6,
+    defence_share=0.0,
+    border_ratio=0.8,
+    continent_focus=3.0,
+)
+# 2-player RISK, the blitz: a stack rolls through at most BLITZ_DEPTH of the opponent's territories,
+# is reinforced when it expects BLITZ_CONQUESTS conquests, attacks on at BLITZ_ODDS, and moves all in
+# after each conquest (leaving half the threat behind measured 71%, all in 79%).
+BLITZ_DEPTH = 6
+BLITZ_CONQUESTS = 1.0
+BLITZ_ODDS = 0.6
+# The blitz is on while at most this many players are alive.
+BLITZ_PLAYERS = 3
+# A player is a runaway leader when its strength is this many times the average of the others.
+LEADER_RATIO = 1.5
+
+
+@lru_cache(maxsize=65536)
+def chain_odds(attackers: int, path: tuple[int, ...]) -> float:
+    """P(``attackers`` fighting armies conquer every territory of ``path`` in turn), clamped like
+    :func:`win_probability` for huge stacks."""
+    if attackers <= 0:
+        return 0.0
+    if len(path) == 1:
+        return win_probability(attackers, path[0])
+    if attackers > ODDS_CAP:
+        total = attackers + sum(path)
+        if total > 3 * ODDS_CAP:
+            scale = 3 * ODDS_CAP / total
+            attackers = max(1, round(attackers * scale))
+            path = tuple(max(1, round(d * scale)) for d in path)
+    return chain(attackers, path).takes_all
+
+
+@lru_cache(maxsize=65536)
+def chain_expected(attackers: int, path: tuple[int, ...]) -> float:
+    """The territories of ``path`` that ``attackers`` fighting armies are expected to conquer."""
+    if attackers <= 0:
+        return 0.0
+    attackers = min(attackers, 3 * ODDS_CAP)
+    return chain(attackers, path).expected_conquered
+
+
+class Plan:
+    """Chains of attacks that take every territory of ``victim``: (source, path) each, and their odds."""
+
+    __slots__ = ("chains", "odds", "victim")
+
+    def __init__(self, victim: int, chains: list[tuple[int, tuple[int, ...]]], odds: float) -> None:
+        self.victim, self.chains, self.odds = victim, chains, odds
+
+    @property
+    def first(self) -> tuple[int, int]:
+        source, path = self.chains[0]
+        return source, path[0]
+
+
+class WarlordBot(HeuristicBot):
+    name = "warlord"
+    description = (
+        "a strong player without search: plans eliminations for cards with exact chain odds, takes a "
+        "card every turn, breaks continents, holds its borders"
+    )
+    style = Style(
+        attack_odds_target=0.5,
+        attack_odds_other=0.7,
+        card_odds=CARD_ODDS,
+        defence_share=0.3,
+        border_ratio=1.0,
+        continent_focus=3.0,
+    )
+
+    # The policy's parts, each a switch (measured one by one: docs/bots.md, "The warlord").
+    plans = True
+    hold_cards = True
+    break_continents = True
+    blitz = True
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.victim = -1  # the player whose elimination the last attack pursued
+        # This decision's game: 2-player RISK; the blitz on (3 players or fewer alive).
+        self.duel = False
+        self.blitzing = False
+
+    # -- what a conquest is worth ---------------------------------------------------------------
+    def conquest_value(
+        self, view: View, me: int, target: int, focus: int, survey: Survey | None = None
+    ) -> float:
+        survey = survey or self.survey(view, me)
+        value = super().conquest_value(view, me, target, focus, survey)
+        defender = survey.owner[target]
+        if view.neutral[defender] or view.team is not None:
+            return value
+        board = view.board
+        continent = board.continent_of[target]
+        if survey.held_by(continent, defender):
+            value += board.continents[continent].bonus  # its owner's next bonus, gone
+        leader = self.leader(view, me)
+        if leader >= 0:
+            if defender == leader:
+                value += 1.5
+            elif any(survey.owner[n] == leader for n in board.neighbours[target]):
+                value -= 1.5  # a buffer against the leader: weakening it feeds the leader
+        return value
+
+    def leader(self, view: View, me: int) -> int:
+        """With 4 players or more alive, the one far ahead of the others (not ``me``), or -1."""
+        alive = [p for p in range(len(view.players)) if view.alive[p] and not view.neutral[p]]
+        if len(alive) < 4:
+            return -1
+        strength = [0.0] * len(view.players)
+        armies, owner = view.armies, view.owner
+        for t, seat in enumerate(owner):
+            if seat >= 0:
+                strength[seat] += armies[t]
+        for p in alive:
+            strength[p] += 3.0 * view.reinforcement_for(p)
+        top = max(alive, key=lambda p: (strength[p], -p))
+        others = [strength[p] for p in alive if p != top]
+        if top == me or strength[top] < LEADER_RATIO * sum(others) / len(others):
+            return -1
+        return top
+
+    # -- setup ---------------------------------------------------------------------------------
+    def claim(self, view: View, me: int) -> Claim:
+        """Claim in the continent where we stand best for its size: small, easily held continents
+        first (Australia, South America), never a race for the large ones; within it, next to our
+        own territories."""
+        owner, board = view.owner, view.board
+        best, best_key = -1, None
+        for continent in board.continents:
+            members = continent.territories
+            free = [t for t in members if owner[t] == -1]
+            if not free:
+                continue
+            mine = sum(1 for t in members if owner[t] == me)
+            theirs = len(members) - mine - len(free)
+            score = (mine + 1 - theirs) / len(members)
+            for t in free:
+                friends = sum(1 for n in board.neighbours[t] if owner[n] == me)
+                key = (score + 0.01 * friends + 0.02 * self.rng.random(), -t)
+                if best_key is None or key > best_key:
+                    best, best_key = t, key
+        return Claim(best)
+
+    # -- elimination plans ----------------------------------------------------------------------
+    def card_worth(self, view: View) -> float:
+        """Armies a card is worth: a third of the next set (the fixed chart: about 2)."""
+        value = view.next_set_value()
+        return 2.0 if value is None else max(1.5, value / 3.0)
+
+    def plan_odds_needed(self, view: View, victim: int) -> float:
+        """The plan's least odds: lower the more the victim's elimination pays (its cards; the game
+        itself in a duel)."""
+        alive = sum(1 for p in range(len(view.players)) if view.alive[p] and not view.neutral[p])
+        if alive == 2:
+            return PLAN_ODDS_LOW  # the win
+        cards = view.hand_size(victim)
+        if cards == 0:
+            return PLAN_ODDS_HIGH
+        payoff = cards * self.card_worth(view)
+        return max(PLAN_ODDS_LOW, PLAN_ODDS_HIGH - 0.04 * payoff)
+
+    def victims(self, view: View, me: int) -> list[int]:
+        """The opponents worth planning an elimination of: few territories, not a teammate or a
+        neutral; in Secret Mission only a target the mission allows."""
+        if view.team is not None:
+            return []
+        aim = self.aim
+        found = []
+        for p in range(len(view.players)):
+            if p == me or not view.alive[p] or view.neutral[p]:
+                continue
+            if view.territory_count[p] > PREY_TERRITORIES:
+                continue
+            if aim is not None and aim.elimination_value is not None and p != aim.destroy:
+                continue
+            found.append(p)
+        return found
+
+    def plan(self, view: View, me: int, victim: int, extra: int = 0, at: int = -1) -> Plan | None:
+        """The best chains of attacks taking every territory of ``victim``, with ``extra`` armies
+        placed on ``at`` first (-1: on the plan's first stack); None when some territory is out of
+        reach."""
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        units = view.units
+        targets = {t for t in range(len(owner)) if owner[t] == victim}
+        used: set[int] = set()
+        chains: list[tuple[int, tuple[int, ...]]] = []
+        odds = 1.0
+        while targets:
+            best: tuple[float, int, int, tuple[int, ...]] | None = None
+            for s in {n for t in targets for n in neighbours[t]}:
+                if owner[s] != me or s in used:
+                    continue
+                fighting = (armies[s] if units is None else units[s][me]) - 1
+                if extra and (s == at or (at < 0 and not chains)):
+                    fighting += extra
+                if fighting < 1:
+                    continue
+                path = self.longest_path(s, targets, neighbours, armies)
+                p = chain_odds(fighting, tuple(armies[t] for t in path))
+                key = (len(path) * p, fighting, -s, path)
+                if best is None or key[:3] > best[:3]:
+                    best = (key[0], fighting, -s, path)
+            if best is None:
+                return None
+            source, path = -best[2], best[3]
+            used.add(source)
+            targets.difference_update(path)
+            odds *= chain_odds(best[1], tuple(armies[t] for t in path))
+            chains.append((source, path))
+            if odds < PLAN_ODDS_LOW:
+                return Plan(victim, chains, odds)
+        return Plan(victim, chains, odds)
+
+    @staticmethod
+    def longest_path(
+        source: int, targets: set[int], neighbours: tuple[tuple[int, ...], ...], armies: object
+    ) -> tuple[int, ...]:
+        """The longest path through ``targets`` starting next to ``source`` (fewest defenders on a
+        tie), searched depth first (victims hold few territories)."""
+        best: tuple[int, ...] = ()
+        best_cost = 0
+        counts = armies  # a sequence of ints
+
+        def extend(path: list[int], cost: int) -> None:
+            nonlocal best, best_cost
+            if len(path) > len(best) or (len(path) == len(best) and cost < best_cost):
+                best, best_cost = tuple(path), cost
+            if len(best) == len(targets):
+                return
+            for n in neighbours[path[-1]]:
+                if n in targets and n not in path:
+                    path.append(n)
+                    extend(path, cost + counts[n])  # type: ignore[index]
+                    path.pop()
+
+        for t in neighbours[source]:
+            if t in targets:
+                extend([t], counts[t])  # type: ignore[index]
+        return best
+
+    def best_plan(self, view: View, me: int, extra: int = 0) -> Plan | None:
+        """The plan worth going for now (its odds hold for what it pays), the best odds first."""
+        found: Plan | None = None
+        for victim in self.victims(view, me):
+            plan = self.plan(view, me, victim, extra)
+            if plan is None or plan.odds < self.plan_odds_needed(view, victim):
+                continue
+            if found is None or plan.odds > found.odds:
+                found = plan
+        return found
+
+    # -- the turn ------------------------------------------------------------------------------
+    def choose(self, view: View) -> Action:
+        # 2-player RISK: the neutral buffers of risk.bots.neutrals with the duel's own style.
+        self.duel = neutrals.in_duel(view)
+        self.style = DUEL_STYLE if self.duel else type(self).style
+        players = sum(1 for p in range(len(view.players)) if view.alive[p] and not view.neutral[p])
+        self.blitzing = self.blitz and players <= BLITZ_PLAYERS and view.team is None
+        return super().choose(view)
+
+    def attack(self, view: View, me: int) -> Action:
+        action = self.planned_attack(view, me) if self.plans else None
+        if action is None:
+            action = self.heuristic_attack(view, me)
+        if action is END_ATTACK and self.blitzing:
+            action = self.blitz_attack(view, me) or END_ATTACK
+        if self.duel and isinstance(action, Attack):
+            action = neutrals.call_off_first(view, action)
+        return action
+
+    def planned_attack(self, view: View, me: int) -> Action | None:
+        """The next attack of the elimination plan worth going for; None: the heuristic decides."""
+        if view.pending_occupation is not None or view.pending_attack is not None:
+            return None
+        plan = self.best_plan(view, me) if self.plans else None
+        if plan is not None:
+            source, target = plan.first
+            action = Attack(source, target, min(3, view.force(source, me) - 1))
+            if view.is_legal(action):
+                self.victim = plan.victim
+                return action
+        self.victim = -1
+        return None
+
+    def heuristic_attack(self, view: View, me: int) -> Action:
+        action = super().attack(view, me)
+        if action is not END_ATTACK or not self.break_continents:
+            return action
+        # Breaking an opponent's continent is worth lower odds.
+        survey = self.survey(view, me)
+        owner, continent_of = survey.owner, view.board.continent_of
+        best = None
+        for score, _, source, target, dice in self.scored_attacks(view, me, survey, BREAK_ODDS):
+            defender = owner[target]
+            if score <= 0 or view.neutral[defender] or not survey.held_by(continent_of[target], defender):
+                continue
+            if best is None or score > best[0]:
+                best = (score, Attack(source, target, dice))
+        if best is not None and view.is_legal(best[1]):
+            return best[1]
+        return END_ATTACK
+
+    def occupy(self, view: View, me: int) -> Occupy:
+        occupation = view.pending_occupation
+        assert occupation is not None
+        _, target, _ = occupation
+        victim = self.victim
+        rolls_on = victim >= 0 and view.alive[victim] and view.units is None and self.aim is None
+        if rolls_on and any(view.owner[n] == victim for n in view.board.neighbours[target]):
+            return Occupy(view.occupy_range()[1])  # the chain rolls on
+        if self.blitzing and view.units is None:
+            rival = self.rival_seats(view, me)
+            if any(rival[view.owner[n]] for n in view.board.neighbours[target]):
+                return Occupy(view.occupy_range()[1])  # the blitz rolls on, all in
+        return super().occupy(view, me)
+
+    def trade(self, view: View, me: int) -> Trade | None:
+        phase = view.phase
+        if phase == ELIMINATION_TRADE or view.must_trade(me):
+            return super().trade(view, me)
+        if not self.hold_cards or self.duel:
+            return super().trade(view, me)
+        if phase != REINFORCE or view.placed_this_turn or not view.trade_options():
+            return None
+        # In danger of losing our cards with our last territories: trade now.
+        if view.territory_count[me] <= 4:
+            return super().trade(view, me)
+        # A set whose armies make an elimination hold.
+        if self.victims(view, me) and self.best_plan(view, me, view.pending) is None:
+            value = view.next_set_value() or 6
+            if self.best_plan(view, me, view.pending + value) is not None:
+                return super().trade(view, me)
+        # Fixed values do not grow: trade them when they come.
+        if view.next_set_value() is None:
+            return super().trade(view, me)
+        return None
+
+    def place(self, view: View, me: int) -> Place:
+        if view.phase == REINFORCE and self.plans:
+            plan = self.best_plan(view, me, view.pending)
+            if plan is not None:
+                return Place(plan.first[0], view.pending)
+        if self.blitzing and view.phase == REINFORCE:
+            source, expected = self.blitz_source(view, me, view.pending)
+            if source >= 0 and expected >= BLITZ_CONQUESTS:
+                return Place(source, view.pending)
+        return super().place(view, me)
+
+    # -- 2-player RISK: the blitz ------------------------------------------------------------------
+    def blitz_path(self, view: View, me: int, source: int) -> tuple[int, ...]:
+        """The opponent's territories a stack at ``source`` rolls through: each step the weakest
+        next to the last one taken, at most BLITZ_DEPTH."""
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        rival = self.rival_seats(view, me)
+        path: list[int] = []
+        current = source
+        for _ in range(BLITZ_DEPTH):
+            steps = [n for n in neighbours[current] if rival[owner[n]] and n not in path]
+            if not steps:
+                break
+            current = min(steps, key=lambda n: (armies[n], -n))
+            path.append(current)
+        return tuple(path)
+
+    @staticmethod
+    def rival_seats(view: View, me: int) -> list[bool]:
+        return [seat != me and not view.neutral[seat] for seat in range(len(view.players))] + [False]
+
+    def blitz_source(self, view: View, me: int, extra: int) -> tuple[int, float]:
+        """Where ``extra`` armies make the longest expected run through the opponent's territories,
+        and the conquests expected there."""
+        owner, armies = view.owner, view.armies
+        best, best_expected = -1, 0.0
+        for s in range(len(owner)):
+            if owner[s] != me:
+                continue
+            path = self.blitz_path(view, me, s)
+            if not path:
+                continue
+            expected = chain_expected(armies[s] - 1 + extra, tuple(armies[t] for t in path))
+            if expected > best_expected:
+                best, best_expected = s, expected
+        return best, best_expected
+
+    def blitz_attack(self, view: View, me: int) -> Attack | None:
+        """Rolling on through the opponent: the weakest of its territories next to our strongest
+        stack, at BLITZ_ODDS or better."""
+        owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
+        rival = self.rival_seats(view, me)
+        best: tuple[float, int, int] | None = None
+        for s in range(len(owner)):
+            if owner[s] != me or armies[s] < 2:
+                continue
+            for t in neighbours[s]:
+                if not rival[owner[t]]:
+                    continue
+                p = win_probability(armies[s] - 1, armies[t])
+                if p >= BLITZ_ODDS and (best is None or p > best[0]):
+                    best = (p, s, t)
+        if best is None:
+            return None
+        _, s, t = best
+        return Attack(s, t, min(3, armies[s] - 1))
+
+
+
+__all__ = ["WarlordBot", "chain_odds"]
