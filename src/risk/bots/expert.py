@@ -391,5 +391,12 @@ class ExpertBot(SearchBot):
 
 
 __all__ = [
-    "CLASSIC", "RECIPE", "CommittedWarlord", "ExpertBot", "Recipe", "card_worth", "expert_evaluate", "safe_bonus"
+    "CLASSIC",
+    "RECIPE",
+    "CommittedWarlord",
+    "ExpertBot",
+    "Recipe",
+    "card_worth",
+    "expert_evaluate",
+    "safe_bonus",
 ]
