@@ -1,0 +1,245 @@
+"""The warlord (the `hard` level): eliminations planned by chain odds, trades timed for them, continents
+broken before they pay, the blitz, legal play in every game, seeded replays and its speed."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from positions import make_position
+from risk.bots import make_bot
+from risk.bots.base import Bot
+from risk.bots.heuristic import ContinentalBot
+from risk.bots.levels import level_of
+from risk.bots.warlord import WarlordBot
+from risk.odds import chain
+from risk.rules.actions import Attack, Defend, Occupy, Place, Trade
+from risk.rules.game import Game, Phase
+from risk.rules.options import Rules
+from risk.view import View
+
+CARDS = ["alaska", "alberta", "argentina", "brazil"]  # a hand of four cards for the prey
+
+
+def prey_position(stack: int, prey_armies: int, *, hands: dict[int, list[str]] | None = None) -> Game:
+    """Four players: seat 2 holds only Scandinavia and Iceland, next to our stack in Ukraine; seat 1
+    holds the rest of the world with 5 armies a territory (nothing else worth attacking)."""
+    return make_position(
+        "2008",
+        4,
+        {
+            "ukraine": (0, stack),
+            "ural": (0, 1),
+            "scandinavia": (2, prey_armies),
+            "iceland": (2, prey_armies),
+            "argentina": (3, 5),
+        },
+        default_owner=1,
+        default_armies=5,
+        hands=hands if hands is not None else {2: CARDS},
+    )
+
+
+def play_turn(game: Game, bot: Bot) -> None:
+    """Play seat 0's turn to its end (the others' defence dice by the same bot)."""
+    while game.current == 0 and not game.is_over:
+        actor = game.to_act
+        game.apply(bot.choose(View(game, actor)))
+
+
+def test_it_eliminates_a_weak_player_with_cards_when_the_whole_plan_holds() -> None:
+    game = prey_position(20, 2)
+    bot = WarlordBot(1)
+    view = View(game, 0)
+    plan = bot.best_plan(view, 0)
+    assert plan is not None and plan.victim == 2
+    scandinavia, iceland = game.board.territory("scandinavia"), game.board.territory("iceland")
+    # One chain from Ukraine through both territories; its odds are the exact chain odds.
+    assert plan.chains == [(game.board.territory("ukraine"), (scandinavia, iceland))]
+    assert plan.odds == pytest.approx(chain(19, (2, 2)).takes_all)
+    first = bot.choose(view)
+    assert isinstance(first, Attack) and first.target == scandinavia
+    play_turn(game, bot)
+    assert not game.alive[2]
+    assert len(game.hands[0]) >= len(CARDS)  # the prey's cards came to us (traded at once if five or more)
+
+
+def test_it_leaves_a_weak_player_alone_when_the_plan_does_not_hold() -> None:
+    game = prey_position(4, 3)
+    game.conquered_this_turn = True  # the card is earned: only the plan could make it attack
+    bot = WarlordBot(1)
+    view = View(game, 0)
+    assert bot.plan(view, 0, 2) is not None  # reachable, but ...
+    assert bot.plan(view, 0, 2).odds < bot.plan_odds_needed(view, 2)  # type: ignore[union-attr]
+    assert bot.best_plan(view, 0) is None
+    action = bot.choose(view)
+    assert not (isinstance(action, Attack) and game.owner[action.target] == 2)
+
+
+def test_the_prey_s_cards_lower_the_odds_it_takes() -> None:
+    with_cards = View(prey_position(9, 3), 0)
+    without = View(prey_position(9, 3, hands={}), 0)
+    bot = WarlordBot(1)
+    assert bot.plan_odds_needed(with_cards, 2) < bot.plan_odds_needed(without, 2)
+
+
+def reinforce_position(stack: int, hand: list[str], prey_armies: int = 3) -> Game:
+    game = prey_position(stack, prey_armies, hands={0: hand, 2: CARDS})
+    # Enough territories not to fear for our cards.
+    for name in ("siberia", "yakutsk", "kamchatka", "irkutsk"):
+        game.owner[game.board.territory(name)] = 0
+    game.territory_count = [game.owner.count(p) for p in range(len(game.players))]
+    game.phase, game.pending = Phase.REINFORCE, 3
+    return game
+
+
+# A set of three kinds (infantry, cavalry, artillery) on the classic board.
+def a_set(game: Game) -> list[str]:
+    board = game.board
+    by_symbol: dict[str, str] = {}
+    for card in range(len(board)):
+        by_symbol.setdefault(board.card_symbols[card], board.card_name(card))
+    return [by_symbol[symbol] for symbol in sorted(by_symbol) if symbol != "wild"][:3]
+
+
+def test_it_trades_a_set_when_its_armies_make_an_elimination_hold_and_holds_it_otherwise() -> None:
+    bot = WarlordBot(1)
+    # 4 in Ukraine: the 3 reinforcements alone leave the plan short (43%); with the set's 4, 83%.
+    hand = a_set(reinforce_position(4, []))
+    game = reinforce_position(4, hand)
+    view = View(game, 0)
+    assert bot.best_plan(view, 0, 3) is None and bot.best_plan(view, 0, 3 + 4) is not None
+    assert isinstance(bot.choose(view), Trade)
+    # Nothing to gain: the prey's stacks are out of reach, with the set or without.
+    game = reinforce_position(4, hand, prey_armies=8)
+    action = bot.choose(View(game, 0))
+    assert isinstance(action, Place)
+    # The same set, forced (five cards): traded.
+    forced = reinforce_position(4, [*hand, *CARDS[:2]], prey_armies=8)
+    assert isinstance(bot.choose(View(forced, 0)), Trade)
+
+
+def test_reinforcements_go_to_the_plan_s_first_stack() -> None:
+    game = reinforce_position(9, [])
+    action = WarlordBot(1).choose(View(game, 0))
+    assert action == Place(game.board.territory("ukraine"), 3)
+
+
+def test_it_breaks_a_continent_about_to_pay_where_continental_waits() -> None:
+    game = make_position(
+        "2008",
+        4,
+        {"siam": (0, 4), "argentina": (2, 10), "brazil": (3, 10)},
+        default_owner=1,
+        default_armies=3,
+    )
+    game.conquered_this_turn = True  # the card is earned: only the continent is at stake
+    view = View(game, 0)
+    indonesia = game.board.territory("indonesia")
+    assert WarlordBot(1).choose(view) == Attack(game.board.territory("siam"), indonesia, 3)
+    assert not isinstance(ContinentalBot(1).choose(view), Attack)
+
+
+def test_a_runaway_leader_s_territories_are_worth_more_and_its_buffers_less() -> None:
+    game = make_position(
+        "2008",
+        5,
+        {"ukraine": (0, 6), "ural": (2, 2), "afghanistan": (3, 2), "middle-east": (4, 2)},
+        default_owner=1,
+        default_armies=6,
+    )
+    bot = WarlordBot(1)
+    view = View(game, 0)
+    assert bot.leader(view, 0) == 1
+    board = game.board
+    focus = bot.survey(view, 0).target_continent()
+    ural = bot.conquest_value(view, 0, board.territory("ural"), focus)  # a buffer next to the leader
+    scandinavia = bot.conquest_value(view, 0, board.territory("scandinavia"), focus)  # the leader's
+    assert scandinavia > ural
+
+
+def test_the_blitz_moves_everything_in_while_more_of_the_opponent_lies_ahead() -> None:
+    game = make_position(
+        "2008",
+        3,
+        {"ukraine": (0, 12), "scandinavia": (2, 1), "iceland": (2, 2), "great-britain": (2, 2)},
+        default_owner=1,
+        default_armies=6,
+    )
+    ukraine, scandinavia = game.board.territory("ukraine"), game.board.territory("scandinavia")
+    while game.phase != Phase.OCCUPY:  # take Scandinavia
+        if game.phase == Phase.DEFEND:
+            game.apply(Defend(1))
+        else:
+            game.apply(Attack(ukraine, scandinavia, 3))
+    view = View(game, 0)
+    low, high = view.occupy_range()
+    assert low < high
+    assert WarlordBot(1).choose(view) == Occupy(high)
+
+
+GAMES = [
+    ("2008", "world", 3, ()),
+    ("2008", "world", 5, ()),
+    ("1993", "world", 6, ()),
+    ("1993", "world", 3, ("attack-advantage=on", "commanders=on", "army-cap=12")),
+    ("2008", "two-player", 2, ()),
+    ("1993", "two-player", 2, ()),
+    ("2003", "two-player", 2, ("neutral-mode=active",)),
+    ("2008", "secret-mission", 4, ()),
+    ("1993", "capital", 4, ()),
+    ("2003", "mission", 4, ()),
+    ("2003", "team", 4, ()),
+]
+
+
+@pytest.mark.parametrize(("preset", "game_name", "players", "options"), GAMES)
+def test_it_plays_legal_actions_in_every_game_to_the_end(
+    preset: str, game_name: str, players: int, options: tuple[str, ...]
+) -> None:
+    rules = Rules.preset(preset).for_game(game_name).with_option_text(list(options))
+    seats = ["warlord", "continental", "fortress", "quick", "warlord", "continental"][:players]
+    game = Game(rules, [f"{name}-{seat}" for seat, name in enumerate(seats)], seed=players)
+    bots = [make_bot(name, seat) for seat, name in enumerate(seats)]
+    while not game.is_over and game.turn <= 500:
+        actor = game.to_act
+        action = bots[actor].choose(View(game, actor))
+        assert game.is_legal(action), f"{action} is not legal in {game.phase.name}"
+        game.apply(action)
+    assert game.winner is not None
+
+
+def test_same_seed_same_game() -> None:
+    def history(seed: int) -> list[object]:
+        game = Game(Rules.preset("2008"), 3, seed=seed)
+        bots = [WarlordBot(seed), make_bot("continental", 1), WarlordBot(seed + 1)]
+        while not game.is_over and game.turn <= 200:
+            actor = game.to_act
+            game.apply(bots[actor].choose(View(game, actor)))
+        return game.history
+
+    assert history(5) == history(5)
+
+
+def test_it_decides_in_well_under_two_milliseconds_on_average() -> None:
+    game = Game(Rules.preset("2008"), 4, seed=11)
+    bots = [WarlordBot(0), *(make_bot("continental", seat) for seat in range(1, 4))]
+    spent, decisions = 0.0, 0
+    while not game.is_over and game.turn <= 300:
+        actor = game.to_act
+        view = View(game, actor)
+        started = time.process_time()
+        action = bots[actor].choose(view)
+        if actor == 0:
+            spent += time.process_time() - started
+            decisions += 1
+        game.apply(action)
+    assert decisions > 100
+    assert spent / decisions < 0.002
+
+
+def test_hard_is_the_warlord() -> None:
+    level = level_of("hard")
+    assert level is not None and level.bot == "warlord"
+    assert isinstance(make_bot("hard", 1), WarlordBot)
