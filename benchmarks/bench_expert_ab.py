@@ -20,7 +20,7 @@ import json
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from risk.bots import make_bot
 from risk.bots.expert import CLASSIC, RECIPE, ExpertBot, Recipe
@@ -99,9 +99,15 @@ def main() -> None:
                          args.iterations))
     results: dict[tuple[str, int], dict[str, object]] = {}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for result in pool.map(play, jobs):
+        for future in as_completed([pool.submit(play, job) for job in jobs]):
+            result = future.result()
             results[(str(result["recipe"]), int(result["index"]))] = result  # type: ignore[call-overload]
-            print(f"game {result['index']} {result['recipe']}: winner {result['winner']}", file=sys.stderr)
+            # One line a game as it ends: a run stopped early still tells what it played.
+            times = sorted(result["times"])  # type: ignore[type-var]
+            p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
+            print(json.dumps({"index": result["index"], "recipe": result["recipe"], "won": result["won"],
+                              "winner": result["winner"], "decisions": len(times),
+                              "p95_ms": round(1000 * p95, 1)}), file=sys.stderr, flush=True)
     report: dict[str, object] = {"table": table, "games": args.games, "first": args.first, "seed": args.seed}
     indices = range(args.first, args.first + args.games)
     for label, recipe in (("a", args.a), ("b", args.b)):
