@@ -66,11 +66,12 @@ def measure(name: str, games: int, workers: int, seed: int, bot: str) -> dict[st
     }
 
 
-def decision_times(games: int, players: int, bot: str) -> dict[str, float | int]:
-    """CPU time of the bot's decisions against continental bots (2008 rules)."""
+def decision_times(games: int, players: int, bot: str, preset: str) -> dict[str, float | int | str]:
+    """CPU time of the bot's decisions against continental bots."""
     times: list[float] = []
     for seed in range(games):
-        game = Game(Rules.preset("2008"), players, seed=500 + seed)
+        rules = Rules.preset(preset).for_game("two-player" if players == 2 else "world")
+        game = Game(rules, players, seed=500 + seed)
         bots = [make_bot(bot, seed), *(make_bot("continental", s) for s in range(1, players))]
         while not game.is_over and game.turn <= 300:
             actor = game.to_act
@@ -83,6 +84,7 @@ def decision_times(games: int, players: int, bot: str) -> dict[str, float | int]
     ordered = sorted(times)
     return {
         "players": players,
+        "rules": preset,
         "decisions": len(times),
         "mean_ms": round(1000 * statistics.fmean(times), 3),
         "p95_ms": round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 3),
@@ -97,15 +99,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", default=BOT, help="the bot in the first seat (to compare another)")
-    parser.add_argument("--timing", type=int, default=0, help="games for the decision times (3, 6 players)")
+    parser.add_argument("--timing", type=int, default=0, help="games for the decision times (2-6 players)")
     args = parser.parse_args()
     for name in [n for n in args.only.split(",") if n and n != "none"]:
         if name not in TABLES:
             parser.error(f"no table called {name!r}; tables: {', '.join(TABLES)}")
         print(json.dumps(measure(name, args.games, args.workers, args.seed, args.bot)), flush=True)
     if args.timing:
-        for players in (3, 6):
-            print(json.dumps({"timing": decision_times(args.timing, players, args.bot)}), flush=True)
+        for players, preset in ((2, "2008"), (3, "2008"), (4, "2008"), (6, "1993")):
+            timing = decision_times(args.timing, players, args.bot, preset)
+            print(json.dumps({"timing": timing}), flush=True)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ def two_fronts(mission: str) -> Game:
     return game
 
 
-@pytest.mark.parametrize("bot", ["continental", "fortress"])
+@pytest.mark.parametrize("bot", ["continental", "fortress", "warlord"])
 def test_a_mission_to_take_asia_and_africa_reinforces_there(bot: str) -> None:
     africa = two_fronts("asia-africa")
     america = two_fronts("north-america-australia")

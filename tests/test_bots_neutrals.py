@@ -176,6 +176,8 @@ def test_heuristic_bots_finish_every_two_player_and_team_game() -> None:
     cases = [
         (TWO_PLAYER, ("continental", "fortress")),
         (ACTIVE, ("fortress", "continental")),
+        (TWO_PLAYER, ("warlord", "continental")),
+        (ACTIVE, ("continental", "warlord")),
         (Rules.preset("2003").for_game("team"), ("continental", "fortress") * 2),
         (Rules.preset("1993").with_option_text(["attack-advantage=on", "commanders=on"]),
          ("continental", "fortress", "quick")),

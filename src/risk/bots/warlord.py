@@ -107,8 +107,8 @@ class Plan:
 class WarlordBot(HeuristicBot):
     name = "warlord"
     description = (
-        "a strong player without search: plans eliminations for cards with exact chain odds, takes a "
-        "card every turn, breaks continents, holds its borders"
+        "a strong player without search: rolls one stack through its opponents by exact chain odds, "
+        "wipes out weak players for their cards, times its trades, breaks continents"
     )
     style = Style(
         attack_odds_target=0.5,
@@ -303,13 +303,14 @@ class WarlordBot(HeuristicBot):
         return found
 
     # -- the turn ------------------------------------------------------------------------------
-    def choose(self, view: View) -> Action:
+    def decide(self, view: View) -> Action:
         # 2-player RISK: the neutral buffers of risk.bots.neutrals with the duel's own style.
         self.duel = neutrals.in_duel(view)
         self.style = DUEL_STYLE if self.duel else type(self).style
         players = sum(1 for p in range(len(view.players)) if view.alive[p] and not view.neutral[p])
-        self.blitzing = self.blitz and players <= BLITZ_PLAYERS and view.team is None
-        return super().choose(view)
+        # Not where the game has its own goal: its aims (risk.bots.aims) place and attack for it.
+        self.blitzing = self.blitz and players <= BLITZ_PLAYERS and view.team is None and self.aim is None
+        return super().decide(view)
 
     def attack(self, view: View, me: int) -> Action:
         action = self.planned_attack(view, me) if self.plans else None
