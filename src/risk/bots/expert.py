@@ -20,6 +20,10 @@ next set will pay, which grows through the game. So:
   reinforcements (public actions) were each one pile of everything with the quick bot, which is
   how such a player goes on (all-in blitzes from its largest stack), and every other seat with the
   continental bot. The continental rollouts never saw a quick player's turn-long blitzes coming.
+  (The classic recipe; today's, :data:`RECIPE`, plays every seat with the warlord.)
+* **The warlord inside** (:class:`Recipe`): the warlord gives the default move and candidates and
+  plays every seat in the rollouts; its elimination plans are candidates played whole for the rest
+  of the turn (:class:`CommittedWarlord`); decisions at stake get more iterations, routine ones fewer.
 """
 
 from __future__ import annotations
