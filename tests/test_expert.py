@@ -6,20 +6,29 @@ from __future__ import annotations
 import pytest
 
 from risk.bots import make_bot
+from risk.bots.base import Bot
 from risk.bots.battle_odds import win_probability
 from risk.bots.expert import (
     CARD_FLOOR,
+    CLASSIC,
+    HIGH_STAKES_SHARE,
     HISTORY_TAIL,
+    RECIPE,
+    ROUTINE_SHARE,
+    CommittedWarlord,
     ExpertBot,
     card_worth,
     expert_evaluate,
     reinforcements_all_in,
     safe_bonus,
 )
+from risk.bots.heuristic import ContinentalBot
 from risk.bots.quick import QuickBot
-from risk.rules.actions import END_ATTACK, END_TURN, Attack, Defend, EndAttack, Place, Trade
+from risk.bots.warlord import WarlordBot
+from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Defend, EndAttack, Occupy, Place, Trade
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
+from risk.rules.scenario import rearrange
 from risk.view import View
 
 
@@ -110,7 +119,9 @@ def test_reinforcement_candidates_are_whole_placements() -> None:
 def test_same_seed_same_game() -> None:
     def history(seed: int) -> list[object]:
         game = Game(Rules.preset("2008"), 3, seed=seed)
-        bots = [ExpertBot(10, iterations=4), make_bot("continental", 11), make_bot("quick", 12)]
+        # No time cap: on a loaded machine it would stop searches early, and games would differ.
+        expert = ExpertBot(10, iterations=4, max_seconds=1e6)
+        bots = [expert, make_bot("continental", 11), make_bot("quick", 12)]
         while not game.is_over and game.turn <= 30:
             game.apply(bots[game.to_act].choose(View(game, game.to_act)))
         return game.history
@@ -143,7 +154,7 @@ def test_the_expert_rolls_out_an_all_in_player_as_the_quick_bot() -> None:
     After a few rounds the expert's rollouts play the quick seat with the quick bot, and the
     continental seat (and its own) with the continental bot."""
     game = Game(Rules.preset("2008"), 3, seed=7)
-    bots = [ExpertBot(1, iterations=4), make_bot("continental", 2), make_bot("quick", 3)]
+    bots = [ExpertBot(1, iterations=4, recipe=CLASSIC), make_bot("continental", 2), make_bot("quick", 3)]
     while game.turn < 10 or game.to_act != 0 or game.phase != Phase.REINFORCE:
         assert not game.is_over
         game.apply(bots[game.to_act].choose(View(game, game.to_act)))
@@ -165,3 +176,118 @@ def test_the_budget_follows_the_player_count_unless_set() -> None:
         bot.choose(View(game, game.to_act))
         fixed.choose(View(game, game.to_act))
         assert (bot.iterations, fixed.iterations) == (budget, 4)
+
+
+def test_the_recipe_chooses_who_plays_each_part() -> None:
+    """Today's recipe: the warlord gives the default move and plays every seat in the rollouts (no
+    quick model); the classic one: continental, with all-in seats played by quick."""
+    game = continental_game(seed=21, turn=6, players=3)
+    advance_to(game, Phase.ATTACK)
+    me = game.to_act
+    today, classic = ExpertBot(1, iterations=4), ExpertBot(1, iterations=4, recipe=CLASSIC)
+    assert today.recipe == RECIPE and RECIPE.rollout == RECIPE.opponents == RECIPE.source == "warlord"
+    for bot in (today, classic):
+        bot.choose(View(game, me))
+    assert isinstance(today.policy, WarlordBot)
+    assert all(isinstance(policy, WarlordBot) for policy in today.seat_policies(View(game, me)))
+    assert type(classic.policy) is ContinentalBot
+    classic_policies = classic.seat_policies(View(game, me))
+    assert all(isinstance(policy, ContinentalBot | QuickBot) for policy in classic_policies)
+
+
+def prey_position() -> Game:
+    """Seat 0 to play, next to seat 2's last two territories (Western and Eastern Australia, 2 armies
+    each) with 6 armies on Indonesia: the elimination holds at about even odds, below what the
+    warlord asks of a victim without cards (0.75)."""
+    game = Game(Rules.preset("2008"), 3, seed=4)
+    bots = [make_bot("continental", seat) for seat in range(3)]
+    while game.turn < 1 or game.current != 0 or game.phase != Phase.REINFORCE:
+        game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+    owner = [1] * len(game.board)
+    armies = [3] * len(game.board)
+    for t in range(13):  # North and South America
+        owner[t] = 0
+    owner[38], armies[38] = 0, 6
+    owner[39], armies[39] = 1, 20
+    for t in (40, 41):
+        owner[t], armies[t] = 2, 2
+    rearrange(game, owner, armies)
+    game.hands[2] = []
+    return game
+
+
+def test_a_committed_warlord_follows_a_plan_the_warlord_would_not() -> None:
+    game = prey_position()
+    game.apply(Place(0, game.pending))  # the reinforcements far away: Indonesia's 6 armies decide
+    view = View(game, 0)
+    assert WarlordBot(1).best_plan(view, 0) is None
+    committed = CommittedWarlord(1)
+    committed.committed_to = 2
+    plan = committed.best_plan(view, 0)
+    assert plan is not None and plan.victim == 2 and plan.first[0] == 38
+    action = committed.choose(view)
+    assert isinstance(action, Attack) and (action.source, action.target) in ((38, 40), (38, 41))
+
+
+def test_elimination_plans_are_candidates_played_whole() -> None:
+    game = prey_position()
+    game.apply(Place(0, game.pending))
+    view = View(game, 0)
+    bot = ExpertBot(2, iterations=8)
+    default = bot.policy.choose(view)
+    candidates = bot.candidates(view, 0, default)
+    planned = [c for c in candidates if bot.own_policy(c) is not None]
+    assert planned and all(isinstance(c, Attack) and c.source == 38 for c in planned)
+    own = bot.own_policy(planned[0])
+    assert isinstance(own, CommittedWarlord) and own.committed_to == 2
+    assert all(game.is_legal(c) for c in candidates) and len(candidates) <= bot.candidate_count
+    # The classic recipe offers no plans.
+    classic = ExpertBot(2, iterations=8, recipe=CLASSIC)
+    classic_candidates = classic.candidates(view, 0, classic.policy.choose(view))
+    assert all(classic.own_policy(c) is None for c in classic_candidates)
+
+
+def test_a_commitment_plays_our_seat_for_the_rest_of_the_turn_only() -> None:
+    class Counting(Bot):
+        def __init__(self, inner: Bot) -> None:
+            super().__init__(0)
+            self.inner, self.turns = inner, set()
+
+        def choose(self, view: View) -> Action:
+            self.turns.add(view.turn)
+            return self.inner.choose(view)
+
+    game = prey_position()
+    game.apply(Place(38, game.pending))
+    bot = ExpertBot(3, iterations=8)
+    bot.choose(View(game, 0))  # reads the seats' policies
+    own = Counting(make_bot("warlord", 5))
+    sample = View(game, 0).determinise(__import__("random").Random(1))
+    bot.rollout(sample, 0, own)
+    assert own.turns == {game.turn}
+    assert sample.turn > game.turn  # the rollout went on, other seats and policies playing
+
+
+def test_the_budget_follows_the_stakes() -> None:
+    """Moves after a conquest and the free move get a share of the budget; a decision with an
+    elimination in reach more; the classic recipe the same everywhere."""
+    game = prey_position()
+    game.apply(Place(0, game.pending))
+    view = View(game, 0)
+    bot = ExpertBot(2, iterations=40)
+    candidates = bot.candidates(view, 0, bot.policy.choose(view))
+    assert bot.stakes(view, candidates) == HIGH_STAKES_SHARE
+    bot._intents.clear()
+    played: list[int] = []
+    bot.rollout = lambda sample, me, own=None: played.append(1) or 0.5  # type: ignore[method-assign]
+    bot.search(view, [END_ATTACK, Attack(38, 40, 3)])
+    assert len(played) == round(40 * 1.0)
+    played.clear()
+    attack_game = continental_game(seed=12, turn=20)
+    advance_to(attack_game, Phase.OCCUPY)
+    occupy_view = View(attack_game, attack_game.to_act)
+    low, high = attack_game.occupy_range()
+    options: list[Action] = [Occupy(low), Occupy(high)]
+    assert bot.stakes(occupy_view, options) == ROUTINE_SHARE
+    bot.search(occupy_view, options)
+    assert len(played) == round(40 * ROUTINE_SHARE)

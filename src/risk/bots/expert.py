@@ -20,19 +20,26 @@ next set will pay, which grows through the game. So:
   reinforcements (public actions) were each one pile of everything with the quick bot, which is
   how such a player goes on (all-in blitzes from its largest stack), and every other seat with the
   continental bot. The continental rollouts never saw a quick player's turn-long blitzes coming.
+  (The classic recipe; today's, :data:`RECIPE`, plays every seat with the warlord.)
+* **The warlord inside** (:class:`Recipe`): the warlord gives the default move and candidates and
+  plays every seat in the rollouts; its elimination plans are candidates played whole for the rest
+  of the turn (:class:`CommittedWarlord`); decisions at stake get more iterations, routine ones fewer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from risk.bots.base import Bot
 from risk.bots.battle_odds import win_probability
+from risk.bots.heuristic import ContinentalBot, HeuristicBot
 from risk.bots.quick import QuickBot
 from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
+from risk.bots.warlord import PLAN_ODDS_LOW, Plan, WarlordBot
 from risk.rules.actions import Action, Attack, Place, Trade
 from risk.rules.game import Phase
 from risk.view import View
@@ -47,12 +54,67 @@ EXPERT_CANDIDATES = 7
 CARD_FLOOR = 1.5
 # A fixed-chart set (Mission and Team RISK) is worth about this much on average.
 FIXED_SET_ESTIMATE = 7.0
+# The focus: the share of the budget a decision at stake (an elimination or a continent in reach)
+# gets, and a routine one (moves after a conquest, the free move).
+HIGH_STAKES_SHARE = 1.5
+ROUTINE_SHARE = 0.5
 # A seat is modelled as an all-in player once this many of its recent reinforcements were one
 # placement of everything (and every one of the last few was).
 ALL_IN_TURNS = 2
 ALL_IN_WINDOW = 4
 # Only the recent public history is read (a few rounds): cheap, and a player's style now.
 HISTORY_TAIL = 1500
+# A committed elimination plan is pursued while the rest of it holds at these odds.
+COMMIT_ODDS = PLAN_ODDS_LOW
+# Plans offered as candidates: their odds at least this, the best few.
+PLAN_CANDIDATE_ODDS = 0.25
+PLAN_CANDIDATES = 2
+
+POLICIES: dict[str, type[HeuristicBot]] = {"continental": ContinentalBot, "warlord": WarlordBot}
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """Which bot plays which part of the search, kept switchable so that each choice can be measured
+    (``benchmarks/bench_expert_ab.py``; docs/bots.md, "The top bot").
+
+    ``source``: the bot whose choice is the default move and whose runners-up are candidates;
+    ``rollout``: the bot that plays our own seat in the rollouts; ``opponents``: the bot that plays the
+    other seats; ``quick_model``: seats seen placing all-in are played by ``quick`` instead;
+    ``plans``: elimination plans (the warlord's chains of attacks) as candidates, each played whole
+    for the rest of the turn in its rollouts; ``focus``: more iterations where the decision is at
+    stake (an elimination or a continent in reach), fewer on routine ones (moves, fortifying)."""
+
+    source: str = "continental"
+    rollout: str = "continental"
+    opponents: str = "continental"
+    quick_model: bool = True
+    plans: bool = False
+    focus: bool = False
+
+
+# The expert of before issue 25's item 2.
+CLASSIC = Recipe()
+# Today's: the warlord everywhere (default move, candidates, rollouts, opponents), its plans as
+# candidates, the budget focused on decisions at stake (measured: docs/bots.md, "The top bot").
+RECIPE = Recipe(
+    source="warlord", rollout="warlord", opponents="warlord", quick_model=False, plans=True, focus=True
+)
+
+
+class CommittedWarlord(WarlordBot):
+    """The warlord, committed to eliminating ``committed_to`` this turn: it follows the plan against
+    that victim while the rest of it holds at COMMIT_ODDS, whatever the victim's cards pay."""
+
+    committed_to = -1
+
+    def best_plan(self, view: View, me: int, extra: int = 0) -> Plan | None:
+        victim = self.committed_to
+        if victim >= 0 and view.alive[victim]:
+            plan = self.plan(view, me, victim, extra)
+            if plan is not None and plan.odds >= COMMIT_ODDS:
+                return plan
+        return super().best_plan(view, me, extra)
 
 
 def reinforcements_all_in(history: Sequence[tuple[str, Any, Any]], seat: int) -> list[bool]:
@@ -134,26 +196,85 @@ class ExpertBot(SearchBot):
         iterations: int | None = None,
         max_seconds: float = EXPERT_MAX_SECONDS,
         candidates: int = EXPERT_CANDIDATES,
+        recipe: Recipe | None = None,
     ) -> None:
         super().__init__(
             seed, iterations=iterations or EXPERT_ITERATIONS, max_seconds=max_seconds, candidates=candidates
         )
+        self.recipe = recipe = recipe or RECIPE
         self._fixed_iterations = iterations  # ``expert:N``; None: by the number of players
         # Seats seen placing everything at once play like this in the rollouts. Its generator only
         # serves the claim phase, never searched: seeding it from ``seed`` keeps ours untouched.
         self._all_in_policy: Bot = QuickBot(seed)
         self._policies: list[Bot] = []
+        # The parts' bots; the classic recipe keeps the search bot's own (and so its generator draws).
+        rollout_seed = self._rollout_policy.seed
+        if recipe.source != "continental":
+            self.policy = POLICIES[recipe.source](seed)
+        if recipe.rollout != "continental":
+            self._rollout_policy = POLICIES[recipe.rollout](rollout_seed)
+        self._opponent_policy: Bot = self._rollout_policy
+        if recipe.opponents != recipe.rollout:
+            self._opponent_policy = POLICIES[recipe.opponents](rollout_seed + 1)
+        self._planner = self.policy if isinstance(self.policy, WarlordBot) else WarlordBot(seed)
+        self._committed = CommittedWarlord(rollout_seed + 2)
+        # Candidate -> the victim it commits to (this decision's plan candidates).
+        self._intents: dict[Action, int] = {}
 
     def choose(self, view: View) -> Action:
         if self._fixed_iterations is None:
             self.iterations = EXPERT_ITERATIONS if 3 <= view.humans <= 4 else OTHER_TABLE_ITERATIONS
-        all_in, default = self._all_in_policy, self._rollout_policy
-        recent = view.public_history(-HISTORY_TAIL)
+        all_in, opponent = self._all_in_policy, self._opponent_policy
+        quick_model = self.recipe.quick_model
+        recent = view.public_history(-HISTORY_TAIL) if quick_model else []
         self._policies = [
-            all_in if seat != view.player and self.plays_all_in(recent, seat) else default
+            self._rollout_policy if seat == view.player
+            else all_in if quick_model and self.plays_all_in(recent, seat)
+            else opponent
             for seat in range(len(view.players))
         ]
+        self._intents = {}
         return super().choose(view)
+
+    def search(self, view: View, candidates: list[Action]) -> Action:
+        if not self.recipe.focus:
+            return super().search(view, candidates)
+        base = self.iterations
+        self.iterations = max(1, round(base * self.stakes(view, candidates)))
+        try:
+            return super().search(view, candidates)
+        finally:
+            self.iterations = base
+
+    def stakes(self, view: View, candidates: list[Action]) -> float:
+        """How much of the budget this decision deserves, relative to the usual: more when an
+        elimination is planned or a continent can be taken or broken by an attack on offer, less
+        for routine decisions (moves after a conquest, the free move)."""
+        phase = view.phase
+        if phase not in (Phase.ATTACK, Phase.REINFORCE):
+            return ROUTINE_SHARE
+        if self._intents:
+            return HIGH_STAKES_SHARE
+        owner, board = view.owner, view.board
+        me = view.player
+        for action in candidates:
+            target = action.target if isinstance(action, Attack) else -1
+            if target < 0:
+                continue
+            members = board.continents[board.continent_of[target]].territories
+            holders = {owner[t] for t in members}
+            # Breaking a held continent, or the last enemy territory of one we nearly hold.
+            if len(holders) == 1 or all(owner[t] == me for t in members if t != target):
+                return HIGH_STAKES_SHARE
+        return 1.0
+
+    def own_policy(self, candidate: Action) -> Bot | None:
+        victim = self._intents.get(candidate, -1)
+        if victim < 0:
+            return None
+        committed = self._committed
+        committed.committed_to = victim
+        return committed
 
     @staticmethod
     def plays_all_in(history: Sequence[tuple[str, Any, Any]], seat: int) -> bool:
@@ -174,10 +295,13 @@ class ExpertBot(SearchBot):
     def candidates(self, view: View, me: int, default: Action) -> list[Action]:
         base = super().candidates(view, me, default)
         extra_actions: list[Action]
+        plans = self.plan_candidates(view, me, default) if self.recipe.plans else []
         if view.phase == Phase.ATTACK:
-            extra_actions = list(self.predator_attacks(view, me))
+            extra_actions = [*plans, *self.predator_attacks(view, me)]
         elif view.phase == Phase.REINFORCE and isinstance(default, Place):
-            extra_actions = [Place(attack.source, view.pending) for attack in self.predator_attacks(view, me)]
+            extra_actions = [
+                *plans, *(Place(attack.source, view.pending) for attack in self.predator_attacks(view, me))
+            ]
         else:
             return base
         # The search bot's first ideas stay first; the predator's ideas take the later places.
@@ -189,6 +313,41 @@ class ExpertBot(SearchBot):
             if len(result) >= self.candidate_count:
                 break
         return result
+
+    def plan_candidates(self, view: View, me: int, default: Action) -> list[Action]:
+        """The first steps of the best elimination plans in reach (the warlord's chains of attacks,
+        at PLAN_CANDIDATE_ODDS or better, whatever the victim's cards pay): the attack, or in the
+        reinforcement phase every army on the plan's first stack. Each is recorded as committed to
+        its victim, so its rollouts play the whole plan this turn."""
+        phase = view.phase
+        if phase == Phase.ATTACK:
+            if view.pending_occupation is not None or view.pending_attack is not None:
+                return []
+            extra = 0
+        elif phase == Phase.REINFORCE and isinstance(default, Place):
+            extra = view.pending
+        else:
+            return []
+        planner = self._planner
+        found: list[tuple[float, Action, int]] = []
+        for victim in planner.victims(view, me):
+            plan = planner.plan(view, me, victim, extra)
+            if plan is None or plan.odds < PLAN_CANDIDATE_ODDS:
+                continue
+            source, target = plan.first
+            action: Action
+            if extra:
+                action = Place(source, extra)
+            else:
+                action = Attack(source, target, min(3, view.force(source, me) - 1))
+            found.append((plan.odds, action, victim))
+        found.sort(key=lambda item: -item[0])
+        chosen: list[Action] = []
+        for _, action, victim in found[:PLAN_CANDIDATES]:
+            if action not in self._intents and view.is_legal(action):
+                self._intents[action] = victim
+                chosen.append(action)
+        return chosen
 
     def predator_attacks(self, view: View, me: int) -> list[Attack]:
         """Attacks a strong player looks at first: one that finishes an opponent off, the surest
@@ -238,4 +397,13 @@ class ExpertBot(SearchBot):
         return sum(armies[t] for t, owner in enumerate(view.owner) if owner == player)
 
 
-__all__ = ["ExpertBot", "card_worth", "expert_evaluate", "safe_bonus"]
+__all__ = [
+    "CLASSIC",
+    "RECIPE",
+    "CommittedWarlord",
+    "ExpertBot",
+    "Recipe",
+    "card_worth",
+    "expert_evaluate",
+    "safe_bonus",
+]

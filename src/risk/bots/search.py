@@ -253,7 +253,7 @@ class SearchBot(Bot):
                 for arm in alive:
                     sample = view.determinise(random.Random(world))
                     sample.apply_unchecked(candidates[arm])
-                    totals[arm] += self.rollout(sample, me)
+                    totals[arm] += self.rollout(sample, me, self.own_policy(candidates[arm]))
                     visits[arm] += 1
                     # The safety cap, checked per rollout: a slow machine stops early, not late.
                     if time.perf_counter() > deadline:
@@ -267,19 +267,30 @@ class SearchBot(Bot):
             alive = alive[: max(1, (len(alive) + 1) // 2)]
         return candidates[alive[0]]
 
-    def rollout(self, sample: Game, me: int) -> float:
+    def rollout(self, sample: Game, me: int, own: Bot | None = None) -> float:
         """Play every seat of ``sample`` (a determinised game: the bot's own, which it plays on) with
         the heuristic until ``me``'s next turn begins, then evaluate ``me``'s view of it. The seats'
-        policies read it through their views, as in a real game."""
+        policies read it through their views, as in a real game. ``own``, when given, plays ``me``
+        for the rest of this turn (a candidate that commits to a plan)."""
         views = [View(sample, player) for player in range(len(sample.players))]
         policies = self.seat_policies(views[me])
+        if own is not None:
+            policies = list(policies)
+            policies[me] = own
         start_turn = sample.turn
         for _ in range(ROLLOUT_ACTION_CAP):
             if sample.is_over or (sample.turn != start_turn and sample.current == me):
                 break
+            if own is not None and sample.turn != start_turn:
+                policies[me], own = self.seat_policies(views[me])[me], None
             actor = sample.to_act
             sample.apply_unchecked(policies[actor].choose(views[actor]))
         return self.evaluate(views[me])
+
+    def own_policy(self, candidate: Action) -> Bot | None:
+        """The policy that plays the bot's own seat for the rest of the turn after ``candidate``
+        (None: the rollout policy; a subclass may commit a candidate to a plan)."""
+        return None
 
     def seat_policies(self, view: View) -> list[Bot]:
         """The bot that plays each seat in the rollouts (a subclass may model seats differently)."""
