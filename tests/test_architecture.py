@@ -42,6 +42,7 @@ LAYERS = (
 PLACES: dict[str, str] = {
     "risk.maps": "maps/odds",
     "risk.maps.labels": "maps/odds",  # where names go on a board's drawing: geometry only
+    "risk.maps.validate": "maps/odds",  # the board format's checks (risk board validate, every load)
     "risk.odds": "maps/odds",
     "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
     "risk.textfile": "maps/odds",  # reading a text file the user named (boards, records); under maps
@@ -68,6 +69,7 @@ PLACES: dict[str, str] = {
     "risk.__main__": "cli",  # `python -m risk`: the command
     "risk.odds_cli": "cli",  # the `risk odds` command
     "risk.tournament_cli": "cli",  # the `risk tournament` and `risk bots` commands
+    "risk.board_cli": "cli",  # the `risk board` commands (and `risk map`)
     "risk.output": "cli",  # the console the commands print to
 }
 

@@ -321,8 +321,7 @@ def simulate_to_parquet(
     for name in bots:
         if not is_bot_name(name):
             raise ValueError(f"no bot or level called {name!r}; {bot_choices()}")
-    rules.check_player_count(len(bots))
-    load_map(board)
+    rules.check_player_count(len(bots), load_map(board))
     check_backend(backend, address, workers)
     check_out_path(path)
     jobs = simulation_jobs(

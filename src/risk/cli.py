@@ -21,7 +21,7 @@ from typer.core import TyperGroup
 
 from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name
 from risk.errors import RiskError
-from risk.maps import available_maps, load_map
+from risk.maps import load_map
 from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
 from risk.odds_cli import odds_command
 from risk.output import output_console
@@ -40,6 +40,7 @@ LAZY_COMMANDS = {
     "serve": "risk.server.command",
     "tournament": "risk.tournament_cli",
     "bots": "risk.tournament_cli",
+    "board": "risk.board_cli",
 }
 
 
@@ -156,33 +157,10 @@ def map_command(
     name: Annotated[str, typer.Argument(help="a shipped map name or a .json map file")] = "classic",
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """The board: territories by continent, with their neighbours."""
-    try:
-        board = load_map(name)
-    except RiskError as error:
-        fail(str(error))
-    if as_json:
-        print_json(board.to_json())
-        return
-    from rich.table import Table
+    """The board: territories by continent, with their neighbours (the same as `risk board show`)."""
+    from risk.board_cli import show_board
 
-    for continent in board.continents:
-        table = Table(title=f"{continent.name} (bonus {continent.bonus})", title_justify="left")
-        table.add_column("territory")
-        table.add_column("card")
-        table.add_column("neighbours")
-        for t in continent.territories:
-            territory = board.territories[t]
-            sea = " (island)" if t in board.islands else ""
-            table.add_row(
-                territory.name + sea,
-                ("infantry", "cavalry", "artillery")[territory.card_symbol],
-                ", ".join(board.name_of(n) for n in board.neighbours[t]),
-            )
-        console().print(table)
-    console().print(
-        f"{len(board)} territories, {len(board.continents)} continents; maps: {', '.join(available_maps())}"
-    )
+    show_board(name, as_json)
 
 
 @app.command("rules")
@@ -306,11 +284,15 @@ def simulate_command(
     for name in bot_names:
         if not is_bot_name(name):
             fail(f"no bot or level called {name!r}; {bot_choices()}")
-    low, high = ruleset.players
+    try:
+        chosen_board = load_map(board)
+    except RiskError as error:
+        fail(str(error))
+    low, high = ruleset.player_range(chosen_board)
     default_count = 3 if low <= 3 <= high else low
     count = players if players is not None else (len(bot_names) if len(bot_names) > 1 else default_count)
     try:
-        ruleset.check_player_count(count)
+        ruleset.check_player_count(count, chosen_board)
     except RiskError as error:
         fail(str(error))
     if len(bot_names) <= 1:
@@ -322,7 +304,6 @@ def simulate_command(
     if max_turns < 1:
         fail("--max-turns must be at least 1")
     try:
-        load_map(board)
         check_backend(backend, address, workers)
         if out is not None:
             check_out_path(out)

@@ -126,8 +126,7 @@ def tournament_command(
     try:
         ruleset = Rules.preset(rules).for_game(game_name).with_option_text(option or [])
         specs = parse_bot_list(bots)
-        ruleset.check_player_count(len(specs))
-        load_map(board)
+        ruleset.check_player_count(len(specs), load_map(board))
         check_backend(backend, address, workers)
     except (RiskError, TournamentError, BackendError) as error:
         _fail(str(error))

@@ -23,7 +23,7 @@ from typing import Any
 from risk.bots import Bot, bot_choices, bot_label, is_bot_name, make_bot
 from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
 from risk.history import summarize
-from risk.maps import available_maps
+from risk.maps import available_maps, load_map
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
@@ -196,7 +196,9 @@ class GameMaster:
             if spec.options:
                 rules = rules.with_options(**{k: str(v) for k, v in spec.options.items()})
             if check_count:
-                rules.check_player_count(len(spec.seats))
+                # The board's player counts (a board that is not shipped is refused by create_game).
+                board = load_map(spec.board) if spec.board in available_maps() else None
+                rules.check_player_count(len(spec.seats), board)
         except RiskError as error:
             raise Refusal("bad-request", str(error)) from None
         return rules

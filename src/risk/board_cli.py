@@ -1,0 +1,162 @@
+"""The `risk board` commands: validate a board file, list the shipped boards, show one.
+
+`risk map` is `risk board show` under its old name (docs: README.md, docs/boards.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from risk.errors import RiskError
+from risk.maps import SYMBOLS, Board, available_maps, load_map
+from risk.maps.validate import MAX_BOARD_BYTES, MAX_PLAYERS, MAX_TERRITORIES, file_problems
+from risk.output import output_console
+
+board_app = typer.Typer(
+    no_args_is_help=True,
+    help="Boards: validate a board file, list the shipped boards, show one (docs/boards.md).",
+)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"risk: error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def players_text(board: Board) -> str:
+    """The player counts a board declares, or that the rules' apply (a board that declares none)."""
+    if board.players is None:
+        return "as the rules say"
+    low, high = board.players
+    return f"{low}-{high}"
+
+
+def summary(board: Board) -> dict[str, Any]:
+    """A board in a few numbers: what `risk board list --json` gives for each board."""
+    links = sum(len(n) for n in board.neighbours) // 2
+    return {
+        "name": board.name,
+        "title": board.title,
+        "territories": len(board),
+        "continents": len(board.continents),
+        "links": links,
+        "players": None if board.players is None else {"min": board.players[0], "max": board.players[1]},
+        "starting_armies": {str(count): armies for count, armies in board.starting_armies},
+        "wild_cards": len(board.wild_cards),
+    }
+
+
+@board_app.command("validate")
+def validate_command(
+    file: Annotated[str, typer.Argument(help="a board file (.json)", metavar="FILE", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Check a board file: every problem, each with where it is and what to fix; exit 2 if any."""
+    data, problems = file_problems(file)
+    board: Board | None = None
+    if not problems:
+        try:
+            board = Board(data)
+        except RiskError as error:  # never expected: the loader runs the same checks
+            _fail(f"{file}: {error}")
+    if as_json:
+        _print_json(
+            {
+                "file": file,
+                "valid": not problems,
+                "problems": [{"where": p.where, "message": p.message} for p in problems],
+                "board": summary(board) if board is not None else None,
+            }
+        )
+        if problems:
+            raise typer.Exit(code=2)
+        return
+    if problems:
+        for problem in problems:
+            typer.echo(f"{file}: {problem}", err=True)
+        count = f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"
+        typer.echo(f"risk: error: {file} is not a valid board: {count}", err=True)
+        raise typer.Exit(code=2)
+    assert board is not None
+    facts = summary(board)
+    typer.echo(
+        f"{file}: valid board {board.name!r}: {facts['territories']} territories, "
+        f"{facts['continents']} continents, {facts['links']} links, players {players_text(board)}"
+    )
+
+
+@board_app.command("list")
+def list_command(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
+    """The shipped boards: territories, continents and the player counts each supports."""
+    boards = [load_map(name) for name in available_maps()]
+    if as_json:
+        _print_json({"boards": [summary(board) for board in boards]})
+        return
+    from rich.table import Table
+
+    table = Table(title="Boards (risk board show NAME)", title_justify="left")
+    for column in ("name", "territories", "continents", "players", "title"):
+        table.add_column(column)
+    for board in boards:
+        table.add_row(
+            board.name, str(len(board)), str(len(board.continents)), players_text(board), board.title
+        )
+    console = output_console()
+    console.print(table)
+    console.print(
+        f"A board file of your own: risk board validate FILE (at most {MAX_BOARD_BYTES // (1 << 20)} MiB, "
+        f"{MAX_TERRITORIES} territories, {MAX_PLAYERS} players; docs/boards.md)."
+    )
+
+
+@board_app.command("show")
+def show_command(
+    name: Annotated[str, typer.Argument(help="a shipped board's name or a .json board file")] = "classic",
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """The board: territories by continent, with their card and neighbours (also `risk map`)."""
+    show_board(name, as_json)
+
+
+def show_board(name: str, as_json: bool) -> None:
+    try:
+        board = load_map(name)
+    except RiskError as error:
+        _fail(str(error))
+    if as_json:
+        _print_json(board.to_json())
+        return
+    from rich.table import Table
+
+    console = output_console()
+    for continent in board.continents:
+        table = Table(title=f"{continent.name} (bonus {continent.bonus})", title_justify="left")
+        table.add_column("territory")
+        table.add_column("card")
+        table.add_column("neighbours")
+        for t in continent.territories:
+            territory = board.territories[t]
+            sea = " (island)" if t in board.islands else ""
+            table.add_row(
+                territory.name + sea,
+                SYMBOLS[territory.card_symbol],
+                ", ".join(board.name_of(n) for n in board.neighbours[t]),
+            )
+        console.print(table)
+    console.print(
+        f"{len(board)} territories, {len(board.continents)} continents, players {players_text(board)}; "
+        f"maps: {', '.join(available_maps())}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``board`` (validate, list, show) to the ``risk`` command."""
+    app.add_typer(board_app, name="board")
