@@ -20,7 +20,9 @@ from typing import Any
 
 from risk.errors import FileInputError, RiskError
 from risk.maps.labels import place_names
-from risk.maps.validate import MAX_BOARD_BYTES, SYMBOLS, board_problems, normalise, parse_board_text
+from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
+from risk.maps.validate import SYMBOLS as SYMBOLS  # re-exported: defined there, for the validator
+from risk.maps.validate import normalise as normalise
 from risk.textfile import read_text_file
 
 INFANTRY, CAVALRY, ARTILLERY = 0, 1, 2

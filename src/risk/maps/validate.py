@@ -479,17 +479,17 @@ def _check_links(
                 else:
                     found.add(index_by_name[name])
             listed[i] = found
-    for i, found in enumerate(listed):
-        for j in sorted(found or ()):
+    for i, given in enumerate(listed):
+        for j in sorted(given or ()):
             back = listed[j]
             if frozenset((i, j)) in two_way or (back is not None and i in back):
                 neighbours[i].add(j)
                 neighbours[j].add(i)
                 continue
-            a, b = territories.label(i), territories.label(j)
+            here, there = territories.label(i), territories.label(j)
             check.add(
                 f"{_at('territories', i, territories.names[i])}.neighbours",
-                f"lists {b}, but {b} does not list {a}: {ONE_WAY_WHY}; add {a} to {b}'s "
+                f"lists {there}, but {there} does not list {here}: {ONE_WAY_WHY}; add {here} to {there}'s "
                 "neighbours, or remove it from these",
             )
     return neighbours

@@ -331,7 +331,8 @@ class Rules:
         """Refuse, saying why, a player count these rules (on ``board``, when given) cannot play."""
         if board is not None and board.players is not None:
             board_low, board_high = board.players
-            if not board_low <= player_count <= board_high:
+            # Too many for the board, or too few for it but not for the rules: the board is why.
+            if player_count > board_high or self.players[0] <= player_count < board_low:
                 raise RulesError(
                     f"the {board.name} board is for {board_low} to {board_high} players, not {player_count}"
                 )
