@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import math
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -128,7 +127,7 @@ class _Checker:
             self.add(where, f"{what} must be a whole number from {low} to {high}, not {_kind(value)}")
             return None
         if not low <= value <= high:
-            self.add(where, f"{what} is {value}: it must be from {low} to {high}")
+            self.add(where, f"{what} is {_short(value)}: it must be from {low} to {high}")
             return None
         return value
 
@@ -138,7 +137,7 @@ class _Checker:
             and len(value) == 2
             and all(isinstance(c, int | float) and not isinstance(c, bool) for c in value)
         ):
-            if all(math.isfinite(c) and abs(c) <= MAX_COORDINATE for c in value):
+            if all(abs(c) <= MAX_COORDINATE for c in value):  # False for NaN and infinities too
                 return True
             self.add(where, f"{what} has a coordinate beyond ±{MAX_COORDINATE:,}")
             return False
@@ -643,8 +642,9 @@ def parse_board_text(text: str) -> tuple[Any, list[Problem]]:
         return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant), []
     except json.JSONDecodeError as error:
         return None, [Problem(f"line {error.lineno} column {error.colno}", f"not valid JSON: {error.msg}")]
-    except ValueError as error:
-        return None, [Problem("", str(error))]
+    except ValueError as error:  # ours (they say "not ..."), or Python's: a number of too many digits
+        text = str(error)
+        return None, [Problem("", text if text.startswith("not ") else f"not valid JSON: {text}")]
     except RecursionError:
         return None, [Problem("", "not a board: the JSON is nested too deeply")]
 
