@@ -321,21 +321,26 @@ def test_validate_lists_every_problem_and_exits_2(tmp_path: Path) -> None:
     data = eight_player_board()
     _no_card(data)
     _one_way(data)
-    path = write(tmp_path, data)
+    path = write(tmp_path, json.dumps(data, indent=1))
     result = runner.invoke(app, ["board", "validate", path])
     lines = result.stderr.splitlines()
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert lines[-1] == f"risk: error: {path} is not a valid board: 2 problems"
+    text = Path(path).read_text().splitlines()
+    at = text.index('   "neighbours": [') + 1  # the line of North 1's neighbours, counted from 1
     assert lines[0] == (
-        f"{path}: territories[0] ('North 1').neighbours: lists 'South 3', but 'South 3' does not list "
+        f"{path}:{at}: territories[0] ('North 1').neighbours: lists 'South 3', but 'South 3' does not list "
         "'North 1': one-way links are not allowed: in our rules every link can be crossed both ways; add "
         "'North 1' to 'South 3''s neighbours, or remove it from these"
     )
-    assert lines[1].startswith(f"{path}: territories[3] ('North 4'): the territory has no card: add \"card\"")
+    north_4 = text.index('   "name": "North 4",')  # the line of its object's "{", counted from 1
+    no_card = f"{path}:{north_4}: territories[3] ('North 4'): the territory has no card: add"
+    assert lines[1].startswith(no_card)
     assert len(lines) == 3
     result = runner.invoke(app, ["board", "validate", path, "--json"])
     answer = json.loads(result.stdout)
     assert result.exit_code == 2 and answer["valid"] is False and len(answer["problems"]) == 2
+    assert answer["problems"][0]["line"] == at and answer["problems"][1]["line"] == north_4
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ def validate_command(
             {
                 "file": file,
                 "valid": not problems,
-                "problems": [{"where": p.where, "message": p.message} for p in problems],
+                "problems": [{"where": p.where, "line": p.line, "message": p.message} for p in problems],
                 "board": summary(board) if board is not None else None,
             }
         )
@@ -80,8 +80,9 @@ def validate_command(
             raise typer.Exit(code=2)
         return
     if problems:
-        for problem in problems:
-            typer.echo(f"{file}: {problem}", err=True)
+        for problem in problems:  # FILE:LINE: as compilers say it, for editors to jump to
+            line = f":{problem.line}" if problem.line is not None else ""
+            typer.echo(f"{file}{line}: {problem}", err=True)
         count = f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"
         typer.echo(f"risk: error: {file} is not a valid board: {count}", err=True)
         raise typer.Exit(code=2)

@@ -13,10 +13,11 @@ normalising) only this module checks.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -83,10 +84,12 @@ ONE_WAY_WHY = "one-way links are not allowed: in our rules every link can be cro
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with a board: where (a JSON path, or a line of the file) and what to fix."""
+    """One thing wrong with a board: where (a JSON path, or a line of the file) and what to fix;
+    ``line``: the line of the file where the value at ``where`` starts, when it is known."""
 
     where: str
     message: str
+    line: int | None = None
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
@@ -152,7 +155,7 @@ def _kind(value: Any) -> str:
         str: "text",
         bool: "true/false",
         int: "a number",
-        float: "a number",
+        float: "a number with a fraction",
         type(None): "null",
     }.get(type(value), type(value).__name__)
 
@@ -650,7 +653,8 @@ def parse_board_text(text: str) -> tuple[Any, list[Problem]]:
 
 
 def file_problems(path: str | Path) -> tuple[Any, list[Problem]]:
-    """The parsed board and its problems, for a file: read (UTF-8, at most 1 MiB), parsed, checked."""
+    """The parsed board and its problems, for a file: read (UTF-8, at most 1 MiB), parsed, checked;
+    each problem with the line where its value starts in the file."""
     try:
         text = read_text_file(path, "a board file", MAX_BOARD_BYTES)
     except FileInputError as error:
@@ -658,4 +662,63 @@ def file_problems(path: str | Path) -> tuple[Any, list[Problem]]:
     data, problems = parse_board_text(text)
     if problems:
         return None, problems
-    return data, board_problems(data)
+    problems = board_problems(data)
+    if problems:
+        lines = value_lines(text)
+        problems = [replace(p, line=_line_of(p.where, lines)) for p in problems]
+    return data, problems
+
+
+_NAMED = re.compile(r" \((?:'[^']*'|\"[^\"]*\")\)")  # the " ('Alaska')" of "territories[0] ('Alaska')"
+_STEP = re.compile(r"\[(\d+)\]|\['([^']*)'\]|\.?([^.\[]+)")
+
+
+def _line_of(where: str, lines: dict[tuple[str | int, ...], int]) -> int | None:
+    """The line of a problem's path: of its value, or of the nearest enclosing value in the file."""
+    if not where or where.startswith("line "):
+        return None
+    path: list[str | int] = []
+    for index, key, name in _STEP.findall(_NAMED.sub("", where.removeprefix("$"))):
+        path.append(int(index) if index else key or name)
+    while path and tuple(path) not in lines:
+        path.pop()
+    return lines.get(tuple(path))
+
+
+def value_lines(text: str) -> dict[tuple[str | int, ...], int]:
+    """The line where each value of a JSON text starts, by its path (keys and list indices); the
+    text is valid JSON (parsed already). Empty if it is nested too deeply to walk."""
+    newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+    decoder = json.JSONDecoder()
+    lines: dict[tuple[str | int, ...], int] = {}
+
+    def blank(i: int) -> int:
+        while text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    def walk(i: int, path: tuple[str | int, ...]) -> int:
+        """Record the value at ``i`` (and those inside it); the index after it."""
+        i = blank(i)
+        lines[path] = bisect.bisect_left(newlines, i) + 1
+        if text[i] not in "{[":
+            return decoder.raw_decode(text, i)[1]
+        closing, count = ("}" if text[i] == "{" else "]"), 0
+        i = blank(i + 1)
+        while text[i] != closing:
+            if closing == "}":
+                key, i = json.decoder.scanstring(text, i + 1)
+                i = walk(blank(i) + 1, (*path, key))  # past the colon
+            else:
+                i = walk(i, (*path, count))
+                count += 1
+            i = blank(i)
+            if text[i] == ",":
+                i = blank(i + 1)
+        return i + 1
+
+    try:
+        walk(0, ())
+    except RecursionError:
+        return {}
+    return lines
