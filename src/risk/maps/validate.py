@@ -707,7 +707,7 @@ def value_lines(text: str) -> dict[tuple[str | int, ...], int]:
         i = blank(i + 1)
         while text[i] != closing:
             if closing == "}":
-                key, i = json.decoder.scanstring(text, i + 1)
+                key, i = decoder.raw_decode(text, i)  # the key, a string
                 i = walk(blank(i) + 1, (*path, key))  # past the colon
             else:
                 i = walk(i, (*path, count))
