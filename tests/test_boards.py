@@ -17,7 +17,8 @@ from risk.errors import RulesError
 from risk.maps import Board, MapError, load_map
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems
 from risk.rules.game import Game
-from risk.rules.options import PRESETS, Rules
+from risk.rules.missions import COLOURS, continents_named
+from risk.rules.options import GAME_MOST_PLAYERS, MISSION_CONTINENTS, PRESETS, Rules
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
 from risk.server.storage import MemoryStorage
 from risk.simulate import play_game
@@ -457,6 +458,24 @@ def test_the_board_sets_the_player_counts_and_the_starting_armies(tmp_path: Path
         Game(Rules.preset("2003").for_game("team"), 8, seed=1, board=board)
     with pytest.raises(RulesError, match=r"players=.*bad value|allowed"):
         rules.with_options(players="3-11")
+
+
+def test_the_mission_games_need_the_continents_their_missions_name(tmp_path: Path) -> None:
+    board = Board(eight_player_board())
+    for game in ("secret-mission", "mission"):  # the rules' table is the missions' own continents
+        assert set(MISSION_CONTINENTS[game]) == set(continents_named(game))
+    assert GAME_MOST_PLAYERS["secret-mission"] == len(COLOURS)
+    secret = Rules.preset("1993").for_game("secret-mission")
+    assert secret.player_range(board) == (3, 6)  # a "destroy" mission for each of six colours
+    with pytest.raises(RulesError, match=r"the 1993 rules are for 3 to 6 players, not 7"):
+        secret.check_player_count(7, board)
+    for rules in (secret, Rules.preset("2003").for_game("mission")):
+        with pytest.raises(RulesError, match="missions name continents the octagon board does not have"):
+            Game(rules, 4, seed=1, board=board)
+    for rules in (Rules.preset("1993").for_game("capital"), Rules.preset("2003").for_game("team")):
+        path = write(tmp_path, eight_player_board(), "octagon.json")
+        game, report = play_game(rules, ["quick"] * 6, seed=2, max_turns=1000, board=path)
+        assert game.is_over and report.winner is not None
 
 
 def test_a_board_too_big_for_the_rules_armies_is_refused_with_why() -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from risk.errors import RulesError
-from risk.maps import Board
+from risk.maps import Board, MapError
 from risk.rules.pickling import picklable
 
 # The rulebooks' "3 to 6 players" is the classic board's figure (six armies in the box): on a board
@@ -304,7 +304,7 @@ class Rules:
             return low, high
         board_low, board_high = board.players
         if high == CLASSIC_MOST_PLAYERS and "players" not in self.overrides:
-            high = board_high
+            high = min(board_high, GAME_MOST_PLAYERS.get(self.game, board_high))
         return max(low, board_low), min(high, board_high)
 
     def starting_armies_for(self, player_count: int, board: Board | None = None) -> int:
@@ -351,6 +351,21 @@ class Rules:
         armies = self.starting_armies_for(player_count, board)
         if board is not None:
             self._check_enough_armies(player_count, armies, board)
+            self._check_missions_fit(board)
+
+    def _check_missions_fit(self, board: Board) -> None:
+        """The missions' texts name the classic board's continents: refuse a board without them."""
+        missing = []
+        for name in MISSION_CONTINENTS.get(self.game, ()):
+            try:
+                board.continent(name)
+            except MapError:
+                missing.append(name)
+        if missing:
+            raise RulesError(
+                f"the {self.game} game's missions name continents the {board.name} board does not have "
+                f"({', '.join(missing)}): play it on the classic board"
+            )
 
     def _check_enough_armies(self, player_count: int, armies: int, board: Board) -> None:
         """Every territory starts with an army: refuse a game whose seats cannot cover the board."""
@@ -509,6 +524,18 @@ GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
     # 2003 Team RISK: "For 4 or 6 Players in 2 Teams"; the same fixed chart as Mission RISK.
     ("team", "2003"): {"card_values": "fixed", "players": (4, 6)},
     ("team", "*"): {"card_values": "fixed", "players": (4, 6)},
+}
+
+# Games with fewer seats than a large board's most, whatever the board: Secret Mission RISK has a
+# "destroy" mission for each of the six armies' colours (risk.rules.missions.COLOURS; stated here,
+# as below, because the missions' module imports the state, which imports this one; a test checks).
+GAME_MOST_PLAYERS: dict[str, int] = {"secret-mission": 6}
+# The continents the missions of a game name (risk.rules.missions.continents_named): a board must
+# have them for that game (the texts are the classic board's until they are made from the board).
+_CLASSIC_CONTINENTS = ("North America", "South America", "Europe", "Africa", "Asia", "Australia")
+MISSION_CONTINENTS: dict[str, tuple[str, ...]] = {
+    "secret-mission": _CLASSIC_CONTINENTS,
+    "mission": _CLASSIC_CONTINENTS,
 }
 
 # Games whose player counts are not a range: the counts allowed, and why.
