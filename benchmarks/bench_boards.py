@@ -1,0 +1,118 @@
+"""Generated boards: how long a board takes to make, and how fast bots play it.
+
+    python benchmarks/bench_boards.py                          # 100 territories, 10 continents
+    python benchmarks/bench_boards.py --territories 150 --continents 12 --games 20 --bots continental
+
+Generates the board several times (the median time; the same seed each time, the same board), then
+plays ``--games`` bot games on it (risk.simulate, world domination, 1993 rules) with as many players
+as the engine accepts, up to ``--players`` (default 10: the issue's target; the engine of today
+takes at most 8, with the starting armies given here, so the benchmark says which count it used).
+Starting armies: the 1993 table, raised to 1.5 territories a player where that is more (the classic
+table gives too few for a large board). Prints generation time, games/s, turns and the games the cap
+stopped. Run by hand; never part of the test pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from typing import Any
+
+from risk.errors import RiskError
+from risk.maps import Board
+from risk.maps.generate import generate_board
+from risk.rules.options import Rules
+from risk.simulate import play_game
+
+
+def rules_for(territories: int, players: int) -> Rules | None:
+    """The 1993 rules for ``players`` seats on a board of ``territories``, or None if refused."""
+    base = Rules.preset("1993")
+    table = dict(base.starting_armies)
+    counts = tuple(
+        (p, max(table.get(p, 20), math.ceil(1.5 * territories / p))) for p in range(3, players + 1)
+    )
+    try:
+        rules = base.with_options(players=(3, players), starting_armies=counts)
+        rules.check_player_count(players)
+    except RiskError:
+        return None
+    return rules
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--territories", type=int, default=100)
+    parser.add_argument("--continents", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=10, help="the most players to try (fewer if refused)")
+    parser.add_argument("--bots", default="quick,continental", help="comma-separated: one run per bot")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--max-turns", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=5, help="generations timed")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    times = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        data = generate_board(args.territories, args.continents, args.seed)
+        times.append(time.perf_counter() - start)
+    board = Board(data)
+    players, rules = args.players, rules_for(len(board), args.players)
+    while rules is None and players > 3:
+        players -= 1
+        rules = rules_for(len(board), players)
+    assert rules is not None
+    result: dict[str, object] = {
+        "board": f"{len(board)} territories, {len(board.continents)} continents, seed {args.seed}",
+        "generate_seconds_median": round(statistics.median(times), 3),
+        "players": players,
+        "players_asked": args.players,
+    }
+    runs: list[dict[str, Any]] = []
+    for bot in args.bots.split(","):
+        turns, capped = [], 0
+        start = time.perf_counter()
+        for game_seed in range(args.games):
+            _, report = play_game(rules, [bot] * players, game_seed, args.max_turns, board=board)
+            turns.append(report.turns)
+            capped += report.winner is None
+        seconds = time.perf_counter() - start
+        runs.append(
+            {
+                "bot": bot,
+                "games": args.games,
+                "seconds": round(seconds, 2),
+                "games_per_second": round(args.games / seconds, 2),
+                "seconds_per_game": round(seconds / args.games, 3),
+                "median_turns": statistics.median(turns),
+                "stopped_by_cap": capped,
+            }
+        )
+    result["runs"] = runs
+    if args.json:
+        json.dump(result, sys.stdout, indent=1)
+        print()
+        return
+    median = result["generate_seconds_median"]
+    print(f"board: {result['board']}; generated in {median} s (median of {args.repeat})")
+    if players < args.players:
+        print(f"players: {players} (the engine refused {players + 1} to {args.players})")
+    else:
+        print(f"players: {players}")
+    for run in runs:
+        print(
+            f"  {run['bot']:12} {run['games']} games in {run['seconds']} s: "
+            f"{run['games_per_second']} games/s, "
+            f"{run['seconds_per_game']} s a game, median {run['median_turns']} turns, "
+            f"{run['stopped_by_cap']} stopped by the {args.max_turns}-turn cap"
+        )
+
+
+if __name__ == "__main__":
+    main()
