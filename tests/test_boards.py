@@ -513,3 +513,52 @@ def test_the_server_refuses_a_game_the_board_cannot_support() -> None:
     spec = GameSpec(edition="1993", seats=[SeatSpec("bot", bot="quick")] * 7)
     with pytest.raises(Refusal, match="the classic board is for 2 to 6 players, not 7"):
         master.create_game(spec)
+
+
+# The drawing's canvas and `risk board generate` (a generated board is a board like any other).
+
+
+def test_a_generated_board_passes_the_schema_and_the_validator() -> None:
+    from risk.maps.generate import generate_board
+
+    data = generate_board(60, 6, 4, (2, 8))
+    jsonschema.validate(data, SCHEMA)
+    assert board_problems(data) == []
+    board = Board(data)
+    assert board.players == (2, 8)
+    # Every count's armies can claim the board: one army on every territory at least.
+    assert all(armies * count >= len(board) for count, armies in board.starting_armies)
+
+
+@pytest.mark.parametrize("size", [[0, 100], [100, -5], "wide", [100], [1e7, 10]])
+def test_a_bad_drawing_size_is_refused_by_both(size: Any) -> None:
+    data = {**eight_player_board(), "size": size}
+    assert [problem.where for problem in board_problems(data)] == ["size"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, SCHEMA)
+
+
+def test_risk_board_generate_writes_a_valid_board(tmp_path: Path) -> None:
+    out = tmp_path / "made.json"
+    result = runner.invoke(app, ["board", "generate", "-t", "24", "-c", "3", "--seed", "7", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "24 territories, 3 continents" in result.output
+    assert runner.invoke(app, ["board", "validate", str(out)]).exit_code == 0
+    printed = runner.invoke(app, ["board", "generate", "-t", "24", "-c", "3", "--seed", "7"])
+    assert json.loads(printed.stdout) == json.loads(out.read_text(encoding="utf-8"))  # same seed, same board
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["-t", "3"], "cannot generate a board of 3 territories"),
+        (["-t", "10", "-c", "11"], "continents"),
+        (["--players", "9"], "--players takes LOW-HIGH"),
+        (["--players", "2-11"], "players"),
+        (["--shape", "ring"], "shape"),
+    ],
+)
+def test_risk_board_generate_refuses_what_no_board_can_meet(arguments: list[str], message: str) -> None:
+    result = runner.invoke(app, ["board", "generate", *arguments])
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output

@@ -1,4 +1,4 @@
-"""The `risk board` commands: validate a board file, list the shipped boards, show one.
+"""The `risk board` commands: validate a board file, list the shipped boards, show one, generate one.
 
 `risk map` is `risk board show` under its old name (docs: README.md, docs/boards.md).
 """
@@ -18,7 +18,7 @@ from risk.output import output_console
 
 board_app = typer.Typer(
     no_args_is_help=True,
-    help="Boards: validate a board file, list the shipped boards, show one (docs/boards.md).",
+    help="Boards: validate a board file, list the shipped boards, show one, generate one (docs/boards.md).",
 )
 
 
@@ -158,6 +158,51 @@ def show_board(name: str, as_json: bool) -> None:
     )
 
 
+@board_app.command("generate")
+def generate_command(
+    territories: Annotated[
+        int, typer.Option("--territories", "-t", help="how many territories (6 to 300)")
+    ] = 42,
+    continents: Annotated[int, typer.Option("--continents", "-c", help="how many continents (1 to 24)")] = 6,
+    seed: Annotated[int, typer.Option("--seed", help="the same seed makes the same board")] = 1,
+    players: Annotated[
+        str | None, typer.Option("--players", help="the player counts it declares, LOW-HIGH (2 to 10)")
+    ] = None,
+    shape: Annotated[str, typer.Option("--shape", help="world, or the degenerate chain or star")] = "world",
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="write it to this file (default: print it)")
+    ] = None,
+) -> None:
+    """A new board from a seed: valid, drawn (outlines and label points) and playable by every bot."""
+    from risk.maps.generate import generate_board
+
+    counts: tuple[int, int] | None = None
+    if players is not None:
+        low, dash, high = players.partition("-")
+        if not (dash and low.strip().isdigit() and high.strip().isdigit()):
+            _fail(f"--players takes LOW-HIGH, such as 2-8, not {players!r}")
+        counts = (int(low), int(high))
+    try:
+        data = generate_board(territories, continents, seed, counts, shape=shape)
+        board = Board(data)  # the loader's own checks: a generated board is a valid one
+    except (ValueError, RiskError) as error:
+        _fail(str(error))
+    text = json.dumps(data, indent=1) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(out, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}")
+    typer.echo(
+        f"{out}: board '{board.name}': {len(board)} territories, {len(board.continents)} continents, "
+        f"players {players_text(board)}",
+        err=True,
+    )
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``board`` (validate, list, show) to the ``risk`` command."""
+    """Add ``board`` (validate, list, show, generate) to the ``risk`` command."""
     app.add_typer(board_app, name="board")

@@ -71,6 +71,7 @@ TOP_FIELDS = (
     "deck",
     "wild_cards",
     "drawing",
+    "size",
     "continents",
     "territories",
     "links",
@@ -196,6 +197,8 @@ def board_problems(data: Any) -> list[Problem]:
     _check_players(check, data, len(territories.names) if territories is not None else None)
     if "drawing" in data:
         _check_drawing(check, data["drawing"])
+    if "size" in data:
+        _check_size(check, data["size"])
     return check.problems
 
 
@@ -614,6 +617,12 @@ def _check_players(check: _Checker, data: dict[str, Any], territory_count: int |
     for count in needed:
         if str(count) not in armies:
             check.add("starting_armies", f'no starting armies for {count} players: add "{count}": N')
+
+
+def _check_size(check: _Checker, value: Any) -> None:
+    """The canvas the labels and outlines are drawn on: a width and a height above 0."""
+    if check.point(value, "size", "the drawing's size") and not all(c > 0 for c in value):
+        check.add("size", f"the drawing's size [width, height] must be above 0, not {_short(value)}")
 
 
 def _check_drawing(check: _Checker, value: Any) -> None:
