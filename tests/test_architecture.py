@@ -44,6 +44,8 @@ PLACES: dict[str, str] = {
     "risk.maps.labels": "maps/odds",  # where names go on a board's drawing: geometry only
     "risk.maps.validate": "maps/odds",  # the board format's checks (risk board validate, every load)
     "risk.maps.generate": "maps/odds",  # generated boards (shapely geometry); imports the board's names
+    "risk.maps.armies": "maps/odds",  # player counts and starting armies for generated and imported boards
+    "risk.maps.importers": "maps/odds",  # boards from Domination, Lux and Conquer Club files (board import)
     "risk.odds": "maps/odds",
     "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
     "risk.textfile": "maps/odds",  # reading a text file the user named (boards, records); under maps

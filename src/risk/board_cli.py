@@ -1,4 +1,4 @@
-"""The `risk board` commands: validate a board file, list the shipped boards, show one, generate one.
+"""The `risk board` commands: validate a board file, list the shipped boards, show, generate or import one.
 
 `risk map` is `risk board show` under its old name (docs: README.md, docs/boards.md).
 """
@@ -13,12 +13,12 @@ import typer
 
 from risk.errors import RiskError
 from risk.maps import SYMBOLS, Board, available_maps, load_map
-from risk.maps.validate import MAX_BOARD_BYTES, MAX_PLAYERS, MAX_TERRITORIES, file_problems
+from risk.maps.validate import MAX_BOARD_BYTES, MAX_PLAYERS, MAX_TERRITORIES, MIN_PLAYERS, file_problems
 from risk.output import output_console
 
 board_app = typer.Typer(
     no_args_is_help=True,
-    help="Boards: validate a board file, list the shipped boards, show one, generate one (docs/boards.md).",
+    help="Boards: validate, list, show, generate or import one (docs/boards.md).",
 )
 
 
@@ -176,17 +176,33 @@ def generate_command(
     """A new board from a seed: valid, drawn (outlines and label points) and playable by every bot."""
     from risk.maps.generate import generate_board
 
-    counts: tuple[int, int] | None = None
-    if players is not None:
-        low, dash, high = players.partition("-")
-        if not (dash and low.strip().isdigit() and high.strip().isdigit()):
-            _fail(f"--players takes LOW-HIGH, such as 2-8, not {players!r}")
-        counts = (int(low), int(high))
+    counts = _player_counts(players)
     try:
         data = generate_board(territories, continents, seed, counts, shape=shape)
         board = Board(data)  # the loader's own checks: a generated board is a valid one
     except (ValueError, RiskError) as error:
         _fail(str(error))
+    _write_board(data, out)
+    if out is not None:
+        typer.echo(
+            f"{out}: board '{board.name}': {len(board)} territories, {len(board.continents)} continents, "
+            f"players {players_text(board)}",
+            err=True,
+        )
+
+
+def _player_counts(players: str | None) -> tuple[int, int] | None:
+    """``--players LOW-HIGH`` read, or None when not given."""
+    if players is None:
+        return None
+    low, dash, high = players.partition("-")
+    if not (dash and low.strip().isdigit() and high.strip().isdigit()):
+        _fail(f"--players takes LOW-HIGH, such as 2-8, not {players!r}")
+    return int(low), int(high)
+
+
+def _write_board(data: dict[str, Any], out: str | None) -> None:
+    """A board's JSON: printed, or written to ``out``."""
     text = json.dumps(data, indent=1) + "\n"
     if out is None:
         sys.stdout.write(text)
@@ -196,13 +212,67 @@ def generate_command(
             file.write(text)
     except OSError as error:
         _fail(f"cannot write {out}: {error.strerror or error}")
+
+
+@board_app.command("import")
+def import_command(
+    file: Annotated[
+        str, typer.Argument(help="a Domination .map, Lux .luxb or Conquer Club .xml file", metavar="FILE")
+    ],
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", "-f", help="domination, lux or conquerclub (default: told from the file)"),
+    ] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="write the board to this file (default: print it)")
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", help="the player counts it declares, LOW-HIGH (default 2 to 6 by size)"),
+    ] = None,
+    encoding: Annotated[
+        str | None, typer.Option("--encoding", help="the file's encoding if not UTF-8 (cp1252, latin-1)")
+    ] = None,
+    cards: Annotated[
+        str | None, typer.Option("--cards", help="a Domination .cards file (default: the map's own)")
+    ] = None,
+    skip_unsupported: Annotated[
+        bool,
+        typer.Option("--skip-unsupported", help="leave out features our rules lack, instead of refusing"),
+    ] = False,
+) -> None:
+    """A board in our format from another game's file; what it cannot carry over is refused, by line."""
+    from risk.maps.importers import FORMATS, BoardImportError, import_board
+
+    if fmt is not None and fmt not in FORMATS:
+        _fail(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
+    counts = _player_counts(players)
+    if counts is not None and not MIN_PLAYERS <= counts[0] <= counts[1] <= MAX_PLAYERS:
+        _fail(f"--players takes LOW-HIGH from {MIN_PLAYERS} to {MAX_PLAYERS}, such as 2-8, not {players!r}")
+    try:
+        result = import_board(
+            file, fmt, players=counts, encoding=encoding, cards=cards, skip_unsupported=skip_unsupported
+        )
+        board = Board(result.board)  # the loader's own checks: never expected to fail here
+    except BoardImportError as error:
+        if len(error.problems) == 1:
+            _fail(str(error.problems[0]))
+        for problem in error.problems:
+            typer.echo(str(problem), err=True)
+        _fail(f"{file} cannot be imported as a board: {len(error.problems)} problems")
+    except RiskError as error:
+        _fail(f"{file}: {error}")
+    for note in result.notes:
+        typer.echo(f"{file}: note: {note}", err=True)
+    _write_board(result.board, out)
+    links = sum(len(n) for n in board.neighbours) // 2
     typer.echo(
-        f"{out}: board '{board.name}': {len(board)} territories, {len(board.continents)} continents, "
-        f"players {players_text(board)}",
+        f"{out or file}: imported {result.format} board '{board.name}': {len(board)} territories, "
+        f"{len(board.continents)} continents, {links} links, players {players_text(board)}",
         err=True,
     )
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``board`` (validate, list, show, generate) to the ``risk`` command."""
+    """Add ``board`` (validate, list, show, generate, import) to the ``risk`` command."""
     app.add_typer(board_app, name="board")
