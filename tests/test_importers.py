@@ -7,6 +7,7 @@ and the line, exit code 2, never a traceback."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -544,3 +545,44 @@ def test_import_errors_keep_every_problem(tmp_path: Path) -> None:
     with pytest.raises(BoardImportError) as caught:
         import_board(write(tmp_path, "k.xml", text))
     assert len(caught.value.problems) == 2 and "(and 1 more)" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("declared", "message"),
+    [
+        ("UTF-x", "the file declares the encoding 'UTF-x', which is not one we know"),
+        ("Shift_JIS", "cannot read the file's encoding: multi-byte encodings are not supported"),
+    ],
+)
+def test_an_xml_encoding_we_cannot_read_is_named(tmp_path: Path, declared: str, message: str) -> None:
+    source = write(tmp_path, "e.xml", conquerclub_map().replace('encoding="UTF-8"', f'encoding="{declared}"'))
+    assert f"risk: error: {source}:1: {message}" in refused([source])
+
+
+@pytest.mark.parametrize("fmt", ["domination", "lux", "conquerclub"])
+def test_damaged_files_give_an_import_error_never_another_exception(tmp_path: Path, fmt: str) -> None:
+    """Every cut of the file (every 17th byte) and 150 random damages of a few bytes each: each
+    import ends in a valid board or a BoardImportError of one line per problem."""
+    text = {"domination": domination_map(cards=None), "lux": lux_board(), "conquerclub": conquerclub_map()}[
+        fmt
+    ]
+    raw = text.encode()
+    rng = random.Random(fmt)
+    cases = [raw[:i] for i in range(1, len(raw), 17)]
+    for _ in range(150):
+        damaged = bytearray(raw)
+        for _ in range(rng.randint(1, 4)):
+            damaged[rng.randrange(len(damaged))] = rng.choice(b"0123456789<>/,; \n_-x\xe9\x00[]&")
+        cases.append(bytes(damaged))
+    path = tmp_path / {"domination": "d.map", "lux": "d.luxb", "conquerclub": "d.xml"}[fmt]
+    imported = 0
+    for case in cases:
+        path.write_bytes(case)
+        try:
+            board = import_board(path).board
+        except BoardImportError as error:
+            assert all("\n" not in str(problem) for problem in error.problems)
+            continue
+        assert board_problems(board) == []
+        imported += 1
+    assert 0 < imported < len(cases)

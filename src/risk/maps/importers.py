@@ -552,6 +552,20 @@ def _parse_xml(raw: bytes, path: str, encoding: str | None) -> _Node:
         parser = expat.ParserCreate("UTF-8")
     else:
         declared = _declared_encoding(raw)
+        if declared is not None:
+            try:
+                codecs.lookup(declared)
+            except LookupError:
+                raise BoardImportError(
+                    [
+                        ImportProblem(
+                            path,
+                            1,
+                            f"the file declares the encoding {declared!r}, which is not one we know: "
+                            "save it as UTF-8, or give its encoding (--encoding)",
+                        )
+                    ]
+                ) from None
         utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
         if not utf16 and (declared is None or declared.lower().replace("_", "-") in ("utf-8", "utf8")):
             _text(raw, path, None)  # not UTF-8: say where, before expat's "invalid token"
@@ -592,6 +606,10 @@ def _parse_xml(raw: bytes, path: str, encoding: str | None) -> _Node:
         parser.Parse(data, True)
     except _XMLRefused as refused:
         raise BoardImportError([ImportProblem(path, refused.line, str(refused))]) from None
+    except (LookupError, ValueError) as error:  # an encoding expat cannot read (multi-byte, say)
+        raise BoardImportError(
+            [ImportProblem(path, 1, f"cannot read the file's encoding: {error}")]
+        ) from None
     except expat.ExpatError as error:
         message = expat.ErrorString(error.code)
         raise BoardImportError(
