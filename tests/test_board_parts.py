@@ -203,3 +203,63 @@ def test_risk_replay_with_board_and_its_errors(tmp_path: Path) -> None:
     invalid["territories"][0]["continent"] = "Nowhere"
     bad_file = write_board(tmp_path, invalid, "bad.json")
     one_line_error(run_risk("replay", str(bare), "--board", str(bad_file)), "bad.json", "Nowhere")
+
+
+# -- the terminal game -------------------------------------------------------------------------------
+def test_risk_play_on_a_board_file_with_eight_bots_plays_to_the_end_and_saves_a_replayable_game(
+    tmp_path: Path,
+) -> None:
+    board_file = write_board(tmp_path, generated_board())
+    save = tmp_path / "eight.risk"
+    result = subprocess.run(
+        [sys.executable, "-m", "risk", "play", "--board", str(board_file), "-r", "2003", "-p", "8",
+         "--humans", "none", "--seed", "4", "--save", str(save)],
+        input="", capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "100"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "wins the world" in result.stdout and "Hal" in result.stdout  # the eighth default name
+    assert "Traceback" not in result.stdout + result.stderr
+    board = Board(generated_board())
+    replayed = run_risk("replay", str(save), "--json")
+    assert replayed.returncode == 0 and json.loads(replayed.stdout)["board"] == board.name, replayed.stderr
+
+
+def test_risk_play_on_the_small_board_and_its_errors(tmp_path: Path) -> None:
+    board_file = write_board(tmp_path, small_board())
+    save = tmp_path / "small.risk"
+    result = subprocess.run(
+        [sys.executable, "-m", "risk", "play", "--board", str(board_file), "-p", "4", "--humans", "none",
+         "--seed", "2", "--save", str(save)],
+        input="", capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "80"},
+    )
+    assert result.returncode == 0 and "wins the world" in result.stdout, result.stderr
+    one_line_error(run_risk("play", "--board", str(board_file), "-p", "5"), "the shire board is for 2 to 4")
+    invalid = small_board()
+    invalid["links"].append({"between": ["Fen", "Nowhere"]})
+    one_line_error(run_risk("play", "--board", str(write_board(tmp_path, invalid, "bad.json"))),
+                   "bad.json", "Nowhere")
+    other = write_board(tmp_path, generated_board(), "other.json")
+    one_line_error(run_risk("play", "--load", str(save), "--board", str(other)), "another one")
+
+
+def test_the_map_view_shows_long_continent_names_beside_short_territory_names() -> None:
+    from risk.rules.game import Game
+    from risk.tui.render import MapView, Palette, render_text
+    from risk.view import View
+
+    data = small_board()
+    data["continents"][1]["name"] = "The Great Lowlands"
+    for territory in data["territories"]:
+        if territory["continent"] == "Lowlands":
+            territory["continent"] = "The Great Lowlands"
+    game = Game("2003", ["Ann", "Bob", "Cy"], seed=1, board=Board(data))
+    text = render_text([MapView(View(game, 0), Palette.for_players(game.players))], width=80)
+    assert "The Great Lowlands +3" in text and "Uplands +2" in text
+
+
+def test_ten_players_get_ten_colours_and_tags() -> None:
+    from risk.tui.render import Palette
+
+    names = [f"Bot {k}" for k in range(1, 11)]  # initials clash: seat numbers instead
+    palette = Palette.for_players(names)
+    assert len(set(palette.tags)) == 10 and len(set(palette.colours)) == 10
