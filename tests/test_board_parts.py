@@ -263,3 +263,61 @@ def test_ten_players_get_ten_colours_and_tags() -> None:
     names = [f"Bot {k}" for k in range(1, 11)]  # initials clash: seat numbers instead
     palette = Palette.for_players(names)
     assert len(set(palette.tags)) == 10 and len(set(palette.colours)) == 10
+
+
+# -- simulate, tournament, the bot protocol ------------------------------------------------------------
+def test_risk_simulate_plays_ten_players_on_a_board_that_declares_them(tmp_path: Path) -> None:
+    board_file = write_board(tmp_path, generated_board())
+    result = run_risk("simulate", "--map", str(board_file), "-r", "2003", "-p", "10", "-n", "2",
+                      "--record", str(tmp_path / "records"), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["players"] == 10 and report["failed"] == 0 and len(report["games"]) == 2
+    for record in sorted((tmp_path / "records").iterdir()):
+        assert run_risk("replay", str(record)).returncode == 0
+    one_line_error(run_risk("simulate", "--map", str(board_file), "-r", "2003", "-p", "11"),
+                   "is for 2 to 10 players, not 11")
+    small = write_board(tmp_path, small_board(), "small.json")
+    result = run_risk("simulate", "--map", str(small), "-p", "4", "-n", "3", "--json")
+    assert result.returncode == 0 and json.loads(result.stdout)["failed"] == 0, result.stderr
+    bad = small_board()
+    bad["starting_armies"]["4"] = 1
+    one_line_error(run_risk("simulate", "--map", str(write_board(tmp_path, bad, "bad.json"))),
+                   "bad.json", "starting_armies")
+
+
+def test_the_board_message_carries_the_whole_board(board_data: dict[str, Any]) -> None:
+    from risk.protocol import board_message
+
+    board = Board(board_data)
+    message = json.loads(json.dumps(board_message(board)))
+    slugs = [board.slug_of(t) for t in range(len(board))]
+    assert [t["slug"] for t in message["territories"]] == slugs
+    for t, row in enumerate(message["territories"]):
+        assert row["name"] == board.name_of(t)
+        assert row["continent"] == board.continents[board.continent_of[t]].name
+        assert sorted(row["neighbours"]) == sorted(slugs[n] for n in board.neighbours[t])
+        assert row["card"] == board_data["territories"][t].get("card", row["card"])
+        assert row["island"] == (t in board.islands)
+    assert [(c["name"], c["bonus"], c["territories"]) for c in message["continents"]] == [
+        (c.name, c.bonus, [slugs[t] for t in c.territories]) for c in board.continents
+    ]
+    assert message["wild_cards"] == len(board.wild_cards)
+
+
+def test_the_example_bots_play_a_tournament_of_eight_on_a_generated_board(tmp_path: Path) -> None:
+    """The Python and JavaScript example bots (docs/protocol.md) get the board and play it through."""
+    from test_protocol import EXAMPLES, need_node
+
+    need_node()
+    board_file = write_board(tmp_path, generated_board())
+    bots = [str(EXAMPLES / "simple_bot.py"), str(EXAMPLES / "simple_bot.js"), *["quick"] * 6]
+    out = tmp_path / "out"
+    result = run_risk("tournament", "--map", str(board_file), "-r", "2003", "--bots", ",".join(bots),
+                      "--games", "2", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert results["failed"] == 0 and results["seats"] == 8 and len(results["results"]) == 2
+    for game in results["results"]:
+        assert game["error"] is None
+        assert run_risk("replay", game["record"]).returncode == 0
