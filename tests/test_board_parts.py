@@ -321,3 +321,55 @@ def test_the_example_bots_play_a_tournament_of_eight_on_a_generated_board(tmp_pa
     for game in results["results"]:
         assert game["error"] is None
         assert run_risk("replay", game["record"]).returncode == 0
+
+
+# -- the research environment and risk.batch -----------------------------------------------------------
+@pytest.mark.parametrize(("name", "seats"), [("generated", 8), ("hand-written", 4)])
+def test_the_environment_sizes_its_actions_by_the_board_and_plays_it(name: str, seats: int) -> None:
+    import warnings
+
+    import numpy as np
+    from pettingzoo.test import api_test
+
+    from risk.env import AGENT, RiskEnv
+
+    board = Board(BOARDS[name]())
+    env = RiskEnv("2003", "world", [AGENT] * seats, board=board, max_turns=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=100)
+    env.reset(seed=2)
+    observation, *_ = env.last()
+    links = sum(len(near) for near in board.neighbours)  # directed
+    assert observation["owner"].shape == (len(board),) and observation["edge_index"].shape == (2, links)
+    assert observation["hand"].shape == (board.card_count,) and observation["seats"].shape[0] == seats
+    assert env.codec.size == env.action_space("player_0").n == observation["action_mask"].shape[0]
+    # Every masked action decodes to a legal one on this board: random play runs to the end or the cap.
+    rng = np.random.default_rng(2)
+    steps = 0
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    assert steps > 0 and env.game is not None
+
+
+def test_batch_writes_the_games_of_a_board_file_with_its_digest(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from risk.batch import simulate_to_parquet, turns_path
+
+    data = generated_board()
+    board_file = write_board(tmp_path, data)
+    out = tmp_path / "runs.parquet"
+    played_games = simulate_to_parquet(out, Rules.preset("2003"), ["quick"] * 8, 2, max_turns=40,
+                                       board=str(board_file))
+    assert all(game.error is None for game in played_games)
+    metadata = pq.read_schema(out).metadata
+    assert metadata[b"risk.board"] == str(board_file).encode()
+    assert metadata[b"risk.board_sha256"] == Board(data).digest.encode()
+    for turn in pq.read_table(turns_path(out)).to_pylist():
+        assert len(turn["owner"]) == len(turn["armies"]) == 60 and len(turn["seat_armies"]) == 8
