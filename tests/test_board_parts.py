@@ -278,7 +278,7 @@ def test_risk_simulate_plays_ten_players_on_a_board_that_declares_them(tmp_path:
     one_line_error(run_risk("simulate", "--map", str(board_file), "-r", "2003", "-p", "11"),
                    "is for 2 to 10 players, not 11")
     small = write_board(tmp_path, small_board(), "small.json")
-    result = run_risk("simulate", "--map", str(small), "-p", "4", "-n", "3", "--json")
+    result = run_risk("simulate", "--board", str(small), "-p", "4", "-n", "3", "--json")  # --map's alias
     assert result.returncode == 0 and json.loads(result.stdout)["failed"] == 0, result.stderr
     bad = small_board()
     bad["starting_armies"]["4"] = 1

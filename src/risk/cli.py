@@ -241,7 +241,9 @@ def simulate_command(
     game_name: Annotated[
         str, typer.Option("--game", "-g", help="world, secret-mission, capital, two-player")
     ] = "world",
-    board: Annotated[str, typer.Option("--map", help="map name or .json file")] = "classic",
+    board: Annotated[
+        str, typer.Option("--map", "--board", help="a shipped board or a .json board file")
+    ] = "classic",
     out: Annotated[
         Path | None,
         typer.Option(
