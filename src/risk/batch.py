@@ -344,7 +344,9 @@ def write_games(
     except PackageNotFoundError:  # a source checkout that was never installed
         risk_version = "unknown"
     first = jobs[0]
-    metadata = {"risk.version": risk_version, "risk.rules": first.rules, "risk.board": first.board}
+    # The board as given (a name or a file) and its digest: a file may change after the run.
+    metadata = {"risk.version": risk_version, "risk.rules": first.rules, "risk.board": first.board,
+                "risk.board_sha256": load_map(first.board).digest}
     out = ParquetOut(path, metadata, turns=first.collect_turns)
     played: list[SimulatedGame] = []
     try:

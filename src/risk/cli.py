@@ -241,7 +241,9 @@ def simulate_command(
     game_name: Annotated[
         str, typer.Option("--game", "-g", help="world, secret-mission, capital, two-player")
     ] = "world",
-    board: Annotated[str, typer.Option("--map", help="map name or .json file")] = "classic",
+    board: Annotated[
+        str, typer.Option("--map", "--board", help="a shipped board or a .json board file")
+    ] = "classic",
     out: Annotated[
         Path | None,
         typer.Option(
@@ -400,16 +402,24 @@ def replay_command(
             help="refuse a record whose chance lines are not what its seed gives",
         ),
     ] = True,
+    board: Annotated[
+        str | None,
+        typer.Option(
+            "--board", help="the board the record was played on (a shipped name or a .json file), for a "
+            "record that does not hold its board; refused if it is not the record's", metavar="NAME|FILE",
+        ),
+    ] = None,
 ) -> None:
     """Replay a game record and check every action against the rules, and its dice against its seed."""
     from risk.record import read_record_text, replay_record
 
     try:
         text = read_record_text(file)  # its errors name the file already
+        given_board = None if board is None else load_map(board)
     except RiskError as error:
         fail(str(error))
     try:
-        replay = replay_record(text, verify=verify)
+        replay = replay_record(text, verify=verify, board=given_board)
     except RiskError as error:
         fail(f"{file}: {error}")
     game = replay.game
@@ -427,6 +437,8 @@ def replay_command(
                 "file": file,
                 "valid": True,
                 "rules": game.rules.describe(),
+                "board": game.board.name,
+                "board_sha256": game.board.digest,
                 "players": list(game.players),
                 "winner": winner,
                 "turns": replay.turns_played,
@@ -440,7 +452,8 @@ def replay_command(
 
     console().print(
         f"{file}: valid record of {actions} actions, {rounds_played(game)} rounds; "
-        f"rules {game.rules.describe()}; winner: {winner or 'none (unfinished)'}; {dice}"
+        f"rules {game.rules.describe()}; board {game.board.name}; winner: {winner or 'none (unfinished)'}; "
+        f"{dice}"
     )
 
 

@@ -10,6 +10,7 @@ the aliases listed in the file.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -38,6 +39,12 @@ def problems_summary(problems: list[str]) -> str:
     """A board's first problem, and how many more (one line: ``risk board validate`` lists them all)."""
     more = f" (and {len(problems) - 1} more: `risk board validate FILE` lists them all)"
     return problems[0] + (more if len(problems) > 1 else "")
+
+
+def canonical_json(data: dict[str, Any]) -> str:
+    """A board's JSON in one canonical form: keys sorted, no spaces, one line (strings keep their
+    characters; a newline inside one is written ``\\n``)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def slug(name: str) -> str:
@@ -79,6 +86,10 @@ class Board:
             raise MapError(f"not a board: {problems_summary([str(p) for p in problems])}")
         self.name: str = data["name"]
         self.title: str = data.get("title", self.name)
+        # The board's canonical JSON (keys sorted, no spaces) and its SHA-256: what a record names and
+        # embeds, and what the server stores with a game (the same board however its file is laid out).
+        self.canonical_json: str = canonical_json(data)
+        self.digest: str = hashlib.sha256(self.canonical_json.encode("utf-8")).hexdigest()
         continent_rows: list[dict[str, Any]] = data["continents"]
         territory_rows: list[dict[str, Any]] = data["territories"]
         link_rows: list[dict[str, Any]] = data.get("links", [])
@@ -268,17 +279,31 @@ def load_map(name: str = "classic") -> Board:
                 f"no map called {name!r}; available: {', '.join(available_maps())} (or a .json board file)"
             )
         text = resources.files(__package__).joinpath(f"{matches[0]}.json").read_text(encoding="utf-8")
+    return board_from_json(text, f"map {name!r}")
+
+
+def shipped_board(board: Board) -> bool:
+    """Whether ``board`` is a board shipped with the package, exactly (same name, same digest): a
+    board loaded from a file that only borrows a shipped board's name is not."""
+    return board.name in available_maps() and load_map(board.name).digest == board.digest
+
+
+def board_from_json(text: str, what: str = "the board") -> Board:
+    """A board from its JSON text (a record's embedded board, a board stored with a game), with the
+    validator's checks and size limit. Raises :class:`MapError` naming ``what`` and the first problem."""
+    if len(text) > MAX_MAP_BYTES or len(text.encode("utf-8")) > MAX_MAP_BYTES:
+        raise MapError(f"{what} is larger than {MAX_MAP_BYTES // 1024 // 1024} MiB, the largest board taken")
     data, problems = parse_board_text(text)
     if problems:  # not JSON (its line and column), or JSON no board can be
         where = f" ({problems[0].where})" if problems[0].where else ""
-        raise MapError(f"map {name!r} is {problems[0].message}{where}")
+        raise MapError(f"{what} is {problems[0].message}{where}")
     if not isinstance(data, dict):  # checked here: the compiled Board takes only a dict
-        raise MapError(f"map {name!r} is not a board: it holds a JSON {type(data).__name__}, "
+        raise MapError(f"{what} is not a board: it holds a JSON {type(data).__name__}, "
                        "not an object with the board's fields")
     try:
         return Board(data)
     except MapError as error:
-        raise MapError(f"map {name!r} is {error}") from None
+        raise MapError(f"{what} is {error}") from None
 
 
 def load_drawing(name: str = "classic") -> dict[str, Any] | None:

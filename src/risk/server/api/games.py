@@ -44,7 +44,7 @@ class GameIn(BaseModel):
     edition: str = "2008"
     game: str = "world"
     options: dict[str, OptionValue] = Field(default_factory=dict)
-    seats: list[SeatIn] = Field(min_length=1, max_length=8)
+    seats: list[SeatIn] = Field(min_length=1, max_length=10)
     public: bool = True
     seed: Seed | None = None
     bot_delay: float = DEFAULT_BOT_DELAY
@@ -59,7 +59,12 @@ class GameIn(BaseModel):
     )
     stand_in: str = Field("quick", description="the bot or level that plays for away players")
     spectators: bool = Field(True, description="anyone with the watch link may watch")
-    board: str = "classic"
+    board: str | dict[str, Any] = Field(
+        "classic",
+        description="a shipped board's name (GET /api/meta lists them), or a board as a JSON object in the "
+        "board format (docs/boards.md): checked as `risk board validate` checks a file, at most 1 MiB, "
+        "stored with the game",
+    )
 
     def spec(self) -> GameSpec:
         return GameSpec(
