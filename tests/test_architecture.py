@@ -44,6 +44,7 @@ PLACES: dict[str, str] = {
     "risk.maps.labels": "maps/odds",  # where names go on a board's drawing: geometry only
     "risk.maps.validate": "maps/odds",  # the board format's checks (risk board validate, every load)
     "risk.maps.generate": "maps/odds",  # generated boards (shapely geometry); imports the board's names
+    "risk.maps.cells": "maps/odds",  # the drawing of any board: outlines, computed cells or a layout
     "risk.odds": "maps/odds",
     "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
     "risk.textfile": "maps/odds",  # reading a text file the user named (boards, records); under maps

@@ -23,7 +23,6 @@ from typing import Any
 from risk.bots import Bot, bot_choices, bot_label, is_bot_name, make_bot
 from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
 from risk.history import summarize
-from risk.maps import available_maps, load_map
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
@@ -33,6 +32,7 @@ from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.auth import hash_token, new_token
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
+from risk.server.boards import board_label, board_to_store, stored_board
 from risk.server.clock import ClockHooks, careful_choice, timing
 from risk.server.errors import Refusal, Unloadable, store_failed
 from risk.server.hooks import TableHooks
@@ -115,7 +115,9 @@ class GameSpec:
     seed: int | None = None
     bot_delay: float = DEFAULT_BOT_DELAY
     defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
-    board: str = "classic"
+    # A shipped board's name, or a board's JSON object (an uploaded or generated board, stored with
+    # the game: risk.server.boards).
+    board: str | dict[str, Any] = "classic"
     # The turn clock and seats (risk.server.clock, risk.server.seats):
     turn_time: float = 0.0
     missed_turns: int = DEFAULT_MISSED_TURNS
@@ -195,18 +197,15 @@ class GameMaster:
                 rules = rules.for_game(spec.game)
             if spec.options:
                 rules = rules.with_options(**{k: str(v) for k, v in spec.options.items()})
-            if check_count:
-                # The board's player counts (a board that is not shipped is refused by create_game).
-                board = load_map(spec.board) if spec.board in available_maps() else None
-                rules.check_player_count(len(spec.seats), board)
+            if check_count:  # the board's player counts
+                rules.check_player_count(len(spec.seats), board_to_store(spec.board)[1])
         except RiskError as error:
             raise Refusal("bad-request", str(error)) from None
         return rules
 
     def create_game(self, spec: GameSpec) -> tuple[GameRecord, list[CreatedSeat]]:
+        stored_as, _ = board_to_store(spec.board)  # refused first: the rules' counts read the board
         rules = self.rules_for(spec)
-        if spec.board not in available_maps():  # a shipped board by name, never a path
-            raise Refusal("bad-request", f"no board {spec.board!r}; boards: {', '.join(available_maps())}")
         if not 0 <= spec.bot_delay <= 10:
             raise Refusal("bad-request", "bot_delay is seconds between 0 and 10")
         if not 0 <= spec.defend_timeout <= 3600:
@@ -266,7 +265,7 @@ class GameMaster:
         record = GameRecord(
             id=new_game_id(),
             rules=rules.describe(),
-            board=spec.board,
+            board=stored_as,
             seed=seed,
             seats=tuple(seats),
             settings={
@@ -323,7 +322,7 @@ class GameMaster:
             Rules.from_description(record.rules),
             [s.name for s in record.seats],
             seed=record.seed,
-            board=record.board,
+            board=stored_board(record.board),
         )
 
     def live(self, game_id: str) -> LiveGame:
@@ -749,13 +748,17 @@ class GameMaster:
     def summary(self, game_id: str) -> dict[str, Any]:
         """A game's public summary, from memory if it is there, else from the store: a look at a
         game nobody plays (a finished one) must not load it back into memory for good."""
+        return game_summary(self.record_of(game_id))
+
+    def record_of(self, game_id: str) -> GameRecord:
+        """A game's stored settings (its record), from memory or the store, without loading it."""
         live = self._live.get(game_id)
         if live is not None:
-            return game_summary(live.record)
+            return live.record
         record = self._store(lambda: self.storage.get_game(game_id))
         if record is None:
             raise Refusal("not-found", f"no game {game_id!r}")
-        return game_summary(record)
+        return record
 
     def record_text(self, game_id: str, token: str | None) -> str:
         """A finished game's record, for its players: the whole record, seed included, so it replays."""
@@ -1070,7 +1073,7 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
     return {
         "id": record.id,
         "rules": record.rules,
-        "board": record.board,
+        "board": board_label(record.board),  # its name (an uploaded board is stored whole)
         "status": record.status,
         "turn": record.turn,
         "state_id": record.state_id,
