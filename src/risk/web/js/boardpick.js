@@ -31,7 +31,7 @@ function card({ key, title, summary, img, on }) {
 }
 
 function picture(src, alt) {
-  return el("img", { class: "board-thumb", src, alt, width: 120, height: 76, loading: "lazy" });
+  return el("img", { class: "board-thumb", src, alt, width: 120, height: 76 });
 }
 
 function render() {
