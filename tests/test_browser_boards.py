@@ -64,8 +64,11 @@ def collisions_on_page(page: Any) -> list[str]:
     measured = page.evaluate(BOXES)
     names, badges = dict(measured["names"]), dict(measured["badges"])
     found = [f"{a} / {b}" for (a, x), (b, y) in itertools.combinations(names.items(), 2) if overlap(x, y)]
-    found += [f"{a} / badge of {b}" for (a, x), (b, y) in itertools.product(names.items(), badges.items())
-              if overlap(x, y)]
+    found += [
+        f"{a} / badge of {b}"
+        for (a, x), (b, y) in itertools.product(names.items(), badges.items())
+        if overlap(x, y)
+    ]
     return found
 
 
@@ -137,14 +140,17 @@ def test_an_eight_player_bot_game_on_a_generated_board_goes_on(browser: Any, por
     page = open_game(browser, port, created["id"])
     drawn(page, 100)
     assert collisions_on_page(page) == []
-    colours = page.evaluate("() => new Set([...document.querySelectorAll('.board-svg .territory')]"
-                            ".map(t => t.getAttribute('fill'))).size")
+    colours = page.evaluate(
+        "() => new Set([...document.querySelectorAll('.board-svg .territory')]"
+        ".map(t => t.getAttribute('fill'))).size"
+    )
     assert colours >= 6  # the seats' own colours (a seat or two may be out by now)
     assert len(request(port, "GET", f"/api/games/{created['id']}")["seats"]) == 8
     first = request(port, "GET", f"/api/games/{created['id']}")["turn"]
     page.wait_for_function(
         f"async () => (await (await fetch('/api/games/{created['id']}')).json()).turn > {first + 2}",
-        timeout=90_000, polling=1000,
+        timeout=90_000,
+        polling=1000,
     )
     shot(page, "boards-game-100-8p-laptop")
     page.set_viewport_size(PHONE)
@@ -155,9 +161,16 @@ def test_an_eight_player_bot_game_on_a_generated_board_goes_on(browser: Any, por
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_a_board_without_outlines_is_drawn_as_cells(browser: Any, port: int, viewport: dict[str, int]) -> None:
-    body = {"edition": "1993", "seats": BOTS8[:4], "seed": 6, "bot_delay": 0,
-            "board": without_outlines(big_board())}
+def test_a_board_without_outlines_is_drawn_as_cells(
+    browser: Any, port: int, viewport: dict[str, int]
+) -> None:
+    body = {
+        "edition": "1993",
+        "seats": BOTS8[:4],
+        "seed": 6,
+        "bot_delay": 0,
+        "board": without_outlines(big_board()),
+    }
     created = request(port, "POST", "/api/games", body)
     page = open_game(browser, port, created["id"], viewport)
     drawn(page, 100)
@@ -169,7 +182,9 @@ def test_a_board_without_outlines_is_drawn_as_cells(browser: Any, port: int, vie
     page.close()
 
 
-def test_an_invalid_upload_shows_its_problems_and_creates_nothing(browser: Any, port: int, tmp_path: Path) -> None:
+def test_an_invalid_upload_shows_its_problems_and_creates_nothing(
+    browser: Any, port: int, tmp_path: Path
+) -> None:
     data = copy.deepcopy(generate_board(20, 3, seed=1))
     data["territories"][0]["neighbours"] = ["Nowhere"]
     data["continents"][0]["bonus"] = -3
