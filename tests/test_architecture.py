@@ -46,6 +46,7 @@ PLACES: dict[str, str] = {
     "risk.maps.generate": "maps/odds",  # generated boards (shapely geometry); imports the board's names
     "risk.maps.armies": "maps/odds",  # player counts and starting armies for generated and imported boards
     "risk.maps.importers": "maps/odds",  # boards from Domination, Lux and Conquer Club files (board import)
+    "risk.maps.cells": "maps/odds",  # the drawing of any board: outlines, computed cells or a layout
     "risk.odds": "maps/odds",
     "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
     "risk.textfile": "maps/odds",  # reading a text file the user named (boards, records); under maps

@@ -129,7 +129,7 @@ def too_big_board() -> dict[str, Any]:
     [
         ("/etc/passwd.json", 422, "bad-request", "no board '/etc/passwd.json'"),
         ("nowhere", 422, "bad-request", "no board 'nowhere'"),
-        ({"name": "empty"}, 422, "bad-request", "the board is not a board"),
+        ({"name": "empty"}, 422, "bad-request", "the board is not valid: "),
         (dict(small_board(), links=[{"between": ["Fen", "Nowhere"]}]), 422, "bad-request", "Nowhere"),
         (dict(small_board(), players={"min": 2, "max": 2}, starting_armies={}), 422, "bad-request",
          "the shire board is for 2 to 2 players, not 3"),

@@ -32,8 +32,10 @@ from risk.maps import (
     board_from_json,
     canonical_json,
     load_map,
+    problems_summary,
     shipped_board,
 )
+from risk.maps.validate import board_problems
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
@@ -190,6 +192,10 @@ def spec_board(spec: GameSpec) -> Board:
     if len(text.encode("utf-8")) > MAX_MAP_BYTES:
         raise Refusal("too-large", f"the board is larger than {MAX_MAP_BYTES // 1024 // 1024} MiB, "
                       "the largest board taken")
+    problems = board_problems(spec.board)
+    if problems:  # the lobby's words for an upload the validator refuses (risk.server.boards)
+        summary = problems_summary([str(problem) for problem in problems])
+        raise Refusal("bad-request", f"the board is not valid: {summary}")
     try:
         return board_from_json(text, "the board")
     except MapError as error:
@@ -803,13 +809,17 @@ class GameMaster:
     def summary(self, game_id: str) -> dict[str, Any]:
         """A game's public summary, from memory if it is there, else from the store: a look at a
         game nobody plays (a finished one) must not load it back into memory for good."""
+        return game_summary(self.record_of(game_id))
+
+    def record_of(self, game_id: str) -> GameRecord:
+        """A game's stored settings (its record), from memory or the store, without loading it."""
         live = self._live.get(game_id)
         if live is not None:
-            return game_summary(live.record)
+            return live.record
         record = self._store(lambda: self.storage.get_game(game_id))
         if record is None:
             raise Refusal("not-found", f"no game {game_id!r}")
-        return game_summary(record)
+        return record
 
     def record_text(self, game_id: str, token: str | None) -> str:
         """A finished game's record, for its players: the whole record, seed included, so it replays."""
