@@ -30,6 +30,7 @@ SQL_KINDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "postgresql: runs against the throwaway PostgreSQL cluster")
+    config.addinivalue_line("markers", "slow: a long sweep (minutes); -m 'not slow' leaves it out")
 
 
 def _need_postgres() -> None:

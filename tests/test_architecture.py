@@ -42,6 +42,11 @@ LAYERS = (
 PLACES: dict[str, str] = {
     "risk.maps": "maps/odds",
     "risk.maps.labels": "maps/odds",  # where names go on a board's drawing: geometry only
+    "risk.maps.validate": "maps/odds",  # the board format's checks (risk board validate, every load)
+    "risk.maps.generate": "maps/odds",  # generated boards (shapely geometry); imports the board's names
+    "risk.maps.armies": "maps/odds",  # player counts and starting armies for generated and imported boards
+    "risk.maps.importers": "maps/odds",  # boards from Domination, Lux and Conquer Club files (board import)
+    "risk.maps.cells": "maps/odds",  # the drawing of any board: outlines, computed cells or a layout
     "risk.odds": "maps/odds",
     "risk.odds_float": "maps/odds",  # the bots' float path of risk.odds, compiled
     "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
@@ -69,6 +74,7 @@ PLACES: dict[str, str] = {
     "risk.__main__": "cli",  # `python -m risk`: the command
     "risk.odds_cli": "cli",  # the `risk odds` command
     "risk.tournament_cli": "cli",  # the `risk tournament` and `risk bots` commands
+    "risk.board_cli": "cli",  # the `risk board` commands (and `risk map`)
     "risk.output": "cli",  # the console the commands print to
 }
 

@@ -11,6 +11,8 @@ from types import ModuleType
 import pytest
 
 import risk
+import risk.maps.armies
+import risk.maps.validate
 import risk.rules.game
 import risk.textfile
 
@@ -33,7 +35,9 @@ def examples(module: ModuleType) -> list[doctest.DocTest]:
     return doctest.DocTestFinder().find(source, module.__name__, globs=vars(module))
 
 
-@pytest.mark.parametrize("module", [risk, risk.rules.game, risk.textfile])
+@pytest.mark.parametrize(
+    "module", [risk, risk.rules.game, risk.textfile, risk.maps.validate, risk.maps.armies]
+)
 def test_docstring_examples(module: ModuleType) -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for test in examples(module):

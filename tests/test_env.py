@@ -458,6 +458,7 @@ def test_any_board_the_engine_loads(tmp_path: Path) -> None:
             {"name": n, "continent": "North" if i < 3 else "South"} for i, n in enumerate("abcdefg")
         ],
         "links": [{"between": [a, b]} for a, b in ["ab", "bc", "cd", "de", "ef", "fg", "ga", "ad"]],
+        "deck": {"symbols": "in-turn"},  # no card listed: the stated rule (docs/boards.md)
     }
     path = tmp_path / "square.json"
     path.write_text(json.dumps(board))

@@ -117,6 +117,7 @@ def test_other_boards_load_from_files(tmp_path) -> None:
             {"name": "C", "continent": "Right"},
         ],
         "links": [{"between": ["A", "B"]}, {"between": ["B", "C"], "by": "sea"}],
+        "deck": {"symbols": "in-turn"},  # no card listed: the stated rule deals them in turn
     }
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(small))

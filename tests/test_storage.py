@@ -474,7 +474,9 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     finally:
         store.close()
-    assert table_names(storage_url) == {"alembic_version", "games", "seats", "actions", "chat", "rulesets"}
+    assert table_names(storage_url) == {
+        "alembic_version", "games", "seats", "actions", "chat", "rulesets", "boards",
+    }
 
 
 def test_opening_twice_is_harmless(storage_url: str) -> None:

@@ -321,8 +321,7 @@ def simulate_to_parquet(
     for name in bots:
         if not is_bot_name(name):
             raise ValueError(f"no bot or level called {name!r}; {bot_choices()}")
-    rules.check_player_count(len(bots))
-    load_map(board)
+    rules.check_player_count(len(bots), load_map(board))
     check_backend(backend, address, workers)
     check_out_path(path)
     jobs = simulation_jobs(
@@ -345,7 +344,9 @@ def write_games(
     except PackageNotFoundError:  # a source checkout that was never installed
         risk_version = "unknown"
     first = jobs[0]
-    metadata = {"risk.version": risk_version, "risk.rules": first.rules, "risk.board": first.board}
+    # The board as given (a name or a file) and its digest: a file may change after the run.
+    metadata = {"risk.version": risk_version, "risk.rules": first.rules, "risk.board": first.board,
+                "risk.board_sha256": load_map(first.board).digest}
     out = ParquetOut(path, metadata, turns=first.collect_turns)
     played: list[SimulatedGame] = []
     try:

@@ -21,7 +21,7 @@ from typer.core import TyperGroup
 
 from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name
 from risk.errors import RiskError
-from risk.maps import available_maps, load_map
+from risk.maps import load_map
 from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
 from risk.odds_cli import odds_command
 from risk.output import output_console
@@ -40,6 +40,7 @@ LAZY_COMMANDS = {
     "serve": "risk.server.command",
     "tournament": "risk.tournament_cli",
     "bots": "risk.tournament_cli",
+    "board": "risk.board_cli",
 }
 
 
@@ -156,33 +157,10 @@ def map_command(
     name: Annotated[str, typer.Argument(help="a shipped map name or a .json map file")] = "classic",
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """The board: territories by continent, with their neighbours."""
-    try:
-        board = load_map(name)
-    except RiskError as error:
-        fail(str(error))
-    if as_json:
-        print_json(board.to_json())
-        return
-    from rich.table import Table
+    """The board: territories by continent, with their neighbours (the same as `risk board show`)."""
+    from risk.board_cli import show_board
 
-    for continent in board.continents:
-        table = Table(title=f"{continent.name} (bonus {continent.bonus})", title_justify="left")
-        table.add_column("territory")
-        table.add_column("card")
-        table.add_column("neighbours")
-        for t in continent.territories:
-            territory = board.territories[t]
-            sea = " (island)" if t in board.islands else ""
-            table.add_row(
-                territory.name + sea,
-                ("infantry", "cavalry", "artillery")[territory.card_symbol],
-                ", ".join(board.name_of(n) for n in board.neighbours[t]),
-            )
-        console().print(table)
-    console().print(
-        f"{len(board)} territories, {len(board.continents)} continents; maps: {', '.join(available_maps())}"
-    )
+    show_board(name, as_json)
 
 
 @app.command("rules")
@@ -263,7 +241,9 @@ def simulate_command(
     game_name: Annotated[
         str, typer.Option("--game", "-g", help="world, secret-mission, capital, two-player")
     ] = "world",
-    board: Annotated[str, typer.Option("--map", help="map name or .json file")] = "classic",
+    board: Annotated[
+        str, typer.Option("--map", "--board", help="a shipped board or a .json board file")
+    ] = "classic",
     out: Annotated[
         Path | None,
         typer.Option(
@@ -306,11 +286,15 @@ def simulate_command(
     for name in bot_names:
         if not is_bot_name(name):
             fail(f"no bot or level called {name!r}; {bot_choices()}")
-    low, high = ruleset.players
+    try:
+        chosen_board = load_map(board)
+    except RiskError as error:
+        fail(str(error))
+    low, high = ruleset.player_range(chosen_board)
     default_count = 3 if low <= 3 <= high else low
     count = players if players is not None else (len(bot_names) if len(bot_names) > 1 else default_count)
     try:
-        ruleset.check_player_count(count)
+        ruleset.check_player_count(count, chosen_board)
     except RiskError as error:
         fail(str(error))
     if len(bot_names) <= 1:
@@ -322,7 +306,6 @@ def simulate_command(
     if max_turns < 1:
         fail("--max-turns must be at least 1")
     try:
-        load_map(board)
         check_backend(backend, address, workers)
         if out is not None:
             check_out_path(out)
@@ -419,16 +402,24 @@ def replay_command(
             help="refuse a record whose chance lines are not what its seed gives",
         ),
     ] = True,
+    board: Annotated[
+        str | None,
+        typer.Option(
+            "--board", help="the board the record was played on (a shipped name or a .json file), for a "
+            "record that does not hold its board; refused if it is not the record's", metavar="NAME|FILE",
+        ),
+    ] = None,
 ) -> None:
     """Replay a game record and check every action against the rules, and its dice against its seed."""
     from risk.record import read_record_text, replay_record
 
     try:
         text = read_record_text(file)  # its errors name the file already
+        given_board = None if board is None else load_map(board)
     except RiskError as error:
         fail(str(error))
     try:
-        replay = replay_record(text, verify=verify)
+        replay = replay_record(text, verify=verify, board=given_board)
     except RiskError as error:
         fail(f"{file}: {error}")
     game = replay.game
@@ -446,6 +437,8 @@ def replay_command(
                 "file": file,
                 "valid": True,
                 "rules": game.rules.describe(),
+                "board": game.board.name,
+                "board_sha256": game.board.digest,
                 "players": list(game.players),
                 "winner": winner,
                 "turns": replay.turns_played,
@@ -459,7 +452,8 @@ def replay_command(
 
     console().print(
         f"{file}: valid record of {actions} actions, {rounds_played(game)} rounds; "
-        f"rules {game.rules.describe()}; winner: {winner or 'none (unfinished)'}; {dice}"
+        f"rules {game.rules.describe()}; board {game.board.name}; winner: {winner or 'none (unfinished)'}; "
+        f"{dice}"
     )
 
 

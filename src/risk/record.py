@@ -29,6 +29,16 @@ replays with its outcomes unverified.
 
 A record written for one player (``viewer=``) hides the other players' card draws (``~ draw ?``)
 and the seed: such a record can be read but not replayed past a hidden draw.
+
+The board: ``board: NAME`` names it. A game on any board but the shipped classic one also gets
+``board-sha256: HEX``, the digest of the board's canonical JSON (``Board.digest``), and, unless the
+board is one shipped with the package (same name, same digest), ``board-json: {...}``, the board
+itself on one line (no comment on that line: ``#`` may be part of the JSON), so that the record
+replays alone. Replay uses the board given to it (``risk replay REC --board FILE``), else the
+embedded one, else the shipped board of that name, and refuses one whose digest is not the
+record's. The classic board's records carry neither line, as every record did before boards
+had digests: the golden records stay byte for byte, and a record without a digest replays on the
+shipped board it names.
 """
 
 from __future__ import annotations
@@ -40,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from risk.errors import FileInputError, RecordError, RiskError
-from risk.maps import Board, load_map
+from risk.maps import Board, MapError, available_maps, board_from_json, load_map, normalise, shipped_board
 from risk.rules.actions import Action
 from risk.rules.game import ChanceMismatch, Game
 from risk.rules.options import Rules
@@ -49,6 +59,9 @@ from risk.view import public_history
 
 MAGIC = "risk-record 1"
 SEPARATOR = "---"
+# The header lines that carry a board other than the classic one (module docstring).
+BOARD_DIGEST = "board-sha256"
+BOARD_JSON = "board-json"
 # The largest record file read: a long game (9,000 actions) is 250 KB; the web app takes 1 MB.
 MAX_RECORD_BYTES = 16 * MB
 
@@ -76,6 +89,7 @@ def write_record(game: Game, viewer: int | None = None, result: str | None = Non
         MAGIC,
         f"rules: {game.rules.describe()}",
         f"board: {game.board.name}",
+        *board_lines(game.board),
         f"players: {', '.join(game.players[: game.humans])}",
     ]
     if viewer is None and game.chance_from_seed:
@@ -91,6 +105,18 @@ def write_record(game: Game, viewer: int | None = None, result: str | None = Non
     return "\n".join(lines) + "\n"
 
 
+def board_lines(board: Board) -> list[str]:
+    """The header lines that tie a record to its board, beyond its name: none for the shipped classic
+    board (records before digests, the golden ones among them, stay as they were), the digest for
+    any other, and the board's JSON too for one not shipped with the package."""
+    if board.name == "classic" and shipped_board(board):
+        return []
+    lines = [f"{BOARD_DIGEST}: {board.digest}"]
+    if not shipped_board(board):
+        lines.append(f"{BOARD_JSON}: {board.canonical_json}")
+    return lines
+
+
 @dataclass
 class RecordHeader:
     rules: Rules
@@ -98,6 +124,9 @@ class RecordHeader:
     players: list[str]
     seed: int | None
     result: str | None
+    board_digest: str | None = None
+    board_json: tuple[int, str] | None = None  # the line it is on, and the JSON
+    board_line: int | None = None  # the line of ``board:`` (None: the record names none: classic)
 
 
 def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
@@ -128,14 +157,70 @@ def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
             raise RecordError(f"the seed {text!r} is not a whole number", number)
         seed = int(text)
     players = [p.strip() for p in fields["players"][1].split(",") if p.strip()]
+    digest: str | None = None
+    if BOARD_DIGEST in fields:
+        number, text = fields[BOARD_DIGEST]
+        if not re.fullmatch(r"[0-9a-f]{64}", text):
+            raise RecordError(f"the {BOARD_DIGEST} line holds {text[:20]!r}, not 64 hexadecimal digits",
+                              number)
+        digest = text
     header = RecordHeader(
         rules=rules,
         board=fields.get("board", (0, "classic"))[1],
         players=players,
         seed=seed,
         result=fields.get("result", (0, ""))[1] or None,
+        board_digest=digest,
+        board_json=fields.get(BOARD_JSON),
+        board_line=fields["board"][0] if "board" in fields else None,
     )
     return header, index + 1
+
+
+def _short(digest: str) -> str:
+    return digest[:12]
+
+
+def _record_board(header: RecordHeader, given: Board | None) -> Board:
+    """The board a record is replayed on: ``given`` (checked against the record's digest, or its
+    board's name when it has none), else the board embedded in the record, else the shipped board
+    it names. Raises :class:`RecordError` saying which board the record needs."""
+    name, digest = header.board, header.board_digest
+    shipped = next((m for m in available_maps() if normalise(m) == normalise(name)), None)
+    if digest is None and shipped is not None:
+        digest = load_map(shipped).digest  # a record without a digest: the shipped board it names
+    if given is not None:
+        if digest is not None and given.digest != digest:
+            raise RecordError(
+                f"the record was played on the {name!r} board (sha256 {_short(digest)}...), and the board "
+                f"given is another one ({given.name!r}, sha256 {_short(given.digest)}...): give the record's "
+                "own board", header.board_line)
+        if digest is None and normalise(given.name) != normalise(name):
+            raise RecordError(f"the record was played on the {name!r} board, not on {given.name!r}: "
+                              "give the record's own board", header.board_line)
+        return given
+    if header.board_json is not None:
+        number, text = header.board_json
+        try:
+            board = board_from_json(text, f"the record's {BOARD_JSON}")
+        except MapError as error:
+            raise RecordError(str(error), number) from None
+        if digest is not None and header.board_digest is not None and board.digest != digest:
+            raise RecordError(
+                f"the record's {BOARD_JSON} is not the board of its {BOARD_DIGEST} line: the record was "
+                "changed", number)
+        return board
+    if shipped is None:
+        raise RecordError(
+            f"the record was played on the {name!r} board, which is not shipped with risk and not in the "
+            "record: give its file (risk replay RECORD --board FILE)", header.board_line)
+    board = load_map(shipped)
+    if digest is not None and board.digest != digest:
+        raise RecordError(
+            f"the record was played on a {name!r} board (sha256 {_short(digest)}...) that is not the "
+            f"shipped one (sha256 {_short(board.digest)}...): give the record's board file "
+            "(risk replay RECORD --board FILE)", header.board_line)
+    return board
 
 
 def _parse_chance(text: str, game_board: Any, number: int) -> tuple[str, Any]:
@@ -184,23 +269,25 @@ class Replay:
     turns_played: int = 0
 
 
-def replay_record(text: str, verify: bool = True) -> Replay:
+def _without_comment(line: str) -> str:
+    line = line.strip()
+    if line.lower().startswith(BOARD_JSON + ":"):
+        return line  # JSON to the end of the line: a "#" there is part of it (a colour)
+    return line.split("#", 1)[0].strip()
+
+
+def replay_record(text: str, verify: bool = True, board: Board | None = None) -> Replay:
     """Replay a record. Raises :class:`RecordError` with the line of the first action or outcome
     that breaks the rules and, with ``verify`` (the default), of the first chance line that is not
-    what the record's seed gives."""
-    lines = [
-        (number, line.split("#", 1)[0].strip())
-        for number, line in enumerate(text.splitlines(), start=1)
-    ]
+    what the record's seed gives. ``board``: the board to replay on (a file the record names but
+    does not hold); refused when it is not the record's board (its digest, or its name)."""
+    lines = [(number, _without_comment(line)) for number, line in enumerate(text.splitlines(), start=1)]
     lines = [(number, line) for number, line in lines if line]
     header, start = _parse_header(lines)
 
     # Group the body: the chance outcomes before the first action, then each action with the
     # outcomes that follow it. Each group's outcomes must be exactly the ones its action needs.
-    try:
-        board = load_map(header.board)
-    except RiskError as error:
-        raise RecordError(str(error), 1) from None
+    board = _record_board(header, board)
     opening: deque[tuple[str, Any]] = deque()
     opening_lines: list[tuple[int, str]] = []
     groups: list[tuple[int, str, deque[tuple[str, Any]], list[tuple[int, str]]]] = []
@@ -258,14 +345,14 @@ def replay_record(text: str, verify: bool = True) -> Replay:
     return Replay(game, header.seed, game.chance_from_seed, turns_played)
 
 
-def read_record(text: str, verify: bool = True) -> Game:
+def read_record(text: str, verify: bool = True, board: Board | None = None) -> Game:
     """Replay a record and return the game it reaches. Raises :class:`RecordError` with the line;
     with ``verify`` (the default), a record that names a seed must hold exactly that seed's outcomes."""
-    return replay_record(text, verify).game
+    return replay_record(text, verify, board).game
 
 
-def read_record_file(path: str | Path, verify: bool = True) -> Game:
-    return replay_record_file(path, verify).game
+def read_record_file(path: str | Path, verify: bool = True, board: Board | None = None) -> Game:
+    return replay_record_file(path, verify, board).game
 
 
 def read_record_text(path: str | Path) -> str:
@@ -274,12 +361,12 @@ def read_record_text(path: str | Path) -> str:
     return read_text_file(path, "a game record", MAX_RECORD_BYTES)
 
 
-def replay_record_file(path: str | Path, verify: bool = True) -> Replay:
+def replay_record_file(path: str | Path, verify: bool = True, board: Board | None = None) -> Replay:
     try:
         text = read_record_text(path)
     except FileInputError as error:
         raise RecordError(str(error)) from None
-    return replay_record(text, verify)
+    return replay_record(text, verify, board)
 
 
 def save_record(game: Game, path: str | Path) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from risk.bots import Bot, make_bot
+from risk.maps import Board
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.rules.pickling import picklable
@@ -58,7 +59,7 @@ def play_game(
     bot_names: Sequence[str],
     seed: int,
     max_turns: int = DEFAULT_MAX_TURNS,
-    board: str = "classic",
+    board: str | Board = "classic",
     bots: Sequence[Bot] | None = None,
     on_turn_end: Callable[[Game, int, int], None] | None = None,
 ) -> tuple[Game, GameReport]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from risk.bots import BOTS, Bot, bot_choices, is_bot_name, make_bot
+from risk.maps import load_map
 from risk.parallel import BackendError, check_backend, run_jobs
 from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
 from risk.record import write_record
@@ -377,7 +378,7 @@ def run_tournament(
         check_bot_spec(spec)
     if games < 1:
         raise TournamentError("--games must be at least 1")
-    rules.check_player_count(len(bots))
+    rules.check_player_count(len(bots), load_map(board))
     try:
         check_backend(backend, address, workers)
     except BackendError as error:

@@ -101,7 +101,9 @@ def tournament_command(
     time_text: Annotated[
         str, typer.Option("--time", help="seconds per decision for external bots")
     ] = str(DEFAULT_TIME_BUDGET),
-    board: Annotated[str, typer.Option("--map", help="map name or .json file")] = "classic",
+    board: Annotated[
+        str, typer.Option("--map", "--board", help="a shipped board or a .json board file")
+    ] = "classic",
     out: Annotated[
         Path, typer.Option(
             "--out", help="folder for game records, results.json, tournament.log, chart.png, bot logs (log/)"
@@ -126,8 +128,7 @@ def tournament_command(
     try:
         ruleset = Rules.preset(rules).for_game(game_name).with_option_text(option or [])
         specs = parse_bot_list(bots)
-        ruleset.check_player_count(len(specs))
-        load_map(board)
+        ruleset.check_player_count(len(specs), load_map(board))
         check_backend(backend, address, workers)
     except (RiskError, TournamentError, BackendError) as error:
         _fail(str(error))

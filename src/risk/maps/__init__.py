@@ -1,13 +1,16 @@
-"""Boards as data: territories, continents, links and the territory cards.
+"""Boards as data: territories, continents, links, the territory cards and the player counts.
 
-A board is loaded from a JSON file (``classic.json`` is the standard world map). Territories are
-numbered in file order; the engine works with those indices and the board translates names.
-Lookups ignore case, spaces and punctuation, and accept the aliases listed in the file.
+A board is loaded from a JSON file (``classic.json`` is the standard world map; the format is in
+docs/boards.md). Every board is checked by :mod:`risk.maps.validate` first, the same checks as
+``risk board validate``. Territories are numbered in file order; the engine works with those
+indices and the board translates names. Lookups ignore case, spaces and punctuation, and accept
+the aliases listed in the file.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -18,21 +21,30 @@ from typing import Any
 
 from risk.errors import FileInputError, RiskError
 from risk.maps.labels import place_names
-from risk.textfile import MB, read_text_file
+from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
+from risk.maps.validate import SYMBOLS as SYMBOLS  # re-exported: defined there, for the validator
+from risk.maps.validate import normalise as normalise
+from risk.textfile import read_text_file
 
-SYMBOLS = ("infantry", "cavalry", "artillery")
 INFANTRY, CAVALRY, ARTILLERY = 0, 1, 2
 WILD = 3  # the symbol of a wild card: counts as any of the three
-MAX_MAP_BYTES = 4 * MB  # a board file (classic.json is 13 KB)
+MAX_MAP_BYTES = MAX_BOARD_BYTES  # a board file: 1 MiB (classic.json is 14 KB)
 
 
 class MapError(RiskError):
     """A board file that is malformed, or a lookup of a name that is on no board."""
 
 
-def normalise(name: str) -> str:
-    """The lookup key of a name: lower case, letters and digits only."""
-    return re.sub(r"[^0-9a-z]", "", name.lower())
+def problems_summary(problems: list[str]) -> str:
+    """A board's first problem, and how many more (one line: ``risk board validate`` lists them all)."""
+    more = f" (and {len(problems) - 1} more: `risk board validate FILE` lists them all)"
+    return problems[0] + (more if len(problems) > 1 else "")
+
+
+def canonical_json(data: dict[str, Any]) -> str:
+    """A board's JSON in one canonical form: keys sorted, no spaces, one line (strings keep their
+    characters; a newline inside one is written ``\\n``)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def slug(name: str) -> str:
@@ -46,6 +58,7 @@ class Continent:
     name: str
     bonus: int
     territories: tuple[int, ...]
+    colour: str | None = None  # "#rrggbb", for drawing
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +68,8 @@ class Territory:
     continent: int
     card_symbol: int
     aliases: tuple[str, ...]
+    label: tuple[float, float] | None = None  # where its name goes on a drawing
+    outline: tuple[tuple[float, float], ...] = ()  # its shape on a drawing (a polygon), if the board has one
 
 
 class Board:
@@ -65,33 +80,46 @@ class Board:
     """
 
     def __init__(self, data: dict[str, Any]) -> None:
-        try:
-            self.name: str = data["name"]
-            self.title: str = data.get("title", self.name)
-            continent_rows = data["continents"]
-            territory_rows = data["territories"]
-            link_rows = data["links"]
-            wild_cards = int(data.get("wild_cards", 2))
-        except (KeyError, TypeError) as error:
-            raise MapError(f"board file is missing a field: {error}") from None
+        # The validator's checks, all of them: no part of the product takes a board it refuses.
+        problems = board_problems(data)
+        if problems:
+            raise MapError(f"not a board: {problems_summary([str(p) for p in problems])}")
+        self.name: str = data["name"]
+        self.title: str = data.get("title", self.name)
+        # The board's canonical JSON (keys sorted, no spaces) and its SHA-256: what a record names and
+        # embeds, and what the server stores with a game (the same board however its file is laid out).
+        self.canonical_json: str = canonical_json(data)
+        self.digest: str = hashlib.sha256(self.canonical_json.encode("utf-8")).hexdigest()
+        continent_rows: list[dict[str, Any]] = data["continents"]
+        territory_rows: list[dict[str, Any]] = data["territories"]
+        link_rows: list[dict[str, Any]] = data.get("links", [])
+        deck: dict[str, Any] = data.get("deck", {})
+        wild_cards = int(deck.get("wilds", data.get("wild_cards", 2)))
+        self.drawing: str | None = data.get("drawing")
+        # The player counts the board supports and its starting armies by count (None and () when
+        # it declares none: the rules' figures apply, risk.rules.options).
+        players: dict[str, int] | None = data.get("players")
+        self.players: tuple[int, int] | None = None if players is None else (players["min"], players["max"])
+        armies: dict[str, int] = data.get("starting_armies", {})
+        self.starting_armies: tuple[tuple[int, int], ...] = tuple(
+            sorted((int(count), number) for count, number in armies.items())
+        )
 
         index_by_name: dict[str, int] = {}
         territories: list[Territory] = []
         continent_names = [row["name"] for row in continent_rows]
         for i, row in enumerate(territory_rows):
             name = row["name"]
-            if row["continent"] not in continent_names:
-                raise MapError(f"territory {name!r} names an unknown continent {row['continent']!r}")
-            symbol = row.get("card", SYMBOLS[i % 3])
-            if symbol not in SYMBOLS:
-                raise MapError(f"territory {name!r} has an unknown card symbol {symbol!r}")
+            label = row.get("label")
             territories.append(
                 Territory(
                     i,
                     name,
                     continent_names.index(row["continent"]),
-                    SYMBOLS.index(symbol),
+                    SYMBOLS.index(row.get("card", SYMBOLS[i % 3])),
                     tuple(row.get("aliases", ())),
+                    None if label is None else (float(label[0]), float(label[1])),
+                    tuple((float(x), float(y)) for x, y in row.get("outline", ())),
                 )
             )
             index_by_name[name] = i
@@ -103,6 +131,7 @@ class Board:
                 row["name"],
                 int(row["bonus"]),
                 tuple(t.index for t in territories if t.continent == ci),
+                row.get("colour"),
             )
             for ci, row in enumerate(continent_rows)
         )
@@ -111,14 +140,16 @@ class Board:
         sea_only: list[bool] = [True] * len(territories)
         for link in link_rows:
             a_name, b_name = link["between"]
-            if a_name not in index_by_name or b_name not in index_by_name:
-                raise MapError(f"link {a_name!r}-{b_name!r} names an unknown territory")
             a, b = index_by_name[a_name], index_by_name[b_name]
-            if a == b:
-                raise MapError(f"territory {a_name!r} is linked to itself")
             neighbours[a].add(b)
             neighbours[b].add(a)
             if link.get("by", "border") != "sea":
+                sea_only[a] = sea_only[b] = False
+        for a, row in enumerate(territory_rows):  # neighbour lists: borders, given both ways (validated)
+            for b_name in row.get("neighbours", ()):
+                b = index_by_name[b_name]
+                neighbours[a].add(b)
+                neighbours[b].add(a)
                 sea_only[a] = sea_only[b] = False
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(n)) for n in neighbours)
         self.adjacent: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in neighbours)
@@ -139,19 +170,6 @@ class Board:
             for key in (t.name, slug(t.name), *t.aliases):
                 self._lookup.setdefault(normalise(key), t.index)
         self._continent_lookup = {normalise(c.name): c.index for c in self.continents}
-        self._check_connected()
-
-    def _check_connected(self) -> None:
-        seen = {0}
-        frontier = [0]
-        while frontier:
-            for n in self.neighbours[frontier.pop()]:
-                if n not in seen:
-                    seen.add(n)
-                    frontier.append(n)
-        if len(seen) != len(self.territories):
-            missing = sorted(self.territories[i].name for i in set(range(len(self.territories))) - seen)
-            raise MapError(f"board {self.name!r} is not connected: cannot reach {', '.join(missing)}")
 
     def __len__(self) -> int:
         return len(self.territories)
@@ -199,15 +217,15 @@ class Board:
 
     def card(self, name: str) -> int:
         key = normalise(name)
+        index = self._lookup.get(key)  # first: a territory may be called "Wildlands"
+        if index is not None:
+            return index
         if key.startswith("wild"):
             number = key[4:] or "1"
             if number.isascii() and number.isdigit() and 1 <= int(number) <= len(self.wild_cards):
                 return len(self.territories) + int(number) - 1
             raise MapError(f"no card called {name!r}: wild cards are wild1..wild{len(self.wild_cards)}")
-        index = self._lookup.get(key)
-        if index is None:
-            raise MapError(f"no card called {name!r} on the {self.name} board")
-        return index
+        raise MapError(f"no card called {name!r} on the {self.name} board")
 
     def to_json(self) -> dict[str, Any]:
         """The board in the ``risk map --json`` shape."""
@@ -244,12 +262,13 @@ def available_maps() -> list[str]:
 def load_map(name: str = "classic") -> Board:
     """A shipped board by name, or a board file by path (a name ending in ``.json``).
 
-    Raises :class:`MapError` for an unknown name, and for a file that cannot be read (missing, a
-    folder, not UTF-8, empty, larger than :data:`MAX_MAP_BYTES`) or is not a board.
+    Raises :class:`MapError` for an unknown name, for a file that cannot be read (missing, a folder,
+    not UTF-8, empty, larger than :data:`MAX_MAP_BYTES`) or is not JSON, and for a board that
+    ``risk board validate`` refuses (the message gives its first problem).
     """
     if Path(name).suffix.lower() == ".json":
         try:
-            text = read_text_file(name, "a map", MAX_MAP_BYTES)
+            text = read_text_file(name, "a board file", MAX_MAP_BYTES)
         except FileInputError as error:
             raise MapError(str(error)) from None
     else:
@@ -260,19 +279,31 @@ def load_map(name: str = "classic") -> Board:
                 f"no map called {name!r}; available: {', '.join(available_maps())} (or a .json board file)"
             )
         text = resources.files(__package__).joinpath(f"{matches[0]}.json").read_text(encoding="utf-8")
+    return board_from_json(text, f"map {name!r}")
+
+
+def shipped_board(board: Board) -> bool:
+    """Whether ``board`` is a board shipped with the package, exactly (same name, same digest): a
+    board loaded from a file that only borrows a shipped board's name is not."""
+    return board.name in available_maps() and load_map(board.name).digest == board.digest
+
+
+def board_from_json(text: str, what: str = "the board") -> Board:
+    """A board from its JSON text (a record's embedded board, a board stored with a game), with the
+    validator's checks and size limit. Raises :class:`MapError` naming ``what`` and the first problem."""
+    if len(text) > MAX_MAP_BYTES or len(text.encode("utf-8")) > MAX_MAP_BYTES:
+        raise MapError(f"{what} is larger than {MAX_MAP_BYTES // 1024 // 1024} MiB, the largest board taken")
+    data, problems = parse_board_text(text)
+    if problems:  # not JSON (its line and column), or JSON no board can be
+        where = f" ({problems[0].where})" if problems[0].where else ""
+        raise MapError(f"{what} is {problems[0].message}{where}")
+    if not isinstance(data, dict):  # checked here: the compiled Board takes only a dict
+        raise MapError(f"{what} is not a board: it holds a JSON {type(data).__name__}, "
+                       "not an object with the board's fields")
     try:
-        data = json.loads(text)
-        if not isinstance(data, dict):  # checked here: the compiled Board takes only a dict
-            raise MapError(f"board file is missing a field: {name!r} holds a JSON {type(data).__name__}, "
-                           "not an object with the board's fields")
         return Board(data)
-    except json.JSONDecodeError as error:
-        raise MapError(f"map {name!r} is not valid JSON: {error}") from None
-    except MapError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        # A row of the wrong shape (a number where a territory's object belongs, a field missing).
-        raise MapError(f"map {name!r} is not a board: {type(error).__name__}: {error}") from None
+    except MapError as error:
+        raise MapError(f"{what} is {error}") from None
 
 
 def load_drawing(name: str = "classic") -> dict[str, Any] | None:

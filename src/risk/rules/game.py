@@ -99,7 +99,7 @@ class Game(VariantStates):
         self.territory_count, self.alive = [0] * n, [True] * n
         self.hands = [[] for _ in range(n)]
         self.deck, self.discard = [], []
-        self.setup_armies = [rules.starting_armies_for(self.humans)] * n
+        self.setup_armies = [rules.starting_armies_for(self.humans, self.board)] * n
         self.sets_traded = self.pending = self.turn = self.conquests_this_turn = 0
         self.winner = self.last_battle = self._attack = self._occupy = None
         self.conquered_this_turn = self.placed_this_turn = self.territory_bonus_used = False
@@ -125,7 +125,7 @@ class Game(VariantStates):
         extra: list[str] = []
         if self._hooks.seat_names is not None:
             names, extra = self._hooks.seat_names(names)
-        self.rules.check_player_count(len(names))
+        self.rules.check_player_count(len(names), self.board)
         self.humans = len(names)
         names += extra
         if len(set(names)) != len(names):

@@ -94,6 +94,18 @@ def mission_deck(player_count: int) -> list[Mission]:
     return [*BASE_MISSIONS, *(destroy_mission(seat) for seat in range(player_count))]
 
 
+def continents_named(game: str) -> tuple[str, ...]:
+    """The continents the missions of a game name (Secret Mission or Mission RISK), which a board
+    must have for that game: the texts are the classic board's (docs/boards.md)."""
+    if game == "secret-mission":
+        named = [name for mission in BASE_MISSIONS for name in mission.continents]
+    elif game == "mission":
+        named = [name for mission in RANKED_MISSIONS for name in mission.continents]
+    else:
+        named = []
+    return tuple(dict.fromkeys(named))
+
+
 def mission_by_key(key: str, player_count: int) -> Mission:
     for mission in mission_deck(player_count):
         if mission.key == key:

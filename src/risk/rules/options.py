@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from risk.errors import RulesError
+from risk.maps import Board, MapError
 from risk.rules.pickling import picklable
+
+# The rulebooks' "3 to 6 players" is the classic board's figure (six armies in the box): on a board
+# that declares its player counts, the board's maximum takes its place (docs/boards.md, "Players").
+CLASSIC_MOST_PLAYERS = 6
+MOST_PLAYERS = 10  # the most players any board may declare (risk.maps.validate.MAX_PLAYERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +43,15 @@ OPTIONS: dict[str, OptionInfo] = {
         OptionInfo(
             "players",
             None,
-            "the player counts of the world-domination game, as 'min-max'",
+            "the player counts of the world-domination game, as 'min-max' (a board that declares its "
+            "player counts replaces the 6 by its most, up to 10; docs/boards.md)",
             "1993 and 2003: 3 to 6; 2008 Classic RISK: 3-5 players",
         ),
         OptionInfo(
             "starting_armies",
             None,
-            "starting armies by player count, as '3:35,4:30,...'",
+            "starting armies by player count, as '3:35,4:30,...' (a board that declares its own gives "
+            "them instead, unless this option is set or the game sets its own)",
             "all editions: 3:35, 4:30, 5:25, 6:20",
         ),
         OptionInfo(
@@ -287,24 +295,88 @@ class Rules:
         return dataclasses.replace(self, game=key, overrides=overrides, **settings)
 
     # -- queries -------------------------------------------------------------------------------
-    def starting_armies_for(self, player_count: int) -> int:
+    def player_range(self, board: Board | None = None) -> tuple[int, int]:
+        """The player counts these rules allow on ``board``: the rules' range, its classic 6 replaced
+        by the board's most when the board declares its counts (and ``players`` was not set), within
+        the board's counts."""
+        low, high = self.players
+        if board is None or board.players is None:
+            return low, high
+        board_low, board_high = board.players
+        if high == CLASSIC_MOST_PLAYERS and "players" not in self.overrides:
+            high = min(board_high, GAME_MOST_PLAYERS.get(self.game, board_high))
+        return max(low, board_low), min(high, board_high)
+
+    def starting_armies_for(self, player_count: int, board: Board | None = None) -> int:
+        """Each player's starting armies: the board's figure when it declares one, unless the game
+        (2-player RISK) or the ``starting_armies`` option sets them."""
+        if board is not None and board.starting_armies and not self._own_starting_armies():
+            for count, armies in board.starting_armies:
+                if count == player_count:
+                    return armies
+            raise RulesError(f"the {board.name} board gives no starting armies for {player_count} players")
         for count, armies in self.starting_armies:
             if count == player_count:
                 return armies
         raise RulesError(f"the {self.name} rules give no starting armies for {player_count} players")
 
-    def check_player_count(self, player_count: int) -> None:
-        low, high = self.players
+    def _own_starting_armies(self) -> bool:
+        """Whether these rules' starting armies win over a board's: set as an option, or by the game."""
+        if "starting_armies" in self.overrides:
+            return True
+        settings = GAME_SETTINGS.get((self.game, self.name), GAME_SETTINGS.get((self.game, "*"), {}))
+        return "starting_armies" in settings
+
+    def check_player_count(self, player_count: int, board: Board | None = None) -> None:
+        """Refuse, saying why, a player count these rules (on ``board``, when given) cannot play."""
+        if board is not None and board.players is not None:
+            board_low, board_high = board.players
+            # Too many for the board, or too few for it but not for the rules: the board is why.
+            if player_count > board_high or self.players[0] <= player_count < board_low:
+                raise RulesError(
+                    f"the {board.name} board is for {board_low} to {board_high} players, not {player_count}"
+                )
+        low, high = self.player_range(board)
         if not low <= player_count <= high:
             # Every edition has a 2-player game: say where it is (issue 11, item 13).
             hint = ": for two players, use --game two-player" if player_count == 2 else ""
+            if board is not None and board.players is not None and self.players[1] < board.players[1]:
+                hint += f" (the {board.name} board takes up to {board.players[1]}: set -o players=LOW-HIGH)"
             raise RulesError(
                 f"the {self.name} rules are for {low} to {high} players, not {player_count}{hint}"
             )
         counts, why = SEAT_COUNTS.get(self.game, (None, ""))
         if counts is not None and player_count not in counts:
             raise RulesError(f"{why}, not {player_count}")
-        self.starting_armies_for(player_count)
+        armies = self.starting_armies_for(player_count, board)
+        if board is not None:
+            self._check_enough_armies(player_count, armies, board)
+            self._check_missions_fit(board)
+
+    def _check_missions_fit(self, board: Board) -> None:
+        """The missions' texts name the classic board's continents: refuse a board without them."""
+        missing = []
+        for name in MISSION_CONTINENTS.get(self.game, ()):
+            try:
+                board.continent(name)
+            except MapError:
+                missing.append(name)
+        if missing:
+            raise RulesError(
+                f"the {self.game} game's missions name continents the {board.name} board does not have "
+                f"({', '.join(missing)}): play it on the classic board"
+            )
+
+    def _check_enough_armies(self, player_count: int, armies: int, board: Board) -> None:
+        """Every territory starts with an army: refuse a game whose seats cannot cover the board."""
+        seats = player_count + self.neutrals
+        least = -(-len(board) // seats)
+        if armies < least or (self.neutrals and self.neutral_armies < least):
+            raise RulesError(
+                f"the {board.name} board has {len(board)} territories: {seats} seats with "
+                f"{min(armies, self.neutral_armies) if self.neutrals else armies} armies each cannot "
+                f"hold them (at least {least} each)"
+            )
 
     def option_values(self) -> dict[str, str]:
         """Every option with its value, as text (the form ``with_options`` accepts)."""
@@ -337,7 +409,7 @@ def _coerce(info: OptionInfo, value: Any) -> Any:
     try:
         if info.name == "players":
             parsed = _parse_range(value) if isinstance(value, str) else tuple(value)
-            if not 2 <= parsed[0] <= parsed[1] <= 8:
+            if not 2 <= parsed[0] <= parsed[1] <= MOST_PLAYERS:
                 raise ValueError
             return parsed
         if info.name == "starting_armies":
@@ -452,6 +524,18 @@ GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
     # 2003 Team RISK: "For 4 or 6 Players in 2 Teams"; the same fixed chart as Mission RISK.
     ("team", "2003"): {"card_values": "fixed", "players": (4, 6)},
     ("team", "*"): {"card_values": "fixed", "players": (4, 6)},
+}
+
+# Games with fewer seats than a large board's most, whatever the board: Secret Mission RISK has a
+# "destroy" mission for each of the six armies' colours (risk.rules.missions.COLOURS; stated here,
+# as below, because the missions' module imports the state, which imports this one; a test checks).
+GAME_MOST_PLAYERS: dict[str, int] = {"secret-mission": 6}
+# The continents the missions of a game name (risk.rules.missions.continents_named): a board must
+# have them for that game (the texts are the classic board's until they are made from the board).
+_CLASSIC_CONTINENTS = ("North America", "South America", "Europe", "Africa", "Asia", "Australia")
+MISSION_CONTINENTS: dict[str, tuple[str, ...]] = {
+    "secret-mission": _CLASSIC_CONTINENTS,
+    "mission": _CLASSIC_CONTINENTS,
 }
 
 # Games whose player counts are not a range: the counts allowed, and why.

@@ -147,6 +147,8 @@ def rematch(master: GameMaster, game_id: str) -> tuple[GameRecord, bool]:
             id=new_game_id(),
             rules=old.rules,
             board=old.board,
+            board_sha256=old.board_sha256,  # a board given as JSON: the rematch plays it too
+            board_json=old.board_json,
             seed=secrets.randbelow(2**63),
             # Each human keeps the token hash: the link they hold plays their seat in the rematch too.
             seats=tuple(SeatRecord(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in old.seats),

@@ -10,6 +10,7 @@ changes nothing. Games are read through :class:`~risk.view.View` only, and the l
 from __future__ import annotations
 
 import contextlib
+import functools
 import hmac
 import logging
 import re
@@ -23,7 +24,18 @@ from typing import Any
 from risk.bots import Bot, bot_choices, bot_label, is_bot_name, make_bot
 from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
 from risk.history import summarize
-from risk.maps import available_maps
+from risk.maps import (
+    MAX_MAP_BYTES,
+    Board,
+    MapError,
+    available_maps,
+    board_from_json,
+    canonical_json,
+    load_map,
+    problems_summary,
+    shipped_board,
+)
+from risk.maps.validate import board_problems
 from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
@@ -115,7 +127,9 @@ class GameSpec:
     seed: int | None = None
     bot_delay: float = DEFAULT_BOT_DELAY
     defend_timeout: float = DEFAULT_DEFEND_TIMEOUT
-    board: str = "classic"
+    # A shipped board by name, or a board given as its JSON data (docs/boards.md): validated, at most
+    # 1 MiB, and stored with the game.
+    board: str | dict[str, Any] = "classic"
     # The turn clock and seats (risk.server.clock, risk.server.seats):
     turn_time: float = 0.0
     missed_turns: int = DEFAULT_MISSED_TURNS
@@ -160,6 +174,52 @@ def _progress(live: LiveGame, game: Game | None = None) -> Progress:
     )
 
 
+def spec_board(spec: GameSpec) -> Board:
+    """The board of a game being made: a shipped board by name (never a path: the server reads no
+    file a request names), or a board given as JSON data, checked by the validator (the same checks
+    as ``risk board validate``) and at most :data:`MAX_MAP_BYTES` as canonical JSON."""
+    if isinstance(spec.board, str):
+        if spec.board not in available_maps():
+            raise Refusal("bad-request", f"no board {spec.board!r}; boards: {', '.join(available_maps())} "
+                          "(or a board given as a JSON object, docs/boards.md)")
+        return load_map(spec.board)
+    if not isinstance(spec.board, dict):
+        raise Refusal("bad-request", "the board is a shipped board's name or a board as a JSON object")
+    try:
+        text = canonical_json(spec.board)
+    except (TypeError, ValueError, RecursionError):
+        raise Refusal("bad-request", "the board is not JSON data: give it as a JSON object") from None
+    if len(text.encode("utf-8")) > MAX_MAP_BYTES:
+        raise Refusal("too-large", f"the board is larger than {MAX_MAP_BYTES // 1024 // 1024} MiB, "
+                      "the largest board taken")
+    problems = board_problems(spec.board)
+    if problems:  # the lobby's words for an upload the validator refuses (risk.server.boards)
+        summary = problems_summary([str(problem) for problem in problems])
+        raise Refusal("bad-request", f"the board is not valid: {summary}")
+    try:
+        return board_from_json(text, "the board")
+    except MapError as error:
+        raise Refusal("bad-request", str(error)) from None
+
+
+@functools.lru_cache(maxsize=16)
+def _stored_board(text: str, digest: str) -> Board:
+    """A board kept with a game (its canonical JSON), loaded once for all the games played on it."""
+    board = board_from_json(text, "the game's stored board")
+    if board.digest != digest:
+        raise MapError(f"the game's stored board is not the one it was made on (sha256 {digest[:12]}...)")
+    return board
+
+
+def record_board(record: GameRecord) -> Board | str:
+    """A stored game's board: the one stored with it, or the shipped board it names."""
+    if record.board_sha256 is None:
+        return record.board
+    if record.board_json is None:
+        raise MapError(f"the game's board (sha256 {record.board_sha256[:12]}...) is missing from the store")
+    return _stored_board(record.board_json, record.board_sha256)
+
+
 class GameMaster:
     """Creates games, accepts actions, and answers what each seat may see."""
 
@@ -183,7 +243,7 @@ class GameMaster:
         self._loads_guard = threading.Lock()
 
     # -- creating and joining --------------------------------------------------------------------
-    def rules_for(self, spec: GameSpec, *, check_count: bool = True) -> Rules:
+    def rules_for(self, spec: GameSpec, *, check_count: bool = True, board: Board | None = None) -> Rules:
         edition = spec.edition.strip().lower()
         if edition not in PRESETS:
             raise Refusal("bad-request", f"no edition {spec.edition!r}; editions: {', '.join(PRESETS)}")
@@ -195,16 +255,16 @@ class GameMaster:
                 rules = rules.for_game(spec.game)
             if spec.options:
                 rules = rules.with_options(**{k: str(v) for k, v in spec.options.items()})
-            if check_count:
-                rules.check_player_count(len(spec.seats))
+            if check_count:  # on the board's player counts
+                rules.check_player_count(len(spec.seats), board or spec_board(spec))
         except RiskError as error:
             raise Refusal("bad-request", str(error)) from None
         return rules
 
     def create_game(self, spec: GameSpec) -> tuple[GameRecord, list[CreatedSeat]]:
-        rules = self.rules_for(spec)
-        if spec.board not in available_maps():  # a shipped board by name, never a path
-            raise Refusal("bad-request", f"no board {spec.board!r}; boards: {', '.join(available_maps())}")
+        board = spec_board(spec)
+        rules = self.rules_for(spec, board=board)
+        shipped = shipped_board(board)
         if not 0 <= spec.bot_delay <= 10:
             raise Refusal("bad-request", "bot_delay is seconds between 0 and 10")
         if not 0 <= spec.defend_timeout <= 3600:
@@ -264,7 +324,9 @@ class GameMaster:
         record = GameRecord(
             id=new_game_id(),
             rules=rules.describe(),
-            board=spec.board,
+            board=board.name,
+            board_sha256=None if shipped else board.digest,
+            board_json=None if shipped else board.canonical_json,
             seed=seed,
             seats=tuple(seats),
             settings={
@@ -321,7 +383,7 @@ class GameMaster:
             Rules.from_description(record.rules),
             [s.name for s in record.seats],
             seed=record.seed,
-            board=record.board,
+            board=record_board(record),
         )
 
     def live(self, game_id: str) -> LiveGame:
@@ -747,13 +809,17 @@ class GameMaster:
     def summary(self, game_id: str) -> dict[str, Any]:
         """A game's public summary, from memory if it is there, else from the store: a look at a
         game nobody plays (a finished one) must not load it back into memory for good."""
+        return game_summary(self.record_of(game_id))
+
+    def record_of(self, game_id: str) -> GameRecord:
+        """A game's stored settings (its record), from memory or the store, without loading it."""
         live = self._live.get(game_id)
         if live is not None:
-            return game_summary(live.record)
+            return live.record
         record = self._store(lambda: self.storage.get_game(game_id))
         if record is None:
             raise Refusal("not-found", f"no game {game_id!r}")
-        return game_summary(record)
+        return record
 
     def record_text(self, game_id: str, token: str | None) -> str:
         """A finished game's record, for its players: the whole record, seed included, so it replays."""
@@ -1069,6 +1135,7 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
         "id": record.id,
         "rules": record.rules,
         "board": record.board,
+        "board_sha256": record.board_sha256,  # a board given as JSON (None: the shipped board named)
         "status": record.status,
         "turn": record.turn,
         "state_id": record.state_id,

@@ -39,6 +39,8 @@ from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy import event
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
@@ -81,7 +83,18 @@ games = sa.Table(
     sa.Column("host_hash", sa.String(64), nullable=True),
     sa.Column("to_act", sa.Integer, nullable=True),  # who is to act (the startup reads it, not the actions)
     sa.Column("defending", sa.Boolean, nullable=True),
+    # A board given as JSON (not shipped): its digest, the key of ``boards``; NULL: the shipped ``board``.
+    # (No foreign key: adding one makes SQLite rebuild the games table, whose drop deletes the seats.)
+    sa.Column("board_sha256", sa.String(64), nullable=True),
     sa.Index("games_updated", "updated"),  # list_games: most recently updated first
+)
+
+# The boards given as JSON, each once however many games are played on it (up to 1 MiB each).
+boards = sa.Table(
+    "boards",
+    metadata,
+    sa.Column("sha256", sa.String(64), primary_key=True),
+    sa.Column("json", sa.Text, nullable=False),  # the board's canonical JSON (risk.maps.Board.canonical_json)
 )
 
 seats = sa.Table(
@@ -371,6 +384,10 @@ class SqlStorage(Storage):
 
     def create_game(self, game: GameRecord) -> None:
         with self._errors("creating a game"), self._transaction(write=True) as conn:
+            if game.board_sha256 is not None:
+                if game.board_json is None:
+                    raise ValueError("a game on a board that is not shipped needs the board's JSON")
+                self._store_board(conn, game.board_sha256, game.board_json)
             try:
                 conn.execute(
                     games.insert().values(
@@ -390,6 +407,7 @@ class SqlStorage(Storage):
                         host_hash=game.host_hash,
                         to_act=game.to_act,
                         defending=game.defending,
+                        board_sha256=game.board_sha256,
                     )
                 )
             except IntegrityError as exc:
@@ -398,6 +416,11 @@ class SqlStorage(Storage):
                 raise
             if game.seats:
                 conn.execute(seats.insert(), [_seat_row(game.id, seat) for seat in game.seats])
+
+    def _store_board(self, conn: Connection, digest: str, text: str) -> None:
+        """Keep a board's JSON once: a second game on it (or two created at once) finds it there."""
+        dialect_insert = pg_insert if self.backend == "postgresql" else sqlite_insert
+        conn.execute(dialect_insert(boards).values(sha256=digest, json=text).on_conflict_do_nothing())
 
     def get_game(self, game_id: str) -> GameRecord | None:
         # One statement, so the seats belong to the same snapshot as the game row.
@@ -409,9 +432,14 @@ class SqlStorage(Storage):
         )
         with self._errors("reading a game"), self._transaction() as conn:
             rows = conn.execute(query).all()
+            digest = rows[0].board_sha256 if rows else None
+            board_json = None
+            if digest is not None:  # apart from the seats' rows: the board may be 1 MiB
+                board_json = conn.execute(sa.select(boards.c.json).where(boards.c.sha256 == digest)).scalar()
         if not rows:
             return None
-        return _game(rows[0], [_seat(row) for row in rows if row.seat is not None])
+        game = _game(rows[0], [_seat(row) for row in rows if row.seat is not None])
+        return replace(game, board_json=board_json)
 
     def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
         query = (
@@ -627,4 +655,5 @@ def _game(row: Any, game_seats: Sequence[SeatRecord]) -> GameRecord:
         host_hash=row.host_hash,
         to_act=row.to_act,
         defending=bool(row.defending),
+        board_sha256=row.board_sha256,
     )

@@ -61,6 +61,11 @@ class GameRecord:
     # (stored by an older release, or the game is over).
     to_act: int | None = None
     defending: bool = False  # the seat to act is choosing its defence dice (its own, shorter clock)
+    # A board that is not shipped (given as JSON when the game was made): its digest and canonical
+    # JSON (risk.maps.Board), kept with the game so it replays after a restart. None: the shipped board
+    # ``board`` names. Lists of games (``list_games``) leave the JSON out (None), not the digest.
+    board_sha256: str | None = None
+    board_json: str | None = None
 
 
 @dataclass(frozen=True)
@@ -265,4 +270,4 @@ class MemoryStorage(Storage):
             if (status is None or g.status == status) and (not public_only or g.settings.get("public", True))
         ]
         games.sort(key=lambda g: g.updated, reverse=True)
-        return games[:limit]
+        return [replace(g, board_json=None) for g in games[:limit]]  # as the SQL stores list them

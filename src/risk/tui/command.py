@@ -20,6 +20,7 @@ from typer.core import TyperCommand
 
 from risk.bots import DEFAULT_BOT, LEVELS, bot_choices, is_bot_name
 from risk.errors import RiskError
+from risk.maps import Board, load_map
 from risk.record import read_record, read_record_text
 from risk.rules.game import Game
 from risk.rules.goal import GoalKind
@@ -175,6 +176,14 @@ def play_command(
     auto_defend: Annotated[
         bool, typer.Option("--auto-defend", help="always defend with the most dice, without asking")
     ] = False,
+    board_name: Annotated[
+        str | None,
+        typer.Option(
+            "--board", "--map",
+            help="the board: a shipped name (`risk board list`) or a .json board file (default classic)",
+            metavar="NAME|FILE",
+        ),
+    ] = None,
 ) -> None:
     """Play RISK in the terminal."""
     if sum(x is not None for x in (seat, humans)) + hotseat > 1:
@@ -199,6 +208,12 @@ def play_command(
 
     if save is not None:
         check_save_path(save)
+    board: Board | None = None
+    if board_name is not None:
+        try:
+            board = load_map(board_name)
+        except RiskError as error:
+            fail(str(error))
 
     load_path: Path | None = None
     settings = SavedSettings()
@@ -206,7 +221,7 @@ def play_command(
         if game_name != "world":
             fail("--load resumes a saved game: --game does not apply (the record names its game)")
         load_path = choose_save(Console(highlight=False)) if load == "" else find_save(load)
-        game, kinds, settings = load_game(load_path, players, seed, option, names, rules)
+        game, kinds, settings = load_game(load_path, players, seed, option, names, rules, board)
         if human_seats is not None or hotseat or bots is not None:  # --level sets bots too
             count = game.humans
             chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
@@ -217,7 +232,7 @@ def play_command(
             ruleset = Rules.preset(rules).for_game(game_name).with_option_text(option or [])
         except RiskError as error:
             fail(str(error))
-        low, high = ruleset.players
+        low, high = ruleset.player_range(board)
         if players is not None:
             count = players
         elif len(bot_names) > 1:
@@ -227,7 +242,7 @@ def play_command(
             count = max(min(max(3, low), high), 1 + max(human_seats or [0]))
         chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
         try:
-            ruleset.check_player_count(count)
+            ruleset.check_player_count(count, board)
         except RiskError as error:
             # Name the game unless the message does already ("Team RISK is for 4 or 6 players ...") or
             # it is world domination, whose player counts are the edition's.
@@ -238,7 +253,7 @@ def play_command(
         if len(player_names) != count:
             fail(f"--names gives {len(player_names)} names for {count} players")
         try:
-            game = Game(ruleset, player_names, seed=seed)
+            game = Game(ruleset, player_names, seed=seed, board=board or "classic")
         except RiskError as error:
             fail(str(error))
 
@@ -304,10 +319,12 @@ def choose_save(console: Console) -> Path:
 
 
 def load_game(
-    path: Path, players: int | None, seed: int | None, option: list[str] | None, names: str | None, rules: str
+    path: Path, players: int | None, seed: int | None, option: list[str] | None, names: str | None,
+    rules: str, board: Board | None = None,
 ) -> tuple[Game, list[str], SavedSettings]:
     """The saved game, the seat kinds it names (or one human in seat 1 and the default bot), and the
-    session's settings it keeps (``autodefend``, ``auto``)."""
+    session's settings it keeps (``autodefend``, ``auto``). ``board``: the board the save was played
+    on, for a save that does not hold it (refused if it is not the save's)."""
     if players is not None or seed is not None or option or names or rules != "2008":
         fail("--load resumes a saved game: --rules, --players, --seed, --option and --names do not apply")
     try:
@@ -315,7 +332,7 @@ def load_game(
     except RiskError as error:
         fail(str(error))
     try:
-        game = read_record(text)
+        game = read_record(text, board=board)
     except RiskError as error:
         fail(f"{path}: {error}")
     kinds = seat_kinds_in_record(text)

@@ -34,6 +34,8 @@ PLAYER_COLOURS = (
     "bright_cyan",
     "orange1",
     "purple",
+    "pink1",
+    "chartreuse3",
 )
 # Team RISK: warm colours for the first team, cool ones for the second, so teams read at a glance.
 TEAM_COLOURS = (
@@ -139,7 +141,7 @@ class Palette:
         tags = {**initials, **neutral_tags}
         if len(set(tags.values())) != len(tags):
             # Initials when they tell the players apart; else seat numbers (letters beside neutrals).
-            fallback = "ABCDEFGH" if neutral_tags else "12345678"
+            fallback = "ABCDEFGHIJ" if neutral_tags else "1234567890"  # up to 10 players
             tags = {**{p: fallback[k] for k, p in enumerate(players)}, **neutral_tags}
         colours = [
             NEUTRAL_COLOUR if flags[i] else PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i in range(len(names))
@@ -239,7 +241,9 @@ class MapView:
         longest = max(len(t.name) for t in board.territories)
         # The owner column shows a name when there is room for the full territory names too.
         owner_width = 6 if column_width >= longest + 6 + 6 else 1
-        name_width = min(longest, column_width - owner_width - 5)
+        # Room for the continents' headings too, where the column has it (a board of short names).
+        longest_heading = max(len(f"{c.name} +{c.bonus}") for c in board.continents)
+        name_width = min(max(longest, longest_heading), column_width - owner_width - 5)
         heights = [len(c.territories) + 1 for c in board.continents]
         groups = balanced_groups(heights, columns)
         blocks = [self._column(group, name_width, owner_width) for group in groups]
@@ -283,8 +287,10 @@ class MapView:
             continent = board.continents[c]
             holders = {owner[t] for t in continent.territories}
             holder = holders.pop() if len(holders) == 1 else -1
+            # Unheld, the heading may take the whole line (no owner tag or armies beside it).
+            heading_width = name_width if holder >= 0 else name_width + owner_width + 5
             heading = Text(
-                abbreviate(f"{continent.name} +{continent.bonus}", name_width),
+                abbreviate(f"{continent.name} +{continent.bonus}", heading_width),
                 style=f"bold underline {palette.style(holder)}" if holder >= 0 else "bold underline",
             )
             heading.pad_right(name_width + 1 - heading.cell_len)

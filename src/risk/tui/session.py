@@ -82,7 +82,7 @@ from risk.tui.shortforms import (
 from risk.tui.summary import Effect, SetupLog, TurnLog, apply_and_measure, battle_line
 from risk.view import SPECTATOR, View
 
-DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")  # up to 10 players
 HUMAN = "human"
 DEFAULT_MAX_TURNS = 1000
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE)

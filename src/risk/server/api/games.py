@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from risk.server.api.deps import Authorization, HubDep, MasterDep, SocialDep
 from risk.server.auth import bearer
+from risk.server.boards import DRAWINGS, board_json, game_board_text, stored_board
 from risk.server.inputs import STATE_ID, MoveText, OptionValue, Seed, WholeNumber
 from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT, GameSpec, SeatSpec, new_host
 from risk.server.refusals import MOVE_REFUSALS, refusals
@@ -44,7 +45,7 @@ class GameIn(BaseModel):
     edition: str = "2008"
     game: str = "world"
     options: dict[str, OptionValue] = Field(default_factory=dict)
-    seats: list[SeatIn] = Field(min_length=1, max_length=8)
+    seats: list[SeatIn] = Field(min_length=1, max_length=10)
     public: bool = True
     seed: Seed | None = None
     bot_delay: float = DEFAULT_BOT_DELAY
@@ -59,7 +60,12 @@ class GameIn(BaseModel):
     )
     stand_in: str = Field("quick", description="the bot or level that plays for away players")
     spectators: bool = Field(True, description="anyone with the watch link may watch")
-    board: str = "classic"
+    board: str | dict[str, Any] = Field(
+        "classic",
+        description="a shipped board's name (GET /api/meta lists them), or a board as a JSON object in the "
+        "board format (docs/boards.md): checked as `risk board validate` checks a file, at most 1 MiB, "
+        "stored with the game",
+    )
 
     def spec(self) -> GameSpec:
         return GameSpec(
@@ -131,6 +137,18 @@ async def list_games(master: MasterDep, social: SocialDep, status: str | None = 
 @router.get("/api/games/{game_id}", summary="A game's public summary", responses=refusals(404, 503))
 async def get_game(game_id: str, master: MasterDep) -> dict[str, Any]:
     return await run_in_threadpool(master.summary, game_id)
+
+
+@router.get(
+    "/api/games/{game_id}/board", summary="A game's board and its drawing", responses=refusals(404, 503)
+)
+async def game_board(game_id: str, master: MasterDep) -> dict[str, Any]:
+    """The board the game plays on (a shipped one, or one given as JSON when it was created) and its
+    drawing, in the shape of GET /api/boards/{name}."""
+    stored = game_board_text(await run_in_threadpool(master.record_of, game_id))
+    board = await run_in_threadpool(stored_board, stored)
+    drawing = await run_in_threadpool(DRAWINGS.get, stored)
+    return {"board": board_json(board), "drawing": drawing}
 
 
 @router.post(

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
 
 from risk.bots import BOTS, DEFAULT_LEVEL, LEVELS
-from risk.maps import available_maps, load_drawing, load_map
+from risk.maps import available_maps, load_map
+from risk.maps.generate import GeneratorUnavailableError, generate_board
+from risk.maps.validate import MAX_BOARD_BYTES
 from risk.odds import invasion
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.rules.variants import game_goal
+from risk.server.boards import DRAWINGS, board_json, check_upload, compact, preview_svg, summary
 from risk.server.errors import Refusal
 from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT
 from risk.server.refusals import refusals
@@ -63,15 +68,86 @@ async def meta() -> dict[str, Any]:
     }
 
 
-@router.get("/api/boards/{name}", summary="A board and its drawing", responses=refusals(404))
-async def board(name: str) -> dict[str, Any]:
+@router.get("/api/boards", summary="The shipped boards")
+async def boards() -> dict[str, Any]:
+    return {
+        "boards": [summary(load_map(name)) | {"preview": f"/api/boards/{name}/preview.svg"}
+                   for name in available_maps()],
+        "max_bytes": MAX_BOARD_BYTES,
+    }
+
+
+def _shipped(name: str) -> str:
     if name not in available_maps():  # shipped boards only: never a path
         raise Refusal("not-found", f"no board {name!r}; boards: {', '.join(available_maps())}")
-    board = load_map(name)
-    data = board.to_json()
-    for row, index in zip(data["territories"], range(len(board)), strict=True):
-        row["slug"] = board.slug_of(index)
-    return {"board": data, "drawing": load_drawing(board.name)}
+    return name
+
+
+@router.get("/api/boards/{name}", summary="A board and its drawing", responses=refusals(404))
+async def board(name: str) -> dict[str, Any]:
+    shipped = _shipped(name)
+    drawing = await run_in_threadpool(DRAWINGS.get, shipped)
+    return {"board": board_json(load_map(shipped)), "drawing": drawing}
+
+
+@router.get("/api/boards/{name}/preview.svg", summary="A small picture of a board", responses=refusals(404))
+async def board_preview(name: str) -> Response:
+    text = await run_in_threadpool(preview_svg, _shipped(name))
+    return Response(text, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+
+
+@router.post(
+    "/api/boards/check",
+    summary="Check an uploaded board file",
+    responses=refusals(413, 422, 429),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": f"the board file's text (docs/boards.md), at most {MAX_BOARD_BYTES} bytes",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }
+    },
+)
+async def check_board(request: Request) -> dict[str, Any]:
+    """Answers ``valid``, the first ``problems`` and their ``count``; for a valid board, its JSON
+    (``board``: send it as a new game's ``board``), a ``summary`` and a ``preview`` (SVG)."""
+    limit = MAX_BOARD_BYTES // 1024
+    too_large = Refusal("too-large", f"a board file is at most {limit} KB; this one is larger")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BOARD_BYTES:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BOARD_BYTES:
+            raise too_large
+    if not body.strip():
+        raise Refusal("bad-request", "nothing was uploaded: send the board file's text as the request body")
+    checked = await run_in_threadpool(check_upload, bytes(body))
+    if checked["valid"]:
+        checked["preview"] = await run_in_threadpool(preview_svg, compact(checked["board"]))
+    return checked
+
+
+class GenerateIn(BaseModel):
+    territories: int = Field(42, ge=6, le=300, strict=True)
+    continents: int = Field(6, ge=1, le=24, strict=True)
+    seed: int = Field(1, ge=0, le=2**31 - 1, strict=True)
+    players: tuple[int, int] | None = Field(None, description="the player counts it supports, low and high")
+
+
+@router.post("/api/boards/generate", summary="Generate a board", responses=refusals(422, 429))
+async def generate(body: GenerateIn) -> dict[str, Any]:
+    """A new board from a seed (risk board generate): its JSON (``board``), ``summary`` and ``preview``."""
+    try:
+        data = await run_in_threadpool(
+            generate_board, body.territories, body.continents, body.seed, body.players
+        )
+    except (ValueError, GeneratorUnavailableError) as error:
+        raise Refusal("bad-request", str(error)) from None
+    checked = await run_in_threadpool(check_upload, compact(data).encode("utf-8"))
+    checked["preview"] = await run_in_threadpool(preview_svg, compact(checked["board"]))
+    return checked
 
 
 @router.get("/api/odds", summary="Exact odds of an invasion", responses=refusals(422))

@@ -38,6 +38,9 @@ async function request(method, path, { body, token } = {}) {
 export const api = {
   meta: () => request("GET", "/api/meta"),
   board: (name) => request("GET", `/api/boards/${encodeURIComponent(name)}`),
+  boards: () => request("GET", "/api/boards"),
+  gameBoard: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/board`),
+  generateBoard: (body) => request("POST", "/api/boards/generate", { body }),
   odds: (attackers, defenders, stop = 0) =>
     request("GET", `/api/odds?attackers=${attackers}&defenders=${defenders}&stop=${stop}`),
   games: (status) => request("GET", status ? `/api/games?status=${encodeURIComponent(status)}` : "/api/games"),

@@ -9,7 +9,11 @@ import { svg, clear, slugify, UNOWNED, TIED } from "./ui.js";
 import { PALETTE } from "./palette.js";
 
 // Continent tints, in the board's order (the classic board's printed colours first).
-const CONTINENT_TINTS = ["#f0c24b", "#e7774f", "#6fa8f5", "#b98a5e", "#63c27a", "#c583f5", "#4fd1c5", "#f28cb1"];
+// Twelve: a generated board has up to 24 continents (risk.server.boards.TINTS, the lobby's previews).
+const CONTINENT_TINTS = [
+  "#f0c24b", "#e7774f", "#6fa8f5", "#b98a5e", "#63c27a", "#c583f5", "#4fd1c5", "#f28cb1",
+  "#a3c75a", "#e0a36f", "#8f9cf0", "#d9d36a",
+];
 
 const NODE_W = 1000;
 // A finger's reach (CSS px) when it taps near small territories, and how much nearer one must be to
@@ -302,6 +306,10 @@ export class Board {
     const coast = layer("coast");
     const land = layer("land");
     const rims = layer("rims");
+    // A computed drawing's links run badge to badge over the land (risk.maps.cells), so above it.
+    const overland = layer("overland");
+    const computed = !!(this.drawing && (this.drawing.kind === "cells" || this.drawing.kind === "layout"));
+    const linkLayer = computed ? overland : links;
     const highlights = layer("highlights");
     const arrows = layer("arrows");
     const marks = layer("marks");
@@ -318,7 +326,20 @@ export class Board {
         const [a, b] = (line.between || []).map(String);
         drawnSea.add(`${a}|${b}`);
         drawnSea.add(`${b}|${a}`);
-        links.append(svg("path", { d: line.path, class: `sea-line${line.wrap ? " wrap" : ""}`, "stroke-width": 2 * u }));
+        linkLayer.append(svg("path", { d: line.path, class: `sea-line${line.wrap ? " wrap" : ""}`, "stroke-width": 2 * u }));
+      }
+    }
+    // A computed drawing (risk.maps.cells): border links between shapes that do not touch, and walls
+    // where cells touch without a link (touching then always means linked).
+    if (this.drawing) {
+      for (const line of this.drawing.link_lines || []) {
+        const [a, b] = (line.between || []).map(String);
+        drawnSea.add(`${a}|${b}`);
+        drawnSea.add(`${b}|${a}`);
+        linkLayer.append(svg("path", { d: line.path, class: "link-line", "stroke-width": 2 * u }));
+      }
+      for (const wall of this.drawing.walls || []) {
+        overland.append(svg("path", { d: wall.path, class: "wall", "stroke-width": 3.5 * u }));
       }
     }
     const shapeless = new Set(this.shapeless.map((t) => t.slug));

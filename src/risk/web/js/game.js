@@ -94,7 +94,7 @@ async function ensureBoard(name) {
   S.boardName = name;
   let data;
   try {
-    data = await api.board(name);
+    data = await api.gameBoard(gameId); // the game's own board: shipped, uploaded or generated
   } catch (error) {
     toast(`The board could not be loaded: ${error.message}`, "error", 0);
     return;

@@ -4,6 +4,7 @@ import { api, seats, seatLink } from "./api.js";
 import { clockFields, fillClockFields, hosts } from "./seating.js";
 import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES, fillBotMenu, botDescription } from "./ui.js";
 import { initHouseRules } from "./houserules.js";
+import { boardField, chosenBoard, initBoards } from "./boardpick.js";
 import { OPTION_GROUPS, PRESETS, choiceWords, optionWords } from "./rulewords.js";
 
 const EDITIONS = {
@@ -112,6 +113,10 @@ async function start() {
   });
   fillGames();
   renderAll();
+  initBoards(() => {
+    fitSeats();
+    renderSeats();
+  });
   refreshLists();
   setInterval(() => {
     if (!document.hidden) refreshLists();
@@ -167,8 +172,18 @@ function defaults() {
 
 function playerLimits() {
   const text = F.options.players || defaults().players || "3-6";
-  const [lo, hi] = text.split("-").map(Number);
-  return [lo || 2, hi || 6];
+  let [lo, hi] = text.split("-").map(Number);
+  lo = lo || 2;
+  hi = hi || 6;
+  // A board that declares its players: the rules' "up to 6" becomes the board's most (up to 10);
+  // narrower ranges (the 2008 rules' 3 to 5, the 2-player game) stay (docs/boards.md).
+  const board = chosenBoard().players;
+  if (board) {
+    if (!F.options.players && hi === 6) hi = board[1];
+    hi = Math.min(hi, board[1]);
+    lo = Math.max(lo, board[0]);
+  }
+  return [lo, Math.max(lo, hi)];
 }
 
 function fitSeats() {
@@ -350,6 +365,8 @@ function renderSeats() {
   let limits = lo === hi ? `${lo} players` : `${lo} to ${hi} players`;
   if (game() === "team") limits = "4 or 6 players, two teams in alternating seats";
   if (game() === "two-player") limits = "2 players, and neutral armies";
+  const board = chosenBoard().players;
+  if (board && board[1] > hi && game() === "world") limits += ` (this board takes up to ${board[1]}: choose the 1993 or 2003 rulebook)`;
   $("#seat-limits").textContent = limits;
 }
 
@@ -484,6 +501,7 @@ function gameBody() {
     defend_timeout: Number($("#defend-timeout").value || 0),
     ...clockFields(),
     spectators: $("#spectators").checked,
+    board: boardField(),
   };
   return { body };
 }

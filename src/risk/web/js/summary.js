@@ -62,8 +62,9 @@ function territoryName(index) {
   return S.summary.territories[index];
 }
 
-async function boardData(name) {
-  if (!S.boards.has(name)) S.boards.set(name, await api.board(name));
+/** A board by name; a game's own board (it may be an uploaded one) when the game is known. */
+async function boardData(name, gameId) {
+  if (!S.boards.has(name)) S.boards.set(name, await (gameId ? api.gameBoard(gameId) : api.board(name)));
   return S.boards.get(name);
 }
 
@@ -123,7 +124,7 @@ async function openGame(id) {
     status(el("span", {}, `${sentence(error.message)} `, onwards), "error");
     return;
   }
-  await show(summary, { game, held, boardLink });
+  await show(summary, { game, held, boardLink, id });
 }
 
 async function show(summary, context) {
@@ -132,7 +133,7 @@ async function show(summary, context) {
   status("Drawing the board…");
   let data = null;
   try {
-    data = await boardData(summary.board);
+    data = await boardData(summary.board, context.id);
   } catch (error) {
     toast(`The board could not be loaded: ${error.message}`, "error", 8000);
   }

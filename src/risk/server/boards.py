@@ -1,0 +1,268 @@
+"""The boards of the web app: a shipped board by name, or a board given as JSON (uploaded in the
+lobby, or generated), stored with its game; their drawings and previews; checking an upload.
+
+A game stores a shipped board's name, or (a board given as JSON) the board's canonical JSON with its
+digest (``GameRecord.board_json``, ``board_sha256``; risk.server.master): :func:`game_board_text`
+gives this module either text, a name or the JSON (it starts with ``{``), and the game replays after a
+restart from what is stored, whatever the server ships. Every board given as JSON is checked by the validator
+(:func:`risk.maps.validate.board_problems`, the checks of ``risk board validate``) and is at most
+:data:`~risk.maps.validate.MAX_BOARD_BYTES` (1 MiB) as stored.
+
+Drawings (``risk.maps.cells.board_drawing``: outlines, computed cells, or a layout) take a few
+seconds on a large board (placing the names): each is made once and kept (the last few boards).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from risk.maps import Board, MapError, available_maps, load_drawing, load_map, problems_summary
+from risk.maps.cells import board_drawing
+from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
+from risk.server.errors import Refusal
+from risk.server.storage import GameRecord
+
+SHOWN_PROBLEMS = 5  # an upload's problems the lobby shows (the count says how many more)
+DRAWINGS_KEPT = 16
+
+
+def game_board_text(record: GameRecord) -> str:
+    """A game's board as this module reads it: the board's JSON stored with the game (a board given as
+    JSON, kept by its digest: migration 0005), else the shipped board's name."""
+    if record.board_sha256 is not None and record.board_json is not None:
+        return record.board_json
+    return record.board
+
+
+def is_stored_board(stored: str) -> bool:
+    """Whether a game's ``board`` holds a board's JSON (else a shipped board's name)."""
+    return stored.lstrip().startswith("{")
+
+
+def board_to_store(board: str | dict[str, Any]) -> tuple[str, Board]:
+    """What a game stores for the board asked for (a shipped name, or a board's JSON object), and the
+    board; a Refusal saying what is wrong otherwise (nothing is created)."""
+    if isinstance(board, str):
+        if board not in available_maps():  # a shipped board by name, never a path
+            raise Refusal("bad-request", f"no board {board!r}; boards: {', '.join(available_maps())}")
+        return board, load_map(board)
+    text = compact(board)
+    if len(text.encode("utf-8")) > MAX_BOARD_BYTES:
+        raise Refusal(
+            "too-large", f"a board is at most {MAX_BOARD_BYTES // 1024} KB of JSON; this one is larger"
+        )
+    problems = board_problems(board)
+    if problems:
+        raise Refusal(
+            "bad-request", f"the board is not valid: {problems_summary([str(p) for p in problems])}"
+        )
+    return text, stored_board(text)
+
+
+def compact(data: dict[str, Any]) -> str:
+    """A board's JSON as a game stores it: compact, UTF-8."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def stored_board(stored: str) -> Board:
+    """The board of a game, from what it stores."""
+    if not is_stored_board(stored):
+        return load_map(stored)
+    return _board_of_text(stored)
+
+
+@cache
+def _board_of_text(text: str) -> Board:
+    data, problems = parse_board_text(text)
+    if problems or not isinstance(data, dict):  # stored after the same checks: a damaged store
+        raise MapError(f"the stored board does not load: {problems[0] if problems else 'not an object'}")
+    return Board(data)
+
+
+def board_data(stored: str) -> dict[str, Any]:
+    """The board's JSON as its file gives it (the drawing reads its coordinates)."""
+    if is_stored_board(stored):
+        data, _ = parse_board_text(stored)
+        return dict(data)
+    name = next(m for m in available_maps() if m == stored)
+    text = resources.files("risk.maps").joinpath(f"{name}.json").read_text(encoding="utf-8")
+    return dict(json.loads(text))
+
+
+def board_label(stored: str) -> str:
+    """A game's board, as lists show it: its name."""
+    return stored_board(stored).name if is_stored_board(stored) else stored
+
+
+def board_json(board: Board) -> dict[str, Any]:
+    """The board in the ``risk board show --json`` shape, each territory with its notation slug and the
+    board's player counts."""
+    data = board.to_json()
+    for row, index in zip(data["territories"], range(len(board)), strict=True):
+        row["slug"] = board.slug_of(index)
+    data["title"] = board.title
+    data["players"] = list(board.players) if board.players else None
+    return data
+
+
+class Drawings:
+    """Drawings made once per board (by the digest of its JSON) and kept, the last few."""
+
+    def __init__(self, kept: int = DRAWINGS_KEPT) -> None:
+        self.kept = kept
+        self._made: OrderedDict[tuple[str, bool], dict[str, Any] | None] = OrderedDict()
+        self._lock = threading.Lock()
+        self._making: dict[tuple[str, bool], threading.Lock] = {}
+
+    def get(self, stored: str, names: bool = True) -> dict[str, Any] | None:
+        """The drawing of a game's board (``names=False``: a preview, without names)."""
+        if not is_stored_board(stored):
+            shipped = load_drawing(stored)  # the classic board's, made from maps
+            if shipped is not None:
+                return shipped
+        key = (hashlib.sha256(stored.encode("utf-8")).hexdigest(), names)
+        return self._once(key, lambda: board_drawing(board_data(stored), names=names))
+
+    def _once(
+        self, key: tuple[str, bool], make: Callable[[], dict[str, Any] | None]
+    ) -> dict[str, Any] | None:
+        with self._lock:
+            if key in self._made:
+                self._made.move_to_end(key)
+                return self._made[key]
+            lock = self._making.setdefault(key, threading.Lock())
+        with lock:  # two first requests for one board make it once
+            with self._lock:
+                if key in self._made:
+                    return self._made[key]
+            drawing = make()
+            with self._lock:
+                self._made[key] = drawing
+                self._making.pop(key, None)
+                while len(self._made) > self.kept:
+                    self._made.popitem(last=False)
+            return drawing
+
+
+DRAWINGS = Drawings()
+
+
+def check_upload(raw: bytes) -> dict[str, Any]:
+    """An uploaded board file's check, for the lobby: ``valid``, the first ``problems`` (each
+    ``where``, ``line``, ``message``), their ``count``; a valid board's JSON (``board``, to send
+    back with the game) and ``summary`` (name, title, territories, continents, players)."""
+    if len(raw) > MAX_BOARD_BYTES:
+        return _refused(
+            f"the file is larger than {MAX_BOARD_BYTES // 1024} KB: a board file is at most 1 MiB"
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return _refused("the file is not UTF-8 text: a board file is JSON, saved as UTF-8")
+    if not text.strip():
+        return _refused("the file is empty: a board file is JSON (docs/boards.md)")
+    data, problems = parse_board_text(text)
+    if not problems:
+        problems = board_problems(data)
+    if problems:
+        shown = [{"where": p.where, "line": p.line, "message": p.message} for p in problems[:SHOWN_PROBLEMS]]
+        return {"valid": False, "problems": shown, "count": len(problems)}
+    board = Board(data)
+    return {"valid": True, "problems": [], "count": 0, "board": data, "summary": summary(board)}
+
+
+def _refused(message: str) -> dict[str, Any]:
+    return {"valid": False, "problems": [{"where": "", "line": None, "message": message}], "count": 1}
+
+
+def summary(board: Board) -> dict[str, Any]:
+    """A board in one line's worth of facts (the lobby's choice)."""
+    return {
+        "name": board.name,
+        "title": board.title,
+        "territories": len(board),
+        "continents": len(board.continents),
+        "players": list(board.players) if board.players else None,
+    }
+
+
+__all__ = [
+    "DRAWINGS",
+    "board_data",
+    "board_json",
+    "board_label",
+    "board_to_store",
+    "check_upload",
+    "compact",
+    "game_board_text",
+    "is_stored_board",
+    "preview_svg",
+    "stored_board",
+    "summary",
+]
+
+
+# The continents' tints, in the board's order: board.js's CONTINENT_TINTS.
+TINTS = (
+    "#f0c24b",
+    "#e7774f",
+    "#6fa8f5",
+    "#b98a5e",
+    "#63c27a",
+    "#c583f5",
+    "#4fd1c5",
+    "#f28cb1",
+    "#a3c75a",
+    "#e0a36f",
+    "#8f9cf0",
+    "#d9d36a",
+)
+
+
+def preview_svg(stored: str) -> str:
+    """A small picture of a board (the lobby's choice): its shapes tinted by continent, sea lines
+    dashed; round nodes where it has no drawing."""
+    board = stored_board(stored)
+    drawing = DRAWINGS.get(stored, names=False)
+    tint = [TINTS[c % len(TINTS)] for c in board.continent_of]
+    parts = []
+    if drawing is None:  # no shapely: the nodes of a circle, linked
+        n = len(board)
+        points = [
+            (500 + 420 * math.cos(2 * math.pi * i / n), 320 + 280 * math.sin(2 * math.pi * i / n))
+            for i in range(n)
+        ]
+        view = "0 0 1000 640"
+        for a in range(n):
+            for b in board.neighbours[a]:
+                if b > a:
+                    (x1, y1), (x2, y2) = points[a], points[b]
+                    parts.append(f'<path d="M{x1:.0f} {y1:.0f}L{x2:.0f} {y2:.0f}" class="link"/>')
+        parts += [
+            f'<circle cx="{x:.0f}" cy="{y:.0f}" r="14" fill="{tint[i]}"/>' for i, (x, y) in enumerate(points)
+        ]
+    else:
+        view = " ".join(str(v) for v in drawing["viewBox"])
+        slugs = {board.slug_of(i): i for i in range(len(board))}
+        for line in drawing.get("sea_lines", []):
+            parts.append(f'<path d="{line["path"]}" class="sea"/>')
+        for line in drawing.get("link_lines", []):
+            parts.append(f'<path d="{line["path"]}" class="link"/>')
+        for slug, row in drawing["territories"].items():
+            if row.get("path") and slug in slugs:
+                parts.append(f'<path d="{row["path"]}" fill="{tint[slugs[slug]]}"/>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view}" preserveAspectRatio="xMidYMid meet">'
+        "<style>path{stroke:#16283a;stroke-width:1.5}.sea{fill:none;stroke:#cfe3f5;stroke-width:3;"
+        "stroke-dasharray:10 7}.link{fill:none;stroke:#cfe3f5;stroke-width:3}</style>"
+        + "".join(parts)
+        + "</svg>"
+    )

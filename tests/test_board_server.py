@@ -1,0 +1,157 @@
+"""The web server on a board given as JSON (docs/boards.md, "Where a board is used"): POST /api/games
+takes a board object, validated and size-limited like a board file, stores it with the game (once
+however many games use it) and replays the game on it after a restart, over SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from risk.maps import Board
+from risk.server.app import create_app
+from risk.server.master import GameMaster, GameSpec, SeatSpec
+from risk.server.sql import SqlStorage
+from risk.server.storage import MemoryStorage, Storage
+from test_board_parts import generated_board, small_board
+
+
+@contextmanager
+def serving(storage: Storage) -> Iterator[TestClient]:
+    with TestClient(create_app(storage)) as client:
+        yield client
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def claim_some(client: TestClient, game_id: str, tokens: list[str], board: Board, claims: int) -> None:
+    """The humans to act claim the first unclaimed territories, over HTTP."""
+    for _ in range(claims):
+        state = client.get(f"/api/games/{game_id}/view").json()
+        view = state["view"]
+        free = next(i for i, t in enumerate(view["territories"]) if t["owner"] == -1)
+        answer = client.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": f"claim {board.slug_of(free)}", "state_id": state["state_id"]},
+            headers=bearer(tokens[view["to_act"]]),
+        )
+        assert answer.status_code == 200, answer.text
+
+
+def test_a_game_on_a_board_given_as_json_survives_a_restart(storage_url: str) -> None:
+    data = generated_board(players=(2, 8))
+    board = Board(data)
+    names = [f"P{k}" for k in range(8)]
+    with serving(SqlStorage(storage_url)) as client:
+        answer = client.post("/api/games", json={
+            "edition": "2003", "seed": 5, "board": data,
+            "seats": [{"kind": "human", "name": name} for name in names],
+        })
+        assert answer.status_code == 201, answer.text
+        game_id = answer.json()["id"]
+        tokens = [seat["token"] for seat in answer.json()["seats"]]
+        summary = client.get(f"/api/games/{game_id}").json()
+        assert (summary["board"], summary["board_sha256"]) == (board.name, board.digest)
+        claim_some(client, game_id, tokens, board, 12)
+        before = client.get(f"/api/games/{game_id}/view").json()
+        # A second game on the same board keeps one copy of it.
+        again = client.post("/api/games", json={
+            "edition": "2003", "board": data, "seats": [{"kind": "human", "name": n} for n in names[:3]],
+        })
+        assert again.status_code == 201, again.text
+
+    engine = sa.create_engine(storage_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT sha256 FROM boards")).scalars().all() == [board.digest]
+    finally:
+        engine.dispose()
+
+    with serving(SqlStorage(storage_url)) as client:  # a new server on the same database
+        after = client.get(f"/api/games/{game_id}/view").json()
+        assert after["state_id"] == before["state_id"] == 12
+        assert after["view"]["board"] == board.name
+        assert after["view"]["territories"] == before["view"]["territories"]
+        assert [t["name"] for t in after["view"]["territories"]] == [t.name for t in board.territories]
+        claim_some(client, game_id, tokens, board, 1)  # and it goes on
+        assert client.get(f"/api/games/{game_id}").json()["state_id"] == 13
+
+
+def test_bots_play_a_hand_written_board_to_the_end() -> None:
+    with serving(MemoryStorage()) as client:
+        answer = client.post("/api/games", json={
+            "edition": "2003", "seed": 3, "bot_delay": 0, "board": small_board(),
+            "seats": [{"kind": "bot", "bot": "quick"}] * 4,
+        })
+        assert answer.status_code == 201, answer.text
+        game_id = answer.json()["id"]
+        client.get(f"/api/games/{game_id}/view")  # a page opened: the bots play on
+        limit = time.monotonic() + 60
+        while (summary := client.get(f"/api/games/{game_id}").json())["status"] != "over":
+            assert time.monotonic() < limit, summary
+            time.sleep(0.05)
+        assert summary["winner"] is not None and summary["board"] == "shire"
+
+
+def test_a_rematch_is_played_on_the_same_board() -> None:
+    from risk.server.houserules import rematch
+
+    master = GameMaster(MemoryStorage())
+    spec = GameSpec(edition="2003", seed=2, bot_delay=0, board=small_board(),
+                    seats=[SeatSpec("bot", bot="quick")] * 3)
+    record, _ = master.create_game(spec)
+    while (turn := master.bot_turn(record.id)) is not None:
+        seat, state_id, decide = turn
+        master.submit_as(record.id, seat, decide(), state_id)
+    assert master.live(record.id).game.is_over
+    again, _ = rematch(master, record.id)
+    assert master.live(again.id).game.board.digest == Board(small_board()).digest
+
+
+def too_big_board() -> dict[str, Any]:
+    data = small_board()
+    data["title"] = "x" * 100
+    data["territories"][0]["aliases"] = []
+    data["territories"][0]["outline"] = [[k * 0.123456789, k * 0.987654321] for k in range(1000)]
+    data["territories"] += [dict(data["territories"][0], name=f"Copy {k}", aliases=[]) for k in range(40)]
+    return data
+
+
+@pytest.mark.parametrize(
+    ("board", "status", "code", "words"),
+    [
+        ("/etc/passwd.json", 422, "bad-request", "no board '/etc/passwd.json'"),
+        ("nowhere", 422, "bad-request", "no board 'nowhere'"),
+        ({"name": "empty"}, 422, "bad-request", "the board is not valid: "),
+        (dict(small_board(), links=[{"between": ["Fen", "Nowhere"]}]), 422, "bad-request", "Nowhere"),
+        (dict(small_board(), players={"min": 2, "max": 2}, starting_armies={}), 422, "bad-request",
+         "the shire board is for 2 to 2 players, not 3"),
+        (too_big_board(), 413, "too-large", "larger than 1 MiB"),
+    ],
+)
+def test_a_board_that_is_not_a_board_is_refused(board: Any, status: int, code: str, words: str) -> None:
+    with serving(MemoryStorage()) as client:
+        answer = client.post("/api/games", json={
+            "edition": "2003", "board": board, "seats": [{"kind": "bot", "bot": "quick"}] * 3,
+        })
+        assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), answer.text
+        message = answer.json()["error"]["message"]
+        assert words in message and "\n" not in message
+        assert client.get("/api/games").json()["games"] == []
+
+
+def test_ten_seats_on_a_board_for_ten_and_no_more() -> None:
+    data = generated_board()
+    with serving(MemoryStorage()) as client:
+        seats = [{"kind": "bot", "bot": "quick"}] * 10
+        answer = client.post("/api/games", json={"edition": "2003", "board": data, "seats": seats})
+        assert answer.status_code == 201, answer.text
+        eleven = {"edition": "2003", "board": data, "seats": [*seats, seats[0]]}
+        assert client.post("/api/games", json=eleven).status_code == 422

@@ -1,0 +1,203 @@
+"""Boards in the browser (docs/boards.md, "Boards in the web app"; Debian's Chromium, a real `risk serve`):
+
+- the lobby offers the shipped boards with a picture; a board file uploaded there is checked by the
+  server, and the game created on it is drawn: every territory a shape, no name over another name
+  or any badge (measured on the rendered page, as tests/test_browser_board.py does on the classic
+  board), on a generated 100-territory board and on a board without outlines;
+- an 8-player bot game on a generated board goes on;
+- an invalid upload shows its problems in plain words and creates nothing.
+
+RISK_SCREENSHOTS=DIR keeps the screenshots (laptop 1366x768, phone 390x844).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from live_server import request
+from risk.maps.generate import generate_board
+from test_browser import LAPTOP, PHONE, browser, port, shot
+from test_browser_board import BOXES, overlap
+
+__all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
+
+BOTS8 = [{"kind": "bot", "bot": "quick"}] * 8
+
+
+@cache
+def big_board() -> dict[str, Any]:
+    return generate_board(100, 10, seed=3, players=(2, 10))
+
+
+def without_outlines(data: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(data)
+    out.pop("size")
+    out["name"] = "no-outlines"
+    for row in out["territories"]:
+        row.pop("outline")
+    return out
+
+
+def board_file(tmp_path: Path, data: dict[str, Any]) -> Path:
+    path = tmp_path / f"{data['name']}.json"
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    return path
+
+
+def lobby(browser: Any, port: int, viewport: dict[str, int] = LAPTOP) -> Any:
+    page = browser.new_page(viewport=viewport)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.wait_for_selector('.board-card[data-board="classic"] img')
+    return page
+
+
+def collisions_on_page(page: Any) -> list[str]:
+    measured = page.evaluate(BOXES)
+    names, badges = dict(measured["names"]), dict(measured["badges"])
+    found = [f"{a} / {b}" for (a, x), (b, y) in itertools.combinations(names.items(), 2) if overlap(x, y)]
+    found += [
+        f"{a} / badge of {b}"
+        for (a, x), (b, y) in itertools.product(names.items(), badges.items())
+        if overlap(x, y)
+    ]
+    return found
+
+
+def drawn(page: Any, territories: int) -> None:
+    """Every territory has a shape (a path, not a node), its name and its badge."""
+    shapes = page.evaluate("""() => [...document.querySelectorAll('.board-svg .territory')].map(
+        e => [e.tagName, e.getBBox().width * e.getBBox().height])""")
+    assert len(shapes) == territories
+    assert all(tag == "path" and area > 0 for tag, area in shapes)
+    assert page.locator(".board-svg text.t-name").count() == territories
+
+
+def open_game(browser: Any, port: int, game_id: str, viewport: dict[str, int] = LAPTOP) -> Any:
+    page = browser.new_page(viewport=viewport)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(f"http://127.0.0.1:{port}/game/{game_id}")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.board-svg .badge').length > 0"
+        " && !document.querySelector('.board-svg .badge.empty')",
+        timeout=90_000,
+    )
+    return page
+
+
+def test_the_lobby_offers_the_boards_with_pictures(browser: Any, port: int) -> None:
+    page = lobby(browser, port)
+    picture = page.locator('.board-card[data-board="classic"] img')
+    page.wait_for_function("() => document.querySelector('.board-card img').naturalWidth > 0")
+    assert picture.get_attribute("alt") == "The classic board"
+    assert page.locator('.board-card[data-board="classic"]').get_attribute("aria-pressed") == "true"
+    shot(page, "boards-lobby-laptop")
+    page.close()
+
+
+def test_a_game_on_an_uploaded_board_is_created_in_the_lobby_and_drawn(
+    browser: Any, port: int, tmp_path: Path
+) -> None:
+    page = lobby(browser, port)
+    page.set_input_files("#board-file", str(board_file(tmp_path, big_board())))
+    custom = page.locator('.board-card[data-board="custom"]')
+    custom.wait_for(timeout=30_000)
+    assert custom.get_attribute("aria-pressed") == "true"
+    assert "100 territories" in custom.inner_text()
+    page.select_option("#edition", "1993")
+    for _ in range(5):  # 3 seats to 8: the board takes up to 10
+        page.click("#add-seat")
+    assert page.locator("#seats .seat-kind").count() == 8
+    page.locator("#seats .seat-kind").first.select_option("bot")  # 8 bots: the game plays itself
+    shot(page, "boards-lobby-uploaded-laptop")
+    page.click("#create-game")
+    page.locator("#created").wait_for(state="visible", timeout=30_000)
+    games = request(port, "GET", "/api/games")["games"]
+    mine = [g for g in games if g["board"] == big_board()["name"]]
+    assert len(mine) == 1 and len(mine[0]["seats"]) == 8
+    assert page.errors == []
+    page.close()
+
+    game = open_game(browser, port, mine[0]["id"])
+    drawn(game, 100)
+    assert collisions_on_page(game) == []
+    assert game.errors == []
+    game.close()
+
+
+def test_an_eight_player_bot_game_on_a_generated_board_goes_on(browser: Any, port: int) -> None:
+    body = {"edition": "1993", "seats": BOTS8, "seed": 5, "bot_delay": 0.05, "board": big_board()}
+    created = request(port, "POST", "/api/games", body)
+    page = open_game(browser, port, created["id"])
+    drawn(page, 100)
+    assert collisions_on_page(page) == []
+    colours = page.evaluate(
+        "() => new Set([...document.querySelectorAll('.board-svg .territory')]"
+        ".map(t => t.getAttribute('fill'))).size"
+    )
+    assert colours >= 6  # the seats' own colours (a seat or two may be out by now)
+    assert len(request(port, "GET", f"/api/games/{created['id']}")["seats"]) == 8
+    first = request(port, "GET", f"/api/games/{created['id']}")["turn"]
+    page.wait_for_function(
+        f"async () => (await (await fetch('/api/games/{created['id']}')).json()).turn > {first + 2}",
+        timeout=90_000,
+        polling=1000,
+    )
+    shot(page, "boards-game-100-8p-laptop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(500)
+    shot(page, "boards-game-100-8p-phone")
+    assert page.errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_board_without_outlines_is_drawn_as_cells(
+    browser: Any, port: int, viewport: dict[str, int]
+) -> None:
+    body = {
+        "edition": "1993",
+        "seats": BOTS8[:4],
+        "seed": 6,
+        "bot_delay": 0,
+        "board": without_outlines(big_board()),
+    }
+    created = request(port, "POST", "/api/games", body)
+    page = open_game(browser, port, created["id"], viewport)
+    drawn(page, 100)
+    if viewport == LAPTOP:
+        assert collisions_on_page(page) == []
+        assert page.locator(".board-svg .layer-overland .sea-line").count() >= 1  # sea links, dashed
+    shot(page, f"boards-game-cells-{'laptop' if viewport == LAPTOP else 'phone'}")
+    assert page.errors == []
+    page.close()
+
+
+def test_an_invalid_upload_shows_its_problems_and_creates_nothing(
+    browser: Any, port: int, tmp_path: Path
+) -> None:
+    data = copy.deepcopy(generate_board(20, 3, seed=1))
+    data["territories"][0]["neighbours"] = ["Nowhere"]
+    data["continents"][0]["bonus"] = -3
+    before = {g["id"] for g in request(port, "GET", "/api/games")["games"]}
+    page = lobby(browser, port, PHONE)
+    page.set_input_files("#board-file", str(board_file(tmp_path, data)))
+    problems = page.locator("#board-problems")
+    problems.wait_for(state="visible", timeout=30_000)
+    text = problems.inner_text()
+    assert "cannot be played" in text and "Nowhere" in text and "bonus" in text
+    assert page.locator('.board-card[data-board="custom"]').count() == 0
+    assert page.locator('.board-card[data-board="classic"]').get_attribute("aria-pressed") == "true"
+    shot(page, "boards-lobby-invalid-phone")
+    assert {g["id"] for g in request(port, "GET", "/api/games")["games"]} == before
+    assert page.errors == []
+    page.close()

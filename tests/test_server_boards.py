@@ -1,0 +1,209 @@
+"""Boards in the web app (docs/boards.md, "Boards in the web app"): any board that validates is
+drawn (outlines, computed cells, a layout), an uploaded or generated board plays and is stored with
+its game (it replays after a restart), an invalid upload is refused with its problems."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import shapely
+from fastapi.testclient import TestClient
+from shapely.geometry import Polygon
+
+from risk.maps import Board
+from risk.maps.cells import board_drawing
+from risk.maps.generate import generate_board
+from risk.maps.labels import rings
+from risk.server.app import create_app
+from risk.server.sql import SqlStorage
+from risk.server.storage import MemoryStorage
+from test_labels import collisions
+
+
+@cache
+def generated(territories: int = 100, continents: int = 10, seed: int = 3) -> dict[str, Any]:
+    return generate_board(territories, continents, seed, players=(2, 10))
+
+
+def without(data: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """The board with these territory fields (and the canvas) left out."""
+    out = copy.deepcopy(data)
+    out.pop("size", None)
+    out["name"] = f"{data['name']}-no-{'-'.join(fields)}"
+    for row in out["territories"]:
+        for name in fields:
+            row.pop(name, None)
+    return out
+
+
+def shapes(drawing: dict[str, Any]) -> dict[str, Polygon]:
+    out = {}
+    for slug, row in drawing["territories"].items():
+        polygons = [Polygon(ring) for ring in rings(row["path"])]
+        out[slug] = shapely.unary_union(polygons)
+    return out
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(MemoryStorage())) as test_client:
+        yield test_client
+
+
+# -- drawings -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("drop", [("outline",), ("outline", "label")], ids=["labels only", "no coordinates"])
+def test_a_board_without_outlines_gets_a_cell_for_every_territory_and_no_two_overlap(
+    drop: tuple[str, ...],
+) -> None:
+    data = without(generated(60, 7, 5), *drop)
+    board = Board(data)
+    drawing = board_drawing(data)
+    assert drawing is not None
+    assert drawing["kind"] == ("cells" if drop == ("outline",) else "layout")
+    cells = shapes(drawing)
+    assert set(cells) == {board.slug_of(i) for i in range(len(board))}
+    for slug, cell in cells.items():
+        assert cell.is_valid and cell.area > 100, slug  # a cell a badge fits in (badges are 25 wide)
+        assert cell.contains(shapely.Point(drawing["territories"][slug]["label"])), slug
+    overlapping = [
+        (a, b) for (a, x), (b, y) in itertools.combinations(cells.items(), 2) if x.intersection(y).area > 1.0
+    ]
+    assert overlapping == []
+    # every link shows: touching cells, or a line (dashed for the sea); touching cells are linked
+    lines = {frozenset(row["between"]) for row in drawing["sea_lines"] + drawing["link_lines"]}
+    walls = {frozenset(row["between"]) for row in drawing["walls"]}
+    for a in range(len(board)):
+        for b in board.neighbours[a]:
+            pair = frozenset((board.slug_of(a), board.slug_of(b)))
+            assert pair in lines or cells[board.slug_of(a)].distance(cells[board.slug_of(b)]) <= 1.0, pair
+            assert pair not in walls
+    sea = {frozenset(link["between"]) for link in data["links"] if link["by"] == "sea"}
+    drawn_sea = {
+        frozenset(board.name_of(board.territory(s)) for s in row["between"]) for row in drawing["sea_lines"]
+    }
+    assert drawn_sea == sea
+
+
+def test_a_board_with_outlines_is_drawn_from_them_scaled_to_its_size() -> None:
+    data = generated()
+    drawing = board_drawing(data)
+    assert drawing is not None and drawing["kind"] == "outlines"
+    width, height = data["size"]
+    scale = 1000 / min(width, 1.6 * height)
+    assert drawing["viewBox"] == [
+        0,
+        0,
+        pytest.approx(width * scale, abs=0.1),
+        pytest.approx(height * scale, abs=0.1),
+    ]
+    first = data["territories"][0]
+    cell = shapes(drawing)[Board(data).slug_of(0)]
+    expected = shapely.affinity.scale(Polygon(first["outline"]), scale, scale, origin=(0, 0))
+    assert cell.symmetric_difference(expected).area < 0.01 * expected.area
+
+
+@pytest.mark.parametrize("drop", [(), ("outline",)], ids=["generated", "without outlines"])
+def test_no_name_covers_another_name_or_a_badge_on_any_board(drop: tuple[str, ...]) -> None:
+    data = without(generated(), *drop) if drop else generated()
+    drawing = board_drawing(data)
+    assert drawing is not None
+    assert set(drawing["names"]) == set(drawing["territories"])
+    assert collisions(drawing) == []
+
+
+# -- the API ------------------------------------------------------------------------------------------------
+def test_the_shipped_boards_are_listed_with_a_preview(client: TestClient) -> None:
+    listed = client.get("/api/boards").json()
+    classic = next(b for b in listed["boards"] if b["name"] == "classic")
+    assert classic["territories"] == 42 and classic["players"] == [2, 6]
+    picture = client.get(classic["preview"])
+    assert picture.status_code == 200 and picture.headers["content-type"].startswith("image/svg+xml")
+    assert picture.text.count("<path") >= 42
+    assert listed["max_bytes"] == 1024 * 1024
+
+
+def test_an_uploaded_board_is_checked_played_and_replays_after_a_restart(tmp_path: Path) -> None:
+    data = without(generated(), "outline")
+    text = json.dumps(data)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with TestClient(create_app(SqlStorage(url))) as client:
+        checked = client.post("/api/boards/check", content=text.encode()).json()
+        assert checked["valid"] and checked["summary"]["territories"] == 100
+        assert checked["summary"]["players"] == [2, 10]
+        assert checked["preview"].count("<path") >= 100
+        seats = [{"kind": "bot", "bot": "quick"} for _ in range(8)]
+        body = {"edition": "1993", "seats": seats, "seed": 4, "bot_delay": 0, "board": checked["board"]}
+        created = client.post("/api/games", json=body)
+        assert created.status_code == 201, created.text
+        game_id = created.json()["id"]
+        summary = client.get(f"/api/games/{game_id}").json()
+        assert summary["board"] == data["name"] and len(summary["seats"]) == 8
+        drawn = client.get(f"/api/games/{game_id}/board").json()
+        assert len(drawn["board"]["territories"]) == 100 and drawn["board"]["players"] == [2, 10]
+        assert set(drawn["drawing"]["territories"]) == {t["slug"] for t in drawn["board"]["territories"]}
+    with TestClient(create_app(SqlStorage(url))) as client:  # the server again, from its store
+        again = client.get(f"/api/games/{game_id}/board").json()
+        assert again["board"] == drawn["board"]
+        view = client.get(f"/api/games/{game_id}/view")
+        assert view.status_code == 200, view.text
+        assert len(view.json()["view"]["territories"]) == 100
+
+
+def test_an_invalid_upload_says_what_is_wrong_and_a_game_on_it_is_not_created(client: TestClient) -> None:
+    data = copy.deepcopy(generated(20, 3, 1))
+    data["territories"][0]["neighbours"] = ["Nowhere"]
+    data["continents"][0]["bonus"] = -3
+    checked = client.post("/api/boards/check", content=json.dumps(data).encode()).json()
+    assert not checked["valid"] and checked["count"] >= 2
+    assert any("Nowhere" in p["message"] for p in checked["problems"])
+    assert "board" not in checked
+    before = client.get("/api/games").json()["games"]
+    answer = client.post("/api/games", json={"seats": [{"kind": "bot", "bot": "quick"}] * 3, "board": data})
+    assert answer.status_code == 422
+    assert answer.json()["error"]["message"].startswith("the board is not valid: ")
+    assert client.get("/api/games").json()["games"] == before
+    assert client.post("/api/boards/check", content=b"").status_code == 422
+    for raw, words in [(b"\xff\xfe{", "UTF-8"), (b'{"name": ', "not valid JSON")]:
+        checked = client.post("/api/boards/check", content=raw).json()
+        assert not checked["valid"] and words in checked["problems"][0]["message"], checked
+
+
+def test_a_board_over_the_size_limit_is_refused(client: TestClient) -> None:
+    huge = b" " * (1024 * 1024 + 1)
+    answer = client.post("/api/boards/check", content=huge)
+    assert answer.status_code == 413 and answer.json()["error"]["code"] == "too-large"
+    data = copy.deepcopy(generated(20, 3, 1))
+    data["title"] = "x"
+    data["padding"] = "x" * (1024 * 1024)
+    answer = client.post("/api/games", json={"seats": [{"kind": "bot", "bot": "quick"}] * 3, "board": data})
+    assert answer.status_code == 413, answer.text
+
+
+def test_a_board_is_generated_for_the_lobby(client: TestClient) -> None:
+    answer = client.post("/api/boards/generate", json={"territories": 30, "continents": 4, "seed": 9})
+    assert answer.status_code == 200, answer.text
+    made = answer.json()
+    assert made["valid"] and made["summary"]["territories"] == 30 and made["summary"]["continents"] == 4
+    assert made["board"] == generate_board(30, 4, 9)
+    refused = client.post("/api/boards/generate", json={"territories": 6, "continents": 9, "seed": 1})
+    assert refused.status_code == 422 and "continents" in refused.json()["error"]["message"]
+
+
+def test_a_game_takes_up_to_the_boards_players(client: TestClient) -> None:
+    board = generated()
+    ten = [{"kind": "bot", "bot": "quick"} for _ in range(10)]
+    assert (
+        client.post(
+            "/api/games", json={"edition": "2003", "seats": ten, "board": board, "bot_delay": 0}
+        ).status_code
+        == 201
+    )
+    classic = client.post("/api/games", json={"edition": "2003", "seats": ten[:7], "board": "classic"})
+    assert classic.status_code == 422 and "6" in classic.json()["error"]["message"]
