@@ -292,7 +292,9 @@ def _links(
     slugs: list[str],
     computed: bool,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-    sea_lines, link_lines, walls = [], [], []
+    sea_lines: list[dict[str, Any]] = []
+    link_lines: list[dict[str, Any]] = []
+    walls: list[dict[str, Any]] = []
     for a in range(len(board)):
         for b in board.neighbours[a]:
             if b <= a:
