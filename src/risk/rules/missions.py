@@ -15,6 +15,8 @@ Mission deck" in docs/rules.md.
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -137,6 +139,7 @@ PAIR_MISSIONS, PLUS_ONE_MISSIONS = 4, 2
 # A continent mission's share of the territories stays in this range (the book's: 31% to 43%).
 MIN_SHARE, MAX_SHARE = 0.2, 0.6
 OCCUPY_SHARE, STRONGHOLD_SHARE = 24 / BOOK_TERRITORIES, 18 / BOOK_TERRITORIES
+MAX_GROUPS = 2000  # the groups of continents weighed for a mission, at most (a board of 24 has millions)
 
 
 def is_book_board(board: Board) -> bool:
@@ -158,15 +161,22 @@ def continent_share(board: Board, continents: Sequence[int]) -> tuple[float, flo
     return territories, bonus
 
 
-def continent_groups(board: Board) -> list[tuple[int, ...]]:
-    """The groups of continents a generated mission may name: every run of continents in the board's
-    order (wrapping around), of every length short of the whole board, listed in board order."""
+def group_size(board: Board, book_size: int) -> int:
+    """How many of the board's continents a generated mission names where the book's names
+    ``book_size`` of the classic board's six: as many as make the same share of the continents."""
+    return max(1, round(book_size * len(board.continents) / len(BOOK_CONTINENTS)))
+
+
+def continent_groups(board: Board, size: int) -> list[tuple[int, ...]]:
+    """The groups of ``size`` continents a generated mission may name, never the whole board: every
+    combination (any two continents on a board like the classic one), or where there would be more
+    than :data:`MAX_GROUPS`, the runs of continents in the board's order (wrapping around)."""
     count = len(board.continents)
-    groups: dict[tuple[int, ...], None] = {}
-    for length in range(1, count):
-        for start in range(count):
-            groups[tuple(sorted((start + k) % count for k in range(length)))] = None
-    return list(groups)
+    if size >= count:
+        return []
+    if math.comb(count, size) <= MAX_GROUPS:
+        return list(itertools.combinations(range(count), size))
+    return sorted({tuple(sorted((start + k) % count for k in range(size))) for start in range(count)})
 
 
 def _distance(board: Board, group: Sequence[int], target: tuple[float, float]) -> float:
@@ -196,7 +206,7 @@ def _smallest_other(board: Board, group: Sequence[int]) -> list[int]:
 def generated_missions(board: Board) -> tuple[Mission, ...]:
     """Secret Missions for ``board`` by the book's pattern: four "Conquer A and B", two "Conquer A, B
     and one more continent", "occupy N" and "N with 2 armies each", each about the book's share."""
-    groups = continent_groups(board)
+    groups = continent_groups(board, group_size(board, 2))  # the book's missions name pairs
     missions: list[Mission] = []
     used: set[tuple[int, ...]] = set()
     keys: set[str] = set()
@@ -433,13 +443,13 @@ def generated_ranked_missions(board: Board) -> tuple[RankedMission, ...]:
     A card that cannot be made (no islands, too few continents) is left out of its pile."""
     classic = load_map("classic")
     territories, continents, islands = len(board), len(board.continents), len(board.islands)
-    groups = continent_groups(board)
     cards: list[RankedMission] = []
     named: dict[str, set[tuple[int, ...]]] = {rank: set() for rank in RANKS}
     for book in RANKED_MISSIONS:
         rank, timing = book.rank, book.timing
         if book.continents:
             target = continent_share(classic, [classic.continent(name) for name in book.continents])
+            groups = continent_groups(board, group_size(board, len(book.continents)))
             free = [g for g in groups if g not in named[rank]]
             if not free:
                 continue
