@@ -17,8 +17,8 @@ from risk.errors import RulesError
 from risk.maps import Board, MapError, load_map
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems
 from risk.rules.game import Game
-from risk.rules.missions import COLOURS, continents_named
-from risk.rules.options import GAME_MOST_PLAYERS, MISSION_CONTINENTS, PRESETS, Rules
+from risk.rules.missions import COLOURS
+from risk.rules.options import GAME_MOST_PLAYERS, PRESETS, Rules
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
 from risk.server.storage import MemoryStorage
 from risk.simulate import play_game
@@ -460,18 +460,16 @@ def test_the_board_sets_the_player_counts_and_the_starting_armies(tmp_path: Path
         rules.with_options(players="3-11")
 
 
-def test_the_mission_games_need_the_continents_their_missions_name(tmp_path: Path) -> None:
+def test_the_mission_games_play_on_another_board_with_missions_made_from_it(tmp_path: Path) -> None:
     board = Board(eight_player_board())
-    for game in ("secret-mission", "mission"):  # the rules' table is the missions' own continents
-        assert set(MISSION_CONTINENTS[game]) == set(continents_named(game))
     assert GAME_MOST_PLAYERS["secret-mission"] == len(COLOURS)
     secret = Rules.preset("1993").for_game("secret-mission")
     assert secret.player_range(board) == (3, 6)  # a "destroy" mission for each of six colours
     with pytest.raises(RulesError, match=r"the 1993 rules are for 3 to 6 players, not 7"):
         secret.check_player_count(7, board)
     for rules in (secret, Rules.preset("2003").for_game("mission")):
-        with pytest.raises(RulesError, match="missions name continents the octagon board does not have"):
-            Game(rules, 4, seed=1, board=board)
+        # The missions name this board's continents (docs/rules.md, "Missions on other boards").
+        assert Game(rules, 4, seed=1, board=board).humans == 4
     for rules in (Rules.preset("1993").for_game("capital"), Rules.preset("2003").for_game("team")):
         path = write(tmp_path, eight_player_board(), "octagon.json")
         game, report = play_game(rules, ["quick"] * 6, seed=2, max_turns=1000, board=path)
@@ -486,7 +484,7 @@ def test_a_board_too_big_for_the_rules_armies_is_refused_with_why() -> None:
         data["territories"].append({"name": f"Far {k}", "continent": "West", "card": "infantry"})
         data["links"].append({"between": [names[-1] if k == 0 else f"Far {k - 1}", f"Far {k}"]})
     board = Board(data)
-    with pytest.raises(RulesError, match="144 territories: 3 seats with 35 armies each cannot hold them"):
+    with pytest.raises(RulesError, match="3 players with 35 starting armies each cannot claim the 144"):
         Game(Rules.preset("1993"), 3, seed=1, board=board)
 
 

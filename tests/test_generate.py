@@ -291,6 +291,6 @@ def test_every_bot_plays_two_hundred_generated_boards(chunk: int) -> None:
         shape = ("world", "world", "chain", "star")[i % 4]
         territories = rng.choice((6, 20, 42, 80, 150) if shape == "world" else (6, 12, 30))
         continents = rng.randint(1, min(12, territories))
-        board = Board(generate_board(territories, continents, 5000 + chunk * 100 + i, shape=shape))
+        board = Board(generate_board(territories, continents, 5000 + chunk * 100 + i, (2, 6), shape=shape))
         seats = [*SEARCH_BOTS, CHEAP_BOTS[i % 5], CHEAP_BOTS[(i + chunk) % 5]][: rng.randint(3, 4)]
         play_checked(board, seats, chunk * 100 + i, max_turns=10)

@@ -281,7 +281,9 @@ class View:
         if self.player == SPECTATOR:
             return []
         game, me = self._game, self.player
-        return [key for key in game.mission_cards[me] if ranked_mission(key).is_complete(game, me)]
+        return [
+            key for key in game.mission_cards[me] if ranked_mission(key, game.board).is_complete(game, me)
+        ]
 
     def public_history(self, start: int = 0) -> list[tuple[str, Any, Any]]:
         """The history from entry ``start`` (negative: that many from the end) as this player may

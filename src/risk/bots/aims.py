@@ -244,7 +244,7 @@ def _deck_without(board: Board, humans: int, mine: str) -> tuple[tuple[Mission, 
     (looked up once per board)."""
     return tuple(
         (m, tuple(board.continent(name) for name in m.continents))
-        for m in mission_deck(humans)
+        for m in mission_deck(humans, board)
         if m.key != mine and m.destroy is None
     )
 
@@ -342,7 +342,7 @@ def _mission_risk(view: View, aim: Aim, owner: Sequence[int], armies: Sequence[i
     was measured weaker: against players who conquer the world, a player spread thin is eliminated
     before its fourth card (docs/bots.md)."""
     me = view.player
-    cards = [ranked_mission(key) for key in view.mission_cards[me] or ()]
+    cards = [ranked_mission(key, view.board) for key in view.mission_cards[me] or ()]
     for mission in cards:
         aim.stack = max(aim.stack, mission.stack)
         aim.conquests = max(aim.conquests, mission.conquests)
@@ -364,7 +364,7 @@ def _block_last_missions(view: View, aim: Aim, owner: Sequence[int]) -> None:
         if p == me or shown is None or not view.alive[p] or len(view.missions_claimed[p]) < 3:
             continue
         for key in shown:
-            mission = ranked_mission(key)
+            mission = ranked_mission(key, board)
             wanted = [board.continent(name) for name in mission.continents]
             for t, seat in enumerate(owner):
                 if seat != p:
@@ -395,7 +395,7 @@ def special_action(view: View, aim: Aim | None) -> Action | None:
     if view.goal.kind is MISSION_CARDS and view.current == view.player:
         claims = view.claimable_missions()
         if claims:
-            return ClaimMission(min(claims, key=lambda k: (_claim_order(ranked_mission(k)), k)))
+            return ClaimMission(min(claims, key=lambda k: (_claim_order(ranked_mission(k, view.board)), k)))
         if phase == Phase.TURN_END:
             return END_TURN
     return None

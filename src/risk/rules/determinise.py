@@ -20,12 +20,12 @@ import random
 
 from risk.rules.game import Game, Phase
 from risk.rules.missions import (
-    RANKED_MISSIONS,
     RANKS,
     effective_mission,
     mission_by_key,
     mission_deck,
     ranked_mission,
+    ranked_missions,
 )
 
 # Draws of the other players' secret missions before the incomplete ones are picked by hand.
@@ -63,12 +63,12 @@ def determinise(real: Game, me: int, rng: random.Random) -> Game:
 def _resample_missions(real: Game, game: Game, me: int, rng: random.Random) -> None:
     """Secret Mission RISK: the other players' missions; Mission RISK: their unrevealed cards."""
     kind = real.rules.game
-    humans = real.humans
+    humans, board = real.humans, real.board
     if kind == "secret-mission" and not real.is_over:
         mine = real.missions[me] if 0 <= me < humans else None
         # A destroy card naming its holder reads "occupy 24": then the real occupy-24 card may be
         # in another hand; leaving out the card we show is the close, simple approximation.
-        deck = [m.key for m in mission_deck(humans) if mine is None or m.key != mine.key]
+        deck = [m.key for m in mission_deck(humans, board) if mine is None or m.key != mine.key]
         others = [seat for seat in range(humans) if seat != me]
         # The engine ends the game as soon as a player in it has a complete mission, so no player
         # still in the game holds one that is complete now: draw again until none does (a few
@@ -77,7 +77,9 @@ def _resample_missions(real: Game, game: Game, me: int, rng: random.Random) -> N
             pool = deck[:]
             rng.shuffle(pool)
             for seat in others:
-                game.missions[seat] = effective_mission(mission_by_key(pool.pop(), humans), seat)
+                game.missions[seat] = effective_mission(
+                    mission_by_key(pool.pop(), humans, board), seat, board
+                )
             complete = [seat for seat in others if real.alive[seat] and game.mission_complete(seat)]
             if not complete or real.turn == 0:
                 break
@@ -90,12 +92,12 @@ def _resample_missions(real: Game, game: Game, me: int, rng: random.Random) -> N
         seen = {key for p in range(humans) if p not in hidden for key in real.mission_cards[p]}
         seen.update(key for claimed in real.missions_claimed for key in claimed)
         for rank in RANKS:
-            pool = [m.key for m in RANKED_MISSIONS if m.rank == rank and m.key not in seen]
+            pool = [m.key for m in ranked_missions(board) if m.rank == rank and m.key not in seen]
             rng.shuffle(pool)
             for seat in hidden:
                 cards = game.mission_cards[seat]
                 for index, key in enumerate(cards):
-                    if ranked_mission(key).rank == rank and pool:
+                    if ranked_mission(key, board).rank == rank and pool:
                         cards[index] = pool.pop()
 
 
@@ -103,7 +105,7 @@ def _replace_complete_missions(game: Game, seats: list[int], pool: list[str], hu
     """Give each of ``seats`` a card from ``pool`` that is not complete for it, where there is one."""
     for seat in seats:
         for index, key in enumerate(pool):
-            mission = effective_mission(mission_by_key(key, humans), seat)
+            mission = effective_mission(mission_by_key(key, humans, game.board), seat, game.board)
             if not mission.is_complete(game, seat):
                 game.missions[seat] = mission
                 pool.pop(index)

@@ -28,7 +28,7 @@ from risk.rules.goal import WORLD_DOMINATION
 from risk.rules.legal import LegalActions
 from risk.rules.options import Rules
 from risk.rules.reinforce import trade_options
-from risk.rules.setup import deal_territories, next_setup_placer
+from risk.rules.setup import check_board_fits, deal_territories, next_setup_placer
 from risk.rules.state import (
     PHASE_NAMES,
     TIED,
@@ -110,6 +110,7 @@ class Game(VariantStates):
             setup(self)
         self.first_player = self._chance_player("first", list(range(self.humans)))
         self.current = self.placing_for = self.to_act = self.first_player
+        check_board_fits(self)
         if rules.setup == "deal":
             deal_territories(self)
             self.phase = Phase.SETUP_PLACE

@@ -14,8 +14,14 @@ Mission deck" in docs/rules.md.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from risk.maps import Board, load_map, normalise, slug
 
 if TYPE_CHECKING:
     from risk.rules.state import State as Game
@@ -80,42 +86,184 @@ BASE_MISSIONS: tuple[Mission, ...] = (
 )
 
 
-def destroy_mission(seat: int) -> Mission:
+def destroy_mission(seat: int, occupy: Mission = OCCUPY_24) -> Mission:
     colour = COLOURS[seat]
-    return Mission(
-        f"destroy-{colour}",
-        f"Destroy all {colour} armies. If they are your own, occupy 24 territories instead.",
-        destroy=seat,
-    )
+    instead = occupy.text[0].lower() + occupy.text[1:].removesuffix(".")  # "occupy 24 territories"
+    text = f"Destroy all {colour} armies. If they are your own, {instead} instead."
+    return Mission(f"destroy-{colour}", text, destroy=seat)
 
 
-def mission_deck(player_count: int) -> list[Mission]:
-    """The deck for a game: the base missions and one destroy card per colour in play."""
-    return [*BASE_MISSIONS, *(destroy_mission(seat) for seat in range(player_count))]
+def mission_deck(player_count: int, board: Board | None = None) -> list[Mission]:
+    """The deck for a game on ``board`` (the classic board when ``None``): the base missions and one
+    destroy card per colour in play."""
+    base = base_missions(board)
+    occupy = occupy_mission(base)
+    return [*base, *(destroy_mission(seat, occupy) for seat in range(player_count))]
 
 
-def continents_named(game: str) -> tuple[str, ...]:
-    """The continents the missions of a game name (Secret Mission or Mission RISK), which a board
-    must have for that game: the texts are the classic board's (docs/boards.md)."""
-    if game == "secret-mission":
-        named = [name for mission in BASE_MISSIONS for name in mission.continents]
-    elif game == "mission":
-        named = [name for mission in RANKED_MISSIONS for name in mission.continents]
-    else:
-        named = []
-    return tuple(dict.fromkeys(named))
-
-
-def mission_by_key(key: str, player_count: int) -> Mission:
-    for mission in mission_deck(player_count):
+def mission_by_key(key: str, player_count: int, board: Board | None = None) -> Mission:
+    for mission in mission_deck(player_count, board):
         if mission.key == key:
             return mission
     raise ValueError(f"no mission called {key!r} in a {player_count}-player deck")
 
 
-def effective_mission(mission: Mission, player: int) -> Mission:
-    """A destroy card naming the holder's own colour becomes "occupy 24 territories" (SPEC)."""
-    return OCCUPY_24 if mission.destroy == player else mission
+def effective_mission(mission: Mission, player: int, board: Board | None = None) -> Mission:
+    """A destroy card naming the holder's own colour becomes "occupy 24 territories" (SPEC), or the
+    board's own occupy mission on another board."""
+    if mission.destroy != player:
+        return mission
+    return occupy_mission(base_missions(board))
+
+
+def occupy_mission(base: Sequence[Mission]) -> Mission:
+    """The "occupy N territories" mission of a deck (the first mission of territories, one army each)."""
+    return next(m for m in base if m.territories and m.armies_each == 1)
+
+
+# -- the missions of another board ---------------------------------------------------------------
+#
+# The books' missions name the classic board's continents and sizes. Another board gets missions
+# built by the same pattern, each asking for about the share of the board the book's ask for
+# (docs/rules.md, "Missions on other boards").
+
+BOOK_CONTINENTS = ("North America", "South America", "Europe", "Africa", "Asia", "Australia")
+BOOK_TERRITORIES = 42
+BOOK_ISLANDS = 7  # the classic board's islands (Mission RISK asks for 2 to 5 of them)
+BOOK_BONUSES = 24
+# The book's Secret Missions on the classic board: the four "Conquer A and B" ask on average for
+# 15.5 of the 42 territories and 8.5 of the 24 bonus armies; the two "A, B and one more" name 11 and 7.
+PAIR_SHARE = (15.5 / BOOK_TERRITORIES, 8.5 / BOOK_BONUSES)
+PLUS_ONE_SHARE = (11 / BOOK_TERRITORIES, 7 / BOOK_BONUSES)
+PAIR_MISSIONS, PLUS_ONE_MISSIONS = 4, 2
+# A continent mission's share of the territories stays in this range (the book's: 31% to 43%).
+MIN_SHARE, MAX_SHARE = 0.2, 0.6
+OCCUPY_SHARE, STRONGHOLD_SHARE = 24 / BOOK_TERRITORIES, 18 / BOOK_TERRITORIES
+MAX_GROUPS = 2000  # the groups of continents weighed for a mission, at most (a board of 24 has millions)
+
+
+def is_book_board(board: Board) -> bool:
+    """Whether the books' missions fit ``board``: the classic board's continents (by name), its 42
+    territories and enough islands for Mission RISK's island cards."""
+    names = {normalise(c.name) for c in board.continents}
+    return (
+        names == {normalise(name) for name in BOOK_CONTINENTS}
+        and len(board) == BOOK_TERRITORIES
+        and len(board.islands) >= 5
+    )
+
+
+def continent_share(board: Board, continents: Sequence[int]) -> tuple[float, float]:
+    """The share of the board's territories and of its bonus armies that ``continents`` hold."""
+    territories = sum(len(board.continents[c].territories) for c in continents) / len(board)
+    total = sum(c.bonus for c in board.continents)
+    bonus = sum(board.continents[c].bonus for c in continents) / total if total > 0 else territories
+    return territories, bonus
+
+
+def group_size(board: Board, book_size: int) -> int:
+    """How many of the board's continents a generated mission names where the book's names
+    ``book_size`` of the classic board's six: as many as make the same share of the continents."""
+    return max(1, round(book_size * len(board.continents) / len(BOOK_CONTINENTS)))
+
+
+def continent_groups(board: Board, size: int) -> list[tuple[int, ...]]:
+    """The groups of ``size`` continents a generated mission may name, never the whole board: every
+    combination (any two continents on a board like the classic one), or where there would be more
+    than :data:`MAX_GROUPS`, the runs of continents in the board's order (wrapping around)."""
+    count = len(board.continents)
+    if size >= count:
+        return []
+    if math.comb(count, size) <= MAX_GROUPS:
+        return list(itertools.combinations(range(count), size))
+    return sorted({tuple(sorted((start + k) % count for k in range(size))) for start in range(count)})
+
+
+def _distance(board: Board, group: Sequence[int], target: tuple[float, float]) -> float:
+    territories, bonus = continent_share(board, group)
+    return abs(territories - target[0]) + abs(bonus - target[1])
+
+
+def _nearest(
+    board: Board, groups: list[tuple[int, ...]], target: tuple[float, float]
+) -> list[tuple[int, ...]]:
+    return sorted(groups, key=lambda group: (_distance(board, group, target), group))
+
+
+def _names(board: Board, group: Sequence[int]) -> list[str]:
+    return [board.continents[c].name for c in group]
+
+
+def _listed(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _smallest_other(board: Board, group: Sequence[int]) -> list[int]:
+    others = [c for c in range(len(board.continents)) if c not in group]
+    return [min(others, key=lambda c: (len(board.continents[c].territories), c))] if others else []
+
+
+def generated_missions(board: Board) -> tuple[Mission, ...]:
+    """Secret Missions for ``board`` by the book's pattern: four "Conquer A and B", two "Conquer A, B
+    and one more continent", "occupy N" and "N with 2 armies each", each about the book's share."""
+    groups = continent_groups(board, group_size(board, 2))  # the book's missions name pairs
+    missions: list[Mission] = []
+    used: set[tuple[int, ...]] = set()
+    keys: set[str] = set()
+
+    def add(mission: Mission, group: tuple[int, ...]) -> None:
+        used.add(group)
+        keys.add(mission.key)
+        missions.append(mission)
+
+    plain = [g for g in groups if MIN_SHARE <= continent_share(board, g)[0] <= MAX_SHARE]
+    for group in _nearest(board, plain, PAIR_SHARE):
+        names = _names(board, group)
+        key = "-".join(slug(name) for name in names)
+        if len(missions) < PAIR_MISSIONS and key not in keys:
+            add(Mission(key, f"Conquer {_listed(names)}.", tuple(names)), group)
+    # "... and one more": the least it asks (the smallest other continent) in the range, and a
+    # continent left over so that it is not the whole board.
+    plus_one = [
+        g
+        for g in groups
+        if g not in used
+        and len(g) < len(board.continents) - 1
+        and MIN_SHARE <= continent_share(board, [*g, *_smallest_other(board, g)])[0] <= MAX_SHARE
+    ]
+    added = 0
+    for group in _nearest(board, plus_one, PLUS_ONE_SHARE):
+        names = _names(board, group)
+        key = "-".join(slug(name) for name in names) + "-plus-one"
+        if added < PLUS_ONE_MISSIONS and key not in keys:
+            text = f"Conquer {', '.join(names)} and one more continent."
+            add(Mission(key, text, tuple(names), any_other_continent=True), group)
+            added += 1
+    # More than a player's share of a 3-player deal, so that no mission is complete at the start.
+    floor = min(len(board), -(-len(board) // 3) + 1)
+    occupy = max(floor, round(len(board) * OCCUPY_SHARE))
+    strongholds = max(floor, round(len(board) * STRONGHOLD_SHARE))
+    missions.append(Mission(f"occupy-{occupy}", f"Occupy {occupy} territories.", territories=occupy))
+    missions.append(
+        Mission(
+            f"occupy-{strongholds}-with-2",
+            f"Occupy {strongholds} territories with at least 2 armies in each.",
+            territories=strongholds,
+            armies_each=2,
+        )
+    )
+    return tuple(missions)
+
+
+@functools.lru_cache(maxsize=32)
+def _board_missions(board: Board) -> tuple[Mission, ...]:
+    return BASE_MISSIONS if is_book_board(board) else generated_missions(board)
+
+
+def base_missions(board: Board | None = None) -> tuple[Mission, ...]:
+    """The missions of a deck that name no colour: the book's on the classic board, generated by
+    the book's pattern on another (:func:`generated_missions`)."""
+    return BASE_MISSIONS if board is None else _board_missions(board)
 
 
 # -- Mission RISK (2003): four missions each, one of each rank -------------------------------------
@@ -252,8 +400,93 @@ RANKED_MISSIONS: tuple[RankedMission, ...] = (
 RANKED_BY_KEY: dict[str, RankedMission] = {m.key: m for m in RANKED_MISSIONS}
 
 
-def ranked_mission(key: str) -> RankedMission:
+def ranked_missions(board: Board | None = None) -> tuple[RankedMission, ...]:
+    """The Mission RISK cards for ``board``: ours on the classic board (``None``), and on another
+    board the same cards with their continents, islands and counts scaled to it
+    (:func:`generated_ranked_missions`)."""
+    if board is None:
+        return RANKED_MISSIONS
+    return _board_ranked(board)
+
+
+def ranked_mission(key: str, board: Board | None = None) -> RankedMission:
+    """A Mission RISK card by key, among the cards of ``board`` (the classic board when ``None``)."""
     try:
-        return RANKED_BY_KEY[key]
+        return (RANKED_BY_KEY if board is None else _ranked_by_key(board))[key]
     except KeyError:
         raise ValueError(f"no Mission RISK card called {key!r}") from None
+
+
+@functools.lru_cache(maxsize=32)
+def _board_ranked(board: Board) -> tuple[RankedMission, ...]:
+    return RANKED_MISSIONS if is_book_board(board) else generated_ranked_missions(board)
+
+
+@functools.lru_cache(maxsize=32)
+def _ranked_by_key(board: Board) -> dict[str, RankedMission]:
+    return {m.key: m for m in _board_ranked(board)}
+
+
+def _plural(count: int, word: str, words: str) -> str:
+    return f"{count} {word if count == 1 else words}"
+
+
+def _scaled(count: int, actual: int, book: int) -> int:
+    return round(count * actual / book)
+
+
+def generated_ranked_missions(board: Board) -> tuple[RankedMission, ...]:
+    """Our Mission RISK cards made for ``board``, card for card (same ranks and timings): a card
+    naming continents names the run of the board's continents nearest its share of the classic
+    board; counts of territories, islands and continents are scaled by the board's size; a turn's
+    conquests are the book's, fewer on a board smaller than the classic one; a stack is the book's.
+    A card that cannot be made (no islands, too few continents) is left out of its pile."""
+    classic = load_map("classic")
+    territories, continents, islands = len(board), len(board.continents), len(board.islands)
+    cards: list[RankedMission] = []
+    named: dict[str, set[tuple[int, ...]]] = {rank: set() for rank in RANKS}
+    for book in RANKED_MISSIONS:
+        rank, timing = book.rank, book.timing
+        if book.continents:
+            target = continent_share(classic, [classic.continent(name) for name in book.continents])
+            groups = continent_groups(board, group_size(board, len(book.continents)))
+            free = [g for g in groups if g not in named[rank]]
+            if not free:
+                continue
+            group = _nearest(board, free, target)[0]
+            named[rank].add(group)
+            names = _names(board, group)
+            key = f"{rank}-" + "-".join(slug(name) for name in names)
+            text = f"Control {_listed(names)}."
+            cards.append(RankedMission(key, rank, timing, text, continents=tuple(names)))
+        elif book.continent_count:
+            count = _scaled(book.continent_count, continents, len(BOOK_CONTINENTS))
+            if 1 <= count < continents:
+                text = f"Control {_plural(count, 'whole continent', 'whole continents')}."
+                cards.append(
+                    RankedMission(f"{rank}-{count}-continents", rank, timing, text, continent_count=count)
+                )
+        elif book.islands:
+            count = min(islands, _scaled(book.islands, islands, BOOK_ISLANDS))
+            if count >= 1:
+                text = f"Control {_plural(count, 'island', 'islands')}."
+                cards.append(RankedMission(f"{rank}-{count}-islands", rank, timing, text, islands=count))
+        elif book.territories:
+            count = max(1, min(territories, _scaled(book.territories, territories, BOOK_TERRITORIES)))
+            if book.armies_each > 1:
+                each = f" with at least {book.armies_each} armies in each"
+                key = f"{rank}-{count}-strongholds"
+            else:
+                each, key = "", f"{rank}-{count}-territories"
+            text = f"Control {_plural(count, 'territory', 'territories')}{each}."
+            cards.append(
+                RankedMission(key, rank, timing, text, territories=count, armies_each=book.armies_each)
+            )
+        elif book.conquests:
+            count = max(1, min(book.conquests, _scaled(book.conquests, territories, BOOK_TERRITORIES)))
+            text = f"Conquer {_plural(count, 'territory', 'territories')} this turn."
+            cards.append(RankedMission(f"{rank}-{count}-conquests", rank, timing, text, conquests=count))
+        else:
+            cards.append(book)  # a stack: the same on any board
+    unique = {card.key: card for card in reversed(cards)}  # a repeated card: the first kept
+    return tuple(card for card in cards if unique[card.key] is card)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from risk.errors import RulesError
-from risk.maps import Board, MapError
+from risk.maps import Board
 from risk.rules.pickling import picklable
 
 # The rulebooks' "3 to 6 players" is the classic board's figure (six armies in the box): on a board
@@ -348,35 +348,7 @@ class Rules:
         counts, why = SEAT_COUNTS.get(self.game, (None, ""))
         if counts is not None and player_count not in counts:
             raise RulesError(f"{why}, not {player_count}")
-        armies = self.starting_armies_for(player_count, board)
-        if board is not None:
-            self._check_enough_armies(player_count, armies, board)
-            self._check_missions_fit(board)
-
-    def _check_missions_fit(self, board: Board) -> None:
-        """The missions' texts name the classic board's continents: refuse a board without them."""
-        missing = []
-        for name in MISSION_CONTINENTS.get(self.game, ()):
-            try:
-                board.continent(name)
-            except MapError:
-                missing.append(name)
-        if missing:
-            raise RulesError(
-                f"the {self.game} game's missions name continents the {board.name} board does not have "
-                f"({', '.join(missing)}): play it on the classic board"
-            )
-
-    def _check_enough_armies(self, player_count: int, armies: int, board: Board) -> None:
-        """Every territory starts with an army: refuse a game whose seats cannot cover the board."""
-        seats = player_count + self.neutrals
-        least = -(-len(board) // seats)
-        if armies < least or (self.neutrals and self.neutral_armies < least):
-            raise RulesError(
-                f"the {board.name} board has {len(board)} territories: {seats} seats with "
-                f"{min(armies, self.neutral_armies) if self.neutrals else armies} armies each cannot "
-                f"hold them (at least {least} each)"
-            )
+        self.starting_armies_for(player_count, board)  # a count the table has (the board's or the rules')
 
     def option_values(self) -> dict[str, str]:
         """Every option with its value, as text (the form ``with_options`` accepts)."""
@@ -527,16 +499,9 @@ GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 # Games with fewer seats than a large board's most, whatever the board: Secret Mission RISK has a
-# "destroy" mission for each of the six armies' colours (risk.rules.missions.COLOURS; stated here,
-# as below, because the missions' module imports the state, which imports this one; a test checks).
+# "destroy" mission for each of the six armies' colours (risk.rules.missions.COLOURS; stated here
+# because the missions' module imports the state, which imports this one; a test checks).
 GAME_MOST_PLAYERS: dict[str, int] = {"secret-mission": 6}
-# The continents the missions of a game name (risk.rules.missions.continents_named): a board must
-# have them for that game (the texts are the classic board's until they are made from the board).
-_CLASSIC_CONTINENTS = ("North America", "South America", "Europe", "Africa", "Asia", "Australia")
-MISSION_CONTINENTS: dict[str, tuple[str, ...]] = {
-    "secret-mission": _CLASSIC_CONTINENTS,
-    "mission": _CLASSIC_CONTINENTS,
-}
 
 # Games whose player counts are not a range: the counts allowed, and why.
 SEAT_COUNTS: dict[str, tuple[tuple[int, ...], str]] = {

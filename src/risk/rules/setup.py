@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from risk.errors import IllegalActionError
+from risk.errors import IllegalActionError, RulesError
 from risk.rules.actions import Action, Claim
 from risk.rules.battle import territory_refusal
 from risk.rules.hooks import ActionRule
@@ -81,3 +81,35 @@ def deal_quotas(game: State) -> list[int]:
     for i in range(t - sum(quota)):
         quota[(game.first_player + i) % n] += 1
     return quota
+
+
+def check_board_fits(game: State) -> None:
+    """Refuse, when a game is created, a board its seats cannot all start on: a territory for every
+    seat, and starting armies enough to claim (or be dealt) every territory. Without them a claim
+    would leave territories empty when play starts, and a deal would place armies a player lacks."""
+    board, seats, territories = game.board, len(game.players), len(game.board)
+    if seats > territories:
+        raise RulesError(
+            f"the {board.name} board has {territories} territories, too few for {seats} seats: "
+            f"each starts on a territory of its own"
+        )
+    armies = game.setup_armies
+    advice = "or play a board that declares enough starting armies"
+    if game.rules.setup == "deal":
+        for seat, quota in enumerate(deal_quotas(game)):
+            if quota > armies[seat]:
+                option = "neutral-armies" if game.neutral[seat] else "starting-armies"
+                value = str(quota) if game.neutral[seat] else f"{game.humans}:{quota}"
+                raise RulesError(
+                    f"the deal gives {game.players[seat]} {quota} of the {territories} territories of "
+                    f"the {board.name} board, more than its {armies[seat]} starting armies: give "
+                    f"more with the rule option {option} (at least {option}={value}) {advice}"
+                )
+    elif sum(armies) < territories:
+        neutral = sum(armies[seat] for seat in range(game.humans, seats))
+        need = -(-(territories - neutral) // game.humans)
+        raise RulesError(
+            f"{game.humans} players with {armies[0]} starting armies each cannot claim the "
+            f"{territories} territories of the {board.name} board: give more with the rule option "
+            f"starting-armies (at least starting-armies={game.humans}:{need}) {advice}"
+        )

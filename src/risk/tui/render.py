@@ -716,7 +716,7 @@ def mission_cards_text(
         table.add_column()
         table.add_column()
         for key in mine["unclaimed"] or []:
-            mission = ranked_mission(key)
+            mission = ranked_mission(key, view.board)
             if key in claimable:
                 state = Text.assemble(("claim now: ", "bold green"), (f"mission {key}", "bold"))
             elif key in complete:
@@ -727,7 +727,7 @@ def mission_cards_text(
                 "  " + mission.rank.title(), TIMING_LABELS[mission.timing], Text(mission.text, "bold"), state
             )
         for key in mine["claimed"]:
-            mission = ranked_mission(key)
+            mission = ranked_mission(key, view.board)
             table.add_row(
                 *(Text(cell, "dim") for cell in ("  " + mission.rank.title(), TIMING_LABELS[mission.timing])),
                 Text(mission.text, "dim"),
@@ -738,10 +738,10 @@ def mission_cards_text(
         if p == me:
             continue
         line = Text.assemble(palette.name(p), f" claimed {len(held['claimed'])}: ")
-        claimed = [ranked_mission(k) for k in held["claimed"]]
+        claimed = [ranked_mission(k, view.board) for k in held["claimed"]]
         line.append(", ".join(f"{m.rank.title()} ({m.text.rstrip('.')})" for m in claimed) or "none")
         if held["unclaimed"]:
-            shown = ", ".join(ranked_mission(k).card_text for k in held["unclaimed"])
+            shown = ", ".join(ranked_mission(k, view.board).card_text for k in held["unclaimed"])
             line.append(f"; revealed: {shown}", style="bold")
         lines.append(line)
     return Group(*lines)

@@ -974,11 +974,12 @@ class PlaySession:
             claimed = len(game.missions_claimed[player])
             self._say(
                 Text(
-                    f"Mission claimed: {ranked_mission(action.key).card_text} ({claimed} of 4).", style="bold"
+                    f"Mission claimed: {ranked_mission(action.key, game.board).card_text} ({claimed} of 4).",
+                    style="bold",
                 )
             )
             if claimed == 3 and game.mission_cards[player]:
-                shown = ranked_mission(game.mission_cards[player][0]).card_text
+                shown = ranked_mission(game.mission_cards[player][0], game.board).card_text
                 self._say(f"Your fourth card is now shown to everyone: {shown}")
         elif effect.gained:
             bonus = effect.bonus_territory
@@ -1341,7 +1342,7 @@ class PlaySession:
         elif kind is GoalKind.MISSION_CARDS:
             player = view.player
             unclaimed = game.mission_cards[player] if player >= 0 else []
-            complete = [k for k in unclaimed if ranked_mission(k).is_complete(game, player)]
+            complete = [k for k in unclaimed if ranked_mission(k, game.board).is_complete(game, player)]
             claimable = game.claimable_missions() if player == game.current and not game.is_over else []
             self._say(mission_cards_text(view, self.palette, complete, claimable))
         elif kind is GoalKind.HEADQUARTERS:

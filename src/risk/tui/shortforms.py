@@ -397,7 +397,9 @@ COVERED: dict[Phase, tuple[type, ...]] = {
 
 
 def mission_choices(game: Game) -> list[Choice]:
-    return [(f"mission {key}", ranked_mission(key).card_text) for key in game.claimable_missions()]
+    return [
+        (f"mission {key}", ranked_mission(key, game.board).card_text) for key in game.claimable_missions()
+    ]
 
 
 def choices(game: Game) -> list[Choice]:

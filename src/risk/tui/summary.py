@@ -200,11 +200,13 @@ class TurnLog:
         if self.chose_capital:
             parts.append("chose a headquarters (secret)")
         for key in self.missions:
-            parts.append(Text(f"claimed the mission '{ranked_mission(key).card_text}'", style="bold"))
+            parts.append(Text(f"claimed the mission '{ranked_mission(key, board).card_text}'", style="bold"))
         claimed, left = game.missions_claimed[self.player], game.mission_cards[self.player]
         if self.missions and len(claimed) == 3 and claimed[-1] == self.missions[-1] and left:
             # "must reveal his/her fourth" mission card
-            parts.append(Text(f"fourth card revealed: '{ranked_mission(left[0]).card_text}'", style="bold"))
+            parts.append(
+                Text(f"fourth card revealed: '{ranked_mission(left[0], board).card_text}'", style="bold")
+            )
         for gained, bonus in self.trades:
             extra = f" and +2 on {board.name_of(bonus)}" if bonus is not None else ""
             parts.append(f"traded a set for {gained}{extra}")

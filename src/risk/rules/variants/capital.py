@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar
 
 from mypy_extensions import trait
 
+from risk.errors import RulesError
 from risk.rules.actions import Action
 from risk.rules.actions import Capital as ChooseCapital
 from risk.rules.goal import Goal, GoalKind
@@ -84,6 +85,16 @@ class Capital(Variant[CapitalState]):
         ChooseCapital: "headquarters are chosen in Capital RISK, after deployment"
     }
     phase_actions: ClassVar[Mapping[Phase, Any]] = {Phase.CHOOSE_CAPITAL: capital_choices}
+
+    def setup(self, game: CapitalState) -> None:
+        # "secretly selects one of their territories": a choice only with two territories or more.
+        fewest = len(game.board) // game.humans
+        if fewest < 2:
+            raise RulesError(
+                f"Capital RISK needs at least {2 * game.humans} territories for {game.humans} players, "
+                f"two each so that a headquarters is a secret choice: the {game.board.name} board has "
+                f"{len(game.board)}"
+            )
 
     def finish_setup(self, game: CapitalState) -> bool:
         game.phase = Phase.CHOOSE_CAPITAL

@@ -14,18 +14,18 @@ from typing import Annotated, Any, ClassVar
 
 from mypy_extensions import trait
 
-from risk.errors import IllegalActionError
+from risk.errors import IllegalActionError, RulesError
 from risk.rules.actions import END_TURN, Action, ClaimMission
 from risk.rules.goal import Goal, GoalKind
 from risk.rules.hooks import ActionRule
 from risk.rules.missions import (
-    RANKED_MISSIONS,
     RANKS,
     Mission,
     effective_mission,
     mission_by_key,
     mission_deck,
     ranked_mission,
+    ranked_missions,
 )
 from risk.rules.state import LISTS, VALUE, Kept, Outcome, Phase, State, copy_list
 from risk.rules.variants.base import Variant
@@ -37,7 +37,9 @@ def _save_missions(missions: list[Mission | None], state: Any) -> Any:
 
 def _load_missions(keys: Any, state: Any) -> list[Mission | None]:
     return [
-        None if key is None else effective_mission(mission_by_key(key, state.humans), seat)
+        None
+        if key is None
+        else effective_mission(mission_by_key(key, state.humans, state.board), seat, state.board)
         for seat, key in enumerate(keys)
     ]
 
@@ -73,7 +75,7 @@ class SecretMission(Variant[SecretMissionState]):
 
     def setup(self, game: SecretMissionState) -> None:
         """One mission card each from the deck for the colours in play."""
-        deck = mission_deck(game.humans)
+        deck = mission_deck(game.humans, game.board)
         order = list(range(len(deck)))
         game._rng.shuffle(order)
         keys = generated = tuple(deck[i].key for i in order[: game.humans])
@@ -84,7 +86,8 @@ class SecretMission(Variant[SecretMissionState]):
         game.history.append(("chance", "missions", keys))
         for seat, key in enumerate(keys):
             try:
-                game.missions[seat] = effective_mission(mission_by_key(key, game.humans), seat)
+                mission = mission_by_key(key, game.humans, game.board)
+                game.missions[seat] = effective_mission(mission, seat, game.board)
             except ValueError as error:
                 raise IllegalActionError(str(error)) from None
         if game._script is not None:
@@ -135,7 +138,8 @@ def claimable_missions(game: MissionRiskState) -> list[str]:
     return [
         key
         for key in game.mission_cards[p]
-        if ranked_mission(key).timing == window and ranked_mission(key).is_complete(game, p)
+        if ranked_mission(key, game.board).timing == window
+        and ranked_mission(key, game.board).is_complete(game, p)
     ]
 
 
@@ -145,7 +149,7 @@ def refuse_claim_mission(game: MissionRiskState, action: ClaimMission, name: str
         return f"{name} holds no unclaimed mission card {action.key!r}"
     if game.claimed_mission_this_turn:
         return "one mission a turn: 'you cannot claim more than one mission on a turn'"
-    mission = ranked_mission(action.key)
+    mission = ranked_mission(action.key, game.board)
     if mission_window(game) != mission.timing:
         return f"{action.key!r} is claimed {TIMING_NAMES[mission.timing]}, not now"
     if not mission.is_complete(game, player):
@@ -186,12 +190,20 @@ class MissionRisk(Variant[MissionRiskState]):
 
     def setup(self, game: MissionRiskState) -> None:
         """ "Each player draws one Mission card from each pile" (General ... Captain)."""
+        piles = [[m.key for m in ranked_missions(game.board) if m.rank == rank] for rank in RANKS]
+        smallest = min(range(len(RANKS)), key=lambda r: len(piles[r]))
+        if len(piles[smallest]) < game.humans:
+            # Cards a board cannot have (islands, continents it lacks) are left out of its piles.
+            raise RulesError(
+                f"Mission RISK on the {game.board.name} board is for at most {len(piles[smallest])} "
+                f"players, not {game.humans}: each player draws a card from each pile, and the "
+                f"{RANKS[smallest]} pile has {len(piles[smallest])} cards"
+            )
         hands: list[list[str]] = [[] for _ in range(game.humans)]
-        for rank in RANKS:
-            pile = [m.key for m in RANKED_MISSIONS if m.rank == rank]
+        for pile in piles:
             game._rng.shuffle(pile)
             for seat in range(game.humans):
-                hands[seat].append(pile[seat % len(pile)])
+                hands[seat].append(pile[seat])
         dealt = generated = tuple("+".join(h) for h in hands)
         if game._script is not None:
             dealt = tuple(game._scripted("mission-cards"))
@@ -200,7 +212,7 @@ class MissionRisk(Variant[MissionRiskState]):
         for seat, cards in enumerate(dealt):
             keys = cards.split("+")
             try:
-                ranks = [ranked_mission(k).rank for k in keys]
+                ranks = [ranked_mission(k, game.board).rank for k in keys]
             except ValueError as error:
                 raise IllegalActionError(str(error)) from None
             if sorted(ranks) != sorted(RANKS):
