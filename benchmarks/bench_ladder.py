@@ -5,7 +5,7 @@
     python benchmarks/bench_ladder.py --levels --only normal,hard --games 20 --out /tmp/levels.jsonl
     python benchmarks/bench_ladder.py --table /tmp/ladder.jsonl        # the markdown table again
 
-Rungs, weakest first: random < quick < fortress < continental < search. A cell plays one copy of a
+Rungs, weakest first: random < quick < fortress < continental < warlord < search. A cell plays one copy of a
 rung against copies of the rung below (1 v 1 in 2-player RISK with its neutral; 1 v n-1 in the other
 games; in Team RISK the stronger bot fills one team and the weaker the other) with the seats rotating,
 as `risk tournament` does, so every bot sits in every seat equally often (the number of games is
@@ -44,7 +44,8 @@ RUNGS: tuple[tuple[str, str], ...] = (
     ("quick", "random"),
     ("fortress", "quick"),
     ("continental", "fortress"),
-    ("search", "continental"),
+    ("warlord", "continental"),
+    ("search", "warlord"),
 )
 # The levels for people, easiest pair first (--levels).
 LEVEL_RUNGS: tuple[tuple[str, str], ...] = (
