@@ -39,7 +39,7 @@ from risk.bots.battle_odds import win_probability
 from risk.bots.heuristic import ContinentalBot, HeuristicBot
 from risk.bots.quick import QuickBot
 from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
-from risk.bots.warlord import PLAN_ODDS_LOW, Plan, WarlordBot
+from risk.bots.warlord import CommittedWarlord, WarlordBot
 from risk.rules.actions import Action, Attack, Place, Trade
 from risk.rules.game import Phase
 from risk.view import View
@@ -64,8 +64,6 @@ ALL_IN_TURNS = 2
 ALL_IN_WINDOW = 4
 # Only the recent public history is read (a few rounds): cheap, and a player's style now.
 HISTORY_TAIL = 1500
-# A committed elimination plan is pursued while the rest of it holds at these odds.
-COMMIT_ODDS = PLAN_ODDS_LOW
 # Plans offered as candidates: their odds at least this, the best few.
 PLAN_CANDIDATE_ODDS = 0.25
 PLAN_CANDIDATES = 2
@@ -100,21 +98,6 @@ CLASSIC = Recipe()
 RECIPE = Recipe(
     source="warlord", rollout="warlord", opponents="warlord", quick_model=False, plans=True, focus=True
 )
-
-
-class CommittedWarlord(WarlordBot):
-    """The warlord, committed to eliminating ``committed_to`` this turn: it follows the plan against
-    that victim while the rest of it holds at COMMIT_ODDS, whatever the victim's cards pay."""
-
-    committed_to = -1
-
-    def best_plan(self, view: View, me: int, extra: int = 0) -> Plan | None:
-        victim = self.committed_to
-        if victim >= 0 and view.alive[victim]:
-            plan = self.plan(view, me, victim, extra)
-            if plan is not None and plan.odds >= COMMIT_ODDS:
-                return plan
-        return super().best_plan(view, me, extra)
 
 
 def reinforcements_all_in(history: Sequence[tuple[str, Any, Any]], seat: int) -> list[bool]:

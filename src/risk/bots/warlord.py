@@ -109,20 +109,24 @@ class Plan:
         return source, path[0]
 
 
+WARLORD_STYLE = Style(
+    attack_odds_target=0.5,
+    attack_odds_other=0.7,
+    card_odds=CARD_ODDS,
+    defence_share=0.3,
+    border_ratio=1.0,
+    continent_focus=3.0,
+)
+
+
 class WarlordBot(HeuristicBot):
     name = "warlord"
     description = (
         "a strong player without search: rolls one stack through its opponents by exact chain odds, "
         "wipes out weak players for their cards, times its trades, breaks continents"
     )
-    style = Style(
-        attack_odds_target=0.5,
-        attack_odds_other=0.7,
-        card_odds=CARD_ODDS,
-        defence_share=0.3,
-        border_ratio=1.0,
-        continent_focus=3.0,
-    )
+    # Its style (WARLORD_STYLE) is set on each bot, not as a class attribute: on the compiled build
+    # the heuristic reads the instance's own slot, which a Python class attribute would shadow.
 
     # The policy's parts, each a switch (measured one by one: docs/bots.md, "The warlord").
     plans = True
@@ -136,6 +140,7 @@ class WarlordBot(HeuristicBot):
         # 102 games against two, chance 33%, each of its parts switched off alike), so it plays as
         # continental does, for the mission (docs/bots.md, "The ladder by game and player count").
         self.for_missions = ContinentalBot(seed)
+        self.style = WARLORD_STYLE
         self.victim = -1  # the player whose elimination the last attack pursued
         # This decision's game: 2-player RISK; the blitz on (3 players or fewer alive).
         self.duel = False
@@ -319,7 +324,7 @@ class WarlordBot(HeuristicBot):
     def decide(self, view: View) -> Action:
         # 2-player RISK: the neutral buffers of risk.bots.neutrals with the duel's own style.
         self.duel = neutrals.in_duel(view)
-        self.style = DUEL_STYLE if self.duel else type(self).style
+        self.style = DUEL_STYLE if self.duel else WARLORD_STYLE
         players = sum(1 for p in range(len(view.players)) if view.alive[p] and not view.neutral[p])
         # Not where the game has its own goal: its aims (risk.bots.aims) place and attack for it.
         self.blitzing = self.blitz and players <= BLITZ_PLAYERS and view.team is None and self.aim is None
@@ -471,4 +476,24 @@ class WarlordBot(HeuristicBot):
 
 
 
-__all__ = ["WarlordBot", "chain_odds"]
+# A committed plan (the expert's candidate) is followed while the rest of it holds this well.
+COMMIT_ODDS = PLAN_ODDS_LOW
+
+
+class CommittedWarlord(WarlordBot):
+    """The warlord, committed to eliminating ``committed_to`` this turn (the expert's candidate): it
+    follows the plan against that victim while the rest of it holds at COMMIT_ODDS, whatever the
+    victim's cards pay. Here, not in risk.bots.expert: a compiled class cannot extend this module's."""
+
+    committed_to = -1
+
+    def best_plan(self, view: View, me: int, extra: int = 0) -> Plan | None:
+        victim = self.committed_to
+        if victim >= 0 and view.alive[victim]:
+            plan = self.plan(view, me, victim, extra)
+            if plan is not None and plan.odds >= COMMIT_ODDS:
+                return plan
+        return super().best_plan(view, me, extra)
+
+
+__all__ = ["COMMIT_ODDS", "CommittedWarlord", "WarlordBot", "chain_odds"]
