@@ -50,7 +50,10 @@ DESIGNS = (
         territories=90, continents=9, seed=11, players=(3, 10),
         continent_names=("Westmarch", "Thornwood", "Saltplain", "Crown Peaks", "Heartland", "Sunfields",
                          "Frostmere", "Red Canyons", "Eastwatch"),
-        bonuses={},
+        # Measured on the generator's bonuses, players starting in the east corner won well above
+        # chance (Red Canyons 19-26%, Eastwatch 20-32% against 12.5-17%), those in Thornwood and
+        # Frostmere below it: their bonuses moved one step the other way.
+        bonuses={"Red Canyons": 8, "Eastwatch": 5, "Thornwood": 10, "Frostmere": 8},
     ),
 )
 
