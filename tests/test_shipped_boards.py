@@ -1,0 +1,94 @@
+"""The boards we ship (docs/boards.md, "The boards we ship"): each validates, is listed, plays to an
+end with quick bots at its fewest and most players, and tools/balance_board.py measures it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from typer.testing import CliRunner
+
+from risk.cli import app
+from risk.maps import available_maps, load_map
+from risk.rules.options import Rules
+from risk.simulate import play_game
+
+runner = CliRunner()
+MAPS = Path(__file__).resolve().parent.parent / "src" / "risk" / "maps"
+OURS = ("isles", "pangaea")  # the boards of our design, besides the classic one
+
+
+def _tool(name: str) -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # the balance tool's worker processes find it by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_shipped_board_is_listed() -> None:
+    assert set(available_maps()) >= {"classic", *OURS}
+    result = runner.invoke(app, ["board", "list", "--json"])
+    assert result.exit_code == 0
+    listed = {b["name"]: b for b in json.loads(result.stdout)["boards"]}
+    assert listed["isles"]["players"] == {"min": 2, "max": 3} and 20 <= listed["isles"]["territories"] <= 25
+    assert listed["pangaea"]["players"] == {"min": 3, "max": 10}
+    assert 80 <= listed["pangaea"]["territories"] <= 100
+    text = runner.invoke(app, ["board", "list"]).stdout
+    assert all(name in text for name in ("classic", *OURS))
+
+
+@pytest.mark.parametrize("name", OURS)
+def test_a_shipped_board_validates_and_is_drawn(name: str) -> None:
+    result = runner.invoke(app, ["board", "validate", str(MAPS / f"{name}.json")])
+    assert result.exit_code == 0, result.stderr
+    assert f"valid board '{name}'" in result.stdout
+    board = load_map(name)
+    assert all(len(t.outline) >= 3 and t.label is not None for t in board.territories)
+    assert len({c.name for c in board.continents}) == len(board.continents)
+
+
+@pytest.mark.parametrize("name", OURS)
+def test_the_board_file_is_what_the_maker_makes(name: str) -> None:
+    maker = _tool("make_shipped_boards")
+    design = next(d for d in maker.DESIGNS if d.name == name)
+    assert json.loads((MAPS / f"{name}.json").read_text(encoding="utf-8")) == maker.make(design)
+
+
+@pytest.mark.parametrize(("name", "edge"), [(name, edge) for name in OURS for edge in (0, 1)])
+def test_quick_bots_play_a_shipped_board_to_the_end(name: str, edge: int) -> None:
+    board = load_map(name)
+    assert board.players is not None
+    players = board.players[edge]
+    rules = Rules.from_description("1993 game=two-player" if players == 2 else "1993")
+    game, report = play_game(rules, ["quick"] * players, seed=3, board=board)
+    assert game.is_over and report.winner is not None
+    assert sum(1 for owner in game.owner if owner == report.winner) == len(board.territories)
+
+
+def test_the_balance_tool_measures_a_board(capsys: pytest.CaptureFixture[str]) -> None:
+    tool = _tool("balance_board")
+    assert tool.main(["isles", "--players", "2", "3", "--games", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "isles: 2 players, 1993 2-player game" in out and "isles: 3 players, 1993 rules" in out
+    assert "| 3rd |" in out and "chi-square" in out and "| Harrowdale |" in out
+    outcomes = tool.measure("isles", 3, 6)
+    decided = [o for o in outcomes if o.winner_place is not None]
+    rows = tool.turn_order_rows(outcomes)
+    assert sum(r.wins for r in rows) == len(decided) and all(r.games == len(decided) for r in rows)
+    assert tool.main(["isles", "--players", "9"]) == 2  # a count the board refuses: exit 2
+
+
+def test_the_balance_tool_statistics() -> None:
+    tool = _tool("balance_board")
+    assert tool.chi_square_p(3.841, 1) == pytest.approx(0.05, abs=1e-3)
+    assert tool.chi_square_p(5.991, 2) == pytest.approx(0.05, abs=1e-3)
+    assert tool.chi_square_p(16.919, 9) == pytest.approx(0.05, abs=1e-3)
+    low, high = tool.wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)

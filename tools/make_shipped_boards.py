@@ -1,0 +1,102 @@
+"""Make the shipped boards of our own design (src/risk/maps/NAME.json) from the generator.
+
+    python tools/make_shipped_boards.py            # writes every board below
+    python tools/make_shipped_boards.py isles      # one of them
+
+Each board is ``risk.maps.generate.generate_board`` with the arguments below (the seed chosen
+among 25 or 12 by simulation: docs/boards.md, "The boards we ship"), then given its name, title and
+continent names, and the continent bonuses that the balance measurements settled on
+(``tools/balance_board.py``). Territory names are the generator's. The same versions of Python and
+shapely give the same files, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from risk.maps import Board
+from risk.maps.generate import generate_board
+
+MAPS = Path(__file__).resolve().parent.parent / "src" / "risk" / "maps"
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    title: str
+    territories: int
+    continents: int
+    seed: int
+    players: tuple[int, int]
+    continent_names: tuple[str, ...]  # in the generator's order (west to east)
+    bonuses: dict[str, int]  # bonuses changed after measuring, by the new continent name
+
+
+DESIGNS = (
+    Design(
+        name="isles",
+        title="The Isles: three islands for quick 2 or 3 player games (22 territories, 4 continents)",
+        territories=22, continents=4, seed=4, players=(2, 3),
+        continent_names=("Harrowdale", "Gull Point", "Northmere", "Emberfell"),
+        bonuses={},
+    ),
+    Design(
+        name="pangaea",
+        title="Pangaea: one great land for 3 to 10 players (90 territories, 9 continents)",
+        territories=90, continents=9, seed=11, players=(3, 10),
+        continent_names=("Westmarch", "Thornwood", "Saltplain", "Crown Peaks", "Heartland", "Sunfields",
+                         "Frostmere", "Red Canyons", "Eastwatch"),
+        # Measured on the generator's bonuses, players starting in the east corner won well above
+        # chance (Red Canyons 19-26%, Eastwatch 20-32% against 12.5-17%), those in Thornwood and
+        # Frostmere below it: their bonuses moved one step the other way.
+        bonuses={"Red Canyons": 8, "Eastwatch": 5, "Thornwood": 10, "Frostmere": 8},
+    ),
+)
+
+
+def make(design: Design) -> dict[str, Any]:
+    data = generate_board(design.territories, design.continents, design.seed, players=design.players)
+    renamed = dict(zip((c["name"] for c in data["continents"]), design.continent_names, strict=True))
+    for continent in data["continents"]:
+        continent["name"] = renamed[continent["name"]]
+        continent["bonus"] = design.bonuses.get(continent["name"], continent["bonus"])
+    for territory in data["territories"]:
+        territory["continent"] = renamed[territory["continent"]]
+    data["name"], data["title"] = design.name, design.title
+    Board(data)  # the validator's checks: a board we ship passes them
+    return data
+
+
+def board_text(data: dict[str, Any]) -> str:
+    """The board's JSON, a continent, territory or link a line (readable, diffable)."""
+    lines = ["{"]
+    items = list(data.items())
+    for i, (key, value) in enumerate(items):
+        end = "," if i < len(items) - 1 else ""
+        if isinstance(value, list) and all(isinstance(row, dict) for row in value):
+            rows = [json.dumps(row, ensure_ascii=False) for row in value]
+            lines.append(f'  "{key}": [\n    ' + ",\n    ".join(rows) + f"\n  ]{end}")
+        else:
+            lines.append(f'  "{key}": {json.dumps(value, ensure_ascii=False)}{end}')
+    return "\n".join(lines) + "\n}\n"
+
+
+def main(argv: list[str]) -> int:
+    wanted = [d for d in DESIGNS if not argv or d.name in argv]
+    if not wanted:
+        print(f"make_shipped_boards: error: no design {argv}; designs: {[d.name for d in DESIGNS]}",
+              file=sys.stderr)
+        return 2
+    for design in wanted:
+        path = MAPS / f"{design.name}.json"
+        path.write_text(board_text(make(design)), encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
