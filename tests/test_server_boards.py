@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -109,9 +109,29 @@ def test_a_board_with_outlines_is_drawn_from_them_scaled_to_its_size() -> None:
     assert cell.symmetric_difference(expected).area < 0.01 * expected.area
 
 
-@pytest.mark.parametrize("drop", [(), ("outline",)], ids=["generated", "without outlines"])
-def test_no_name_covers_another_name_or_a_badge_on_any_board(drop: tuple[str, ...]) -> None:
-    data = without(generated(), *drop) if drop else generated()
+@cache
+def chain(territories: int = 40) -> dict[str, Any]:
+    return generate_board(territories, territories // 2, 3, players=(2, 10), shape="chain")
+
+
+NO_COORDINATES = ("outline", "label")
+
+
+@pytest.mark.parametrize(
+    ("board", "drop"),
+    [
+        (generated, ()),
+        (generated, ("outline",)),
+        (generated, NO_COORDINATES),  # drawn from a layout of its links: 100 territories
+        (lambda: generated(150, 12, 5), NO_COORDINATES),
+        (chain, NO_COORDINATES),
+    ],
+    ids=["generated", "without outlines", "no coordinates", "150 without coordinates", "chain"],
+)
+def test_no_name_covers_another_name_or_a_badge_on_any_board(
+    board: Callable[[], dict[str, Any]], drop: tuple[str, ...]
+) -> None:
+    data = without(board(), *drop) if drop else board()
     drawing = board_drawing(data)
     assert drawing is not None
     assert set(drawing["names"]) == set(drawing["territories"])

@@ -57,6 +57,9 @@ MARGIN = 40.0  # around the land, in those units
 TOUCH = 1.0  # shapes nearer than this touch: a border link between them needs no line
 WALL = 2.0  # a shared edge at least this long between cells that are not linked gets a wall
 LAYOUT_STEPS = 300
+RELAX_STEPS = 200
+ASPECT = 1.15  # the longest a layout's long side may be, as a share of its short side
+ROOM = 0.85  # the least distance between two points of a layout, as a share of even spacing
 
 
 def available() -> bool:
@@ -270,13 +273,23 @@ def layout(board: Board) -> list[tuple[float, float]]:
         length = np.sqrt((force**2).sum(axis=1)) + 1e-9
         positions += force / length[:, None] * np.minimum(length, temperature)[:, None]
         temperature = max(temperature * 0.985, 0.01)
-    # Then no two points nearer than a territory needs (forces leave dense knots).
-    room = 1.3
-    for _ in range(100):
+    # A drawing's unit is min(width, 1.6 * height) / 1000: a long flat layout gets little land per
+    # territory for its names, so its short side is stretched (a square-ish one gets the most).
+    extent = np.maximum(np.ptp(positions, axis=0), 1e-9)
+    short = int(np.argmin(extent))
+    stretch = min(10.0, max(1.0, extent[1 - short] / (ASPECT * extent[short])))
+    middle = positions[:, short].mean()
+    positions[:, short] = middle + (positions[:, short] - middle) * stretch
+    # Then no two points nearer than a territory needs: forces leave dense knots in much empty sea,
+    # and the drawing is scaled to its extent, so the room each point needs is a share of that
+    # extent (a fraction of the spacing of n points packed evenly over it), or its names collide.
+    for _ in range(RELAX_STEPS):
+        extent = np.maximum(np.ptp(positions, axis=0), 1.0)
+        room = max(1.3, ROOM * math.sqrt(2.0 * extent[0] * extent[1] / (math.sqrt(3.0) * n)))
         delta = positions[:, None, :] - positions[None, :, :]
         distance = np.sqrt((delta**2).sum(axis=2)) + np.eye(n) * 1e9
         overlap = np.maximum(room - distance, 0.0)
-        if overlap.max() < 1e-3:
+        if overlap.max() < 1e-3 * room:
             break
         push = (overlap / np.maximum(distance, 1e-6))[:, :, None] * delta
         positions += 0.5 * push.sum(axis=1)
