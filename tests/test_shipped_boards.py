@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from risk.cli import app
 from risk.maps import available_maps, load_map
+from risk.maps.cells import board_drawing
 from risk.rules.options import Rules
 from risk.simulate import play_game
 
@@ -121,3 +122,15 @@ def test_a_moved_territory_is_listed_by_its_new_continent_only() -> None:
     for name, continent in pangaea.moved:
         assert continent_of[name] == continent
         assert [c["name"] for c in data["continents"] if name in c["territories"]] == [continent]
+
+
+def test_a_sea_link_across_the_land_is_drawn_above_it() -> None:
+    def sea_lines(name: str) -> list[dict[str, object]]:
+        drawing = board_drawing(json.loads((MAPS / f"{name}.json").read_text(encoding="utf-8")))
+        assert drawing is not None
+        return drawing["sea_lines"]
+
+    lines = {frozenset(line["between"]): line for line in sea_lines("pangaea")}
+    assert lines[frozenset({"keheim", "zogrouven"})].get("over_land") is True
+    # The isles' sea lines cross the sea only: drawn under the land as before.
+    assert not any(line.get("over_land") for line in sea_lines("isles"))
