@@ -3,6 +3,7 @@ end with quick bots at its fewest and most players, and tools/balance_board.py m
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import sys
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 
 from risk.cli import app
 from risk.maps import available_maps, load_map
+from risk.maps.cells import board_drawing
 from risk.rules.options import Rules
 from risk.simulate import play_game
 
@@ -92,3 +94,43 @@ def test_the_balance_tool_statistics() -> None:
     assert tool.chi_square_p(16.919, 9) == pytest.approx(0.05, abs=1e-3)
     low, high = tool.wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+
+
+def test_the_designs_sea_links_are_in_the_board_file_and_drawn_as_sea() -> None:
+    maker = _tool("make_shipped_boards")
+    for design in maker.DESIGNS:
+        links = json.loads((MAPS / f"{design.name}.json").read_text(encoding="utf-8"))["links"]
+        sea = {frozenset(link["between"]) for link in links if link["by"] == "sea"}
+        assert {frozenset(pair) for pair in design.sea_links} <= sea
+
+
+def test_a_sea_link_or_move_naming_no_territory_is_refused_by_name() -> None:
+    maker = _tool("make_shipped_boards")
+    design = next(d for d in maker.DESIGNS if d.name == "isles")
+    wrong = dataclasses.replace(design, sea_links=(("Nowhere", design.continent_names[0]),))
+    with pytest.raises(ValueError, match="sea link Nowhere - Harrowdale names no territory"):
+        maker.make(wrong)
+    with pytest.raises(ValueError, match="cannot move Nowhere to Harrowdale: no such territory"):
+        maker.make(dataclasses.replace(design, moved=(("Nowhere", "Harrowdale"),)))
+
+
+def test_a_moved_territory_is_listed_by_its_new_continent_only() -> None:
+    maker = _tool("make_shipped_boards")
+    pangaea = next(d for d in maker.DESIGNS if d.name == "pangaea")
+    data = maker.make(pangaea)
+    continent_of = {t["name"]: t["continent"] for t in data["territories"]}
+    for name, continent in pangaea.moved:
+        assert continent_of[name] == continent
+        assert [c["name"] for c in data["continents"] if name in c["territories"]] == [continent]
+
+
+def test_a_sea_link_across_the_land_is_drawn_above_it() -> None:
+    def sea_lines(name: str) -> list[dict[str, object]]:
+        drawing = board_drawing(json.loads((MAPS / f"{name}.json").read_text(encoding="utf-8")))
+        assert drawing is not None
+        return drawing["sea_lines"]
+
+    lines = {frozenset(line["between"]): line for line in sea_lines("pangaea")}
+    assert lines[frozenset({"keheim", "zogrouven"})].get("over_land") is True
+    # The isles' sea lines cross the sea only: drawn under the land as before.
+    assert not any(line.get("over_land") for line in sea_lines("isles"))

@@ -5,9 +5,9 @@
 
 Each board is ``risk.maps.generate.generate_board`` with the arguments below (the seed chosen
 among 25 or 12 by simulation: docs/boards.md, "The boards we ship"), then given its name, title and
-continent names, and the continent bonuses that the balance measurements settled on
-(``tools/balance_board.py``). Territory names are the generator's. The same versions of Python and
-shapely give the same files, byte for byte.
+continent names, and the continent bonuses, sea links and moved territories that the balance
+measurements settled on (``tools/balance_board.py``). Territory names are the generator's. The same
+versions of Python and shapely give the same files, byte for byte.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ class Design:
     players: tuple[int, int]
     continent_names: tuple[str, ...]  # in the generator's order (west to east)
     bonuses: dict[str, int]  # bonuses changed after measuring, by the new continent name
+    sea_links: tuple[tuple[str, str], ...] = ()  # links added after measuring (drawn dashed)
+    moved: tuple[tuple[str, str], ...] = ()  # (territory, continent it moves to) after measuring
 
 
 DESIGNS = (
@@ -54,6 +56,12 @@ DESIGNS = (
         # chance (Red Canyons 19-26%, Eastwatch 20-32% against 12.5-17%), those in Thornwood and
         # Frostmere below it: their bonuses moved one step the other way.
         bonuses={"Red Canyons": 8, "Eastwatch": 5, "Thornwood": 10, "Frostmere": 8},
+        # Eastwatch still won 22-30% at 6 and 10 players: a corner of nine territories, four of them
+        # out of reach, is a refuge whatever its bonus. Its shape changed: Red Canyons' two
+        # territories on its west side join it (eleven territories, more border to hold), and a sea
+        # link joins its inner Keheim to the Heartland's inner Zogrouven.
+        sea_links=(("Keheim", "Zogrouven"),),
+        moved=(("Dagard", "Eastwatch"), ("Shedilia", "Eastwatch")),
     ),
 )
 
@@ -66,6 +74,20 @@ def make(design: Design) -> dict[str, Any]:
         continent["bonus"] = design.bonuses.get(continent["name"], continent["bonus"])
     for territory in data["territories"]:
         territory["continent"] = renamed[territory["continent"]]
+    known = {t["name"] for t in data["territories"]}
+    for name, continent in design.moved:
+        if name not in known or continent not in design.continent_names:
+            raise ValueError(
+                f"{design.name}: cannot move {name} to {continent}: no such territory or continent"
+            )
+        next(t for t in data["territories"] if t["name"] == name)["continent"] = continent
+    for continent in data["continents"]:  # each continent's list, in file order, after the moves
+        own = continent["name"]
+        continent["territories"] = [t["name"] for t in data["territories"] if t["continent"] == own]
+    for a, b in design.sea_links:
+        if not {a, b} <= known:  # a generator change renamed them: say so, do not link elsewhere
+            raise ValueError(f"{design.name}: sea link {a} - {b} names no territory of the board")
+        data["links"].append({"between": [a, b], "by": "sea"})
     data["name"], data["title"] = design.name, design.title
     Board(data)  # the validator's checks: a board we ship passes them
     return data

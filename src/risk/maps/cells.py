@@ -297,6 +297,11 @@ def layout(board: Board) -> list[tuple[float, float]]:
 
 
 # -- the links, the walls ---------------------------------------------------------------------------------
+def _crosses_land(line: Any, shapes: list[Any], a: int, b: int) -> bool:
+    """Whether a coast-to-coast sea line runs over other territories (a sea link across a land)."""
+    return any(c not in (a, b) and shape.intersection(line).length > TOUCH for c, shape in enumerate(shapes))
+
+
 def _links(
     board: Board,
     shapes: list[Any],
@@ -320,7 +325,9 @@ def _links(
             else:  # coast to coast, as the classic drawing's sea lines
                 near_a, near_b = nearest_points(shapes[a], shapes[b])
                 line = LineString([near_a, near_b])
-            row = {"between": [slugs[a], slugs[b]], "path": svg_line(line)}
+            row: dict[str, Any] = {"between": [slugs[a], slugs[b]], "path": svg_line(line)}
+            if not computed and by_sea and _crosses_land(line, shapes, a, b):
+                row["over_land"] = True  # drawn above the land, or the land would hide it
             (sea_lines if by_sea else link_lines).append(row)
     if computed:  # cells touch where they were cut apart, linked or not: a wall where they are not
         tree = shapely.STRtree(shapes)

@@ -252,13 +252,17 @@ def preview_svg(stored: str) -> str:
     else:
         view = " ".join(str(v) for v in drawing["viewBox"])
         slugs = {board.slug_of(i): i for i in range(len(board))}
-        for line in drawing.get("sea_lines", []):
-            parts.append(f'<path d="{line["path"]}" class="sea"/>')
+        sea_lines = drawing.get("sea_lines", [])
+        for line in sea_lines:
+            if not line.get("over_land"):
+                parts.append(f'<path d="{line["path"]}" class="sea"/>')
         for line in drawing.get("link_lines", []):
             parts.append(f'<path d="{line["path"]}" class="link"/>')
         for slug, row in drawing["territories"].items():
             if row.get("path") and slug in slugs:
                 parts.append(f'<path d="{row["path"]}" fill="{tint[slugs[slug]]}"/>')
+        # A sea link across a land: above the shapes, which would hide it.
+        parts += [f'<path d="{line["path"]}" class="sea"/>' for line in sea_lines if line.get("over_land")]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view}" preserveAspectRatio="xMidYMid meet">'
         "<style>path{stroke:#16283a;stroke-width:1.5}.sea{fill:none;stroke:#cfe3f5;stroke-width:3;"

@@ -326,7 +326,8 @@ export class Board {
         const [a, b] = (line.between || []).map(String);
         drawnSea.add(`${a}|${b}`);
         drawnSea.add(`${b}|${a}`);
-        linkLayer.append(svg("path", { d: line.path, class: `sea-line${line.wrap ? " wrap" : ""}`, "stroke-width": 2 * u }));
+        // A sea link across a land (line.over_land) goes above the land, which would hide it.
+        (line.over_land ? overland : linkLayer).append(svg("path", { d: line.path, class: `sea-line${line.wrap ? " wrap" : ""}`, "stroke-width": 2 * u }));
       }
     }
     // A computed drawing (risk.maps.cells): border links between shapes that do not touch, and walls
