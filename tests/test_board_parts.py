@@ -373,3 +373,23 @@ def test_batch_writes_the_games_of_a_board_file_with_its_digest(tmp_path: Path) 
     assert metadata[b"risk.board_sha256"] == Board(data).digest.encode()
     for turn in pq.read_table(turns_path(out)).to_pylist():
         assert len(turn["owner"]) == len(turn["armies"]) == 60 and len(turn["seat_armies"]) == 8
+
+
+def test_a_game_on_a_board_that_is_not_shipped_saves_and_restores_with_its_board() -> None:
+    """Game.to_dict keeps a board that is not shipped whole (a shipped one by name, as before), so
+    the snapshot restores without the board's file; it plays on identically."""
+    from risk.maps import Board, load_map
+    from risk.maps.generate import generate_board
+    from risk.rules.game import Game
+    from risk.rules.options import Rules
+
+    board = Board(generate_board(30, 4, 9, (2, 6)))
+    game = Game(Rules.preset("1993"), 4, seed=3, board=board)
+    for action in list(game.legal_actions())[:1]:
+        game.apply(action)
+    data = json.loads(json.dumps(game.to_dict()))  # through JSON, as a file keeps it
+    assert isinstance(data["board"], dict) and data["board"]["name"] == board.name
+    restored = Game.from_dict(data)
+    assert restored.board.digest == board.digest and restored.owner == game.owner
+    assert Game(Rules.preset("1993"), 4, seed=3).to_dict()["board"] == "classic"
+    assert load_map("classic").name == "classic"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import random
 import sys
 from collections import deque
@@ -23,7 +24,7 @@ from typing import Annotated, Any, Final, NamedTuple
 from mypy_extensions import trait
 
 from risk.errors import IllegalActionError
-from risk.maps import WILD, Board, load_map
+from risk.maps import WILD, Board, board_from_json, canonical_json, load_map, shipped_board
 from risk.rules.goal import Goal
 from risk.rules.hooks import Hooks
 from risk.rules.options import Rules
@@ -383,8 +384,13 @@ def _save_rules(rules: Rules, state: Any) -> str:
     return rules.describe()
 
 
-def _save_board(board: Board, state: Any) -> str:
-    return board.name
+def _save_board(board: Board, state: Any) -> str | dict[str, Any]:
+    """A shipped board by its name (snapshots of classic games as before); any other board whole, as
+    its JSON data, so that the snapshot restores wherever the board's file is not."""
+    if shipped_board(board):
+        return board.name
+    data: dict[str, Any] = json.loads(board.canonical_json)
+    return data
 
 
 def _save_battle(battle: Battle | None, state: Any) -> Any:
@@ -401,7 +407,9 @@ def _load_rules(value: str, state: Any) -> Rules:
     return Rules.from_description(value)
 
 
-def _load_board(value: str, state: Any) -> Board:
+def _load_board(value: str | dict[str, Any], state: Any) -> Board:
+    if isinstance(value, dict):
+        return board_from_json(canonical_json(value), "the snapshot's board")
     return load_map(value)
 
 
