@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from risk.bots import BOTS, Bot, bot_choices, is_bot_name, make_bot
+from risk.bots.search import SearchBot
 from risk.maps import load_map
 from risk.parallel import BackendError, check_backend, run_jobs
 from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
@@ -51,6 +52,17 @@ def parse_bot_list(text: str) -> list[str]:
     return specs
 
 
+def takes_budget(bot_class: type) -> bool:
+    """Whether a bot takes a search budget (``name:N``): the search bots, and any bot whose
+    constructor names ``iterations``. A compiled class's signature does not show its parameters."""
+    if issubclass(bot_class, SearchBot):
+        return True
+    try:
+        return "iterations" in inspect.signature(bot_class).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def check_bot_spec(spec: str) -> None:
     if is_external(spec):
         try:
@@ -65,7 +77,7 @@ def check_bot_spec(spec: str) -> None:
         raise TournamentError(f"{spec!r}: a level has its own settings; a budget goes with a bot's name")
     if budget and (not budget.isdigit() or int(budget) < 1):
         raise TournamentError(f"{spec!r}: the budget after ':' is a whole number of iterations (at least 1)")
-    if budget and "iterations" not in inspect.signature(BOTS[name.strip().lower()]).parameters:
+    if budget and not takes_budget(BOTS[name.strip().lower()]):
         raise TournamentError(f"{spec!r}: the {name} bot takes no budget")
 
 
