@@ -24,10 +24,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from risk.maps import Board, MapError, available_maps, load_drawing, load_map, problems_summary
+from risk.maps import Board, MapError, available_maps, load_drawing, load_map
 from risk.maps.cells import board_drawing
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
-from risk.server.errors import Refusal
 from risk.server.storage import GameRecord
 
 SHOWN_PROBLEMS = 5  # an upload's problems the lobby shows (the count says how many more)
@@ -46,25 +45,6 @@ def is_stored_board(stored: str) -> bool:
     """Whether a game's ``board`` holds a board's JSON (else a shipped board's name)."""
     return stored.lstrip().startswith("{")
 
-
-def board_to_store(board: str | dict[str, Any]) -> tuple[str, Board]:
-    """What a game stores for the board asked for (a shipped name, or a board's JSON object), and the
-    board; a Refusal saying what is wrong otherwise (nothing is created)."""
-    if isinstance(board, str):
-        if board not in available_maps():  # a shipped board by name, never a path
-            raise Refusal("bad-request", f"no board {board!r}; boards: {', '.join(available_maps())}")
-        return board, load_map(board)
-    text = compact(board)
-    if len(text.encode("utf-8")) > MAX_BOARD_BYTES:
-        raise Refusal(
-            "too-large", f"a board is at most {MAX_BOARD_BYTES // 1024} KB of JSON; this one is larger"
-        )
-    problems = board_problems(board)
-    if problems:
-        raise Refusal(
-            "bad-request", f"the board is not valid: {problems_summary([str(p) for p in problems])}"
-        )
-    return text, stored_board(text)
 
 
 def compact(data: dict[str, Any]) -> str:
@@ -96,10 +76,6 @@ def board_data(stored: str) -> dict[str, Any]:
     text = resources.files("risk.maps").joinpath(f"{name}.json").read_text(encoding="utf-8")
     return dict(json.loads(text))
 
-
-def board_label(stored: str) -> str:
-    """A game's board, as lists show it: its name."""
-    return stored_board(stored).name if is_stored_board(stored) else stored
 
 
 def board_json(board: Board) -> dict[str, Any]:
@@ -198,8 +174,6 @@ __all__ = [
     "DRAWINGS",
     "board_data",
     "board_json",
-    "board_label",
-    "board_to_store",
     "check_upload",
     "compact",
     "game_board_text",
