@@ -28,22 +28,25 @@ pure: $(BIN)/risk
 	$(BIN)/python tools/build_compiled.py --clean
 
 # Both builds. Where the machine can compile (tools/build_compiled.py exits 3 where it cannot), the
-# whole suite runs on the compiled build, then the whole suite again on pure Python, which every
-# machine runs. TEST_JOBS processes each (pytest-xdist): one by default, since the browser tests wait
-# on real timing and a second process on 2 cores can starve them; `make test TEST_JOBS=2` halves the
-# time on a machine with room. RISK_EXPECT_BUILD: tests/test_compiled.py checks each run tests the
-# build it names.
-TEST_JOBS ?= 1
+# whole suite but the browser tests runs on the compiled build, then the whole suite on pure Python
+# (what `make play` serves), which every machine runs. TEST_JOBS processes each (pytest-xdist); the
+# browser tests (marked `browser`) run last in one process, since they wait on real timing and a
+# second process on 2 cores can starve them. RISK_EXPECT_BUILD: tests/test_compiled.py checks each
+# run tests the build it names.
+TEST_JOBS ?= 2
+PYTEST_PARALLEL = $(BIN)/pytest -n $(TEST_JOBS) -m "not browser"
+PYTEST_BROWSER = $(BIN)/pytest -p no:xdist -m browser
 
 test: $(BIN)/risk
 	$(BIN)/ruff check src tests benchmarks tools
 	$(BIN)/mypy
 	@$(BIN)/python tools/build_compiled.py; status=$$?; \
 	if [ $$status -eq 0 ]; then \
-		RISK_EXPECT_BUILD=compiled $(BIN)/pytest -n $(TEST_JOBS) && \
-		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(BIN)/pytest -n $(TEST_JOBS); \
+		RISK_EXPECT_BUILD=compiled $(PYTEST_PARALLEL) && \
+		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(PYTEST_PARALLEL) && \
+		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(PYTEST_BROWSER); \
 	elif [ $$status -eq 3 ]; then \
-		RISK_EXPECT_BUILD=pure $(BIN)/pytest -n $(TEST_JOBS); \
+		RISK_EXPECT_BUILD=pure $(PYTEST_PARALLEL) && RISK_EXPECT_BUILD=pure $(PYTEST_BROWSER); \
 	else \
 		exit $$status; \
 	fi

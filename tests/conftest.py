@@ -31,6 +31,17 @@ SQL_KINDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "postgresql: runs against the throwaway PostgreSQL cluster")
     config.addinivalue_line("markers", "slow: a long sweep (minutes); -m 'not slow' leaves it out")
+    config.addinivalue_line(
+        "markers", "browser: drives Chromium (tests/test_browser_*.py); make test runs them alone"
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The browser tests wait on real timing: `make test` runs them in one process after the others,
+    # which run in parallel (-m browser / -m "not browser").
+    for item in items:
+        if item.path.name.startswith("test_browser"):
+            item.add_marker(pytest.mark.browser)
 
 
 def _need_postgres() -> None:
