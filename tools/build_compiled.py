@@ -60,6 +60,7 @@ COMPILED: tuple[str, ...] = (
     "risk/rules/variants/capital.py",
     "risk/rules/variants/card_cap.py",
     "risk/rules/variants/experts.py",
+    "risk/rules/variants/fog.py",
     "risk/rules/variants/missions.py",
     "risk/rules/variants/neutrals.py",
     "risk/rules/variants/team.py",

@@ -119,6 +119,8 @@ class Game(VariantStates):
             next_setup_placer(self, self.first_player)
         else:
             self.phase = Phase.CLAIM
+        for observe in hooks.observe:
+            observe(self)
 
     def _seat(self, players: Sequence[str] | int) -> tuple[str, ...]:
         """The seats' names: the players', then any extra seats' (2-player RISK's neutral armies)."""
@@ -296,6 +298,9 @@ class Game(VariantStates):
         if hooks.after_action and self.turn > 0 and self.phase != _GAME_OVER:
             for after in hooks.after_action:
                 after(self)
+        if hooks.observe:
+            for observe in hooks.observe:
+                observe(self)
 
     def resigned_players(self) -> list[int]:
         """The players who resigned, in the order they did (read from the history)."""
@@ -407,9 +412,13 @@ class Game(VariantStates):
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, secrets and generator included: for saving, not players."""
         data: dict[str, Any] = {"format": "risk-state 1"}
+        seats = len(self.players)
         for name, kept in _FIELDS:
             if kept.save is not None:
-                data[saved_key(name, kept)] = kept.save(getattr(self, name), self)
+                value = getattr(self, name)
+                if kept.omit_absent and kept.absent is not None and value == kept.absent(seats):
+                    continue
+                data[saved_key(name, kept)] = kept.save(value, self)
         return data
 
     @staticmethod

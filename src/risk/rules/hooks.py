@@ -47,6 +47,7 @@ class Hooks:
     end_attack: tuple[Callable[[Any], None], ...] = ()
     end_turn: tuple[Callable[[Any], bool], ...] = ()
     after_action: tuple[Callable[[Any], None], ...] = ()
+    observe: tuple[Callable[[Any], None], ...] = ()
     resigned: tuple[Callable[[Any, int, bool], bool], ...] = ()
     turn_dropped: tuple[Callable[[Any], None], ...] = ()
     outcome: tuple[Callable[[Any, int, bool], Outcome | None], ...] = ()

@@ -189,6 +189,15 @@ OPTIONS: dict[str, OptionInfo] = {
             "1993: '2 of yours on your territories, then 1 neutral'; 2003: 'then 1 unit for each "
             "neutral'; 2008: 'until you have run out ... Then, take turns placing one neutral troop'",
         ),
+        OptionInfo(
+            "fog",
+            ("off", "on"),
+            "fog of war: a player sees the owner and armies of its own territories (its team's, its "
+            "allied neutral's) and of those next to them, and only what it last saw of the others "
+            "(docs/rules.md, 'Fog of war')",
+            "ours, not in any rulebook: a setting of the online games (Warzone, the official app) that "
+            "players ask for; every rule of the edition stays as it is",
+        ),
     ]
 }
 
@@ -232,6 +241,7 @@ class Rules:
     neutral_mode: str = "passive"
     setup_batch: int = 1
     neutral_placement: str = "interleaved"
+    fog: str = "off"
     overrides: tuple[str, ...] = field(default=(), compare=False)
 
     # -- construction --------------------------------------------------------------------------

@@ -129,12 +129,19 @@ class Kept(NamedTuple):
     key: str | None = None
     absent: Callable[[int], Any] | None = None
     optional: bool = False  # older saves may lack it: restored as ``absent``
+    # Not written while it holds its ``absent`` value: a variant added after saves existed (fog of
+    # war) leaves the saves of games without it as they were.
+    omit_absent: bool = False
 
     def saved_as(self, key: str) -> Kept:
         return self._replace(key=key)
 
     def when_absent(self, absent: Callable[[int], Any]) -> Kept:
         return self._replace(absent=absent)
+
+    def added_later(self) -> Kept:
+        """A field newer than the save format: optional, and omitted while absent."""
+        return self._replace(optional=True, omit_absent=True)
 
 
 VALUE = Kept()

@@ -24,6 +24,7 @@ from risk.rules.variants.base import RULE_HOOKS, Variant
 from risk.rules.variants.capital import Capital, CapitalState
 from risk.rules.variants.card_cap import CardValueCap
 from risk.rules.variants.experts import ArmyCap, DiceOptions, ExpertState
+from risk.rules.variants.fog import Fog, FogState
 from risk.rules.variants.missions import MissionRisk, MissionRiskState, SecretMission, SecretMissionState
 from risk.rules.variants.neutrals import NeutralArmies, NeutralState, TwoPlayer
 from risk.rules.variants.team import Team, TeamState
@@ -40,6 +41,7 @@ REGISTRY: tuple[tuple[type[Variant[Any]], Any], ...] = (
     (Capital, lambda rules: rules.game == "capital"),
     (SecretMission, lambda rules: rules.game == "secret-mission"),
     (CardValueCap, lambda rules: rules.card_value_cap > 0),
+    (Fog, lambda rules: rules.fog == "on"),  # last: it observes what the others' hooks have done
 )
 
 
@@ -52,6 +54,7 @@ class VariantStates(
     CapitalState,
     SecretMissionState,
     MissionRiskState,
+    FogState,
 ):
     """Every variant's fields: a game carries them all (a variant not in play keeps its ``absent``
     values), so a save has one format whatever the game."""

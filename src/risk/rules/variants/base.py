@@ -148,6 +148,10 @@ class Variant(Generic[S]):
     def after_action(self, game: S) -> None:
         """Event: an action was applied in a turn of play and the game is not over: check goals."""
 
+    def observe(self, game: S) -> None:
+        """Event: an action was applied (any action, in any phase, the game over or not), or the
+        game was just set up: what the players see (fog of war)."""
+
     def resigned(self, game: S, seat: int, was_to_act: bool) -> bool:
         """Event: ``seat`` resigned and other players remain; True when the variant has dealt with it."""
         return False

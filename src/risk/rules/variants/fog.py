@@ -1,0 +1,173 @@
+"""Fog of war (the ``fog`` option; ours, not in any rulebook: docs/rules.md, "Fog of war").
+
+A player sees the owner and armies of the territories it holds (in Team RISK, its team's; with
+active neutrals, its allied neutral's) and of the territories next to them, and nothing else of the
+board. During the claiming of the 1993 and 2003 setups every unclaimed territory is in sight as
+well: which territories are still free is what a player chooses from. A territory out of sight keeps
+what its player last saw of it (``seen_owner``, ``seen_armies``, and the turn, ``seen_turn``): the
+engine writes that memory after every action, so a saved game keeps it and a restarted one goes on
+with the same fog. A territory watched before an action shows how the action left it.
+
+Which history entries a player witnessed is kept too (``witnessed``: a bit per seat, or
+``EVERYONE``): an entry that names territories (a claim, a placement, an attack and its dice, a move,
+a fortification) is seen by the players who saw every territory it names, before or after it, and
+by its actor; the others (a trade, the end of an attack or a turn, a card drawn, a resignation, the
+setup's rolls and deals) are public, as the rulebooks make them. :class:`risk.view.View` shows a
+player only that; this module holds the rules of what is seen, the view applies them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final
+
+from mypy_extensions import trait
+
+from risk.rules.actions import (
+    AcceptDice,
+    Attack,
+    Claim,
+    Commander,
+    Defend,
+    Fortify,
+    Occupy,
+    Place,
+    Reroll,
+)
+from risk.rules.state import LIST, LISTS, Phase, State
+from risk.rules.variants.base import Variant
+
+EVERYONE: Final = -1  # a public history entry
+NEVER: Final = -1  # seen_turn of a territory never seen
+UNSEEN_OWNER: Final = -1  # seen_owner of a territory never seen (as an unclaimed one)
+
+
+def _empty(seats: int) -> list[Any]:
+    return []
+
+
+@trait
+class FogState(State):
+    __slots__ = ()
+    # By seat, by territory: what that seat last saw (owner, armies) and the turn it saw it.
+    seen_owner: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
+    seen_armies: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
+    seen_turn: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
+    # By seat, by territory: in sight at the last action (1) or not (0).
+    in_sight: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
+    # One per history entry: the seats that witnessed it, a bit each, or EVERYONE.
+    witnessed: Annotated[list[int], LIST.when_absent(_empty).added_later()]
+
+
+def holds(game: Any, seat: int, territory: int) -> bool:
+    """Whether ``territory`` is held by ``seat``, its team, or the neutral allied with it."""
+    owner = game.owner[territory]
+    if owner == seat:
+        return True
+    if owner < 0:
+        if owner == -2 and game.team is not None:  # Team RISK: a tie, armies of both teams there
+            units = game.units[territory]
+            return any(units[q] > 0 and game.team[q] == game.team[seat] for q in range(len(units)))
+        return False
+    if game.team is not None and game.team[owner] == game.team[seat]:
+        return True
+    ally = game.ally
+    return bool(ally) and ally[owner] == seat
+
+
+def sight(game: Any, seat: int) -> list[int]:
+    """The territories ``seat`` sees now: 1 in sight, 0 not (nothing once it is out of the game)."""
+    board = game.board
+    count = len(board)
+    seen = [0] * count
+    if not game.alive[seat]:
+        return seen
+    neighbours = board.neighbours
+    for territory in range(count):
+        if holds(game, seat, territory):
+            seen[territory] = 1
+            for near in neighbours[territory]:
+                seen[near] = 1
+    if game.phase == Phase.CLAIM:
+        for territory in range(count):
+            if game.owner[territory] == -1:
+                seen[territory] = 1
+    return seen
+
+
+def named_territories(game: Any, entry: tuple[str, Any, Any]) -> tuple[int, ...] | None:
+    """The territories a history entry names, as fog judges who saw it (``None``: public)."""
+    kind, _, value = entry
+    if kind != "action":
+        return None
+    if isinstance(value, (Claim, Place)):
+        return (value.territory,)
+    if isinstance(value, (Attack, Fortify)):
+        return (value.source, value.target)
+    if isinstance(value, (Defend, Occupy, Reroll, Commander, AcceptDice)):
+        # The battle it continues: the one settled or still to settle.
+        rolled = game.pending_roll
+        if rolled is not None:
+            return (rolled[0], rolled[1])
+        battle = game.last_battle
+        return None if battle is None else (battle.source, battle.target)
+    return None
+
+
+def observe(game: Any) -> None:
+    """After every action (and once the game is set up): each seat's memory of what it sees, and
+    who witnessed the history entries added since the last time."""
+    seats = game.humans
+    count = len(game.board)
+    if not game.seen_owner:
+        game.seen_owner = [[UNSEEN_OWNER] * count for _ in range(seats)]
+        game.seen_armies = [[0] * count for _ in range(seats)]
+        game.seen_turn = [[NEVER] * count for _ in range(seats)]
+        game.in_sight = [[0] * count for _ in range(seats)]
+    before = game.in_sight
+    after = [sight(game, seat) for seat in range(seats)]
+    owner, armies, turn = game.owner, game.armies, game.turn
+    for seat in range(seats):
+        was, now = before[seat], after[seat]
+        seen_owner, seen_armies = game.seen_owner[seat], game.seen_armies[seat]
+        seen_turn = game.seen_turn[seat]
+        for territory in range(count):
+            if was[territory] or now[territory]:
+                seen_owner[territory] = owner[territory]
+                seen_armies[territory] = armies[territory]
+                seen_turn[territory] = turn
+    history, witnessed = game.history, game.witnessed
+    last_mask = EVERYONE
+    for index in range(len(witnessed), len(history)):
+        entry = history[index]
+        kind, who, _ = entry
+        if kind == "action":
+            names = named_territories(game, entry)
+            if names is None:
+                last_mask = EVERYONE
+            else:
+                last_mask = 0
+                for seat in range(seats):
+                    if seat == who or all(before[seat][t] or after[seat][t] for t in names):
+                        last_mask |= 1 << seat
+            witnessed.append(last_mask)
+        elif who in ("dice", "die"):
+            witnessed.append(last_mask)  # the battle's dice: seen with the action that rolled them
+        else:
+            witnessed.append(EVERYONE)
+    game.in_sight = after
+
+
+def sees(mask: int, seat: int) -> bool:
+    """Whether ``seat`` witnessed an entry of ``mask``."""
+    return mask == EVERYONE or (seat >= 0 and bool(mask >> seat & 1))
+
+
+class Fog(Variant[FogState]):
+    name = "fog"
+
+    def setup(self, game: FogState) -> None:
+        game.seen_owner, game.seen_armies, game.seen_turn, game.in_sight = [], [], [], []
+        game.witnessed = []
+
+    def observe(self, game: FogState) -> None:
+        observe(game)
