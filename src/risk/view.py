@@ -4,6 +4,12 @@ A :class:`View` reads the live game but shows only what its player may see: the 
 player's army counts and number of cards, the traded (face-up) cards, and its own hand. It never
 shows other hands, the order of the draw pile or the generator. Bots, the terminal game, the bot
 protocol and the records given to players all go through it.
+
+Under fog of war (the ``fog`` rule, :mod:`risk.rules.variants.fog`), while the game runs, a view shows
+only what its player sees: the owner and armies of the territories in its sight, and of the others
+what it last saw (``visible``, ``seen_turn``); the history entries it witnessed; another player's
+armies to place and territory count only as its memory implies them. A spectator sees no territory.
+Once the game is over, everything is shown.
 """
 
 from __future__ import annotations
@@ -20,12 +26,14 @@ from risk.rules.determinise import determinise
 from risk.rules.game import PHASE_NAMES, Battle, Game, Outcome, Phase, trade_options
 from risk.rules.goal import Goal, GoalKind
 from risk.rules.missions import Mission, ranked_mission
+from risk.rules.variants.fog import NEVER, action_territories, sees
 
 if TYPE_CHECKING:
     from risk.maps import Board
     from risk.rules.options import Rules
 
 SPECTATOR = -1
+_SETUP_PHASES: Final = (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 
 
 class View:
@@ -42,7 +50,9 @@ class View:
     """
 
     __slots__ = (
+        "_fog",
         "_game",
+        "_nothing_seen",
         "active_neutrals",
         "board",
         "continents_of",
@@ -91,16 +101,20 @@ class View:
         # player); reinforcement_for(player): armies for territories and continents, before cards;
         # fortify_targets(source); occupy_range(): the fewest and most armies that may move in;
         # invasion_needs_call_off(): active neutrals, an invasion whose end rolls a status die.
-        self.force: Final = game.force
-        self.defending_seat: Final = game.defending_seat
-        self.team_at: Final = game.team_at
-        self.territories_of: Final = game.territories_of
-        self.continents_of: Final = game.continents_of
-        self.room: Final = game.room
-        self.may_reinforce: Final = game.may_reinforce
-        self.reinforcement_for: Final = game.reinforcement_for
-        self.fortify_targets: Final = game.fortify_targets
-        self.occupy_range: Final = game.occupy_range
+        # Fog of war: the queries that read the board answer from what this player sees and remembers.
+        fog = game.rules.fog == "on"
+        self._fog: Final = fog
+        self._nothing_seen: Final = ([-1] * len(game.board), [0] * len(game.board))  # a spectator's
+        self.force: Final = self._fogged_force if fog else game.force
+        self.defending_seat: Final = self._fogged_defending_seat if fog else game.defending_seat
+        self.team_at: Final = self._fogged_team_at if fog else game.team_at
+        self.territories_of: Final = self._fogged_territories_of if fog else game.territories_of
+        self.continents_of: Final = self._fogged_continents_of if fog else game.continents_of
+        self.room: Final = self._fogged_room if fog else game.room
+        self.may_reinforce: Final = self._fogged_may_reinforce if fog else game.may_reinforce
+        self.reinforcement_for: Final = self._fogged_reinforcement_for if fog else game.reinforcement_for
+        self.fortify_targets: Final = self._fogged_fortify_targets if fog else game.fortify_targets
+        self.occupy_range: Final = self._fogged_occupy_range if fog else game.occupy_range
         self.invasion_needs_call_off: Final = game.invasion_needs_call_off
 
     # -- public facts ----------------------------------------------------------------------------
@@ -122,11 +136,17 @@ class View:
 
     @property
     def owner(self) -> list[int]:
-        """Each territory's owner (``-1`` unclaimed; Team RISK ``-2``: tied, no one controls it)."""
+        """Each territory's owner (``-1`` unclaimed; Team RISK ``-2``: tied, no one controls it).
+        Under fog: the owner this player last saw (``-1``: never seen; see :meth:`visible`)."""
+        if self._fog and not self._game.is_over:
+            return self._memory()[0]
         return self._game.owner
 
     @property
     def armies(self) -> list[int]:
+        """Each territory's armies; under fog, the armies this player last saw (0: never seen)."""
+        if self._fog and not self._game.is_over:
+            return self._memory()[1]
         return self._game.armies
 
     @property
@@ -135,7 +155,120 @@ class View:
 
     @property
     def territory_count(self) -> list[int]:
-        return self._game.territory_count
+        """Territories held by each seat; under fog, another seat's as this player's memory counts them."""
+        game = self._game
+        if self._fog and not game.is_over:
+            counts = [0] * len(game.players)
+            for owner in self._memory()[0]:
+                if owner >= 0:
+                    counts[owner] += 1
+            if self.player != SPECTATOR:
+                counts[self.player] = game.territory_count[self.player]
+            return counts
+        return game.territory_count
+
+    # -- fog of war ----------------------------------------------------------------------------
+    @property
+    def fogged(self) -> bool:
+        """Whether this view hides part of the board now (fog of war, while the game runs)."""
+        return self._fog and not self._game.is_over
+
+    def visible(self, territory: int) -> bool:
+        """Whether this player sees ``territory`` now (always, without fog or once the game is over)."""
+        game = self._game
+        if not self._fog or game.is_over:
+            return True
+        return self.player != SPECTATOR and bool(game.in_sight[self.player][territory])
+
+    def seen_turn(self, territory: int) -> int:
+        """The turn this player last saw ``territory`` (the current turn while it is in sight; -1:
+        never seen). Without fog, the current turn."""
+        game = self._game
+        if not self._fog or game.is_over:
+            return game.turn
+        if self.player == SPECTATOR:
+            return NEVER
+        return game.seen_turn[self.player][territory]
+
+    def _memory(self) -> tuple[list[int], list[int]]:
+        game = self._game
+        if self.player == SPECTATOR:
+            return self._nothing_seen
+        return game.seen_owner[self.player], game.seen_armies[self.player]
+
+    def _sees_all(self, territories: tuple[int, ...] | None) -> bool:
+        if territories is None or not self._fog or self._game.is_over:
+            return True
+        if self.player == self._game.to_act:  # the one to act must know (2-player RISK: it rolls a
+            return True  # neutral's defence, wherever the neutral is)
+        if self.player == SPECTATOR:
+            return False
+        sight = self._game.in_sight[self.player]
+        return all(sight[t] for t in territories)
+
+    def _witnessed(self, index: int) -> bool:
+        """Whether this player witnessed history entry ``index``."""
+        game = self._game
+        if not self._fog or game.is_over:
+            return True
+        return sees(game.witnessed[index], self.player)
+
+    def _fogged_force(self, territory: int, seat: int) -> int:
+        if self.visible(territory):
+            return self._game.force(territory, seat)
+        owner, armies = self._memory()
+        return armies[territory] if owner[territory] == seat else 0
+
+    def _fogged_defending_seat(self, territory: int) -> int:
+        if self.visible(territory):
+            return self._game.defending_seat(territory)
+        return self._memory()[0][territory]
+
+    def _fogged_team_at(self, territory: int) -> int:
+        game = self._game
+        if self.visible(territory):
+            return game.team_at(territory)
+        owner = self._memory()[0][territory]
+        return -1 if game.team is None or owner < 0 else game.team[owner]
+
+    def _fogged_territories_of(self, player: int) -> list[int]:
+        if player == self.player or self._game.is_over:
+            return self._game.territories_of(player)
+        return [t for t, o in enumerate(self._memory()[0]) if o == player]
+
+    def _fogged_continents_of(self, player: int) -> list[int]:
+        if player == self.player or self._game.is_over:
+            return self._game.continents_of(player)
+        owner = self._memory()[0]
+        return [c.index for c in self.board.continents if all(owner[t] == player for t in c.territories)]
+
+    def _fogged_reinforcement_for(self, player: int) -> int:
+        """Another player's: as this player's memory implies it (territories and continents)."""
+        if player == self.player or self._game.is_over:
+            return self._game.reinforcement_for(player)
+        bonus = sum(self.board.continents[c].bonus for c in self._fogged_continents_of(player))
+        return max(3, self.territory_count[player] // 3) + bonus
+
+    def _fogged_room(self, territory: int) -> int:
+        game = self._game
+        if self.visible(territory) or game.rules.army_cap == 0:
+            return game.room(territory)
+        return max(0, game.rules.army_cap - self._memory()[1][territory])
+
+    def _fogged_may_reinforce(self, territory: int, player: int) -> bool:
+        return self.visible(territory) and self._game.may_reinforce(territory, player)
+
+    def _fogged_fortify_targets(self, source: int) -> list[int]:
+        game = self._game
+        if self.visible(source) and game.owner[source] == self.player:
+            return game.fortify_targets(source)
+        return [] if not game.is_over else game.fortify_targets(source)
+
+    def _fogged_occupy_range(self) -> tuple[int, int]:
+        occupation = self._game.pending_occupation
+        if occupation is None or not self._sees_all(occupation[:2]):
+            return 0, 0
+        return self._game.occupy_range()
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
@@ -160,8 +293,16 @@ class View:
 
     @property
     def pending(self) -> int:
-        """Armies still to place (reinforcements, or an ally's)."""
-        return self._game.pending
+        """Armies still to place (reinforcements, or an ally's); under fog, 0 for another player's turn
+        of play (its income is hidden: ``to_dict`` leaves it out)."""
+        game = self._game
+        if self._pending_hidden():
+            return 0
+        return game.pending
+
+    def _pending_hidden(self) -> bool:
+        game = self._game
+        return self.fogged and self.player != game.current and game.phase not in _SETUP_PHASES
 
     @property
     def setup_armies(self) -> Sequence[int]:
@@ -177,23 +318,35 @@ class View:
 
     @property
     def last_battle(self) -> Battle | None:
-        return self._game.last_battle
+        """The latest battle (under fog: the latest this player witnessed, else ``None``)."""
+        game = self._game
+        battle = game.last_battle
+        if battle is None or not self.fogged:
+            return battle
+        for index in range(len(game.history) - 1, -1, -1):
+            if game.history[index][1] == "dice":
+                return battle if self._witnessed(index) else None
+        return None
 
     @property
     def pending_attack(self) -> tuple[int, int, int] | None:
-        """(source, target, attacker dice) of the attack awaiting the defender's dice."""
-        return self._game.pending_attack
+        """(source, target, attacker dice) of the attack awaiting the defender's dice (under fog, when
+        this player sees both territories)."""
+        attack = self._game.pending_attack
+        return attack if attack is None or self._sees_all(attack[:2]) else None
 
     @property
     def pending_occupation(self) -> tuple[int, int, int] | None:
         """(source, target, minimum armies) of the conquest awaiting the move-in."""
-        return self._game.pending_occupation
+        occupation = self._game.pending_occupation
+        return occupation if occupation is None or self._sees_all(occupation[:2]) else None
 
     @property
     def pending_roll(self) -> tuple[int, int, tuple[int, ...], tuple[int, ...], bool] | None:
         """1993 experts: (source, target, attacker dice, defender dice, re-rolled yet) of the roll the
         attacker may still change."""
-        return self._game.pending_roll
+        rolled = self._game.pending_roll
+        return rolled if rolled is None or self._sees_all(rolled[:2]) else None
 
     @property
     def conquered_this_turn(self) -> bool:
@@ -241,8 +394,22 @@ class View:
 
     @property
     def units(self) -> Sequence[Sequence[int]] | None:
-        """Team RISK: each territory's armies by seat (teammates may share a territory)."""
-        return self._game.units
+        """Team RISK: each territory's armies by seat (teammates may share a territory); under fog, a
+        territory out of sight shows its last-seen armies on its last-seen owner."""
+        game = self._game
+        if game.units is None or not self.fogged:
+            return game.units
+        owner, armies = self._memory()
+        rows: list[list[int]] = []
+        for territory, row in enumerate(game.units):
+            if self.visible(territory):
+                rows.append(list(row))
+            else:
+                hidden = [0] * len(row)
+                if owner[territory] >= 0:
+                    hidden[owner[territory]] = armies[territory]
+                rows.append(hidden)
+        return rows
 
     @property
     def placing_for(self) -> int:
@@ -295,7 +462,7 @@ class View:
         game = self._game
         for index in range(len(game.history) - 1, -1, -1):  # (not reversed(): mypyc (mypy 2.4.1) fails on it)
             kind, who, value = game.history[index]
-            if kind == "action" and who == seat:
+            if kind == "action" and who == seat and self._witnessed(index):
                 action: Action = value
                 return None if _secret_action(game, who, action, self.player) else action
         return None
@@ -350,6 +517,17 @@ class View:
         if self.player != game.to_act:
             who = "a spectator" if self.player == SPECTATOR else game.players[self.player]
             raise IllegalActionError(f"{self.action_text(action)!r}: {who} is not the player to act")
+        if self.fogged:
+            # The rules' reason could name what the fog hides (an owner, an army count): an action
+            # on a territory out of sight is refused for that alone.
+            named = action_territories(action) or ()
+            if all(isinstance(t, int) and 0 <= t < len(self.board) for t in named):
+                hidden = [t for t in named if not self.visible(t)]
+                if hidden:
+                    raise IllegalActionError(
+                        f"{self.action_text(action)!r}: {self.board.name_of(hidden[0])} is out of your "
+                        "sight (fog of war)"
+                    )
         game.check(action)
 
     def parse(self, text: str) -> Action:
@@ -362,20 +540,23 @@ class View:
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (for the bot protocol, the web app and saved views)."""
         game, board = self._game, self._game.board
-        battle = game.last_battle
+        battle = self.last_battle
+        fogged = self.fogged
         data: dict[str, Any] = {
             "player": self.player,
             "players": [
                 {
                     "name": name,
                     "alive": game.alive[i],
-                    "territories": game.territory_count[i],
                     "cards": len(game.hands[i]),
                     "neutral": game.neutral[i],
                     "team": None if game.team is None else game.team[i],
                 }
+                # Under fog another player's territory count is hidden: absent, not zeroed.
+                | ({} if fogged and i != self.player else {"territories": game.territory_count[i]})
                 for i, name in enumerate(game.players)
             ],
+            "fog": fogged,
             "game": game.rules.game,
             # What the front ends ask instead of the game's name: how it is won, whether it has teams.
             "goal": self.goal.to_dict(),
@@ -386,19 +567,14 @@ class View:
             "turn": game.turn,
             "current": game.current,
             "to_act": game.to_act,
-            "territories": [
-                {"name": board.name_of(t), "owner": game.owner[t], "armies": game.armies[t]}
-                # Team RISK: each seat's armies too; an owner of -2 is a tie that no one controls.
-                | ({} if game.units is None else {"units": list(game.units[t])})
-                for t in range(len(board))
-            ],
-            "pending": game.pending,
+            "territories": [self._territory_data(t) for t in range(len(board))],
             "setup_armies": list(game.setup_armies),
             "sets_traded": game.sets_traded,
             "next_set_value": game.next_set_value(),
             "deck_size": len(game.deck),
             "discard": [board.card_name(c) for c in game.discard],
             "winner": game.winner,
+            **({} if self._pending_hidden() else {"pending": game.pending}),
             "last_battle": None
             if battle is None
             else {
@@ -451,17 +627,35 @@ class View:
                 {"cards": [board.card_name(c) for c in cards], "value": value}
                 for cards, value in values.items()
             ]
-        if game.phase == Phase.DEFEND and game.pending_attack is not None:
-            source, target, dice = game.pending_attack
+        attack, occupation = self.pending_attack, self.pending_occupation
+        if game.phase == Phase.DEFEND and attack is not None:
+            source, target, dice = attack
             data["attack"] = {"from": board.name_of(source), "to": board.name_of(target), "dice": dice}
-        if game.phase == Phase.OCCUPY and game.pending_occupation is not None:
+        if game.phase == Phase.OCCUPY and occupation is not None:
             low, high = game.occupy_range()
             data["occupy"] = {
-                "from": board.name_of(game.pending_occupation[0]),
-                "to": board.name_of(game.pending_occupation[1]),
+                "from": board.name_of(occupation[0]),
+                "to": board.name_of(occupation[1]),
                 "min": low,
                 "max": high,
             }
+        return data
+
+    def _territory_data(self, territory: int) -> dict[str, Any]:
+        """One territory as ``to_dict`` shows it: owner and armies in sight; out of sight (fog of
+        war), ``hidden`` and what this player last saw (``seen``: owner, armies, turn), if anything."""
+        game = self._game
+        data: dict[str, Any] = {"name": self.board.name_of(territory)}
+        if self.visible(territory):
+            data["owner"], data["armies"] = game.owner[territory], game.armies[territory]
+            if game.units is not None:  # Team RISK: each seat's armies; an owner of -2 is a tie
+                data["units"] = list(game.units[territory])
+            return data
+        data["hidden"] = True
+        turn = self.seen_turn(territory)
+        if turn != NEVER:
+            owner, armies = self._memory()
+            data["seen"] = {"owner": owner[territory], "armies": armies[territory], "turn": turn}
         return data
 
 
@@ -501,7 +695,8 @@ def _secret_action(game: Game, who: int, action: Any, player: int) -> bool:
 def public_history(game: Game, player: int, start: int = 0) -> list[tuple[str, Any, Any]]:
     """The game's history as ``player`` may see it, from entry ``start`` on (negative: that many from
     the end): other players' card draws and missions are hidden (``None``), and so are other
-    headquarters choices until all are revealed."""
+    headquarters choices until all are revealed; under fog of war, the entries it did not witness
+    are left out while the game runs."""
     history = game.history
     start = max(0, len(history) + start) if start < 0 else min(start, len(history))
     # A draw goes to the hand of the last player who acted before it.
@@ -512,8 +707,14 @@ def public_history(game: Game, player: int, start: int = 0) -> list[tuple[str, A
             drawer = who
             break
     hidden: list[tuple[str, Any, Any]] = []
-    for entry in islice(history, start, None):
+    # Fog of war: only the entries this player witnessed (all, once the game is over).
+    witnessed = game.witnessed if game.rules.fog == "on" and not game.is_over else None
+    for index, entry in enumerate(islice(history, start, None), start):
         kind, who, value = entry
+        if witnessed is not None and not sees(witnessed[index], player):
+            if kind == "action":
+                drawer = who if who >= 0 else drawer
+            continue
         if kind == "action":
             drawer = who if who >= 0 else drawer
             hidden.append((kind, who, None) if _secret_action(game, who, value, player) else entry)

@@ -248,6 +248,8 @@ class WarlordBot(HeuristicBot):
         owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
         units = view.units
         targets = {t for t in range(len(owner)) if owner[t] == victim}
+        if not targets:  # under fog of war, a player still in the game may hold nothing in memory
+            return None
         used: set[int] = set()
         chains: list[tuple[int, tuple[int, ...]]] = []
         odds = 1.0

@@ -10,8 +10,11 @@ secretly chosen headquarters (Capital RISK) are drawn afresh, consistent with th
 mission drawn is already complete for a player still in the game, a headquarters is one its chooser
 holds, a revealed mission card stays), and the copy gets a fresh generator. Two games that differ
 only in hidden parts therefore give the same determinisation for the same ``rng`` state
-(tests/test_determinise.py). It lives in the engine, as the one place outside the turn machine that
-writes a game's hidden parts, so that search code never touches them.
+(tests/test_determinise.py). Under fog of war the board is hidden too: every territory out of the
+player's sight gets an owner and armies sampled from what it last saw (:func:`_resample_board`), and
+the copy is played without fog (search sees its own sample whole). It lives in the engine, as the
+one place outside the turn machine that writes a game's hidden parts, so that search code never
+touches them.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from risk.rules.missions import (
     ranked_mission,
     ranked_missions,
 )
+from risk.rules.variants import hooks_for
 
 # Draws of the other players' secret missions before the incomplete ones are picked by hand.
 MISSION_DRAWS = 8
@@ -54,10 +58,69 @@ def determinise(real: Game, me: int, rng: random.Random) -> Game:
         game.hands[player] = unseen[:size]
         unseen = unseen[size:]
     game.deck = unseen
+    if real.rules.fog == "on" and not real.is_over:
+        _resample_board(real, game, me, rng)
     _resample_missions(real, game, me, rng)
     _resample_capitals(real, game, me, rng)
     game._rng = random.Random(rng.getrandbits(64))
     return game
+
+
+def _resample_board(real: Game, game: Game, me: int, rng: random.Random) -> None:
+    """Fog of war: owners and armies of the territories out of ``me``'s sight, from its memory.
+
+    A territory it saw keeps the owner it saw there while that player is still in the game (else
+    another player still in it, at random) and the armies it saw; one it never saw goes to a player
+    still in the game at random, with the median of the opposing armies it sees. Every player still
+    in the game holds at least one territory (an elimination is public). The copy then drops the
+    fog: its rules, its memories, who witnessed what."""
+    count = len(real.board)
+    sight = real.in_sight[me] if me >= 0 else [0] * count
+    seen_owner = real.seen_owner[me] if me >= 0 else [-1] * count
+    seen_armies = real.seen_armies[me] if me >= 0 else [0] * count
+    rivals = [
+        p for p in range(len(real.players))
+        if p != me and real.alive[p] and (real.team is None or me < 0 or real.team[p] != real.team[me])
+    ]
+    hidden = [t for t in range(count) if not sight[t]]
+    if rivals and hidden:
+        visible_rivals = sorted(real.armies[t] for t in range(count) if sight[t] and real.owner[t] in rivals)
+        typical = visible_rivals[len(visible_rivals) // 2] if visible_rivals else 3
+        for t in hidden:
+            owner = seen_owner[t]
+            if owner in rivals:
+                game.owner[t], game.armies[t] = owner, max(1, seen_armies[t])
+            else:
+                game.owner[t] = rivals[int(rng.random() * len(rivals))]
+                game.armies[t] = max(1, seen_armies[t] if owner >= 0 else typical)
+        held = [0] * len(real.players)
+        for t in range(count):
+            if game.owner[t] >= 0:
+                held[game.owner[t]] += 1
+        for p in rivals:
+            if held[p] == 0:  # still in the game: it holds something out of sight
+                spare = [t for t in hidden if held[game.owner[t]] > 1]
+                if spare:
+                    t = spare[int(rng.random() * len(spare))]
+                    held[game.owner[t]] -= 1
+                    game.owner[t] = p
+                    held[p] = 1
+    if game.units is not None:  # Team RISK: a sampled territory's armies are its owner's
+        for t in hidden:
+            row = [0] * len(real.players)
+            if game.owner[t] >= 0:
+                row[game.owner[t]] = game.armies[t]
+            game.units[t] = row
+    game.territory_count = [0] * len(real.players)
+    for owner in game.owner:
+        if owner >= 0:
+            game.territory_count[owner] += 1
+    if game.current != me and game.phase not in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
+        game.pending = 0 if game.phase != Phase.REINFORCE else game.reinforcement_for(game.current)
+    game.last_battle = None
+    game.rules = real.rules.with_options(fog="off")
+    game._hooks = hooks_for(game.rules)
+    game.seen_owner, game.seen_armies, game.seen_turn, game.in_sight, game.witnessed = [], [], [], [], []
 
 
 def _resample_missions(real: Game, game: Game, me: int, rng: random.Random) -> None:

@@ -91,18 +91,31 @@ def sight(game: Any, seat: int) -> list[int]:
         for territory in range(count):
             if game.owner[territory] == -1:
                 seen[territory] = 1
+    elif game.phase == Phase.DEFEND and seat == game.to_act and game.pending_attack is not None:
+        # Whoever chooses the defence's dice sees the battle (2-player RISK: a neutral's, anywhere).
+        source, target, _ = game.pending_attack
+        seen[source] = seen[target] = 1
     return seen
 
 
+def action_territories(action: Any) -> tuple[int, ...] | None:
+    """The territories an action names itself (a claim, a placement, an attack, a fortification)."""
+    if isinstance(action, (Claim, Place)):
+        return (action.territory,)
+    if isinstance(action, (Attack, Fortify)):
+        return (action.source, action.target)
+    return None
+
+
 def named_territories(game: Any, entry: tuple[str, Any, Any]) -> tuple[int, ...] | None:
-    """The territories a history entry names, as fog judges who saw it (``None``: public)."""
+    """The territories a history entry names, as fog judges who saw it (``None``: public), read
+    just after the entry's action was applied."""
     kind, _, value = entry
     if kind != "action":
         return None
-    if isinstance(value, (Claim, Place)):
-        return (value.territory,)
-    if isinstance(value, (Attack, Fortify)):
-        return (value.source, value.target)
+    named = action_territories(value)
+    if named is not None:
+        return named
     if isinstance(value, (Defend, Occupy, Reroll, Commander, AcceptDice)):
         # The battle it continues: the one settled or still to settle.
         rolled = game.pending_roll
@@ -149,6 +162,8 @@ def observe(game: Any) -> None:
                 for seat in range(seats):
                     if seat == who or all(before[seat][t] or after[seat][t] for t in names):
                         last_mask |= 1 << seat
+            if last_mask != EVERYONE and game.phase == Phase.DEFEND and 0 <= game.to_act < seats:
+                last_mask |= 1 << game.to_act  # it chooses the defence's dice (a neutral's, too)
             witnessed.append(last_mask)
         elif who in ("dice", "die"):
             witnessed.append(last_mask)  # the battle's dice: seen with the action that rolled them
