@@ -5,12 +5,17 @@ choices are only announced (until the headquarters are revealed), missions are n
 one step at a time: take :func:`snapshot` before ``game.apply``, then :func:`narrate` the history
 entries the step added.
 
+Under fog of war each line says who may read it (``LogLine.seen_by``: a bit per seat, or
+``EVERYONE``), from who witnessed the entries it tells (:mod:`risk.rules.variants.fog`); a front end
+shows a seat only its lines (:func:`visible_to`) while the game runs, and the whole log once it is
+over. ``seen_by`` is never sent: who saw a battle tells where players are.
+
 >>> from risk import Game, Rules
 >>> game = Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=7)
 >>> before, start = snapshot(game), len(game.history)
 >>> game.apply("claim alaska")
 >>> [line.text for line in narrate(game, before, game.history[start:])][-1]
-'Cy claims Alaska.'
+'Ann claims Alaska.'
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from risk.rules.actions import (
     Trade,
 )
 from risk.rules.game import Game, Phase
+from risk.rules.variants.fog import EVERYONE, sees
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +66,7 @@ class LogLine:
     kind: str  # claim, place, trade, attack, defend, battle, conquest, move, fortify, turn, ...
     seat: int = -1  # who it is about (-1: no one)
     data: dict[str, Any] = field(default_factory=dict)  # dice and the like, for drawing
+    seen_by: int = EVERYONE  # fog of war: the seats that may read it (a bit each); never sent
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "kind": self.kind, "seat": self.seat} | (
@@ -90,22 +97,38 @@ def _dice(count: int) -> str:
     return f"{count} {'die' if count == 1 else 'dice'}"
 
 
-def narrate(game: Game, before: Before, entries: list[tuple[str, Any, Any]]) -> list[LogLine]:
-    """The log lines for one step: ``entries`` are the history entries it added."""
+def visible_to(line: LogLine, seat: int) -> bool:
+    """Whether ``seat`` (-1: a spectator) may read ``line`` while the game runs."""
+    return sees(line.seen_by, seat)
+
+
+def narrate(
+    game: Game, before: Before, entries: list[tuple[str, Any, Any]], first: int | None = None
+) -> list[LogLine]:
+    """The log lines for one step: ``entries`` are the history entries it added, from entry
+    ``first`` of the history (by default the last entries of the history)."""
     players = game.players
     lines: list[LogLine] = []
     defender = -1
     last_actor = before.current  # who acted last in these entries: the one who draws a card
-    for kind, who, value in entries:
+    witnessed = game.witnessed if game.rules.fog == "on" else []
+    start = len(game.history) - len(entries) if first is None else first
+    battle_seen = EVERYONE  # the seats that saw the step's battle (for its conquest's line)
+    for index, (kind, who, value) in enumerate(entries, start):
+        seen_by = witnessed[index] if 0 <= index < len(witnessed) else EVERYONE
         if kind == "action":
             last_actor = who
             actor = players[who]
             line = _action_line(game, before, who, actor, value)
             if isinstance(value, Attack):
                 defender = before.owner[value.target]
+            if seen_by != EVERYONE:
+                battle_seen = seen_by
             if line is not None:
-                lines.append(line)
+                lines.append(_seen(line, seen_by))
             continue
+        if who == "dice":
+            battle_seen = seen_by
         if who in ("first", "first-turn"):
             what = "claims first" if game.rules.setup == "claim" and who == "first" else "goes first"
             if who == "first" and game.phase == Phase.SETUP_PLACE:
@@ -126,7 +149,7 @@ def narrate(game: Game, before: Before, entries: list[tuple[str, Any, Any]]) -> 
             if lost_d:
                 losses.append(f"{players[defender]} loses {_armies(lost_d)}" if defender >= 0 else "")
             lines.append(
-                LogLine(
+                _seen(LogLine(
                     f"{players[attacker]} rolls {'-'.join(map(str, attack))}, "
                     f"{players[defender] if defender >= 0 else 'the defence'} rolls "
                     f"{'-'.join(map(str, defence))}: "
@@ -135,7 +158,7 @@ def narrate(game: Game, before: Before, entries: list[tuple[str, Any, Any]]) -> 
                     "battle",
                     attacker,
                     {"attack": list(attack), "defence": list(defence), "defender": defender},
-                )
+                ), seen_by)
             )
         elif who == "draw":
             # The card goes to the player whose turn earned it: under the 1993 and 2003 rules it is
@@ -148,14 +171,21 @@ def narrate(game: Game, before: Before, entries: list[tuple[str, Any, Any]]) -> 
         elif who == "mission-cards":
             lines.append(LogLine("Each player is dealt four mission cards.", "missions"))
         elif who == "die":
-            lines.append(LogLine(f"The die is re-rolled: {value}.", "die", game.current, {"die": value}))
+            line = LogLine(f"The die is re-rolled: {value}.", "die", game.current, {"die": value})
+            lines.append(_seen(line, seen_by))
     resigned = {who for kind, who, value in entries if kind == "action" and isinstance(value, Resign)}
     lines += [
-        line
+        _seen(line, battle_seen) if line.kind == "conquest" else line
         for line in _consequences(game, before)
         if not (line.kind == "eliminated" and line.seat in resigned)  # said by the resignation's line
     ]
     return lines
+
+
+def _seen(line: LogLine, seen_by: int) -> LogLine:
+    if seen_by == EVERYONE:
+        return line
+    return LogLine(line.text, line.kind, line.seat, line.data, seen_by)
 
 
 def _action_line(game: Game, before: Before, seat: int, actor: str, action: Any) -> LogLine | None:
