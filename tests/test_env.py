@@ -25,6 +25,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+from fogged import fogged_positions, hidden_territories, perturb_fogged
 from risk.bots import make_bot
 from risk.env import AGENT, GAME_TYPES, RiskEnv, RiskGymEnv, choice_counts
 from risk.errors import IllegalActionError, RulesError
@@ -520,3 +521,43 @@ def test_the_worked_example_of_docs_research_md_runs_as_written() -> None:
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.summarize().attempted >= 5 and runner.summarize().failed == 0
+
+
+# -- fog of war ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("edition", "game", "players"), [("2008", "world", 3), ("2003", "team", 4)])
+def test_fogged_observations_do_not_depend_on_the_board_out_of_sight(
+    edition: str, game: str, players: int
+) -> None:
+    """Under fog of war, two games differing only in what a seat may not see (the owners and armies
+    out of its sight, the other seats' memories, besides the usual secrets) give that seat identical
+    observations and masks; and what it observes of the board is its memory, with its age."""
+    env = make_env(edition, game, {"fog": "on"}, players, seats=[AGENT] * players)
+    rng = random.Random(5)
+    checked = 0
+    for state in fogged_positions(env.rules, players, seed=9, every=11, turns=40):
+        for seat in range(state.humans):
+            expected = observe(env, state, seat)
+            hidden = hidden_territories(state, seat)
+            visible = [int(t not in hidden) for t in range(len(state.board))]
+            assert expected["visible"].tolist() == visible
+            for t in range(len(state.board)):
+                seen_turn = state.seen_turn[seat][t]
+                assert expected["seen_age"][t] == (0 if visible[t] else state.turn - seen_turn)
+                armies = state.armies[t] if visible[t] else state.seen_armies[seat][t]
+                assert expected["armies"][t] == armies
+            if not hidden:
+                continue
+            other = observe(env, perturb_fogged(state, seat, rng), seat)
+            for key in expected:
+                assert np.array_equal(expected[key], other[key]), (key, seat, state.turn)
+            checked += 1
+    assert checked > 20
+
+
+def test_without_fog_every_territory_is_visible_and_current() -> None:
+    env = RiskEnv("2008", "world", [AGENT] * 3)
+    env.reset(seed=2)
+    observation = env.observe("player_0")
+    assert observation["visible"].tolist() == [1] * 42 and observation["seen_age"].tolist() == [0] * 42

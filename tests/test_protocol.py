@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from fogged import fogged_positions, fogged_rules, hidden_territories, perturb_fogged
 from risk.bots import make_bot
 from risk.maps import load_map
 from risk.protocol import BOT_LOG_CAP, ExternalBot, external_command, is_external, legal_lines
@@ -64,8 +67,10 @@ def write_bot(folder: Path, kind: str) -> Path:
     return path
 
 
-def play_with(bot: ExternalBot, seed: int = 3, players: int = 3, max_turns: int = 300) -> Game:
-    game = Game(Rules.preset("2008"), players, seed=seed)
+def play_with(
+    bot: ExternalBot, seed: int = 3, players: int = 3, max_turns: int = 300, rules: Rules | None = None
+) -> Game:
+    game = Game(rules or Rules.preset("2008"), players, seed=seed)
     bots = [bot, *(make_bot("quick", seat) for seat in range(1, players))]
     try:
         while not game.is_over and game.turn <= max_turns:
@@ -106,6 +111,14 @@ def test_example_bot_plays_a_whole_game() -> None:
     assert bot.bot_name == "simple"
     assert bot.decisions > 50
     assert bot._process is None  # closed
+
+
+def test_example_bot_plays_a_whole_fogged_game() -> None:
+    """Under fog of war a view's territories out of sight have no armies: the example bot copes."""
+    bot = ExternalBot(str(EXAMPLE_BOT), seed=1, time_budget=5.0)
+    game = play_with(bot, rules=fogged_rules("2008"), max_turns=60)
+    assert not bot.failed and bot.log_lines == []
+    assert bot.decisions > 50 and game.turn > 30
 
 
 @pytest.mark.parametrize(
@@ -296,3 +309,95 @@ def test_example_bot_in_a_tournament(tmp_path: Path) -> None:
     assert result.log == []
     assert sum(standing.wins for standing in result.standings) + result.unfinished == 3
     assert any(standing.name == str(EXAMPLE_BOT) for standing in result.standings)
+
+
+# -- fog of war -------------------------------------------------------------------------------------
+
+
+def recorded_messages(tmp_path: Path, game: Game, seat: int, name: str) -> list[str]:
+    """Every line a fresh external bot in ``seat`` is sent for one decision of ``game`` (a copy of
+    it is played, so ``game`` stays as it was), to the end of its conversation."""
+    program = tmp_path / "recorder.py"
+    program.write_text(RECORDING_BOT)
+    seen = tmp_path / f"{name}.txt"
+    bot = ExternalBot([sys.executable, str(program), str(seen)], seed=4, time_budget=5.0)
+    played = game.copy()
+    try:
+        played.apply(bot.choose(View(played, seat)))
+    finally:
+        bot.close()
+    assert not bot.failed, bot.log_lines
+    return seen.read_text().splitlines()
+
+
+def assert_shows_only_what_is_in_sight(message: dict[str, Any], game: Game, seat: int) -> None:
+    """A view message of a fogged game against the engine's truth: the owner and armies of the
+    territories in ``seat``'s sight, what it last saw of the others, and nothing more."""
+    assert message["fog"] is True
+    for territory, shown in enumerate(message["territories"]):
+        if game.in_sight[seat][territory]:
+            assert (shown["owner"], shown["armies"]) == (game.owner[territory], game.armies[territory])
+            continue
+        assert shown["hidden"] is True and not {"owner", "armies", "units"} & shown.keys(), shown
+        if game.seen_turn[seat][territory] < 0:
+            assert "seen" not in shown
+        else:
+            assert shown["seen"] == {
+                "owner": game.seen_owner[seat][territory],
+                "armies": game.seen_armies[seat][territory],
+                "turn": game.seen_turn[seat][territory],
+            }
+    for other, player in enumerate(message["players"]):
+        assert ("territories" in player) == (other == seat)
+    assert ("pending" in message) == (game.current == seat or game.phase.name in ("CLAIM", "SETUP_PLACE"))
+
+
+def test_an_external_bot_under_fog_is_sent_only_what_it_sees(tmp_path: Path) -> None:
+    """A whole fogged game with a recording bot in seat 0: every view it is sent is checked against
+    the engine's truth at that moment; no other message names a territory's owner or armies."""
+    program = tmp_path / "recorder.py"
+    program.write_text(RECORDING_BOT)
+    seen = tmp_path / "seen.txt"
+    bot = ExternalBot([sys.executable, str(program), str(seen)], seed=4, time_budget=5.0)
+    game = Game(fogged_rules("2008"), 3, seed=5)
+    bots = [bot, make_bot("quick", 1), make_bot("quick", 2)]
+    slugs = {game.board.slug_of(t) for t in range(len(game.board))}
+    checked = hidden = 0
+    try:
+        while not game.is_over and game.turn <= 30:
+            actor = game.to_act
+            action = bots[actor].choose(View(game, actor))
+            if actor == 0:
+                lines = seen.read_text().splitlines()
+                start = max(i for i, line in enumerate(lines) if line.startswith("view "))
+                assert_shows_only_what_is_in_sight(json.loads(lines[start].removeprefix("view ")), game, 0)
+                legal = [line for line in lines[start + 1 :] if line.startswith("legal ")]
+                named = {word for line in legal for word in line.split()}
+                assert all(game.in_sight[0][game.board.territory(slug)] for slug in named & slugs)
+                checked += 1
+                hidden += game.in_sight[0].count(0)
+            game.apply(action)
+    finally:
+        bot.close()
+    assert not bot.failed, bot.log_lines
+    assert checked > 50 and hidden > 100  # decisions taken with part of the board out of sight
+    words = {line.split()[0] for line in seen.read_text().splitlines()}
+    assert words == {"risk-protocol", "seat", "seed", "board", "view", "legal", "go", "gameover", "quit"}
+
+
+def test_fogged_games_differing_only_in_hidden_facts_send_a_bot_the_same_bytes(tmp_path: Path) -> None:
+    """At positions all through a fogged game, the seat to act is sent byte-identical messages when
+    everything it may not see changes: the board out of its sight, the other seats' memories, the
+    other hands, the deck, the generator."""
+    rng = random.Random(8)
+    compared = 0
+    for game in fogged_positions(fogged_rules("2008"), 3, seed=12, every=29, turns=25):
+        seat = game.to_act
+        if not hidden_territories(game, seat):
+            continue  # the claim: every territory is in sight
+        changed = perturb_fogged(game, seat, rng)
+        assert changed.to_dict() != game.to_dict()
+        expected = recorded_messages(tmp_path, game, seat, "real")
+        assert recorded_messages(tmp_path, changed, seat, "changed") == expected
+        compared += 1
+    assert compared >= 6

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
+from fogged import fogged_positions, fogged_rules
 from risk.errors import RecordError
-from risk.record import read_record, write_record
+from risk.record import FOGGED_FOR, _format_chance, read_record, replay_record, write_record
 from risk.rules.actions import Attack
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.simulate import play_game
+from risk.view import View
 
 
 @pytest.fixture(scope="module")
@@ -182,3 +188,64 @@ def test_dice_given_by_hand_are_not_credited_to_the_seed() -> None:
     assert not game.chance_from_seed  # the dice were given, not rolled by the seed's generator
     text = write_record(game)
     assert "seed:" not in text and read_record(text).history == game.history
+
+
+# -- fog of war -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fogged() -> tuple[Game, str]:
+    game, _ = play_game(fogged_rules("2008"), ["quick", "random", "quick"], 21)
+    assert game.is_over
+    return game, write_record(game)
+
+
+def test_a_fogged_games_full_record_replays_with_the_same_fog(fogged: tuple[Game, str]) -> None:
+    """After the end, the full record of a fogged game replays to the same game, state for state:
+    every player's memory of the board and who witnessed each entry are rebuilt, not reset."""
+    game, text = fogged
+    assert "rules: 2008 fog=on\n" in text and f"seed: {game.seed}\n" in text
+    assert FOGGED_FOR not in text
+    replayed = replay_record(text)
+    assert replayed.verified
+    assert replayed.game.to_dict() == game.to_dict()
+    assert replayed.game.seen_owner == game.seen_owner and replayed.game.witnessed == game.witnessed
+
+
+def test_a_fogged_players_record_is_its_fogged_history_and_is_not_replayable(tmp_path: Path) -> None:
+    game = next(g for g in fogged_positions(fogged_rules("2008"), 3, seed=4, every=1) if g.turn >= 12)
+    for seat in range(3):
+        text = write_record(game, viewer=seat)
+        header, body = text.split("---\n")
+        # No seed (it would give away the hidden board and hands); says whose record it is.
+        assert "seed:" not in header
+        assert header.endswith(f"{FOGGED_FOR}: {game.players[seat]}\nresult: unfinished\n")
+        expected = [
+            ("capital ?" if value is None else value.text(game.board)) if kind == "action"
+            else _format_chance(game.board, who, value)
+            for kind, who, value in View(game, seat).public_history()
+        ]
+        assert body.splitlines() == expected
+        assert len(expected) < len(write_record(game).split("---\n")[1].splitlines())  # entries left out
+        path = tmp_path / f"seat-{seat}.txt"
+        path.write_text(text)
+        with pytest.raises(RecordError, match=f"line 5: this record was written for {game.players[seat]}"):
+            replay_record(text)
+        run = subprocess.run(
+            [sys.executable, "-m", "risk", "replay", str(path)], capture_output=True, text=True, check=False
+        )
+        assert run.returncode == 2 and run.stdout == ""
+        assert run.stderr == (
+            f"risk: error: {path}: line 5: this record was written for {game.players[seat]} during a game "
+            f"under fog of war: it leaves out what {game.players[seat]} did not see, so it cannot be "
+            "replayed (the full record is written once the game is over)\n"
+        )
+
+
+def test_once_a_fogged_game_is_over_a_players_record_hides_only_the_usual_secrets(
+    fogged: tuple[Game, str],
+) -> None:
+    game, text = fogged
+    mine = write_record(game, viewer=0)
+    assert FOGGED_FOR not in mine and "seed:" not in mine
+    assert len(mine.splitlines()) == len(text.splitlines()) - 1  # every entry; only the seed line less

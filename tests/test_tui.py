@@ -914,3 +914,49 @@ def test_play_in_a_real_terminal(tmp_path: Path) -> None:
         assert terminal.wait() == 0
     finally:
         terminal.close()
+
+
+# -----------------------------------------------------------------------------------------------
+# fog of war
+# -----------------------------------------------------------------------------------------------
+def test_under_fog_the_human_sees_its_surroundings_and_the_rest_as_last_seen(tmp_path: Path) -> None:
+    game = Game(Rules.preset("2008").with_options(fog="on"), PLAYERS, seed=5)
+    seats = make_seats(("human", "quick", "quick"), 5)
+    session = PlaySession(game, seats, directory=tmp_path, auto_defend=True)
+    assert "Fog of war: you see your own territories" in unwrapped(render_text(session.start(), 100))
+    say(session, "auto")
+    play_on(session, until=lambda s: s.game.turn > 7 and s.game.current == 0)
+    screen = say(session, "map", 100)
+    board = game.board
+    hidden = [t for t in range(len(board)) if not game.in_sight[0][t]]
+    assert hidden and f"{len(hidden)} territories out of your sight" in unwrapped(screen)
+    for t in range(len(board)):
+        line = next(row for row in screen.splitlines() if board.name_of(t) in row)
+        cell = line[line.index(board.name_of(t)) :][:30]
+        if t in hidden:  # what Ann last saw, marked as old: never the truth unless it is the same
+            assert f"~{game.seen_armies[0][t]:>3}" in cell, cell
+        else:
+            assert "~" not in cell and f"{game.armies[t]:>4}" in cell, cell
+    # Orders and odds on a territory out of sight are refused without a word of what is there.
+    name, slug = board.name_of(hidden[0]), board.slug_of(hidden[0])
+    own = board.slug_of(game.territories_of(0)[0])
+    for typed in (f"attack {own} {slug} 1", f"odds {own} {slug}"):
+        answer = unwrapped(say(session, typed, 200))
+        assert f"{name} is out of your sight (fog of war)" in answer
+        assert str(game.armies[hidden[0]]) not in answer.replace(f"{name}", "")
+    # The log tells only what Ann saw: a bot's turn out of her sight is summarised by its public part.
+    lines = [line.plain for line in session.journal]
+    assert any(re.fullmatch(r"(Bob|Cy): (drew a card|ended the turn)\.", line) for line in lines), lines
+    for line in lines:
+        for t in range(len(board)):
+            if board.name_of(t) in line:
+                assert game.seen_turn[0][t] >= 0, (line, board.name_of(t))  # named: seen at some time
+    end = ""
+    while not session.finished:
+        end = say(session, helper_line(session), 100)
+    # The end: the fog lifts, the whole board is shown as it is.
+    assert "The fog of war lifts" in end and "Fog of war:" not in end
+    assert all(f"{board.name_of(t)}" in end for t in range(len(board)))
+    assert session.record_path is not None
+    full = read_record_file(session.record_path)  # the saved record is the full game: it replays
+    assert full.to_dict() == game.to_dict()

@@ -21,9 +21,11 @@ def top_of_range(token: str) -> str:
 
 def choose(board: dict, view: dict, legal: list[str]) -> str:
     # The view names territories for display, actions by slug: the board lists both, in one order.
+    # Under fog of war a territory out of sight has no "armies" (only what was last "seen").
     armies = {
         place["slug"]: seen["armies"]
         for place, seen in zip(board["territories"], view["territories"], strict=True)
+        if "armies" in seen
     }
     by_verb: dict[str, list[list[str]]] = {}
     for line in legal:

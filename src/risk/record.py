@@ -28,7 +28,11 @@ with its line. A record without a seed (a position made by hand, or a game whose
 replays with its outcomes unverified.
 
 A record written for one player (``viewer=``) hides the other players' card draws (``~ draw ?``)
-and the seed: such a record can be read but not replayed past a hidden draw.
+and the seed: such a record can be read but not replayed past a hidden draw. Under fog of war, while
+the game runs, it also leaves out every entry that player did not witness (``View.public_history``),
+and its header says so (``fogged-for: NAME``): replay refuses it at that line, since the game it
+tells cannot be rebuilt from it. The full record, written once the game is over, replays exactly,
+the fog included (each player's memory is rebuilt as the actions are applied).
 
 The board: ``board: NAME`` names it. A game on any board but the shipped classic one also gets
 ``board-sha256: HEX``, the digest of the board's canonical JSON (``Board.digest``), and, unless the
@@ -59,6 +63,8 @@ from risk.view import public_history
 
 MAGIC = "risk-record 1"
 SEPARATOR = "---"
+# The header line of a player's record of a game under fog of war, written while it runs.
+FOGGED_FOR = "fogged-for"
 # The header lines that carry a board other than the classic one (module docstring).
 BOARD_DIGEST = "board-sha256"
 BOARD_JSON = "board-json"
@@ -95,6 +101,8 @@ def write_record(game: Game, viewer: int | None = None, result: str | None = Non
     if viewer is None and game.chance_from_seed:
         # Only a seed that gave every outcome is named: a record that names one is checked against it.
         lines.append(f"seed: {game.seed}")
+    if viewer is not None and game.rules.fog == "on" and not game.is_over:
+        lines.append(f"{FOGGED_FOR}: {game.players[viewer]}")  # entries it did not see are left out
     lines += [f"result: {result}", SEPARATOR]
     history = game.history if viewer is None else public_history(game, viewer)
     for kind, who, value in history:
@@ -127,6 +135,7 @@ class RecordHeader:
     board_digest: str | None = None
     board_json: tuple[int, str] | None = None  # the line it is on, and the JSON
     board_line: int | None = None  # the line of ``board:`` (None: the record names none: classic)
+    fogged_for: tuple[int, str] | None = None  # a player's record under fog: its line, the player
 
 
 def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
@@ -173,6 +182,7 @@ def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
         board_digest=digest,
         board_json=fields.get(BOARD_JSON),
         board_line=fields["board"][0] if "board" in fields else None,
+        fogged_for=fields.get(FOGGED_FOR),
     )
     return header, index + 1
 
@@ -284,6 +294,14 @@ def replay_record(text: str, verify: bool = True, board: Board | None = None) ->
     lines = [(number, _without_comment(line)) for number, line in enumerate(text.splitlines(), start=1)]
     lines = [(number, line) for number, line in lines if line]
     header, start = _parse_header(lines)
+    if header.fogged_for is not None:
+        number, viewer = header.fogged_for
+        raise RecordError(
+            f"this record was written for {viewer} during a game under fog of war: it leaves out what "
+            f"{viewer} did not see, so it cannot be replayed (the full record is written once the game "
+            "is over)",
+            number,
+        )
 
     # Group the body: the chance outcomes before the first action, then each action with the
     # outcomes that follow it. Each group's outcomes must be exactly the ones its action needs.

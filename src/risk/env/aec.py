@@ -45,6 +45,9 @@ GAME_TYPES: Final[tuple[tuple[str, str, dict[str, str], int], ...]] = (
     ("2003", "team", {}, 4),
     ("2003", "team", {}, 6),
     ("1993", "world", {"attack-advantage": "on", "commanders": "on", "army-cap": "12"}, 3),
+    ("2008", "world", {"fog": "on"}, 3),
+    ("2003", "two-player", {"fog": "on"}, 2),
+    ("2003", "team", {"fog": "on"}, 4),
 )
 
 

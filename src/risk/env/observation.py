@@ -11,8 +11,12 @@ field                 shape      meaning
 ====================  =========  ===================================================================
 action_mask           (A,)       1 where the action index is legal now (all 0 when another acts)
 owner                 (T,)       relative seat holding each territory; P: unclaimed; P+1: tied
-                                 (Team RISK, no one controls it)
-armies                (T,)       armies on each territory
+                                 (Team RISK, no one controls it); under fog, the one last seen
+                                 (P: never seen)
+armies                (T,)       armies on each territory (under fog, last seen; 0: never seen)
+visible               (T,)       1 where the territory is in sight now: everywhere without fog of war
+seen_age              (T,)       turns since the territory was last seen: 0 in sight (and everywhere
+                                 without fog); ``turn + 1`` where it was never seen
 units                 (T, P)     armies of each relative seat on each territory (Team RISK: teammates
                                  share territories; other games: the owner's armies)
 continent             (T,)       each territory's continent (fixed)
@@ -55,6 +59,13 @@ there is none, dice ``0``.
 Nothing here is read from the game itself: only from the observer's ``View``, which shows no other
 hand, mission, draw pile or generator (tests/test_env.py checks that games differing only in those
 give the same observations).
+
+Fog of war (the ``fog`` rule option): while the game runs, ``owner``, ``armies``, ``units`` and the
+seats' ``territories`` and ``armies`` are what the observer last saw (the View's memory), ``visible``
+and ``seen_age`` say how old each territory's entry is, the battle row shows only battles it saw,
+``pending`` is 0 during another's turn, and ``conquered_this_turn``, ``attacked_this_turn`` and
+``conquests_this_turn`` are 0 during another's turn (its battles may be out of sight). Games
+differing only in the board out of sight give the same observations (tests/test_env.py).
 """
 
 from __future__ import annotations
@@ -185,11 +196,15 @@ class Observer:
         self._rows = np.arange(t)
         self._range = range(t)
         self._kept: dict[int, _Kept] = {}  # observing seat -> its arrays and what they were built from
+        self._all_visible = np.ones(t, dtype=np.int32)  # the fog channels of a view without fog
+        self._no_age = np.zeros(t, dtype=np.int32)
         self.space = spaces.Dict(
             {
                 "action_mask": spaces.Box(0, 1, (action_count,), np.int8),
                 "owner": spaces.Box(0, p + 1, (t,), np.int32),
                 "armies": spaces.Box(0, BIG, (t,), np.int32),
+                "visible": spaces.Box(0, 1, (t,), np.int32),
+                "seen_age": spaces.Box(0, BIG, (t,), np.int32),
                 "units": spaces.Box(0, BIG, (t, p), np.int32),
                 "continent": spaces.Box(0, max(len(board.continents) - 1, 0), (t,), np.int32),
                 "edge_index": spaces.Box(0, t - 1, self._edge_index.shape, np.int32),
@@ -228,6 +243,7 @@ class Observer:
             "action_mask": mask,
             "owner": kept.owner.copy(),
             "armies": kept.armies.copy(),
+            **self._fog(view),
             "units": kept.units.copy(),
             "continent": self._continent.copy(),
             "edge_index": self._edge_index.copy(),
@@ -269,6 +285,7 @@ class Observer:
             "action_mask": mask,
             "owner": owner,
             "armies": armies,
+            **self._fog(view),
             "units": units,
             "continent": self._continent.copy(),
             "edge_index": self._edge_index.copy(),
@@ -280,6 +297,18 @@ class Observer:
             "mission": np.array([self._mission(view, rel)], dtype=np.int32),
             "mission_cards": self._mission_cards(view, rel),
         }
+
+    def _fog(self, view: View) -> dict[str, Array]:
+        """The ``visible`` and ``seen_age`` channels (built anew: a fogged view's change every turn)."""
+        if not view.fogged:
+            return {"visible": self._all_visible.copy(), "seen_age": self._no_age.copy()}
+        territories, turn = self._range, view.turn
+        count = self.territories
+        visible = np.fromiter((view.visible(t) for t in territories), dtype=np.int32, count=count)
+        # Never seen (seen_turn -1): turn + 1, older than anything seen.
+        age = np.fromiter((turn - view.seen_turn(t) for t in territories), dtype=np.int32, count=count)
+        age[visible == 1] = 0
+        return {"visible": visible, "seen_age": age}
 
     # -- the incremental update ----------------------------------------------------------------------
     def _update(self, kept: _Kept, view: View) -> None:
@@ -424,6 +453,8 @@ class Observer:
         facts = _GAME_FACTS(view)
         phase, turn, current, to_act, pending, deck, sets = facts[:7]
         conquered, placed, traded, attacked, conquests, placing = facts[7:]
+        if view.fogged and current != view.player:
+            conquered = attacked = conquests = 0  # another's battles may be out of sight
         next_value = view.next_set_value()
         invasion = view.open_invasion if view.active_neutrals else None
         return np.array(

@@ -46,6 +46,11 @@ UNCLAIMED_STYLE = "dim"
 # Neutral armies (2-player RISK) are grey: no player's colour.
 NEUTRAL_COLOUR = "grey62"
 HEADQUARTERS_MARK = "*"
+# Fog of war: a territory out of sight is dimmed; its armies as last seen carry this mark, and one
+# never seen shows this instead of an owner and armies.
+FOG_STYLE = "dim"
+LAST_SEEN_MARK = "~"
+UNKNOWN_MARK = "?"
 # Team RISK: a territory shared by teammates (the controller's tag, then this), and a tied one,
 # controlled by no one (shown grey, like the neutral armies that belong to no player).
 SHARED_MARK = "+"
@@ -261,6 +266,8 @@ class MapView:
         legend = team_map_legend(self.view, self.palette) if self.view.units is not None else None
         if legend is not None:
             yield legend
+        if self.view.fogged:
+            yield fog_legend(self.view)
 
     def _owner_label(self, player: int, owner_width: int, stack: Sequence[int] = ()) -> str:
         """The owner's tag or name; Team RISK: "=" for a tie, and where there is room the stacks of
@@ -302,6 +309,9 @@ class MapView:
                 style = palette.style(who)
                 if who == view.player and who >= 0:
                     style = f"bold {style}"
+                if not view.visible(t):  # fog of war: what was last seen, dimmed, or nothing
+                    lines.append(self._fogged_line(t, name_width, owner_width))
+                    continue
                 if t in self.highlight:
                     style = f"{style} reverse"
                 line = Text(abbreviate(board.name_of(t), name_width).ljust(name_width), style=style)
@@ -320,6 +330,34 @@ class MapView:
                 )
                 lines.append(line)
         return lines
+
+    def _fogged_line(self, territory: int, name_width: int, owner_width: int) -> Text:
+        """A territory out of sight: dimmed; the owner and armies last seen, the armies marked as
+        old (``~3``), or ``?`` where it was never seen."""
+        view, palette = self.view, self.palette
+        style = f"{FOG_STYLE} {'reverse' if territory in self.highlight else ''}".strip()
+        name = abbreviate(view.board.name_of(territory), name_width).ljust(name_width)
+        line = Text(name + " ", style=style)
+        if view.seen_turn(territory) < 0:
+            return line.append(UNKNOWN_MARK.ljust(owner_width) + f"{UNKNOWN_MARK:>4}", style=FOG_STYLE)
+        who, armies = view.owner[territory], view.armies[territory]
+        label = self._owner_label(who, owner_width).ljust(owner_width)
+        line.append(label, style=f"{FOG_STYLE} {palette.style(who)}")
+        return line.append(f"{LAST_SEEN_MARK}{armies:>3}" if armies else "    ", style=f"{FOG_STYLE} italic")
+
+
+def fog_legend(view: View) -> Text:
+    """The key to a fogged map: what is out of sight and how old what is shown of it is."""
+    hidden = [t for t in range(len(view.board)) if not view.visible(t)]
+    never = sum(1 for t in hidden if view.seen_turn(t) < 0)
+    line = Text(
+        f"Fog of war: {plural(len(hidden), 'territory')} out of your sight (dimmed) show what you last "
+        f"saw there ({LAST_SEEN_MARK}N: armies then)",
+        style=FOG_STYLE,
+    )
+    if never:
+        line.append(f"; {UNKNOWN_MARK}: never seen ({never})")
+    return line.append(".")
 
 
 def stack_text(view: View, palette: Palette, territory: int) -> Text:
@@ -450,11 +488,17 @@ def players_table(view: View, palette: Palette) -> RenderableType:
             *goal,
             ", ".join(continent_names(view, p)),
         )
+    fog = (
+        [Text("Fog of war: the others' territories, armies, reinforcements and continents count what you "
+              "last saw.", style=FOG_STYLE)]
+        if view.fogged
+        else []
+    )
     if teams is not None:
         key = Text(" · ").join(palette.team_label(team) for team in (0, 1))
         key.append(" · armies: each player's own, wherever they are · cards: the team's hand", "dim")
-        return Group(table, key)
-    return table
+        return Group(table, key, *fog)
+    return Group(table, *fog) if fog else table
 
 
 def players_line(view: View, palette: Palette) -> Text:
@@ -519,6 +563,13 @@ def _hostile(view: View, player: int, territory: int) -> bool:
 def _territory_label(view: View, palette: Palette, territory: int, mine: bool = False) -> Text:
     """'Kamchatka (Bob 2)' in its owner's colour; 'Alberta (3)' for the viewer's own."""
     holder = view.owner[territory]
+    if not view.visible(territory):  # fog of war
+        label = Text(view.board.name_of(territory), style=FOG_STYLE)
+        if view.seen_turn(territory) < 0:
+            return label.append(" (out of sight, never seen)", style=FOG_STYLE)
+        seen = Text(" (out of sight; last seen: ", style=FOG_STYLE)
+        seen.append_text(palette.name(holder) if holder >= 0 else Text("no one"))
+        return label.append_text(seen.append(f" {LAST_SEEN_MARK}{view.armies[territory]})", style=FOG_STYLE))
     label = Text(view.board.name_of(territory), style=palette.style(holder))
     if mine or holder < 0:
         return label.append(f" ({view.armies[territory]})")

@@ -31,6 +31,7 @@ from risk.rules.game import Game, Phase
 from risk.rules.goal import GoalKind
 from risk.rules.missions import ranked_mission
 from risk.rules.variants import game_title
+from risk.rules.variants.fog import action_territories, sees
 from risk.simulate import bot_seed
 from risk.tui.render import (
     HEADQUARTERS_MARK,
@@ -264,6 +265,13 @@ class PlaySession:
                 )
             )
             self._say(self._game_intro())
+            if self.fogged:
+                self._say(
+                    hint(
+                        "Fog of war: you see your own territories and those next to them; the rest of the "
+                        "board shows what you last saw there, dimmed. The log tells only what you saw."
+                    )
+                )
         if game.is_over:
             self._finish(write=False)
         else:
@@ -461,6 +469,13 @@ class PlaySession:
         player = game.to_act
         try:
             order = interpret(self.game, text)
+            if self.fogged:
+                if isinstance(order, BlitzOrder):
+                    self._refuse_out_of_sight((order.source, order.target))
+                elif isinstance(order, SetupOrder):
+                    self._refuse_out_of_sight((order.territory,))
+                else:
+                    self._refuse_out_of_sight(action_territories(order) or ())
             reason = refusal(game, order) if isinstance(order, Action) else None
             if reason is not None:
                 raise IllegalActionError(reason)
@@ -557,6 +572,12 @@ class PlaySession:
                 where = f"{attackers} attacking armies (not counting the one that stays) against {defenders}"
             else:
                 attack = two_territories(game, "attack", args, typed_verb="odds")
+                view = self._view()
+                hidden = [t for t in (attack.source, attack.target) if not view.visible(t)]
+                if hidden:  # fog of war: the odds would tell its armies
+                    self._say(Text(f"{board.name_of(hidden[0])} is out of your sight (fog of war): "
+                                   "`odds A D` gives the odds for any armies."))
+                    return
                 cannot = self._cannot_attack(attack.source, attack.target)
                 if cannot is not None:
                     self._say(Text(sentence(cannot)))
@@ -861,7 +882,7 @@ class PlaySession:
         game, board, palette = self.game, self.game.board, self.palette
         self.rounds.update()
         if not (typed and effect.turn == 0):  # a claim or placement the human just typed needs no echo
-            self._log_for(effect.current, effect.turn).add(effect)
+            self._log_for(effect.current, effect.turn).add(effect, self._may_read(effect.seen_by))
         hand_turn = self._human_turn(effect.current)
         if not typed and not hand_turn:
             self._log_shown = True  # a bot's (or the autopilot's) turn: summarised when it ends
@@ -933,6 +954,27 @@ class PlaySession:
         line.append(f" ({HEADQUARTERS_MARK} on the map).")
         self.journal.append(line)
         self._say(line)
+
+    def _may_read(self, seen_by: int) -> bool:
+        """Fog of war: whether the log may tell what the seats ``seen_by`` witnessed. The screen is
+        shared: every human at it must have seen it (with no human, it is a spectator's: no one)."""
+        if not self.fogged:
+            return True
+        return all(sees(seen_by, p) for p in self.humans) if self.humans else sees(seen_by, SPECTATOR)
+
+    @property
+    def fogged(self) -> bool:
+        """Whether fog of war hides part of the board now (a fogged game that is not over)."""
+        return self.game.rules.fog == "on" and not self.game.is_over
+
+    def _refuse_out_of_sight(self, territories: Sequence[int]) -> None:
+        """Fog of war: an order naming a territory the player at the keyboard does not see is
+        refused for that alone (the rules' reasons could tell its owner or armies)."""
+        view = View(self.game, self.game.to_act)
+        hidden = [t for t in territories if not view.visible(t)]
+        if hidden:
+            name = self.game.board.name_of(hidden[0])
+            raise IllegalActionError(f"{name} is out of your sight (fog of war)")
 
     def _human_turn(self, player: int) -> bool:
         return self.seats[player].is_human and player not in self._autopilot
@@ -1482,6 +1524,8 @@ class PlaySession:
         self.finished = True
         view = View(game, self.viewer)
         self._say(Rule("Game over"))
+        if game.rules.fog == "on":
+            self._say(hint("The fog of war lifts: the whole board as it is."))
         self._say(MapView(view, palette))
         self._say(players_table(view, palette))
         if game.winner is not None:

@@ -23,6 +23,7 @@ from risk.rules.actions import (
 )
 from risk.rules.game import Battle, Game, Phase
 from risk.rules.missions import ranked_mission
+from risk.rules.variants.fog import EVERYONE
 from risk.tui.render import Palette
 
 
@@ -43,6 +44,7 @@ class Effect:
     bonus_territory: int | None  # where a trade's +2 went
     seat: int = -1  # whose army a setup placement was (a neutral's, in 2-player RISK)
     headquarters_of: int = -1  # whose headquarters the roll conquered (Capital RISK)
+    seen_by: int = EVERYONE  # fog of war: the seats that witnessed the action (a bit each)
 
 
 def apply_and_measure(game: Game, action: Action) -> Effect:
@@ -57,6 +59,8 @@ def apply_and_measure(game: Game, action: Action) -> Effect:
     history_length = len(game.history)
     game.apply(action)
     new_entries = game.history[history_length:]
+    witnessed = game.witnessed if game.rules.fog == "on" else []
+    seen_by = witnessed[history_length] if history_length < len(witnessed) else EVERYONE
     drawn = tuple(card for kind, what, card in new_entries if kind == "chance" and what == "draw")
     eliminated = tuple(p for p, was in enumerate(alive_before) if was and not game.alive[p])
     # A battle is settled by this action when there is a new last battle: a roll may also wait for
@@ -90,6 +94,7 @@ def apply_and_measure(game: Game, action: Action) -> Effect:
         bonus_territory=bonus,
         seat=seat,
         headquarters_of=headquarters_of,
+        seen_by=seen_by,
     )
 
 
@@ -116,8 +121,15 @@ class TurnLog:
     cards_drawn: int = 0
     ended: bool = False
 
-    def add(self, effect: Effect) -> None:
+    def add(self, effect: Effect, seen: bool = True) -> None:
+        """Add an effect; one not ``seen`` (fog of war: out of the readers' sight) adds only what
+        is public: the end of the turn, cards drawn, eliminations."""
         action = effect.action
+        if not seen:
+            self.ended = self.ended or isinstance(action, (Fortify, EndTurn))
+            self.eliminated.extend(effect.eliminated)
+            self.cards_drawn += len(effect.drawn)
+            return
         if isinstance(action, Claim):
             self.claims.append(action.territory)
         elif isinstance(action, Place):
@@ -302,8 +314,8 @@ class SetupLog:
     player: int = -1  # several players
     logs: dict[int, TurnLog] = field(default_factory=dict)
 
-    def add(self, effect: Effect) -> None:
-        self.logs.setdefault(effect.current, TurnLog(effect.current, effect.turn)).add(effect)
+    def add(self, effect: Effect, seen: bool = True) -> None:
+        self.logs.setdefault(effect.current, TurnLog(effect.current, effect.turn)).add(effect, seen)
 
     @property
     def empty(self) -> bool:

@@ -91,6 +91,11 @@ def sight(game: Any, seat: int) -> list[int]:
         for territory in range(count):
             if game.owner[territory] == -1:
                 seen[territory] = 1
+    elif game.phase == Phase.SETUP_PLACE and seat == game.to_act and game.placing_for != seat:
+        # 2-player RISK: whoever places a neutral's army chooses among the neutral's territories.
+        for territory in range(count):
+            if game.owner[territory] == game.placing_for:
+                seen[territory] = 1
     elif game.phase == Phase.DEFEND and seat == game.to_act and game.pending_attack is not None:
         # Whoever chooses the defence's dice sees the battle (2-player RISK: a neutral's, anywhere).
         source, target, _ = game.pending_attack
