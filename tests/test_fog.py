@@ -97,6 +97,8 @@ def everything_seen(game: Game, me: int) -> str:
         "armies": view.armies,
         "counts": view.territory_count,
         "pending": view.pending,
+        "this_turn": [view.conquered_this_turn, view.conquests_this_turn, view.attacked_this_turn,
+                      view.placed_this_turn],
         "legal": view.legal_groups(),
         "history": [repr(entry) for entry in view.public_history()],
         "battle": repr(view.last_battle),

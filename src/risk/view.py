@@ -348,18 +348,20 @@ class View:
         rolled = self._game.pending_roll
         return rolled if rolled is None or self._sees_all(rolled[:2]) else None
 
+    # What the current player did this turn: under fog, another player's turn shows none of it (a
+    # conquest or an attack out of sight is hidden; its card, drawn at the end, is public).
     @property
     def conquered_this_turn(self) -> bool:
-        return self._game.conquered_this_turn
+        return self._game.conquered_this_turn and not self._turn_hidden()
 
     @property
     def conquests_this_turn(self) -> int:
         """Territories the current player has conquered this turn (Mission RISK counts them)."""
-        return self._game.conquests_this_turn
+        return 0 if self._turn_hidden() else self._game.conquests_this_turn
 
     @property
     def placed_this_turn(self) -> bool:
-        return self._game.placed_this_turn
+        return self._game.placed_this_turn and not self._turn_hidden()
 
     @property
     def traded_this_turn(self) -> bool:
@@ -367,7 +369,10 @@ class View:
 
     @property
     def attacked_this_turn(self) -> bool:
-        return self._game.attacked_this_turn
+        return self._game.attacked_this_turn and not self._turn_hidden()
+
+    def _turn_hidden(self) -> bool:
+        return self.fogged and self.player != self._game.current
 
     def outcome(self) -> Outcome | None:
         return self._game.outcome()

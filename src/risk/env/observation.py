@@ -63,8 +63,9 @@ give the same observations).
 Fog of war (the ``fog`` rule option): while the game runs, ``owner``, ``armies``, ``units`` and the
 seats' ``territories`` and ``armies`` are what the observer last saw (the View's memory), ``visible``
 and ``seen_age`` say how old each territory's entry is, the battle row shows only battles it saw,
-``pending`` is 0 during another's turn, and ``conquered_this_turn``, ``attacked_this_turn`` and
-``conquests_this_turn`` are 0 during another's turn (its battles may be out of sight). Games
+``pending`` is 0 during another's turn, and ``conquered_this_turn``, ``attacked_this_turn``,
+``placed_this_turn`` and ``conquests_this_turn`` are 0 during another's turn (its battles may be
+out of sight; the View hides them). Games
 differing only in the board out of sight give the same observations (tests/test_env.py).
 """
 
@@ -452,9 +453,7 @@ class Observer:
     def _game(self, view: View, rel: list[int]) -> Array:
         facts = _GAME_FACTS(view)
         phase, turn, current, to_act, pending, deck, sets = facts[:7]
-        conquered, placed, traded, attacked, conquests, placing = facts[7:]
-        if view.fogged and current != view.player:
-            conquered = attacked = conquests = 0  # another's battles may be out of sight
+        conquered, placed, traded, attacked, conquests, placing = facts[7:]  # (fogged by the View)
         next_value = view.next_set_value()
         invasion = view.open_invasion if view.active_neutrals else None
         return np.array(
