@@ -59,7 +59,7 @@ def truth(url: str, game_id: str) -> Any:
 DRAWN = """() => [...document.querySelectorAll('[data-territory]')].map(shape => {
   const slug = shape.dataset.territory;
   const badge = document.querySelector(`[data-armies="${slug}"]`);
-  const veil = document.querySelector(`[data-fog="${slug}"]`);
+  const veil = document.querySelector(`[data-veil="${slug}"]`);
   return {
     slug,
     owner: shape.dataset.owner === undefined ? null : Number(shape.dataset.owner),

@@ -432,7 +432,7 @@ export class Board {
       const veil = d && d.path
         ? svg("path", { d: d.path, class: "fog-veil", fill: "url(#fog-texture)" })
         : svg("circle", { cx: p.x, cy: p.y, r: this.nodeR, class: "fog-veil", fill: "url(#fog-texture)" });
-      veil.dataset.fog = t.slug;
+      veil.dataset.veil = t.slug;
       fog.append(veil);
 
       const hl =
@@ -891,7 +891,8 @@ export class Board {
   /**
    * s: {territories: view.territories, colours: [{fill, pattern?, team?, mark?}], players: view.players,
    *     selected, sources: Set, targets: Set, mine: seat|null, capitals: Map slug->seat,
-   *     arrow: {from, to, kind}|null, battle: {from, to}|null, focusSeat, fog: "player"|"spectator"|null}
+   *     arrow: {from, to, kind}|null, battle: {from, to}|null, focusSeat, fog: "player"|"spectator"|null,
+   *     turn: view.turn}
    * Under fog of war a row out of sight is {name, hidden: true, seen?: {owner, armies, turn}}: it is
    * drawn under the fog, in its last-seen owner's colour faded and with its last-seen count marked
    * as old, or as plain fog when never seen; its shape has no data-owner (data-fog instead).
@@ -968,7 +969,7 @@ export class Board {
       const said = !hidden
         ? [t.name, whose, count]
         : seen
-          ? [t.name, `out of sight, last seen on turn ${seen.turn}`, whose, count]
+          ? [t.name, `out of sight, last seen ${turnsAgo(s.turn, seen.turn)}`, whose, count]
           : [t.name, "out of sight, never seen"];
       e.shape.setAttribute("aria-label", [...said, sel ? "selected" : null].filter(Boolean).join(", "));
       e.hl.setAttribute("class", `hl${sel ? " hl-selected" : target ? " hl-target" : source ? " hl-source" : ""}`);
@@ -1117,6 +1118,12 @@ function convexHull(points) {
     upper.push(p);
   }
   return lower.slice(0, -1).concat(upper.slice(0, -1));
+}
+
+/** When a land out of sight was last seen, from the turn now: "this turn", "3 turns ago". */
+export function turnsAgo(now, then) {
+  const ago = Math.max(0, (now || 0) - then);
+  return ago === 0 ? "this turn" : ago === 1 ? "1 turn ago" : `${ago} turns ago`;
 }
 
 // A land out of sight: never seen is plain fog; seen, its last owner's colour faded toward the fog.

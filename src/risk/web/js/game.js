@@ -5,7 +5,7 @@
 // and the screen says so. State is applied at once: nothing here waits on an animation.
 
 import { api, GameSocket, seats, seatLink } from "./api.js";
-import { Board } from "./board.js";
+import { Board, turnsAgo } from "./board.js";
 import {
   el, clear, $, slugify, seatColours, toast, armies as armiesWord, dice as diceWord, plural,
   dieFace, cardGlyph, describeRules, parseRules, NEUTRAL, copyText,
@@ -463,8 +463,7 @@ function showHover(slug, closeAfter = 0) {
 function fogWords(row, colours) {
   const seen = row.seen;
   if (!seen) return [el("span", { class: "fog-word", text: S.seat === null ? "hidden from spectators" : "out of sight, never seen" })];
-  const ago = Math.max(0, S.view.turn - seen.turn);
-  const when = ago === 0 ? "this turn" : ago === 1 ? "1 turn ago" : `${ago} turns ago`;
+  const when = turnsAgo(S.view.turn, seen.turn);
   const who = seen.owner >= 0 && S.view.players[seen.owner] ? S.view.players[seen.owner] : null;
   return [
     el("span", { class: "fog-word", text: "out of sight" }),
@@ -583,6 +582,7 @@ function renderBoard(colours) {
     arrow,
     battle,
     fog: fogNow(),
+    turn: v.turn,
   });
 }
 
