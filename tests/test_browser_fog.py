@@ -172,6 +172,7 @@ def test_two_friends_and_a_bot_play_a_fogged_game(browser: Any, store: tuple[int
     lobby.locator("summary", has_text="Table settings").click()
     lobby.locator("#bot-delay").fill("0")
     lobby.locator("#seed").fill(str(SEED))
+    lobby.locator("#fog-field").scroll_into_view_if_needed()
     shot(lobby, "fog-lobby-laptop")
     lobby.click("#create-game")
     play_now = lobby.locator("#play-now")
@@ -251,6 +252,14 @@ def test_two_friends_and_a_bot_play_a_fogged_game(browser: Any, store: tuple[int
     assert bob.locator(".fog-veil.on").count() > 0
     for name, page in pages.items():
         shot(page, f"fog-{name}")
+    # The spectator's page at a phone's width too.
+    watcher.set_viewport_size(PHONE)
+    wait_until(
+        lambda: watcher.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], "the phone"
+    )
+    assert watcher.locator(".fog-veil.on").count() == len(watched["territories"])
+    shot(watcher, "fog-watcher-phone")
+    watcher.set_viewport_size(LAPTOP)
 
     # Both friends resign (Ann in her page): the bot wins, and the fog lifts on every page.
     ann.locator("#seat-panel > summary").click()
@@ -286,28 +295,33 @@ def test_the_lobby_sends_who_may_see_through_the_fog(browser: Any, store: tuple[
     context = browser.new_context(viewport=LAPTOP)
     page = open_page(context, f"http://127.0.0.1:{port}/")
     page.locator("#fog-field").wait_for(timeout=30_000)
+    refusal = {"error": {"code": "bad-request", "message": "looked at"}}
+    page.route(
+        "**/api/games",
+        lambda route: (
+            route.continue_()
+            if route.request.method != "POST"
+            else route.fulfill(status=422, content_type="application/json", body=json.dumps(refusal))
+        ),
+    )
     bodies: list[dict[str, Any]] = []
 
-    def catch(route: Any) -> None:
-        bodies.append(json.loads(route.request.post_data or "{}"))
-        refusal = {"error": {"code": "bad-request", "message": "looked at"}}
-        route.fulfill(status=422, content_type="application/json", body=json.dumps(refusal))
+    def create() -> None:
+        with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/games")) as sent:
+            page.click("#create-game")
+        bodies.append(json.loads(sent.value.post_data or "{}"))
 
-    page.route(
-        "**/api/games", lambda route: catch(route) if route.request.method == "POST" else route.continue_()
-    )
-    page.click("#create-game")
+    create()
     page.check("#fog")
     page.locator("#preset-quick").click()  # a preset keeps the fog
     assert page.locator("#fog").is_checked()
-    page.click("#create-game")
+    create()
     page.check("#fog-open")
-    page.click("#create-game")
+    create()
     page.locator("summary", has_text="Table settings").click()
     page.uncheck("#spectators")
     assert page.locator("#fog-open").is_disabled()
-    page.click("#create-game")
-    wait_until(lambda: len(bodies) == 4, what="four bodies")
+    create()
     assert [(b["options"].get("fog"), b["spectators"]) for b in bodies] == [
         (None, True),
         ("on", True),
