@@ -289,6 +289,13 @@ export class Board {
         svg("rect", { width: 8 * u, height: 8 * u, fill: TIED.fill }),
         svg("rect", { width: 3.2 * u, height: 8 * u, fill: "#5d636b" }),
       ),
+      // Fog of war: a haze with drifting streaks over the lands out of sight (update(), row.hidden).
+      svg(
+        "pattern",
+        { id: "fog-texture", width: 18 * u, height: 12 * u, patternUnits: "userSpaceOnUse" },
+        svg("rect", { width: 18 * u, height: 12 * u, class: "fog-haze" }),
+        svg("path", { d: `M0 ${3 * u}q${4.5 * u} ${-2.2 * u} ${9 * u} 0t${9 * u} 0M${-9 * u} ${9 * u}q${4.5 * u} ${-2.2 * u} ${9 * u} 0t${9 * u} 0t${9 * u} 0`, class: "fog-streak", "stroke-width": 1.3 * u }),
+      ),
       svg(
         "marker",
         { id: "arrow-head", viewBox: "0 0 10 10", refX: 7, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
@@ -306,6 +313,7 @@ export class Board {
     const coast = layer("coast");
     const land = layer("land");
     const rims = layer("rims");
+    const fog = layer("fog");
     // A computed drawing's links run badge to badge over the land (risk.maps.cells), so above it.
     const overland = layer("overland");
     const computed = !!(this.drawing && (this.drawing.kind === "cells" || this.drawing.kind === "layout"));
@@ -316,7 +324,7 @@ export class Board {
     const contLabels = layer("continent-labels");
     const names = layer("names");
     const badges = layer("badges");
-    this.layers = { hulls, links, coast, land, rims, highlights, arrows, marks, names, badges, contLabels };
+    this.layers = { hulls, links, coast, land, rims, fog, highlights, arrows, marks, names, badges, contLabels };
 
     // Sea lines of the drawing, dashed; links of shapeless territories as lines.
     const drawnSea = new Set();
@@ -420,6 +428,12 @@ export class Board {
       shape.setAttribute("aria-label", t.name);
       shape.append(svg("title", { text: t.name }));
       land.append(shape);
+      // The fog over it when it is out of sight (shown by update()); clicks go through to the land.
+      const veil = d && d.path
+        ? svg("path", { d: d.path, class: "fog-veil", fill: "url(#fog-texture)" })
+        : svg("circle", { cx: p.x, cy: p.y, r: this.nodeR, class: "fog-veil", fill: "url(#fog-texture)" });
+      veil.dataset.veil = t.slug;
+      fog.append(veil);
 
       const hl =
         d && d.path
@@ -439,7 +453,7 @@ export class Board {
       badge.append(disc, count, mark);
       badges.append(badge);
 
-      this.els.set(t.slug, { shape, rim, hl, label, badge, disc, count, mark, tint });
+      this.els.set(t.slug, { shape, rim, veil, hl, label, badge, disc, count, mark, tint });
     }
 
     // Continent names and bonuses.
@@ -877,7 +891,11 @@ export class Board {
   /**
    * s: {territories: view.territories, colours: [{fill, pattern?, team?, mark?}], players: view.players,
    *     selected, sources: Set, targets: Set, mine: seat|null, capitals: Map slug->seat,
-   *     arrow: {from, to, kind}|null, battle: {from, to}|null, focusSeat}
+   *     arrow: {from, to, kind}|null, battle: {from, to}|null, focusSeat, fog: "player"|"spectator"|null,
+   *     turn: view.turn}
+   * Under fog of war a row out of sight is {name, hidden: true, seen?: {owner, armies, turn}}: it is
+   * drawn under the fog, in its last-seen owner's colour faded and with its last-seen count marked
+   * as old, or as plain fog when never seen; its shape has no data-owner (data-fog instead).
    */
   update(s) {
     const colours = s.colours || [];
@@ -890,15 +908,32 @@ export class Board {
       const t = this.territories[i];
       if (!t) return;
       const e = this.els.get(t.slug);
-      const owner = row.owner;
+      const hidden = !!row.hidden;
+      const seen = hidden && row.seen ? row.seen : null;
+      // Out of sight: only what this seat last saw (nothing if never).
+      const owner = hidden ? (seen ? seen.owner : undefined) : row.owner;
+      const armies = hidden ? (seen ? seen.armies : 0) : row.armies;
       let fill;
-      if (owner === -2) fill = "url(#hatch)";
+      if (hidden) fill = seen && owner >= 0 && colours[owner] ? fogged(colours[owner].fill) : seen ? fogged(UNOWNED.fill) : FOG_FILL;
+      else if (owner === -2) fill = "url(#hatch)";
       else if (owner < 0 || owner === null || owner === undefined) fill = UNOWNED.fill;
       else fill = this._paint(colours[owner] || UNOWNED);
       e.shape.setAttribute("fill", fill);
-      e.shape.dataset.owner = String(owner); // seat; -1 unclaimed; -2 tied (Team RISK)
+      if (hidden) {
+        delete e.shape.dataset.owner;
+        e.shape.dataset.fog = seen ? "seen" : "unseen";
+        if (seen) e.shape.dataset.seenOwner = String(owner);
+        else delete e.shape.dataset.seenOwner;
+      } else {
+        e.shape.dataset.owner = String(owner); // seat; -1 unclaimed; -2 tied (Team RISK)
+        delete e.shape.dataset.fog;
+        delete e.shape.dataset.seenOwner;
+      }
+      e.shape.classList.toggle("fogged", hidden);
+      e.veil.classList.toggle("on", hidden);
+      e.badge.classList.toggle("old", hidden);
       e.disc.setAttribute("stroke", owner >= 0 && colours[owner] ? shade(colours[owner].fill, PALETTE.badge.rim_shade) : "#6b6252");
-      const text = row.armies ? String(row.armies) : "";
+      const text = armies ? String(armies) : "";
       if (e.count.textContent !== text || e.owner !== owner) {
         // A short flash where something changed; the state is already drawn, nothing waits on it.
         if (e.count.textContent !== "" || e.owner !== undefined) {
@@ -908,8 +943,9 @@ export class Board {
         e.count.textContent = text;
         e.owner = owner;
       }
-      e.badge.classList.toggle("empty", !row.armies);
-      e.badge.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
+      e.badge.classList.toggle("empty", !armies);
+      const mine = !hidden && s.mine !== null && s.mine !== undefined && owner === s.mine;
+      e.badge.classList.toggle("mine", mine);
       const units = Array.isArray(row.units) ? row.units.filter((n) => n > 0).length : 0;
       e.badge.classList.toggle("shared", units > 1);
       const sel = s.selected === t.slug;
@@ -919,7 +955,7 @@ export class Board {
       e.shape.classList.toggle("target", target);
       e.shape.classList.toggle("source", source && !sel);
       e.shape.classList.toggle("inert", !!(s.targets && s.targets.size) && !source && !target && !sel);
-      e.shape.classList.toggle("mine", s.mine !== null && s.mine !== undefined && owner === s.mine);
+      e.shape.classList.toggle("mine", mine);
       // Reachable with Tab when the step allows it, and named as a screen reader should say it.
       if (sel || target || source) {
         e.shape.setAttribute("tabindex", "0");
@@ -929,8 +965,13 @@ export class Board {
         e.shape.removeAttribute("role");
       }
       const whose = owner >= 0 && s.players && s.players[owner] ? (owner === s.mine ? "yours" : s.players[owner].name) : null;
-      const armies = row.armies ? `${row.armies} ${row.armies === 1 ? "army" : "armies"}` : null;
-      e.shape.setAttribute("aria-label", [t.name, whose, armies, sel ? "selected" : null].filter(Boolean).join(", "));
+      const count = armies ? `${armies} ${armies === 1 ? "army" : "armies"}` : null;
+      const said = !hidden
+        ? [t.name, whose, count]
+        : seen
+          ? [t.name, `out of sight, last seen ${turnsAgo(s.turn, seen.turn)}`, whose, count]
+          : [t.name, "out of sight, never seen"];
+      e.shape.setAttribute("aria-label", [...said, sel ? "selected" : null].filter(Boolean).join(", "));
       e.hl.setAttribute("class", `hl${sel ? " hl-selected" : target ? " hl-target" : source ? " hl-source" : ""}`);
       e.badge.classList.toggle("battle", !!(s.battle && (s.battle.from === t.slug || s.battle.to === t.slug)));
       const mark = owner >= 0 && colours[owner] ? colours[owner].mark : null;
@@ -939,7 +980,7 @@ export class Board {
         e.mark.setAttribute("d", mark ? markPath(mark, 8 * this.unit, 8 * this.unit, 3.4 * this.unit) : "");
       }
     });
-    this._legend(s.players || [], colours);
+    this._legend(s.players || [], colours, s.fog);
     // Headquarters.
     const marks = clear(this.layers.marks);
     if (s.capitals) {
@@ -995,8 +1036,10 @@ export class Board {
   }
 
   /** The legend of what colours cannot say alone: the teams' marks, the neutrals' patterns. */
-  _legend(players, colours) {
+  _legend(players, colours, fog) {
     const rows = [];
+    // Fog of war: what the dimmed lands are.
+    if (fog) rows.push({ fog: true, text: fog === "spectator" ? "Fog: hidden from spectators until the end" : "Fog: out of sight, as you last saw it" });
     const teams = new Map();
     players.forEach((p, seat) => {
       const c = colours[seat];
@@ -1007,7 +1050,7 @@ export class Board {
       const c = colours[seat];
       if (c && c.pattern) rows.push({ paint: c, text: p.name });
     });
-    const key = JSON.stringify(rows.map((r) => [r.mark, r.paint && r.paint.pattern, r.text]));
+    const key = JSON.stringify(rows.map((r) => [r.mark, r.paint && r.paint.pattern, r.fog, r.text]));
     if (this.legend.dataset.key === key) return;
     this.legend.dataset.key = key;
     clear(this.legend);
@@ -1016,9 +1059,12 @@ export class Board {
     const line = 16 * u;
     const texts = rows.map((r, i) => {
       const y = 5 * u + i * line;
+      const swatch = (fill) => svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill, stroke: "rgba(255,255,255,0.6)", "stroke-width": 0.8 * u });
       const icon = r.mark
         ? svg("path", { d: markPath(r.mark, 11 * u, y + line / 2, 4.2 * u), class: "team-mark" , "stroke-width": 1 * u })
-        : svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill: this._paint(r.paint), stroke: "rgba(255,255,255,0.6)", "stroke-width": 0.8 * u });
+        : r.fog
+          ? svg("g", {}, swatch(FOG_FILL), svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill: "url(#fog-texture)" }))
+          : swatch(this._paint(r.paint));
       const text = svg("text", { x: 22 * u, y: y + line / 2, dy: "0.35em", "font-size": 12 * u, class: "legend-text", text: r.text });
       return [icon, text];
     });
@@ -1072,6 +1118,22 @@ function convexHull(points) {
     upper.push(p);
   }
   return lower.slice(0, -1).concat(upper.slice(0, -1));
+}
+
+/** When a land out of sight was last seen, from the turn now: "this turn", "3 turns ago". */
+export function turnsAgo(now, then) {
+  const ago = Math.max(0, (now || 0) - then);
+  return ago === 0 ? "this turn" : ago === 1 ? "1 turn ago" : `${ago} turns ago`;
+}
+
+// A land out of sight: never seen is plain fog; seen, its last owner's colour faded toward the fog.
+const FOG_FILL = "#59616b";
+
+function fogged(hex) {
+  const mix = (a, b, k) => Math.round(a + (b - a) * k);
+  const rgb = (h) => { const n = parseInt(h.slice(1), 16); return [(n >> 16) & 255, (n >> 8) & 255, n & 255]; };
+  const [a, b] = [rgb(hex), rgb(FOG_FILL)];
+  return `#${a.map((v, i) => mix(v, b[i], 0.5).toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** Darken (negative) or lighten (positive) a #rrggbb colour. */

@@ -5,10 +5,10 @@
 // and the screen says so. State is applied at once: nothing here waits on an animation.
 
 import { api, GameSocket, seats, seatLink } from "./api.js";
-import { Board } from "./board.js";
+import { Board, turnsAgo } from "./board.js";
 import {
   el, clear, $, slugify, seatColours, toast, armies as armiesWord, dice as diceWord, plural,
-  dieFace, cardGlyph, describeRules, NEUTRAL, copyText,
+  dieFace, cardGlyph, describeRules, parseRules, NEUTRAL, copyText,
 } from "./ui.js";
 import { actionLabel, missionCard, PHASE_LABELS } from "./words.js";
 import {
@@ -428,9 +428,14 @@ function showHover(slug, closeAfter = 0) {
   const i = S.index.get(slug);
   const row = S.view.territories[i];
   const t = S.boardData.board.territories[i];
-  const owner = row.owner >= 0 ? S.view.players[row.owner] : null;
   const colours = seatColours(S.view);
   clear(box);
+  if (row.hidden) {
+    box.append(el("span", {}, el("strong", { text: t.name }), el("span", { class: "muted", text: ` · ${t.continent}` }), " · ", ...fogWords(row, colours)));
+    box.hidden = false;
+    return;
+  }
+  const owner = row.owner >= 0 ? S.view.players[row.owner] : null;
   box.append(
     el(
       "span",
@@ -454,6 +459,24 @@ function showHover(slug, closeAfter = 0) {
   box.hidden = false;
 }
 
+/** A land out of sight (fog of war): what this seat last saw of it, marked as old, or nothing. */
+function fogWords(row, colours) {
+  const seen = row.seen;
+  if (!seen) return [el("span", { class: "fog-word", text: S.seat === null ? "hidden from spectators" : "out of sight, never seen" })];
+  const when = turnsAgo(S.view.turn, seen.turn);
+  const who = seen.owner >= 0 && S.view.players[seen.owner] ? S.view.players[seen.owner] : null;
+  return [
+    el("span", { class: "fog-word", text: "out of sight" }),
+    el(
+      "span",
+      { class: "seen-old" },
+      ` · last seen ${when}: `,
+      who ? el("span", { class: "swatch swatch-old", style: { background: colours[seen.owner].fill } }) : null,
+      who ? ` ${seen.owner === S.seat ? "yours" : who.name} · ${armiesWord(seen.armies)}` : "unclaimed",
+    ),
+  ];
+}
+
 // -- rendering --------------------------------------------------------------------------------------
 function territory(slug) {
   const i = S.index.get(slug);
@@ -463,7 +486,24 @@ function territory(slug) {
 function forceOf(row) {
   if (!row) return 0;
   if (Array.isArray(row.units) && S.seat !== null) return row.units[S.seat] || 0;
-  return row.armies;
+  return row.armies || 0; // none known out of sight (fog of war)
+}
+
+/** A territory's armies as this seat knows them now: "?" out of sight (fog of war). */
+function armiesKnown(row) {
+  return row && !row.hidden ? armiesWord(row.armies) : "? armies";
+}
+
+/** Fog of war hiding part of the board from this page now (the view's `fog`, false once the game is
+ * over): "player" or "spectator" (the board's legend), else null. */
+function fogNow() {
+  if (!S.view.fog || S.msg.outcome) return null;
+  return S.seat === null ? "spectator" : "player";
+}
+
+/** The game is played under fog of war (its rules), whether or not this page sees through it. */
+function fogGame() {
+  return parseRules(S.view.rules).options.fog === "on";
 }
 
 function render() {
@@ -541,6 +581,8 @@ function renderBoard(colours) {
     capitals,
     arrow,
     battle,
+    fog: fogNow(),
+    turn: v.turn,
   });
 }
 
@@ -572,6 +614,8 @@ function renderPlayers(colours) {
   const table = el("div", { class: "players" });
   v.players.forEach((p, i) => {
     const seatInfo = (S.msg.seats || [])[i];
+    // Fog of war: another player's count is not in the view (absent, not 0), nor their armies.
+    const unknown = p.territories === undefined || p.territories === null;
     const acting = v.to_act === i && !S.msg.outcome;
     const current = v.current === i && !S.msg.outcome;
     const row = el(
@@ -604,8 +648,8 @@ function renderPlayers(colours) {
       el(
         "span",
         { class: "player-stats" },
-        el("span", { class: "stat", title: "territories", text: String(p.territories) }),
-        el("span", { class: "stat", title: "armies", text: String(totals[i]) }),
+        el("span", { class: `stat${unknown ? " stat-unknown" : ""}`, title: unknown ? "territories: hidden by the fog of war" : "territories", text: unknown ? "?" : String(p.territories) }),
+        el("span", { class: `stat${unknown ? " stat-unknown" : ""}`, title: unknown ? "armies: hidden by the fog of war" : "armies", text: unknown ? "?" : String(totals[i]) }),
         el("span", { class: "stat", title: "cards", text: String(p.cards) }),
       ),
     );
@@ -618,6 +662,14 @@ function renderPlayers(colours) {
   const info = [roundText(S.msg), describeRules(v.rules)];
   if (v.deck_size !== undefined) info.push(`${plural(v.deck_size, "card")} in the deck`);
   box.append(el("p", { class: "rules-line", text: info.join(" · ") }));
+  if (fogGame()) box.append(el("p", { class: `fog-note${fogNow() ? "" : " lifted"}`, id: "fog-note", text: fogNote() }));
+}
+
+function fogNote() {
+  if (S.msg.outcome) return "The fog has lifted: the whole board is shown.";
+  if (!fogNow()) return "Fog of war: the players see only their own surroundings; spectators of this game see everything.";
+  if (S.seat === null) return "Fog of war: spectators see no territory until the game ends.";
+  return "Fog of war: you see your territories and the ones next to them. Dimmed lands are out of sight: their colour and count are what you last saw.";
 }
 
 function setPhase(headline, detail) {
@@ -828,9 +880,9 @@ function battleCard() {
   return el(
     "div",
     { class: "battle-card" },
-    el("span", { class: "bc-side" }, el("strong", { text: a.from }), ` ${armiesWord(from ? from.armies : 0)}`),
+    el("span", { class: "bc-side" }, el("strong", { text: a.from }), ` ${armiesKnown(from)}`),
     el("span", { class: "bc-vs", text: `⟶ ${diceWord(a.dice)} ⟶` }),
-    el("span", { class: "bc-side" }, el("strong", { text: a.to }), ` ${armiesWord(to ? to.armies : 0)}`),
+    el("span", { class: "bc-side" }, el("strong", { text: a.to }), ` ${armiesKnown(to)}`),
   );
 }
 
@@ -880,7 +932,7 @@ function attackControls() {
       { class: "battle-card" },
       el("span", { class: "bc-side" }, el("strong", { text: S.names.get(sel.from) }), ` ${forceOf(from)}`),
       el("span", { class: "bc-vs", text: "⟶" }),
-      el("span", { class: "bc-side" }, el("strong", { text: S.names.get(sel.to) }), ` ${to.armies}`),
+      el("span", { class: "bc-side" }, el("strong", { text: S.names.get(sel.to) }), ` ${to.hidden ? "?" : to.armies}`),
     ),
   );
   // A new attack starts with the most dice; the choice is kept while the same attack goes on.
@@ -918,11 +970,11 @@ function attackControls() {
   stop.addEventListener("input", () => {
     S.stopAt = Math.max(1, Number(stop.value) || 1);
     untilBtn.textContent = `Attack until ${S.stopAt} left`;
-    showOdds(forceOf(from), to.armies, S.stopAt);
+    showOdds(forceOf(from), to.armies || 0, S.stopAt);
   });
   wrap.append(el("div", { class: "row" }, el("label", { for: "stop-at", class: "label", text: "Stop at" }), stop, untilBtn));
   wrap.append(el("div", { id: "odds", class: "odds", "aria-live": "polite" }));
-  queueMicrotask(() => showOdds(forceOf(from), to.armies, Number(stop.value)));
+  queueMicrotask(() => showOdds(forceOf(from), to.armies || 0, Number(stop.value)));
   return wrap;
 }
 
@@ -1145,7 +1197,7 @@ function renderGoal(colours) {
     (v.capitals || []).forEach((c, i) => {
       if (v.players[i] && v.players[i].neutral) return;
       const t = c ? territory(slugify(c)) : null;
-      const lost = t && t.owner !== i;
+      const lost = t && !t.hidden && t.owner !== i; // out of sight: not known
       list.append(
         el(
           "li",
@@ -1237,7 +1289,7 @@ function renderDice(colours) {
   clear(tray);
   // The attacker still holds the territory it attacked from.
   const fromRow = territory(slugify(b.from));
-  const attacker = fromRow ? fromRow.owner : v.current;
+  const attacker = fromRow && !fromRow.hidden ? fromRow.owner : v.current;
   const pairs = Math.min(b.attacker_dice.length, b.defender_dice.length);
   const col = (dice, side) => {
     const c = el("div", { class: `dice-col dice-${side}` });
@@ -1331,6 +1383,7 @@ function renderGameOver(colours) {
     ),
     el("p", { class: "muted", text: o.reason || "" }),
     el("p", { class: "muted", text: `After ${plural(v.turn || 0, "turn")}.` }),
+    fogGame() ? el("p", { class: "fog-lifted", id: "fog-lifted", text: "The fog has lifted: the whole board is shown." }) : null,
   );
   const me = S.seat !== null && v.players[S.seat] ? v.players[S.seat].name : "";
   card.append(rematchBox({ gameId, token: S.token, seat: S.seat, name: me, rules: v.rules }));

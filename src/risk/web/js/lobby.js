@@ -48,7 +48,12 @@ const GAME_SETTINGS = {
 };
 // Not in the rule options' list: the player count follows the seats; the territories and the neutrals'
 // mode have their own choices at the top of the form.
-const HIDDEN_OPTIONS = new Set(["players", "setup", "neutral-mode"]);
+const HIDDEN_OPTIONS = new Set(["players", "setup", "neutral-mode", "fog"]);
+// Fog of war (issue 27) has its own choice near the top: the rule option fog=on, kept when the rulebook,
+// the game or a preset changes (it goes with any of them). Spectators of a fogged game see no territory
+// until it ends, unless the host lets them see everything: POST /api/games `spectators` is false (no
+// spectators), true (the server's default: fogged) or "open".
+const FOG = { option: "fog", on: "on", open: "open" };
 // Quick start's "place my starting armies for me" is a standing order of a seat that the server gains
 // in another change (issue 23 item 6: the seat's `auto_setup`, POST /api/games). Until /api/meta lists
 // "auto_setup" in `seat_options`, the box stays hidden; once it does, the first human seat is sent
@@ -84,12 +89,12 @@ async function start() {
     { kind: "bot", bot: defaultBot(), name: "" },
   ];
   edition.addEventListener("change", () => {
-    F.options = {};
+    F.options = withFog({});
     fillGames();
     renderAll();
   });
   $("#game").addEventListener("change", () => {
-    F.options = {};
+    F.options = withFog({});
     fitSeats();
     renderAll();
   });
@@ -101,6 +106,12 @@ async function start() {
     });
   }
   $("#auto-place-field").hidden = !(F.meta.seat_options || []).includes(AUTO_PLACE.option);
+  $("#fog-field").hidden = !F.meta.options.some((o) => o.name === FOG.option);
+  $("#fog").addEventListener("change", () => {
+    setOption(FOG.option, $("#fog").checked ? FOG.on : "off");
+    renderAll();
+  });
+  $("#spectators").addEventListener("change", renderFog);
   $("#add-seat").addEventListener("click", () => {
     const [, max] = playerLimits();
     if (F.seats.length >= max) return;
@@ -198,6 +209,7 @@ function renderAll() {
   $("#game-desc").textContent = GAME_DESC[game()] || "";
   $("#neutral-field").hidden = game() !== "two-player";
   renderSetup();
+  renderFog();
   renderPresets();
   renderSeats();
   renderOptions();
@@ -214,6 +226,34 @@ function setOption(name, value) {
   else F.options[name] = value;
 }
 
+/** Options for a new rulebook, game or preset: the fog of war chosen stays chosen. */
+function withFog(options) {
+  const fog = F.options[FOG.option];
+  return fog === undefined ? options : { ...options, [FOG.option]: fog };
+}
+
+function fogOn() {
+  return optionValue(FOG.option) === FOG.on;
+}
+
+/** The fog's box as the options stand; who may see through it, once there is fog and spectators. */
+function renderFog() {
+  const on = fogOn();
+  $("#fog").checked = on;
+  $("#fog-open-field").hidden = !on;
+  const watchers = $("#spectators").checked;
+  $("#fog-open").disabled = !watchers;
+  $("#fog-desc").textContent = !on
+    ? "Everyone sees the whole board, as in the rulebooks."
+    : `The rest of the board shows what each player last saw, marked as old; cards traded, hand sizes and eliminations stay public.${watchers ? "" : " (No spectators: see the table settings.)"} The whole board is shown when the game ends.`;
+}
+
+/** POST /api/games `spectators`: none, fogged (the default) or everything in sight. */
+function spectatorsField() {
+  if (!$("#spectators").checked) return false;
+  return fogOn() && $("#fog-open").checked ? FOG.open : true;
+}
+
 function neutralMode() {
   return document.querySelector('input[name="neutral-mode"]:checked').value;
 }
@@ -222,10 +262,12 @@ function neutralMode() {
 /** The preset the form matches now (rulebook, game, options and neutrals), if any. */
 function matchingPreset() {
   const current = { ...defaults(), ...F.options };
+  delete current[FOG.option]; // fog goes with every preset
   return PRESETS.find((p) => {
     if (p.edition !== edition() || p.game !== game()) return false;
     if (game() === "two-player" && (p.neutralMode || "passive") !== neutralMode()) return false;
     const wanted = { ...defaults(), ...(p.options || {}) };
+    delete wanted[FOG.option];
     return Object.keys({ ...wanted, ...current }).every((k) => wanted[k] === current[k]);
   });
 }
@@ -256,7 +298,7 @@ function applyPreset(preset) {
   $("#edition").value = preset.edition;
   fillGames();
   $("#game").value = preset.game;
-  F.options = { ...(preset.options || {}) };
+  F.options = withFog({ ...(preset.options || {}) });
   const radio = document.querySelector(`input[name="neutral-mode"][value="${preset.neutralMode || "passive"}"]`);
   if (radio) radio.checked = true;
   const [lo, hi] = playerLimits();
@@ -500,7 +542,7 @@ function gameBody() {
     bot_delay: Number($("#bot-delay").value || 0),
     defend_timeout: Number($("#defend-timeout").value || 0),
     ...clockFields(),
-    spectators: $("#spectators").checked,
+    spectators: spectatorsField(),
     board: boardField(),
   };
   return { body };
@@ -806,7 +848,10 @@ function applyRules(settings) {
   const table = settings.table || {};
   if (table.bot_delay !== undefined) $("#bot-delay").value = String(table.bot_delay);
   if (table.defend_timeout !== undefined) $("#defend-timeout").value = String(table.defend_timeout);
-  if (table.spectators !== undefined) $("#spectators").checked = table.spectators;
+  if (table.spectators !== undefined) {
+    $("#spectators").checked = table.spectators !== false;
+    $("#fog-open").checked = table.spectators === FOG.open;
+  }
   if (table.public !== undefined) $("#public").checked = table.public;
   if (table.turn_time !== undefined) $("#turn-time").value = String(table.turn_time);
   if (table.missed_turns !== undefined) $("#missed-turns").value = String(table.missed_turns);

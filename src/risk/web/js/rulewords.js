@@ -130,6 +130,14 @@ export const OPTION_WORDS = {
   },
 };
 
+// Fog of war has its own box in the lobby (lobby.js, FOG) and goes with any preset.
+OPTION_WORDS.fog = {
+  label: "Fog of war",
+  help: "Each player sees the owner and armies of their own territories and of the ones next to them; the rest as last seen.",
+  group: "rare",
+  choices: { off: "Off: everyone sees the whole board", on: "On" },
+};
+
 export const OPTION_GROUPS = [
   ["start", "Setting up"],
   ["game", "This game"],
@@ -261,7 +269,7 @@ export const PRESETS = [
 
 /** The preset a game's rules are, if any ("1993 experts"): the lobby's lists name it, not its options. */
 export function presetOf(edition, game, options) {
-  const keys = Object.keys(options || {}).filter((k) => k !== "neutral-mode");
+  const keys = Object.keys(options || {}).filter((k) => k !== "neutral-mode" && k !== "fog");
   return PRESETS.find((p) => {
     const wanted = p.options || {};
     if (p.edition !== edition || p.game !== game || (p.neutralMode || "passive") !== ((options || {})["neutral-mode"] || "passive")) return false;

@@ -180,10 +180,12 @@ export function parseRules(text) {
 
 export function describeRules(text) {
   const r = parseRules(text);
-  const preset = presetOf(r.edition, r.game, r.options);
-  if (preset && Object.keys(r.options).length) return `${preset.name} · ${r.edition}`;
-  const extra = Object.entries(r.options).map(([k, v]) => optionInWords(k, v));
-  return [`${GAME_NAMES[r.game] || r.game} · ${r.edition}`, ...extra].join(" · ");
+  const { fog, ...options } = r.options;
+  const fogged = fog === "on" ? ["Fog of war"] : [];
+  const preset = presetOf(r.edition, r.game, options);
+  if (preset && Object.keys(options).length) return [`${preset.name} · ${r.edition}`, ...fogged].join(" · ");
+  const extra = Object.entries(options).map(([k, v]) => optionInWords(k, v));
+  return [`${GAME_NAMES[r.game] || r.game} · ${r.edition}`, ...extra, ...fogged].join(" · ");
 }
 
 /** A die face as SVG (value 1-6), in the attacker's red or the defender's ivory. */
