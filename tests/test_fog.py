@@ -286,3 +286,21 @@ def test_determinise_under_fog_keeps_what_is_seen_and_a_territory_for_every_riva
             if game.alive[p]:
                 assert sample.territory_count[p] >= 1
             assert sample.territory_count[p] == sum(1 for o in sample.owner if o == p)
+
+
+@pytest.mark.parametrize(("preset", "kind", "players"), [GAMES[0], GAMES[3], GAMES[4]])
+def test_memory_kept_step_by_step_is_the_memory_rebuilt_from_a_save(
+    preset: str, kind: str, players: int
+) -> None:
+    """The engine looks again only at what changed since the last action; a restored game (or a
+    copy) has no such record and rebuilds it from the memories: both must keep the same memory."""
+    game = Game(fogged(preset, kind), players, seed=21)
+    bots = [make_bot("quick", seat) for seat in range(len(game.players))]
+    for _ in range(400):
+        if game.is_over:
+            break
+        action = bots[game.to_act].choose(View(game, game.to_act))
+        restored = Game.from_dict(game.to_dict())
+        game.apply(action)
+        restored.apply(action)
+        assert restored.to_dict() == game.to_dict()

@@ -188,7 +188,7 @@ class View:
             return game.turn
         if self.player == SPECTATOR:
             return NEVER
-        return game.seen_turn[self.player][territory]
+        return game.turn if game.in_sight[self.player][territory] else game.seen_turn[self.player][territory]
 
     def _memory(self) -> tuple[list[int], list[int]]:
         game = self._game

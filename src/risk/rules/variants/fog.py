@@ -4,8 +4,9 @@ A player sees the owner and armies of the territories it holds (in Team RISK, it
 active neutrals, its allied neutral's) and of the territories next to them, and nothing else of the
 board. During the claiming of the 1993 and 2003 setups every unclaimed territory is in sight as
 well: which territories are still free is what a player chooses from. A territory out of sight keeps
-what its player last saw of it (``seen_owner``, ``seen_armies``, and the turn, ``seen_turn``): the
-engine writes that memory after every action, so a saved game keeps it and a restarted one goes on
+what its player last saw of it (``seen_owner``, ``seen_armies``, and the turn it went out of sight,
+``seen_turn``; for a territory in sight these hold its present values): the engine writes that
+memory after every action, so a saved game keeps it and a restarted one goes on
 with the same fog. A territory watched before an action shows how the action left it.
 
 Which history entries a player witnessed is kept too (``witnessed``: a bit per seat, or
@@ -33,7 +34,7 @@ from risk.rules.actions import (
     Place,
     Reroll,
 )
-from risk.rules.state import LIST, LISTS, Phase, State
+from risk.rules.state import LIST, LISTS, Kept, Phase, State
 from risk.rules.variants.base import Variant
 
 EVERYONE: Final = -1  # a public history entry
@@ -43,6 +44,13 @@ UNSEEN_OWNER: Final = -1  # seen_owner of a territory never seen (as an unclaime
 
 def _empty(seats: int) -> list[Any]:
     return []
+
+
+def _none(value: Any) -> None:
+    return None
+
+
+_NOT_KEPT = Kept(_none, None, absent=lambda seats: None)
 
 
 @trait
@@ -56,6 +64,9 @@ class FogState(State):
     in_sight: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
     # One per history entry: the seats that witnessed it, a bit each, or EVERYONE.
     witnessed: Annotated[list[int], LIST.when_absent(_empty).added_later()]
+    # The board and what decides sight at the last observation: only what changed since is looked
+    # at again. Not saved, not copied (a restored or copied game looks at everything once).
+    fog_last: Annotated[tuple[Any, ...] | None, _NOT_KEPT]
 
 
 def holds(game: Any, seat: int, territory: int) -> bool:
@@ -76,31 +87,56 @@ def holds(game: Any, seat: int, territory: int) -> bool:
 
 def sight(game: Any, seat: int) -> list[int]:
     """The territories ``seat`` sees now: 1 in sight, 0 not (nothing once it is out of the game)."""
+    return sights(game)[seat]
+
+
+def sights(game: Any) -> list[list[int]]:
+    """Every player's sight (:func:`sight`), in one pass over the board."""
     board = game.board
-    count = len(board)
-    seen = [0] * count
-    if not game.alive[seat]:
-        return seen
-    neighbours = board.neighbours
+    count, seats = len(board), game.humans
+    seen = [[0] * count for _ in range(seats)]
+    neighbours, owner, alive = board.neighbours, game.owner, game.alive
+    # Without teams or allies a territory is in its owner's sight alone: the common, quick case.
+    simple = game.team is None and all(a < 0 for a in game.ally)
     for territory in range(count):
-        if holds(game, seat, territory):
-            seen[territory] = 1
+        held = owner[territory]
+        if simple:
+            holders = [held] if 0 <= held < seats and alive[held] else []
+        else:
+            holders = [p for p in range(seats) if alive[p] and holds(game, p, territory)]
+        for holder in holders:
+            row = seen[holder]
+            row[territory] = 1
             for near in neighbours[territory]:
-                seen[near] = 1
-    if game.phase == Phase.CLAIM:
+                row[near] = 1
+    phase = game.phase
+    if phase == Phase.CLAIM:
         for territory in range(count):
-            if game.owner[territory] == -1:
-                seen[territory] = 1
-    elif game.phase == Phase.SETUP_PLACE and seat == game.to_act and game.placing_for != seat:
+            if owner[territory] == -1:
+                for seat in range(seats):
+                    if alive[seat]:
+                        seen[seat][territory] = 1
+    elif phase == Phase.SETUP_PLACE and 0 <= game.to_act < seats and game.placing_for != game.to_act:
         # 2-player RISK: whoever places a neutral's army chooses among the neutral's territories.
+        row = seen[game.to_act]
         for territory in range(count):
-            if game.owner[territory] == game.placing_for:
-                seen[territory] = 1
-    elif game.phase == Phase.DEFEND and seat == game.to_act and game.pending_attack is not None:
+            if owner[territory] == game.placing_for:
+                row[territory] = 1
+    elif phase == Phase.DEFEND and 0 <= game.to_act < seats and game.pending_attack is not None:
         # Whoever chooses the defence's dice sees the battle (2-player RISK: a neutral's, anywhere).
         source, target, _ = game.pending_attack
-        seen[source] = seen[target] = 1
+        seen[game.to_act][source] = seen[game.to_act][target] = 1
     return seen
+
+
+def _sight_inputs(game: Any) -> tuple[Any, ...] | None:
+    """What sight depends on besides the owners (compared with the owners between observations);
+    ``None`` where it is not worth comparing (teams and allies, the setup, a defence being chosen)."""
+    if game.team is not None or any(a >= 0 for a in game.ally):
+        return None
+    if game.phase in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.DEFEND):
+        return None
+    return (tuple(game.owner), tuple(game.alive))
 
 
 def action_territories(action: Any) -> tuple[int, ...] | None:
@@ -142,17 +178,35 @@ def observe(game: Any) -> None:
         game.seen_turn = [[NEVER] * count for _ in range(seats)]
         game.in_sight = [[0] * count for _ in range(seats)]
     before = game.in_sight
-    after = [sight(game, seat) for seat in range(seats)]
     owner, armies, turn = game.owner, game.armies, game.turn
+    last = game.fog_last
+    inputs = _sight_inputs(game)
+    if last is None:
+        # A new, copied or restored game: the board at the last observation, as far as it matters,
+        # is in the memories of those who had it in sight (so a restored game goes on exactly as
+        # the one saved would have); what no one saw then counts as unchanged.
+        last_owner, last_armies = owner[:], armies[:]
+        for seat in range(seats):
+            for t in range(count):
+                if before[seat][t]:
+                    last_owner[t], last_armies[t] = game.seen_owner[seat][t], game.seen_armies[seat][t]
+        last = (last_owner, last_armies, None)
+    last_owner, last_armies, last_inputs = last
+    after = before if inputs is not None and inputs == last_inputs else sights(game)
+    changed = [t for t in range(count) if owner[t] != last_owner[t] or armies[t] != last_armies[t]]
     for seat in range(seats):
         was, now = before[seat], after[seat]
+        # Territories whose memory may change: those that changed, in sight before or after, and
+        # those coming into or out of sight. In place: a View hands these lists out.
+        looked = changed if was is now or was == now else sorted(
+            {*changed, *(t for t in range(count) if was[t] != now[t])}
+        )
         seen_owner, seen_armies = game.seen_owner[seat], game.seen_armies[seat]
         seen_turn = game.seen_turn[seat]
-        for territory in range(count):
-            if was[territory] or now[territory]:
-                seen_owner[territory] = owner[territory]
-                seen_armies[territory] = armies[territory]
-                seen_turn[territory] = turn
+        for t in looked:
+            if was[t] or now[t]:
+                seen_owner[t], seen_armies[t], seen_turn[t] = owner[t], armies[t], turn
+    game.fog_last = (owner[:], armies[:], inputs)
     history, witnessed = game.history, game.witnessed
     last_mask = EVERYONE
     for index in range(len(witnessed), len(history)):
