@@ -20,6 +20,7 @@ from risk.bots import make_bot
 from risk.history import summarize
 from risk.maps import Board, load_map
 from risk.record import replay_record, write_record
+from risk.rules.missions import RANKED_MISSIONS, ranked_missions
 from risk.server.app import create_app
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.sql import SqlStorage
@@ -243,3 +244,24 @@ def test_a_record_naming_a_path_replays_on_the_board_it_carries_never_the_file(t
         classic = write_record(played(load_map("classic"), max_turns=2))
         answer = client.post("/api/replay", content=classic, headers={"Content-Type": "text/plain"})
         assert answer.status_code == 200 and "board_data" not in answer.json()
+
+
+def test_a_boards_mission_cards_are_its_own() -> None:
+    """The board's JSON lists its Mission RISK cards (the page's words for the keys the view gives):
+    the book's on the classic board, those made from the board on another."""
+    data = generated_board()
+    with serving(MemoryStorage()) as client:
+        answer = client.post("/api/games", json={
+            "edition": "2003", "game": "mission", "seed": 4, "board": data,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "quick"}, {"kind": "open"}],
+        })
+        assert answer.status_code == 201, answer.text
+        game_id, token = answer.json()["id"], answer.json()["seats"][0]["token"]
+        cards = client.get(f"/api/games/{game_id}/board").json()["board"]["mission_cards"]
+        made = ranked_missions(Board(data))
+        assert cards == [{"key": m.key, "rank": m.rank, "timing": m.timing, "text": m.text} for m in made]
+        assert {c["text"] for c in cards} != {m.text for m in RANKED_MISSIONS}
+        view = client.get(f"/api/games/{game_id}/view", headers=bearer(token)).json()["view"]
+        assert set(view["mission_cards"][0]["unclaimed"]) <= {c["key"] for c in cards}
+        classic = client.get("/api/boards/classic").json()["board"]["mission_cards"]
+        assert [(c["key"], c["text"]) for c in classic] == [(m.key, m.text) for m in RANKED_MISSIONS]

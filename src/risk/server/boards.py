@@ -27,6 +27,7 @@ from typing import Any
 from risk.maps import Board, MapError, available_maps, load_drawing, load_map
 from risk.maps.cells import board_drawing
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
+from risk.rules.missions import ranked_missions
 from risk.server.storage import GameRecord
 
 SHOWN_PROBLEMS = 5  # an upload's problems the lobby shows (the count says how many more)
@@ -79,13 +80,18 @@ def board_data(stored: str) -> dict[str, Any]:
 
 
 def board_json(board: Board) -> dict[str, Any]:
-    """The board in the ``risk board show --json`` shape, each territory with its notation slug and the
-    board's player counts."""
+    """The board in the ``risk board show --json`` shape, each territory with its notation slug, the
+    board's player counts and its Mission RISK cards (made from the board: the page shows a card's
+    words, the view gives only its key)."""
     data = board.to_json()
     for row, index in zip(data["territories"], range(len(board)), strict=True):
         row["slug"] = board.slug_of(index)
     data["title"] = board.title
     data["players"] = list(board.players) if board.players else None
+    data["mission_cards"] = [
+        {"key": card.key, "rank": card.rank, "timing": card.timing, "text": card.text}
+        for card in ranked_missions(board)
+    ]
     return data
 
 
