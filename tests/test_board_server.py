@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -265,3 +266,25 @@ def test_a_boards_mission_cards_are_its_own() -> None:
         assert set(view["mission_cards"][0]["unclaimed"]) <= {c["key"] for c in cards}
         classic = client.get("/api/boards/classic").json()["board"]["mission_cards"]
         assert [(c["key"], c["text"]) for c in classic] == [(m.key, m.text) for m in RANKED_MISSIONS]
+
+
+def test_a_stored_board_changed_in_the_store_is_refused_by_every_page() -> None:
+    """The board page reads a game's board as the game is replayed (one path, risk.server.boards): a
+    board edited in the store is not the one of the game's digest, and is refused, not drawn."""
+    storage = MemoryStorage()
+    data = small_board()
+    with serving(storage) as client:
+        answer = client.post("/api/games", json={
+            "edition": "2003", "board": data, "seats": [{"kind": "human", "name": n} for n in "ABC"],
+        })
+        game_id = answer.json()["id"]
+    record = storage.get_game(game_id)
+    assert record is not None and record.board_json is not None
+    edited = record.board_json.replace('"bonus":2', '"bonus":5')
+    storage.create_game(replace(record, id="edited", board_json=edited))
+    with serving(storage) as client:
+        assert client.get(f"/api/games/{game_id}/board").status_code == 200
+        for path in ("/api/games/edited/board", "/api/games/edited/view"):
+            answer = client.get(path)
+            assert answer.status_code == 503, (path, answer.text)
+            assert "is not the one it was made on" in answer.json()["error"]["message"]
