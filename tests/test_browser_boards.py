@@ -228,3 +228,24 @@ def test_mission_cards_in_the_words_of_the_board(browser: Any, port: int) -> Non
     shot(page, "boards-mission-cards-laptop")
     assert page.errors == []
     page.close()
+
+
+def test_a_board_of_another_shape_opens_whole_on_a_laptop(browser: Any, port: int) -> None:
+    """Pangaea (3:2) on a laptop's wide map: the page opens on the whole board, every territory's
+    name and badge inside the map (filling the width cropped its north and south)."""
+    body = {"edition": "2003", "board": "pangaea", "seed": 3, "bot_delay": 0, "seats": BOTS8[:3]}
+    created = request(port, "POST", "/api/games", body)
+    page = open_game(browser, port, created["id"], LAPTOP)
+    page.wait_for_timeout(300)
+    outside = page.evaluate("""() => {
+        const map = document.querySelector('.board-svg').getBoundingClientRect();
+        return [...document.querySelectorAll('.board-svg .badge, .board-svg text.t-name')].filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.top < map.top - 1 || r.bottom > map.bottom + 1
+                || r.left < map.left - 1 || r.right > map.right + 1;
+        }).map(e => e.textContent);
+    }""")
+    assert outside == []
+    shot(page, "boards-game-pangaea-laptop")
+    assert page.errors == []
+    page.close()
