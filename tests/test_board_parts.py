@@ -357,6 +357,51 @@ def test_the_environment_sizes_its_actions_by_the_board_and_plays_it(name: str, 
     assert steps > 0 and env.game is not None
 
 
+@pytest.mark.parametrize("name", list(BOARDS))
+@pytest.mark.parametrize(("edition", "game"), [("2003", "mission"), ("2008", "secret-mission")])
+def test_the_environment_numbers_the_boards_own_missions(name: str, edition: str, game: str) -> None:
+    """Mission RISK cards and secret missions made from the board: the action space's mission block,
+    the observation's mission_cards columns and its mission index are the board's, and random play
+    runs to the end or the cap (the classic numbering refused the board's keys)."""
+    import numpy as np
+
+    from risk.env import AGENT, RiskEnv, secret_mission_names
+    from risk.rules.missions import base_missions, effective_mission, ranked_missions
+    from risk.view import View
+
+    board = Board(BOARDS[name]())
+    env = RiskEnv(edition, game, [AGENT] * 3, board=board, max_turns=40)
+    keys = tuple(m.key for m in ranked_missions(board))
+    assert env.codec.mission_keys == keys and env.codec.blocks["mission"].size == len(keys)
+    start = env.codec.blocks["mission"].start
+    assert [env.codec.describe(start + i) for i in range(len(keys))] == [f"mission {k}" for k in keys]
+    names = secret_mission_names(3, board)
+    assert names[1 : 1 + len(base_missions(board))] == tuple(m.key for m in base_missions(board))
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    claimed = 0
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.seat_of[agent]
+        view = View(env.game, seat)
+        assert observation["mission_cards"].shape == (3, len(keys))
+        if game == "mission":
+            own = {keys[i] for i in np.flatnonzero(observation["mission_cards"][0] == 1)}
+            assert own == set(view.mission_cards[seat] or ())
+        else:
+            mission = effective_mission(view.mission, seat, board)
+            index = int(observation["mission"][0])
+            assert names[index] == mission.key or names[index].startswith("destroy-seat-")
+        legal = np.flatnonzero(observation["action_mask"])
+        missions = [i for i in legal if start <= i < start + len(keys)]
+        claimed += bool(missions)
+        env.step(int(missions[0] if missions else rng.choice(legal)))
+    assert (claimed > 0) == (game == "mission")  # cards were claimed through the board's indices
+
+
 def test_batch_writes_the_games_of_a_board_file_with_its_digest(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 

@@ -4,21 +4,29 @@ however many games use it) and replays the game on it after a restart, over SQLi
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from risk.maps import Board
+from risk import View
+from risk.bots import make_bot
+from risk.history import summarize
+from risk.maps import Board, load_map
+from risk.record import replay_record, write_record
+from risk.rules.missions import RANKED_MISSIONS, ranked_missions
 from risk.server.app import create_app
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.sql import SqlStorage
 from risk.server.storage import MemoryStorage, Storage
-from test_board_parts import generated_board, small_board
+from test_board_parts import generated_board, played, small_board
 
 
 @contextmanager
@@ -155,3 +163,128 @@ def test_ten_seats_on_a_board_for_ten_and_no_more() -> None:
         assert answer.status_code == 201, answer.text
         eleven = {"edition": "2003", "board": data, "seats": [*seats, seats[0]]}
         assert client.post("/api/games", json=eleven).status_code == 422
+
+
+# -- after the game: the pages that read a finished game's record --------------------------------------
+
+
+def finished_on(storage: Storage, data: dict[str, Any]) -> tuple[str, str]:
+    """A game of a human and two bots on ``data``, played to the end (the human's moves chosen by a
+    quick bot): its id and the human's token."""
+    master = GameMaster(storage)
+    record, seats = master.create_game(GameSpec(
+        edition="2003", seed=11, bot_delay=0, defend_timeout=0, board=data,
+        seats=[SeatSpec("human", "Ann"), SeatSpec("bot", bot="quick"), SeatSpec("bot", bot="quick")],
+    ))
+    live = master.live(record.id)
+    ann = make_bot("quick", 1)
+    while not live.game.is_over:
+        turn = master.bot_turn(record.id)
+        if turn is not None:
+            seat, state_id, decide = turn
+            master.submit_as(record.id, seat, decide(), state_id)
+            continue
+        view = View(live.game, 0)
+        master.submit_as(record.id, 0, view.action_text(ann.choose(view)), live.state_id)
+    token = seats[0].token
+    assert token is not None
+    return record.id, token
+
+
+@pytest.mark.parametrize("made", [small_board, generated_board], ids=["hand-written", "generated"])
+def test_a_finished_game_on_a_board_given_as_json_after_a_restart(
+    tmp_path: Path, made: Callable[[], dict[str, Any]]
+) -> None:
+    """The record, the summary (charts, timelapse) and the board of a finished game on a board that is
+    not shipped, from a new server on the same store; its record uploaded on /replay carries the board,
+    which the replay answers whole (the page cannot ask for it by name)."""
+    data = made()
+    board = Board(data)
+    url = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    game_id, token = finished_on(SqlStorage(url), data)
+    with serving(SqlStorage(url)) as client:  # a new server: the game is replayed from the store
+        text = client.get(f"/api/games/{game_id}/record", headers=bearer(token)).text
+        assert f"board-sha256: {board.digest}\n" in text and f"board-json: {board.canonical_json}\n" in text
+        game = replay_record(text).game
+        assert game.is_over and game.board.digest == board.digest
+        summary = client.get(f"/api/games/{game_id}/summary")
+        assert summary.status_code == 200, summary.text
+        assert summary.json() == summarize(game) and summary.json()["board"] == board.name
+        shown = client.get(f"/api/games/{game_id}/board").json()
+        assert [t["name"] for t in shown["board"]["territories"]] == [t.name for t in board.territories]
+        assert sorted(shown["drawing"]["territories"]) == sorted(board.slug_of(i) for i in range(len(board)))
+
+        uploaded = client.post("/api/replay", content=text, headers={"Content-Type": "text/plain"})
+        assert uploaded.status_code == 200, uploaded.text
+        assert uploaded.json() == summary.json() | {
+            "verified": True, "board_data": shown | {"sha256": board.digest},
+        }
+        # The board it carries, edited: no longer the board of its digest.
+        bonus = f'"bonus":{board.continents[0].bonus},'
+        edited = text.replace(bonus, f'"bonus":{board.continents[0].bonus + 1},', 1)
+        refused = client.post("/api/replay", content=edited, headers={"Content-Type": "text/plain"})
+        assert refused.status_code == 422
+        assert "board-json is not the board of its board-sha256" in refused.text
+        # Without the board it names: refused, no file read.
+        alone = "\n".join(line for line in text.splitlines() if not line.startswith("board-json"))
+        refused = client.post("/api/replay", content=alone, headers={"Content-Type": "text/plain"})
+        assert refused.status_code == 422 and f"line 3: no board '{board.name}'" in refused.text
+
+
+def test_a_record_naming_a_path_replays_on_the_board_it_carries_never_the_file(tmp_path: Path) -> None:
+    data = small_board()
+    path = tmp_path / "shire.json"
+    path.write_text(json.dumps(dict(data, title="another board, in a file")), encoding="utf-8")
+    game = played(Board(data), max_turns=3)
+    text = write_record(game).replace("board: shire", f"board: {path}")
+    with serving(MemoryStorage()) as client:
+        answer = client.post("/api/replay", content=text, headers={"Content-Type": "text/plain"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["board_data"]["board"]["title"] == "A small hand-written board"
+        # A shipped board's record gets no board_data: the page asks for the shipped board by name.
+        classic = write_record(played(load_map("classic"), max_turns=2))
+        answer = client.post("/api/replay", content=classic, headers={"Content-Type": "text/plain"})
+        assert answer.status_code == 200 and "board_data" not in answer.json()
+
+
+def test_a_boards_mission_cards_are_its_own() -> None:
+    """The board's JSON lists its Mission RISK cards (the page's words for the keys the view gives):
+    the book's on the classic board, those made from the board on another."""
+    data = generated_board()
+    with serving(MemoryStorage()) as client:
+        answer = client.post("/api/games", json={
+            "edition": "2003", "game": "mission", "seed": 4, "board": data,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "quick"}, {"kind": "open"}],
+        })
+        assert answer.status_code == 201, answer.text
+        game_id, token = answer.json()["id"], answer.json()["seats"][0]["token"]
+        cards = client.get(f"/api/games/{game_id}/board").json()["board"]["mission_cards"]
+        made = ranked_missions(Board(data))
+        assert cards == [{"key": m.key, "rank": m.rank, "timing": m.timing, "text": m.text} for m in made]
+        assert {c["text"] for c in cards} != {m.text for m in RANKED_MISSIONS}
+        view = client.get(f"/api/games/{game_id}/view", headers=bearer(token)).json()["view"]
+        assert set(view["mission_cards"][0]["unclaimed"]) <= {c["key"] for c in cards}
+        classic = client.get("/api/boards/classic").json()["board"]["mission_cards"]
+        assert [(c["key"], c["text"]) for c in classic] == [(m.key, m.text) for m in RANKED_MISSIONS]
+
+
+def test_a_stored_board_changed_in_the_store_is_refused_by_every_page() -> None:
+    """The board page reads a game's board as the game is replayed (one path, risk.server.boards): a
+    board edited in the store is not the one of the game's digest, and is refused, not drawn."""
+    storage = MemoryStorage()
+    data = small_board()
+    with serving(storage) as client:
+        answer = client.post("/api/games", json={
+            "edition": "2003", "board": data, "seats": [{"kind": "human", "name": n} for n in "ABC"],
+        })
+        game_id = answer.json()["id"]
+    record = storage.get_game(game_id)
+    assert record is not None and record.board_json is not None
+    edited = record.board_json.replace('"bonus":2', '"bonus":5')
+    storage.create_game(replace(record, id="edited", board_json=edited))
+    with serving(storage) as client:
+        assert client.get(f"/api/games/{game_id}/board").status_code == 200
+        for path in ("/api/games/edited/board", "/api/games/edited/view"):
+            answer = client.get(path)
+            assert answer.status_code == 503, (path, answer.text)
+            assert "is not the one it was made on" in answer.json()["error"]["message"]

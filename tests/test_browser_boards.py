@@ -201,3 +201,51 @@ def test_an_invalid_upload_shows_its_problems_and_creates_nothing(
     assert {g["id"] for g in request(port, "GET", "/api/games")["games"]} == before
     assert page.errors == []
     page.close()
+
+
+def test_mission_cards_in_the_words_of_the_board(browser: Any, port: int) -> None:
+    """Mission RISK on a generated board: the goal panel shows the board's own cards (the view names a
+    card by key; the board's JSON gives its words), not the classic board's."""
+    body = {
+        "edition": "2003", "game": "mission", "seed": 7, "bot_delay": 0,
+        "board": big_board(), "seats": [{"kind": "human", "name": "Ann"}, *BOTS8[:2]],
+    }
+    created = request(port, "POST", "/api/games", body)
+    token = created["seats"][0]["token"]
+    page = browser.new_page(viewport=LAPTOP)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={token}")
+    page.locator("#goal-panel .mission-list li").first.wait_for(timeout=90_000)
+    board = request(port, "GET", f"/api/games/{created['id']}/board")["board"]
+    cards = {card["key"]: card for card in board["mission_cards"]}
+    own = request(port, "GET", f"/api/games/{created['id']}/view", token=token)
+    keys = own["view"]["mission_cards"][0]["unclaimed"]
+    shown = page.locator("#goal-panel .mission-list li").all_text_contents()
+    assert len(shown) == len(keys) == 4
+    for key, line in zip(keys, shown, strict=True):
+        assert line.startswith(f"{cards[key]['rank'].title()}: {cards[key]['text']}"), (key, line)
+    shot(page, "boards-mission-cards-laptop")
+    assert page.errors == []
+    page.close()
+
+
+def test_a_board_of_another_shape_opens_whole_on_a_laptop(browser: Any, port: int) -> None:
+    """Pangaea (3:2) on a laptop's wide map: the page opens on the whole board, every territory's
+    name and badge inside the map (filling the width cropped its north and south)."""
+    body = {"edition": "2003", "board": "pangaea", "seed": 3, "bot_delay": 0, "seats": BOTS8[:3]}
+    created = request(port, "POST", "/api/games", body)
+    page = open_game(browser, port, created["id"], LAPTOP)
+    page.wait_for_timeout(300)
+    outside = page.evaluate("""() => {
+        const map = document.querySelector('.board-svg').getBoundingClientRect();
+        return [...document.querySelectorAll('.board-svg .badge, .board-svg text.t-name')].filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.top < map.top - 1 || r.bottom > map.bottom + 1
+                || r.left < map.left - 1 || r.right > map.right + 1;
+        }).map(e => e.textContent);
+    }""")
+    assert outside == []
+    shot(page, "boards-game-pangaea-laptop")
+    assert page.errors == []
+    page.close()

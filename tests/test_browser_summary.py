@@ -19,10 +19,12 @@ import pytest
 
 from live_server import request
 from risk.history import summarize
+from risk.maps import Board
 from risk.record import write_record
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.simulate import play_game
+from test_board_parts import generated_board, small_board
 from test_browser import LAPTOP, PHONE, browser, port, shot, wait_until
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
@@ -37,7 +39,7 @@ BOTS = [
 def board_after(game: Game, actions: int) -> tuple[list[int], list[int]]:
     """The engine's owners and armies after the first ``actions`` actions of ``game``."""
     chances = deque((kind, value) for entry, kind, value in game.history if entry == "chance")
-    replayed = Game(game.rules, list(game.players[: game.humans]), seed=0, _script=chances)
+    replayed = Game(game.rules, list(game.players[: game.humans]), seed=0, board=game.board, _script=chances)
     done = 0
     for entry, _, action in game.history:
         if entry == "action":
@@ -132,6 +134,37 @@ def test_an_uploaded_record_and_its_timelapse(
     assert slider_at(page) == paused
     assert_map_is(page, game, paused)
     no_sideways_scrolling(page, viewport["width"])
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_uploaded_records_of_boards_that_are_not_shipped(
+    browser: Any, port: int, tmp_path: Path, viewport: dict[str, int]
+) -> None:
+    """A record carries its board (board-json): the replay draws that board, and a second record,
+    of another board, draws its own (not the first one kept)."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"http://127.0.0.1:{port}/replay")
+    for name, data in (("generated", generated_board()), ("hand-written", small_board())):
+        board = Board(data)
+        game, _ = play_game(Rules.preset("2003"), ["quick", "continental", "fortress"], seed=5, board=board)
+        path = tmp_path / f"{name}.risk"
+        path.write_text(write_record(game), encoding="utf-8")
+        page.set_input_files("#record-file", str(path))
+        last = summarize(game)["actions"]
+        slugs = {board.slug_of(t) for t in range(len(board))}
+        wait_until(lambda s=slugs: set(map_on_page(page)[0]) == s, what=f"the {name} board to be drawn")
+        assert page.locator("#upload-error").text_content() == ""
+        assert slider_at(page) == last
+        assert_map_is(page, game, last)
+        page.locator("#tl-slider").fill(str(last // 2))
+        assert_map_is(page, game, last // 2)
+        shot(page, f"replay-{name}-{'phone' if viewport['width'] < 500 else 'laptop'}")
+        no_sideways_scrolling(page, viewport["width"])
     assert errors == []
     context.close()
 

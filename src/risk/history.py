@@ -47,7 +47,7 @@ from risk.errors import RecordError, RiskError
 from risk.maps import Board, available_maps, normalise
 from risk.narrate import LogLine, narrate, snapshot
 from risk.odds import roll_outcomes
-from risk.record import MAGIC, SEPARATOR, replay_record
+from risk.record import BOARD_JSON, MAGIC, SEPARATOR, Replay, replay_record
 from risk.rounds import count_rounds
 from risk.rules.actions import AcceptDice, Attack, Commander, Defend, Fortify, Occupy, Reroll, Resign
 from risk.rules.game import PHASE_NAMES, Battle, Game, Phase, battle_losses
@@ -476,32 +476,43 @@ def summarize_history(
 
 
 def check_board(text: str) -> None:
-    """Refuse a record whose header names a board that is not shipped (a board may be a file path
-    for the library; an uploaded record must never make the server read a file)."""
+    """Refuse a record whose header names a board that is not shipped and does not carry the board
+    itself (``board-json``, checked against its digest when replayed): a board may be a file path for
+    the library, and an uploaded record must never make the server read a file."""
+    named: tuple[int, str] | None = None
+    carried = False
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.split("#", 1)[0].strip()
         if line == SEPARATOR:
-            return
+            break
         key, sep, value = line.partition(":")
-        if number > 1 and sep and key.strip().lower() == "board":
-            shipped = {normalise(name) for name in available_maps()}
-            if normalise(value.strip()) not in shipped:
-                raise RecordError(
-                    f"no board {value.strip()!r}; boards: {', '.join(available_maps())}", number
-                )
+        key = key.strip().lower() if number > 1 and sep else ""
+        if key == "board":
+            named = (number, value.strip())
+        carried = carried or key == BOARD_JSON
+    if named is not None and not carried:
+        number, name = named
+        if normalise(name) not in {normalise(shipped) for shipped in available_maps()}:
+            raise RecordError(f"no board {name!r}; boards: {', '.join(available_maps())}", number)
+
+
+def replay_upload(text: str) -> Replay:
+    """An uploaded record replayed on its own board (a shipped board's, or the one it carries), never a
+    file it names. Raises :class:`RecordError` naming the line."""
+    if not text.lstrip().startswith(MAGIC):
+        raise RecordError(f"a record starts with {MAGIC!r}", 1)
+    check_board(text)
+    return replay_record(text)
 
 
 def summarize_record(text: str) -> tuple[dict[str, Any], bool]:
     """The summary of a record's game, and whether its chance outcomes are the ones its seed gives
     (False without a seed: nothing to check). Raises :class:`RecordError` naming the line."""
-    if not text.lstrip().startswith(MAGIC):
-        raise RecordError(f"a record starts with {MAGIC!r}", 1)
-    check_board(text)
-    replay = replay_record(text)
+    replay = replay_upload(text)
     return summarize(replay.game), replay.verified
 
 
 __all__ = [
-    "FRAME_FIELDS", "SERIES", "SUMMARY_VERSION", "check_board", "expected_losses", "summarize",
-    "summarize_history", "summarize_record",
+    "FRAME_FIELDS", "SERIES", "SUMMARY_VERSION", "check_board", "expected_losses", "replay_upload",
+    "summarize", "summarize_history", "summarize_record",
 ]

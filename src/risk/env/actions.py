@@ -19,7 +19,9 @@ fortify        M * K       move * K + count choice; the moves: with ``fortify=ad
                            the E links (``M = E``), else every ordered pair of two
                            territories (``M = T * (T - 1)``), source by source
 endturn        1
-mission        R           Mission RISK card (``risk.rules.missions.RANKED_MISSIONS`` order)
+mission        R           Mission RISK card, in the order of the board's cards
+                           (:attr:`ActionCodec.mission_keys`: ``risk.rules.missions.ranked_missions``;
+                           on the classic board :data:`MISSION_KEYS`, 27 cards)
 reroll         6           side * 3 + die - 1 (side 0 attacker, 1 defender; 1993 experts)
 commander      3           die - 1 (1993 experts)
 accept         1           let the dice stand (1993 experts)
@@ -78,7 +80,7 @@ from risk.rules.actions import (
 )
 from risk.rules.game import Phase
 from risk.rules.hooks import Hooks
-from risk.rules.missions import RANKED_MISSIONS
+from risk.rules.missions import RANKED_MISSIONS, ranked_missions
 from risk.rules.options import Rules
 from risk.rules.variants import hooks_for
 from risk.view import View
@@ -87,7 +89,7 @@ COUNT_CHOICES: Final = ("min", "half", "all-but-one", "all")
 MAX_DICE = 3
 DEFAULT_MAX_HAND = 12
 SIDES: Final = ("attacker", "defender")
-MISSION_KEYS: Final = tuple(m.key for m in RANKED_MISSIONS)
+MISSION_KEYS: Final = tuple(m.key for m in RANKED_MISSIONS)  # the classic board's; any board: mission_keys
 _REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
 
 
@@ -155,6 +157,9 @@ class ActionCodec:
         self.cards = board.card_count
         self.neutrals = neutrals
         self.max_hand = max_hand
+        # The board's own Mission RISK cards (made from it on a board other than the classic one).
+        self.mission_keys: tuple[str, ...] = tuple(m.key for m in ranked_missions(board))
+        self._mission_index = {key: i for i, key in enumerate(self.mission_keys)}
         self.edges: tuple[tuple[int, int], ...] = tuple(
             (s, d) for s in range(t) for d in board.neighbours[s]
         )
@@ -184,7 +189,7 @@ class ActionCodec:
             ("endattack", 1),
             ("fortify", len(self.moves) * k),
             ("endturn", 1),
-            ("mission", len(MISSION_KEYS)),
+            ("mission", len(self.mission_keys)),
             ("reroll", len(SIDES) * MAX_DICE),
             ("commander", MAX_DICE),
             ("accept", 1),
@@ -475,7 +480,7 @@ class ActionCodec:
             source, target = self.moves[move]
             return f"fortify {board.slug_of(source)} {board.slug_of(target)} ({COUNT_CHOICES[choice]})"
         if name == "mission":
-            return f"mission {MISSION_KEYS[offset]}"
+            return f"mission {self.mission_keys[offset]}"
         if name == "reroll":
             return f"reroll {SIDES[offset // MAX_DICE]} {offset % MAX_DICE + 1}"
         if name == "commander":
@@ -503,7 +508,7 @@ class ActionCodec:
         if isinstance(action, Capital):
             return start["capital"] + action.territory
         if isinstance(action, ClaimMission):
-            return start["mission"] + MISSION_KEYS.index(action.key)
+            return start["mission"] + self._mission_index[action.key]
         if isinstance(action, Reroll):
             return start["reroll"] + SIDES.index(action.side) * MAX_DICE + action.die - 1
         if isinstance(action, Commander):

@@ -28,10 +28,12 @@ seats                 (P, 10)    per relative seat, the columns of SEAT_FIELDS (
 game                  (16,)      the position, GAME_FIELDS (below)
 battle                (25,)      the battle under way and the last one rolled, BATTLE_FIELDS (below)
 mission               (1,)       Secret Mission RISK: the observer's own mission, an index into
-                                 ``secret_mission_names(P)`` (0: none); other missions are hidden
+                                 ``secret_mission_names(P, board)`` (0: none); other missions are
+                                 hidden
 mission_cards         (P, R)     Mission RISK, each seat's cards: 0 not held or not shown,
                                  1 held and shown (the observer's own; another's once it has
-                                 claimed three), 2 claimed (shown to all)
+                                 claimed three), 2 claimed (shown to all); the columns are the
+                                 board's cards, ``ActionCodec.mission_keys``
 ====================  =========  ===================================================================
 
 ``SEAT_FIELDS``: ``alive``, ``neutral``, ``teammate`` (1 for the observer and its Team RISK
@@ -81,10 +83,10 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from risk.env.actions import MISSION_KEYS
+from risk.maps import Board
 from risk.rules.game import TIED, Battle, Phase
 from risk.rules.goal import GoalKind
-from risk.rules.missions import BASE_MISSIONS, effective_mission
+from risk.rules.missions import base_missions, effective_mission, ranked_missions
 from risk.view import View
 
 SEAT_FIELDS: Final = (
@@ -165,10 +167,13 @@ BIG: Final = 2**31 - 1  # the bound of a count (armies, turns)
 Array = NDArray[Any]
 
 
-def secret_mission_names(seats: int) -> tuple[str, ...]:
-    """The names behind the ``mission`` field: ``none``, the base missions, then ``destroy-seat-R``
-    for each relative seat ``R`` (a destroy card naming the observer is "occupy 24" by the rules)."""
-    return ("none", *(m.key for m in BASE_MISSIONS), *(f"destroy-seat-{r}" for r in range(1, seats)))
+def secret_mission_names(seats: int, board: Board | None = None) -> tuple[str, ...]:
+    """The names behind the ``mission`` field: ``none``, the board's base missions (made from it on
+    a board other than the classic one: ``risk.rules.missions.base_missions``), then
+    ``destroy-seat-R`` for each relative seat ``R`` (a destroy card naming the observer is the
+    board's "occupy" mission by the rules: "occupy 24" on the classic board)."""
+    base = base_missions(board)
+    return ("none", *(m.key for m in base), *(f"destroy-seat-{r}" for r in range(1, seats)))
 
 
 class Observer:
@@ -192,8 +197,11 @@ class Observer:
         self.action_count = action_count
         self._continent = np.array(board.continent_of, dtype=np.int32)
         self._edge_index = np.array(edges, dtype=np.int32).reshape(-1, 2).T.copy()
-        self._mission_index = {m.key: i + 1 for i, m in enumerate(BASE_MISSIONS)}
-        self._ranked = {key: i for i, key in enumerate(MISSION_KEYS)}
+        self._board = board
+        base = base_missions(board)  # the board's own missions (the classic board: the book's)
+        self._mission_index = {m.key: i + 1 for i, m in enumerate(base)}
+        self._base_missions = len(base)
+        self._ranked = {m.key: i for i, m in enumerate(ranked_missions(board))}
         self._rows = np.arange(t)
         self._range = range(t)
         self._kept: dict[int, _Kept] = {}  # observing seat -> its arrays and what they were built from
@@ -214,7 +222,7 @@ class Observer:
                 "seats": spaces.Box(0, BIG, (p, len(SEAT_FIELDS)), np.int32),
                 "game": spaces.Box(0, BIG, (len(GAME_FIELDS),), np.int32),
                 "battle": spaces.Box(0, BIG, (len(BATTLE_FIELDS),), np.int32),
-                "mission": spaces.Box(0, len(secret_mission_names(p)) - 1, (1,), np.int32),
+                "mission": spaces.Box(0, len(secret_mission_names(p, board)) - 1, (1,), np.int32),
                 "mission_cards": spaces.Box(0, 2, (p, len(self._ranked)), np.int32),
             }
         )
@@ -552,9 +560,9 @@ class Observer:
         mission = view.mission
         if mission is None:
             return 0
-        mission = effective_mission(mission, view.player)
+        mission = effective_mission(mission, view.player, self._board)
         if mission.destroy is not None:
-            return len(BASE_MISSIONS) + rel[mission.destroy]
+            return self._base_missions + rel[mission.destroy]
         return self._mission_index[mission.key]
 
     def _mission_cards(self, view: View, rel: list[int]) -> Array:

@@ -14,19 +14,20 @@ seconds on a large board (placing the names): each is made once and kept (the la
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import cache
 from importlib import resources
 from typing import Any
 
-from risk.maps import Board, MapError, available_maps, load_drawing, load_map
+from risk.maps import Board, MapError, available_maps, board_from_json, load_drawing, load_map
 from risk.maps.cells import board_drawing
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
+from risk.rules.missions import ranked_missions
 from risk.server.storage import GameRecord
 
 SHOWN_PROBLEMS = 5  # an upload's problems the lobby shows (the count says how many more)
@@ -35,10 +36,19 @@ DRAWINGS_KEPT = 16
 
 def game_board_text(record: GameRecord) -> str:
     """A game's board as this module reads it: the board's JSON stored with the game (a board given as
-    JSON, kept by its digest: migration 0005), else the shipped board's name."""
-    if record.board_sha256 is not None and record.board_json is not None:
-        return record.board_json
-    return record.board
+    JSON, kept by its digest: migration 0005), else the shipped board's name. Raises
+    :class:`MapError` when the game has a digest and its board is missing from the store."""
+    if record.board_sha256 is None:
+        return record.board
+    if record.board_json is None:
+        raise MapError(f"the game's board (sha256 {record.board_sha256[:12]}...) is missing from the store")
+    return record.board_json
+
+
+def board_of_game(record: GameRecord) -> Board:
+    """A stored game's board: the one stored with it (checked against its digest), or the shipped
+    board it names. The one way a game's board is read (risk.server.master replays games on it)."""
+    return stored_board(game_board_text(record), record.board_sha256)
 
 
 def is_stored_board(stored: str) -> bool:
@@ -46,25 +56,26 @@ def is_stored_board(stored: str) -> bool:
     return stored.lstrip().startswith("{")
 
 
-
 def compact(data: dict[str, Any]) -> str:
     """A board's JSON as a game stores it: compact, UTF-8."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def stored_board(stored: str) -> Board:
-    """The board of a game, from what it stores."""
+def stored_board(stored: str, digest: str | None = None) -> Board:
+    """The board of a stored text: a shipped board's name, or a board's JSON (checked by the
+    validator, and against ``digest`` when given)."""
     if not is_stored_board(stored):
         return load_map(stored)
-    return _board_of_text(stored)
+    return _board_of_text(stored, digest)
 
 
-@cache
-def _board_of_text(text: str) -> Board:
-    data, problems = parse_board_text(text)
-    if problems or not isinstance(data, dict):  # stored after the same checks: a damaged store
-        raise MapError(f"the stored board does not load: {problems[0] if problems else 'not an object'}")
-    return Board(data)
+@functools.lru_cache(maxsize=DRAWINGS_KEPT)
+def _board_of_text(text: str, digest: str | None) -> Board:
+    """A board kept with a game, loaded once for all the games played on it."""
+    board = board_from_json(text, "the game's stored board")
+    if digest is not None and board.digest != digest:
+        raise MapError(f"the game's stored board is not the one it was made on (sha256 {digest[:12]}...)")
+    return board
 
 
 def board_data(stored: str) -> dict[str, Any]:
@@ -79,13 +90,18 @@ def board_data(stored: str) -> dict[str, Any]:
 
 
 def board_json(board: Board) -> dict[str, Any]:
-    """The board in the ``risk board show --json`` shape, each territory with its notation slug and the
-    board's player counts."""
+    """The board in the ``risk board show --json`` shape, each territory with its notation slug, the
+    board's player counts and its Mission RISK cards (made from the board: the page shows a card's
+    words, the view gives only its key)."""
     data = board.to_json()
     for row, index in zip(data["territories"], range(len(board)), strict=True):
         row["slug"] = board.slug_of(index)
     data["title"] = board.title
     data["players"] = list(board.players) if board.players else None
+    data["mission_cards"] = [
+        {"key": card.key, "rank": card.rank, "timing": card.timing, "text": card.text}
+        for card in ranked_missions(board)
+    ]
     return data
 
 
@@ -174,6 +190,7 @@ __all__ = [
     "DRAWINGS",
     "board_data",
     "board_json",
+    "board_of_game",
     "check_upload",
     "compact",
     "game_board_text",

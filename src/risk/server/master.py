@@ -10,7 +10,6 @@ changes nothing. Games are read through :class:`~risk.view.View` only, and the l
 from __future__ import annotations
 
 import contextlib
-import functools
 import hmac
 import logging
 import re
@@ -45,6 +44,7 @@ from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.auth import hash_token, new_token
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
+from risk.server.boards import board_of_game
 from risk.server.clock import ClockHooks, careful_choice, timing
 from risk.server.errors import Refusal, Unloadable, store_failed
 from risk.server.hooks import TableHooks
@@ -202,22 +202,9 @@ def spec_board(spec: GameSpec) -> Board:
         raise Refusal("bad-request", str(error)) from None
 
 
-@functools.lru_cache(maxsize=16)
-def _stored_board(text: str, digest: str) -> Board:
-    """A board kept with a game (its canonical JSON), loaded once for all the games played on it."""
-    board = board_from_json(text, "the game's stored board")
-    if board.digest != digest:
-        raise MapError(f"the game's stored board is not the one it was made on (sha256 {digest[:12]}...)")
-    return board
-
-
 def record_board(record: GameRecord) -> Board | str:
-    """A stored game's board: the one stored with it, or the shipped board it names."""
-    if record.board_sha256 is None:
-        return record.board
-    if record.board_json is None:
-        raise MapError(f"the game's board (sha256 {record.board_sha256[:12]}...) is missing from the store")
-    return _stored_board(record.board_json, record.board_sha256)
+    """A stored game's board: the one stored with it, or the shipped board's name (risk.server.boards)."""
+    return record.board if record.board_sha256 is None else board_of_game(record)
 
 
 class GameMaster:

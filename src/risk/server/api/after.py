@@ -12,9 +12,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import PlainTextResponse, Response
 
 from risk.errors import RecordError
-from risk.history import summarize_record
+from risk.history import replay_upload, summarize
+from risk.maps import shipped_board
 from risk.server.api.deps import Authorization, HubDep, MasterDep, SocialDep, SummariesDep
 from risk.server.auth import bearer
+from risk.server.boards import DRAWINGS, board_json
 from risk.server.errors import Refusal
 from risk.server.refusals import refusals
 
@@ -109,9 +111,18 @@ async def _read_record(request: Request) -> str:
 
 def _summarize_upload(text: str) -> tuple[dict[str, Any], bool]:
     try:
-        return summarize_record(text)
+        replay = replay_upload(text)
+        data = summarize(replay.game)
     except RecordError as error:
         raise Refusal("bad-record", f"the record does not replay: {error}") from None
+    board = replay.game.board
+    if not shipped_board(board):  # a board the record carries: the page cannot ask for it by name
+        data["board_data"] = {
+            "board": board_json(board),
+            "drawing": DRAWINGS.get(board.canonical_json),
+            "sha256": board.digest,
+        }
+    return data, replay.verified
 
 
 def _json_bytes(data: dict[str, Any]) -> bytes:

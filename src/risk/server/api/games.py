@@ -9,9 +9,11 @@ from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
+from risk.maps import MapError
 from risk.server.api.deps import Authorization, HubDep, MasterDep, SocialDep
 from risk.server.auth import bearer
-from risk.server.boards import DRAWINGS, board_json, game_board_text, stored_board
+from risk.server.boards import DRAWINGS, board_json, board_of_game, game_board_text
+from risk.server.errors import Unloadable
 from risk.server.inputs import STATE_ID, MoveText, OptionValue, Seed, WholeNumber
 from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT, GameSpec, SeatSpec, new_host
 from risk.server.refusals import MOVE_REFUSALS, refusals
@@ -145,9 +147,12 @@ async def get_game(game_id: str, master: MasterDep) -> dict[str, Any]:
 async def game_board(game_id: str, master: MasterDep) -> dict[str, Any]:
     """The board the game plays on (a shipped one, or one given as JSON when it was created) and its
     drawing, in the shape of GET /api/boards/{name}."""
-    stored = game_board_text(await run_in_threadpool(master.record_of, game_id))
-    board = await run_in_threadpool(stored_board, stored)
-    drawing = await run_in_threadpool(DRAWINGS.get, stored)
+    record = await run_in_threadpool(master.record_of, game_id)
+    try:
+        board = await run_in_threadpool(board_of_game, record)
+    except MapError as error:  # a store edited by hand: the game cannot be loaded either
+        raise Unloadable(game_id, str(error)) from None
+    drawing = await run_in_threadpool(DRAWINGS.get, game_board_text(record))
     return {"board": board_json(board), "drawing": drawing}
 
 

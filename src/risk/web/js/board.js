@@ -23,6 +23,9 @@ const TAP_CLEAR = 8;
 // Zoom: the most, relative to the whole board; the most that "fill the screen" zooms by itself.
 const MAX_ZOOM = 8;
 const MAX_SCREEN_ZOOM = 3;
+// On a landscape screen "fill the screen" crops at most this much (the classic board on a laptop, 1.04):
+// a board of another shape (3:2, as pangaea and generated boards) is shown whole there.
+const LANDSCAPE_FILL = 1.1;
 // Names: screen px per font unit from which the names that fit their territory show, then all.
 const NAMES_SOME = 0.45;
 const NAMES_ALL = 0.7;
@@ -782,13 +785,15 @@ export class Board {
 
   /**
    * The board as large as the screen allows: on a tall screen (a phone held upright) the board
-   * fills the height, and a finger pans sideways; elsewhere the whole board.
+   * fills the height, and a finger pans sideways; elsewhere the whole board (filling the screen only
+   * where that crops little).
    */
   fitScreen() {
     const rect = this.svg.getBoundingClientRect();
     this.fit();
     if (!rect.width || !rect.height) return;
     const cover = Math.max(rect.width / this.view.w, rect.height / this.view.h);
+    if (rect.height <= rect.width && cover > this.k * LANDSCAPE_FILL) return; // the whole board
     this.k = Math.min(cover, this.k * MAX_SCREEN_ZOOM);
     this._applyViewBox();
   }

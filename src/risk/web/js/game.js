@@ -10,7 +10,7 @@ import {
   el, clear, $, slugify, seatColours, toast, armies as armiesWord, dice as diceWord, plural,
   dieFace, cardGlyph, describeRules, parseRules, NEUTRAL, copyText,
 } from "./ui.js";
-import { actionLabel, missionCard, PHASE_LABELS } from "./words.js";
+import { actionLabel, missionCard, PHASE_LABELS, useMissionCards } from "./words.js";
 import {
   blitzLabel, blitzMessage, blitzResult, isUndoKey, keepAttacker, undoControl, undoWords, waitingBlitz,
 } from "./fastplay.js";
@@ -105,6 +105,7 @@ async function ensureBoard(name) {
     S.index.set(slug, i);
   }
   S.boardData = data;
+  useMissionCards(data.board.mission_cards); // this board's own Mission RISK cards
   S.board = new Board($("#board"), data, { onTerritory, onHover });
   // Names on the map unless turned off: the board shows them as the zoom makes room.
   const pref = localStorage.getItem("risk.names");

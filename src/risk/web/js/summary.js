@@ -22,7 +22,7 @@ const S = {
   gameId: null,
   timelapse: null,
   charts: [],
-  boards: new Map(), // board name -> its data (GET /api/boards/{name})
+  boards: new Map(), // boardKey(summary) -> its data (GET /api/boards/{name}, or what a record carries)
 };
 
 // -- numbers in words ---------------------------------------------------------------------------------
@@ -57,15 +57,25 @@ function who(seat) {
 }
 
 function territoryName(index) {
-  const data = S.boards.get(S.summary.board);
+  const data = S.boards.get(boardKey(S.summary));
   if (data) return data.board.territories[index].name;
   return S.summary.territories[index];
 }
 
-/** A board by name; a game's own board (it may be an uploaded one) when the game is known. */
-async function boardData(name, gameId) {
-  if (!S.boards.has(name)) S.boards.set(name, await (gameId ? api.gameBoard(gameId) : api.board(name)));
-  return S.boards.get(name);
+/** Which board a summary is played on: its name, and its digest for a board a record carries (two
+ * uploaded records may name two different boards alike). */
+function boardKey(summary) {
+  return summary.board_data ? `${summary.board} ${summary.board_data.sha256}` : summary.board;
+}
+
+/** A summary's board: the one an uploaded record carries (POST /api/replay gives it whole), a game's
+ * own board (it may be an uploaded one) when the game is known, else the shipped board it names. */
+async function boardData(summary, gameId) {
+  const key = boardKey(summary);
+  if (!S.boards.has(key)) {
+    S.boards.set(key, summary.board_data || (await (gameId ? api.gameBoard(gameId) : api.board(summary.board))));
+  }
+  return S.boards.get(key);
 }
 
 // -- the page -----------------------------------------------------------------------------------------
@@ -133,7 +143,7 @@ async function show(summary, context) {
   status("Drawing the board…");
   let data = null;
   try {
-    data = await boardData(summary.board, context.id);
+    data = await boardData(summary, context.id);
   } catch (error) {
     toast(`The board could not be loaded: ${error.message}`, "error", 8000);
   }
@@ -255,12 +265,12 @@ class Timelapse {
     this.timer = 0;
 
     const host = $("#tl-board");
-    if (S.board && S.boardName === summary.board) {
+    if (S.board && S.boardName === boardKey(summary)) {
       this.board = S.board;
     } else {
       this.board = new Board(host, data, { onHover: (slug) => this.hover(slug) });
       S.board = this.board;
-      S.boardName = summary.board;
+      S.boardName = boardKey(summary);
     }
     this.board.fit();
     this.hoverBox = $("#tl-hover") || el("div", { id: "tl-hover", class: "hover-info", hidden: true });

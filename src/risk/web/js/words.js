@@ -1,35 +1,8 @@
 // Words for the game: phases, legal actions as button labels, Mission RISK cards.
 
-// Mission RISK cards (src/risk/rules/missions.py); an unknown key is shown from its own words.
-export const RANKED = {
-  "general-asia": ["start", "Control Asia."],
-  "general-north-america-australia": ["reinforced", "Control North America and Australia."],
-  "general-five-islands": ["end", "Control 5 islands."],
-  "general-24-territories": ["end", "Control 24 territories."],
-  "general-three-continents": ["start", "Control three whole continents."],
-  "general-europe-africa": ["reinforced", "Control Europe and Africa."],
-  "general-18-strongholds": ["end", "Control 18 territories with at least 2 armies in each."],
-  "major-north-america": ["start", "Control North America."],
-  "major-europe": ["reinforced", "Control Europe."],
-  "major-four-islands": ["end", "Control 4 islands."],
-  "major-20-territories": ["start", "Control 20 territories."],
-  "major-africa-south-america": ["reinforced", "Control Africa and South America."],
-  "major-five-conquests": ["end", "Conquer 5 territories this turn."],
-  "colonel-africa": ["start", "Control Africa."],
-  "colonel-three-islands": ["reinforced", "Control 3 islands."],
-  "colonel-17-territories": ["end", "Control 17 territories."],
-  "colonel-two-continents": ["start", "Control two whole continents."],
-  "colonel-stack-15": ["end", "Have 15 or more armies in one territory."],
-  "colonel-four-conquests": ["end", "Conquer 4 territories this turn."],
-  "colonel-12-strongholds": ["reinforced", "Control 12 territories with at least 2 armies in each."],
-  "captain-australia": ["start", "Control Australia."],
-  "captain-south-america": ["reinforced", "Control South America."],
-  "captain-two-islands": ["end", "Control 2 islands."],
-  "captain-14-territories": ["start", "Control 14 territories."],
-  "captain-stack-10": ["reinforced", "Have 10 or more armies in one territory."],
-  "captain-two-conquests": ["end", "Conquer 2 territories this turn."],
-  "captain-8-strongholds": ["end", "Control 8 territories with at least 2 armies in each."],
-};
+// Mission RISK cards are made from the board (src/risk/rules/missions.py): the board's JSON lists them
+// (GET /api/games/{id}/board, "mission_cards"), the view names a card by its key only.
+const CARDS = new Map(); // key -> { rank, timing, text }
 
 export const TIMING = {
   start: "at the start of your turn",
@@ -37,15 +10,22 @@ export const TIMING = {
   end: "at the end of your turn",
 };
 
+/** The Mission RISK cards of the board being played (its JSON's mission_cards). */
+export function useMissionCards(cards) {
+  CARDS.clear();
+  for (const card of cards || []) CARDS.set(card.key, card);
+}
+
+/** A Mission RISK card by key, in words; a key the board does not list is shown from its own words. */
 export function missionCard(key) {
-  const known = RANKED[key];
+  const known = CARDS.get(key);
   const rank = String(key).split("-")[0];
   const words = String(key).split("-").slice(1).join(" ");
   return {
     key,
     rank: rank.charAt(0).toUpperCase() + rank.slice(1),
-    text: known ? known[1] : words.charAt(0).toUpperCase() + words.slice(1) + ".",
-    timing: known ? TIMING[known[0]] : "",
+    text: known ? known.text : words.charAt(0).toUpperCase() + words.slice(1) + ".",
+    timing: known ? TIMING[known.timing] : "",
   };
 }
 
