@@ -184,3 +184,14 @@ def _resample_capitals(real: Game, game: Game, me: int, rng: random.Random) -> N
         if seat != me and capital >= 0:
             own = real.territories_of(seat)
             game.capitals[seat] = own[int(rng.random() * len(own))]
+
+
+def without_fog(real: Game) -> Game:
+    """A copy of ``real`` played without fog of war: every territory in sight of every view of it (a
+    server's spectators, when the host lets them see through the fog)."""
+    game = real.copy()
+    if game.rules.fog == "on":
+        game.rules = real.rules.with_options(fog="off")
+        game._hooks = hooks_for(game.rules)
+        game.seen_owner, game.seen_armies, game.seen_turn, game.in_sight, game.witnessed = [], [], [], [], []
+    return game

@@ -13,6 +13,7 @@ class Connection:
     socket: WebSocket
     seat: int
     log_sent: int = 0
+    log_fogged: bool | None = None  # the log sent was the seat's own lines (fog of war); None: none yet
     state_sent: int = -1  # the newest state id this connection has been sent
     chat_seen: int | None = None  # the newest chat seq this connection has had (None: no history yet)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

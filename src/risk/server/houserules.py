@@ -28,6 +28,7 @@ TABLE_SETTINGS = (
     "bot_delay",
     "defend_timeout",
     "spectators",
+    "spectator_view",
     "public",
     "turn_time",
     "missed_turns",

@@ -67,13 +67,22 @@ class Hub:
                 if not force and self.master.live(game_id).state_id <= connection.state_sent:
                     return  # already sent (a broadcast and a hello can cross): never the same state twice
                 # An undo since the last state sent cuts the log back: resend it from there.
-                log_start = self.master.log_resume(game_id, connection.log_sent, connection.state_sent)
+                # Under fog of war a page's log is its seat's own lines, positions counted in them.
+                fogged_for = connection.seat if connection.log_fogged else None
+                log_start = self.master.log_resume(
+                    game_id, connection.log_sent, connection.state_sent, fogged_for
+                )
                 message = self.master.state_message(
-                    game_id, connection.seat, log_start, present=self.present(game_id)
+                    game_id,
+                    connection.seat,
+                    log_start,
+                    present=self.present(game_id),
+                    log_fogged=connection.log_fogged,
                 )
             except Refusal:
                 return  # the store failed while the game was out of memory: the driver resends it later
             connection.log_sent = message["log_start"] + len(message["log"])
+            connection.log_fogged = bool(message["view"]["fog"])
             connection.state_sent = message["state_id"]
             with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
                 await connection.socket.send_json(message)

@@ -7,12 +7,20 @@ So memory keeps a window of the newest lines, a page is sent the newest ``PAGE``
 stay those of the whole log: ``len(log)`` is the whole log's length, an index or a slice counts from
 its first line, and a page is told where the lines it gets begin (``log_start`` in the state
 message). The whole game is in its record; the window never drops a line an undo may still need.
+
+Under fog of war each line has its readers (``seen_by``, :mod:`risk.narrate`): the window takes them
+off the lines it is given and keeps them apart, for every line of the whole log (an int a line), so
+the lines it hands out never carry them. A seat shown only its lines counts positions in its own
+lines (:meth:`LogWindow.seat_lines`, :meth:`LogWindow.position_for`): a position in the whole log would
+tell it how many lines it was not shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import Any, overload
+
+from risk.rules.variants.fog import EVERYONE, sees
 
 # A page is sent at most the newest PAGE lines (it shows 400). Memory holds at least HELD, and drops
 # the oldest once SLACK more have piled up (in batches, not line by line), but never the PAGE lines
@@ -23,16 +31,27 @@ HELD = 1000
 SLACK = 500
 
 Line = dict[str, Any]
+SEEN_BY = "seen_by"  # a line's readers as it comes from the narration (fog of war); never sent
+
+
+def _readers(line: Line) -> tuple[Line, int]:
+    """The line without its readers, and its readers (``EVERYONE`` when it names none)."""
+    if SEEN_BY not in line:
+        return line, EVERYONE
+    bare = dict(line)
+    return bare, int(bare.pop(SEEN_BY))
 
 
 class LogWindow:
     """The newest lines of a log whose first ``base`` lines are no longer held."""
 
-    __slots__ = ("_lines", "base")
+    __slots__ = ("_lines", "_seen_by", "base")
 
     def __init__(self, lines: Iterable[Line] = ()) -> None:
         self.base = 0
-        self._lines: list[Line] = list(lines)
+        self._lines: list[Line] = []
+        self._seen_by: list[int] = []  # every line's readers, from the first line of the whole log
+        self.extend(lines)
 
     def __len__(self) -> int:
         """The whole log's length, the lines dropped included."""
@@ -41,7 +60,7 @@ class LogWindow:
     def __eq__(self, other: object) -> bool:
         """The same log: the same lines from the same position (a list is a log from its start)."""
         if isinstance(other, LogWindow):
-            return self.base == other.base and self._lines == other._lines
+            return self.base == other.base and self._lines == other._lines and self._seen_by == other._seen_by
         if isinstance(other, list):
             return self.base == 0 and self._lines == other
         return NotImplemented
@@ -84,12 +103,45 @@ class LogWindow:
         if start < self.base:
             raise IndexError(f"cannot cut the log back to line {start}: it holds from line {self.base}")
         del self._lines[start - self.base :]
+        del self._seen_by[start:]
 
     def append(self, line: Line) -> None:
-        self._lines.append(line)
+        bare, readers = _readers(line)
+        self._lines.append(bare)
+        self._seen_by.append(readers)
 
     def extend(self, lines: Iterable[Line]) -> None:
-        self._lines.extend(lines)
+        for line in lines:
+            self.append(line)
+
+    def with_readers(self, start: int) -> list[Line]:
+        """The lines from ``start`` with their readers, as the narration gave them (an undo's line
+        says again what the lines it takes back said, to the seats that read them)."""
+        held = self._held(start) or 0
+        return [
+            line if readers == EVERYONE else line | {SEEN_BY: readers}
+            for line, readers in zip(self._lines[held:], self._seen_by[self.base + held :], strict=True)
+        ]
+
+    # -- a seat's own lines (fog of war) -----------------------------------------------------------
+    def position_for(self, seat: int, position: int) -> int:
+        """A position of the whole log in ``seat``'s lines: how many of the lines before it it may read."""
+        return sum(1 for readers in self._seen_by[: max(0, position)] if sees(readers, seat))
+
+    def seat_lines(self, seat: int, start: int) -> tuple[int, list[Line]]:
+        """The lines ``seat`` (-1: a spectator) may read, for a page that has them up to ``start`` (a
+        position in its lines): where the lines sent begin, in its lines (as :meth:`start_from`), and
+        the lines."""
+        first = self.position_for(seat, self.base)  # its lines no longer held
+        total = first + sum(1 for readers in self._seen_by[self.base :] if sees(readers, seat))
+        begin = max(start, total - PAGE, first)
+        lines, count = [], first
+        for line, readers in zip(self._lines, self._seen_by[self.base :], strict=True):
+            if sees(readers, seat):
+                if count >= begin:
+                    lines.append(line)
+                count += 1
+        return begin, lines
 
     def start_from(self, start: int) -> int:
         """Where the lines sent to a page that has the log up to ``start`` begin: there, or the
@@ -109,4 +161,4 @@ class LogWindow:
             self.base += drop
 
 
-__all__ = ["HELD", "PAGE", "LogWindow"]
+__all__ = ["HELD", "PAGE", "SEEN_BY", "LogWindow"]

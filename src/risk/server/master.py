@@ -35,13 +35,14 @@ from risk.maps import (
     shipped_board,
 )
 from risk.maps.validate import board_problems
-from risk.narrate import narrate, snapshot
 from risk.protocol import ExternalBot, external_command
 from risk.record import write_record
 from risk.rounds import count_rounds
 from risk.rules.actions import Attack
+from risk.rules.determinise import without_fog
 from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
+from risk.rules.variants.fog import action_territories
 from risk.server.auth import hash_token, new_token
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
 from risk.server.boards import board_of_game
@@ -49,7 +50,6 @@ from risk.server.clock import ClockHooks, careful_choice, timing
 from risk.server.errors import Refusal, Unloadable, store_failed
 from risk.server.hooks import TableHooks
 from risk.server.live import LiveGame
-from risk.server.logwindow import LogWindow
 from risk.server.seatprefs import (
     SETUP_PHASES,
     SeatPrefs,
@@ -63,7 +63,7 @@ from risk.server.seatprefs import (
 )
 from risk.server.seats import SeatHooks
 from risk.server.steps import apply_narrated as _apply
-from risk.server.steps import is_resignation, own_resignation
+from risk.server.steps import is_resignation, opening_log, own_resignation
 from risk.server.storage import (
     ActionRecord,
     GameRecord,
@@ -80,16 +80,17 @@ from risk.server.undo import (
     effective_entries,
     may_take_back,
     reveals_nothing,
-    undo_line,
+    undo_lines,
     undo_target,
     undo_text,
 )
 from risk.simulate import bot_seed
-from risk.view import SPECTATOR, View
+from risk.view import SPECTATOR, View, group_actions
 
 log = logging.getLogger("risk.server")
 
 SEAT_KINDS = ("human", "open", "bot", "external")
+SPECTATOR_VIEWS = ("fogged", "open")
 MAX_NAME = 24
 DEFAULT_BOT_DELAY = 0.6
 DEFAULT_DEFEND_TIMEOUT = 30.0
@@ -136,6 +137,9 @@ class GameSpec:
     stand_in: str = "quick"
     host_hash: str | None = None
     spectators: bool = True  # anyone with the watch link may watch (docs/web.md, "Spectators")
+    # Fog of war: what spectators see while the game runs: "fogged", no territory (the fog of no one),
+    # or "open", the whole board (docs/server.md, "Fog of war").
+    spectator_view: str = "fogged"
 
 
 @dataclass(frozen=True)
@@ -256,6 +260,12 @@ class GameMaster:
             raise Refusal("bad-request", "bot_delay is seconds between 0 and 10")
         if not 0 <= spec.defend_timeout <= 3600:
             raise Refusal("bad-request", "defend_timeout is seconds between 0 (never) and 3600")
+        if spec.spectator_view not in SPECTATOR_VIEWS:
+            raise Refusal(
+                "bad-request",
+                f"no spectator view {spec.spectator_view!r}; under fog of war spectators see: "
+                "fogged (no territory while the game runs) or open (the whole board)",
+            )
         seats: list[SeatRecord] = []
         created: list[CreatedSeat] = []
         for index, seat in enumerate(spec.seats):
@@ -322,6 +332,7 @@ class GameMaster:
                 "defend_timeout": spec.defend_timeout,
                 **timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in),
                 "spectators": spec.spectators,
+                "spectator_view": spec.spectator_view,
             },
             created=now,
             updated=now,
@@ -357,9 +368,7 @@ class GameMaster:
             live.record = replace(record, status=status)
             # No action is accepted while seats are open, so the game can take the final names.
             live.game = self._new_game(live.record)
-            live.log = LogWindow(
-                line.to_dict() for line in narrate(live.game, snapshot(live.game), list(live.game.history))
-            )
+            live.log = opening_log(live.game)
             for plugged in self.hooks:
                 plugged.after_change(self, live, self.clock(), fresh=True)  # the clock starts with the game
         return token
@@ -425,8 +434,8 @@ class GameMaster:
         game_id = record.id
         game = self._new_game(record)
         # The chance steps of the setup (the first roll, a deal) come before any action.
-        opening = [line.to_dict() for line in narrate(game, snapshot(game), list(game.history))]
-        live = LiveGame(record=replace(record, state_id=0), game=game, log=LogWindow(opening))
+        opening = opening_log(game)
+        live = LiveGame(record=replace(record, state_id=0), game=game, log=opening)
         try:
             entries = effective_entries(stored_entries)  # undone actions are not replayed
         except ValueError as error:
@@ -592,9 +601,13 @@ class GameMaster:
             game = self._check_turn(live, seat, out_of_turn=resigning)  # a player resigns at any time
             try:
                 action = game.parse(text)
-                if resigning:
+                if resigning:  # at any time, and it names no territory
                     action = own_resignation(action, seat)
-                game.check(action)
+                    game.check(action)
+                else:
+                    # Through the seat's view: under fog of war the rules' reason could name what the
+                    # seat does not see (a hidden owner or army count); the view's never does.
+                    View(game, seat).check(action)
             except NotationError as error:
                 raise Refusal("notation", str(error)) from None
             except IllegalActionError as error:
@@ -751,15 +764,34 @@ class GameMaster:
 
     # -- what a seat sees ------------------------------------------------------------------------
     def state_message(
-        self, game_id: str, seat: int, log_start: int = 0, present: Collection[int] | None = None
+        self,
+        game_id: str,
+        seat: int,
+        log_start: int = 0,
+        present: Collection[int] | None = None,
+        log_fogged: bool | None = None,
     ) -> dict[str, Any]:
-        """What ``seat`` sees; ``present``: the seats with a page open (the web app knows)."""
+        """What ``seat`` sees; ``present``: the seats with a page open (the web app knows). The log from
+        ``log_start``, counted in the lines the page was sent; ``log_fogged``: whether those were the
+        seat's own lines under fog of war (None: a page with no log yet)."""
         live = self.live(game_id)
         with live.lock:
             game = live.game
-            view = View(game, seat)
+            view = self.view_of(live, seat)
             outcome = game.outcome()
-            log_start = live.log.start_from(log_start)  # a page gets the newest lines, not a whole long log
+            # Under fog of war a seat gets only the lines it may read, counted in its own lines: the
+            # whole log's positions would count the lines it does not see. A page that had the other
+            # kind of log (the game just ended: now everyone reads the whole log) starts over.
+            fogged = view.fogged
+            reset = log_fogged is not None and log_fogged != fogged
+            if reset:
+                log_start = 0
+            if fogged:
+                log_start, lines = live.log.seat_lines(seat, log_start)
+            else:
+                # A page gets the newest lines, not a whole long log.
+                log_start = live.log.start_from(log_start)
+                lines = live.log[log_start:]
             own = live.record.seats[seat] if 0 <= seat < len(live.record.seats) else None
             # A move the server makes for the seat by its own settings is not offered to it meanwhile.
             standing = own is not None and self._standing(live, game, seat, live.state_id) is not None
@@ -772,25 +804,42 @@ class GameMaster:
                 "round": count_rounds(live.starters, game.humans),
                 "seats": live.seat_entries(present),
                 "view": view.to_dict(),
-                "legal": [] if live.waiting or not live.may_play(seat) or standing else view.legal_groups(),
+                "legal": [] if live.waiting or not live.may_play(seat) or standing else offered(view),
                 "standing": standing,
                 "prefs": SeatPrefs.of(own).public() if own is not None and own.kind == "human" else None,
                 "log_start": log_start,
-                "log": live.log[log_start:],
+                "log": lines,
+                **({"log_reset": True} if reset else {}),
                 "outcome": None
                 if outcome is None
                 else {"winner": outcome.winner, "winners": list(outcome.winners), "reason": outcome.reason},
                 "deadline": live.deadline,
                 "undo": None if seat == SPECTATOR else self.undo_state(live, seat),
                 "blitz": live.blitz.describe(game) if live.blitz and live.blitz.seat == seat else None,
-                **self._messages(live),
+                **self._messages(live, seat if fogged else None),
             }
 
-    def _messages(self, live: LiveGame) -> dict[str, Any]:
-        """The plugged-in modules' parts of a state message."""
+    def view_of(self, live: LiveGame, seat: int) -> View:
+        """What ``seat`` (SPECTATOR: a spectator) may see of the game: under fog of war, a spectator
+        sees the whole board if the host chose so (``spectator_view`` open), else no territory."""
+        game = live.game
+        if seat == SPECTATOR and game.rules.fog == "on" and self.spectators_see_all(live.record):
+            return View(without_fog(game), SPECTATOR)
+        return View(game, seat)
+
+    @staticmethod
+    def spectators_see_all(record: GameRecord) -> bool:
+        return record.settings.get("spectator_view", "fogged") == "open"
+
+    def _messages(self, live: LiveGame, fogged_for: int | None) -> dict[str, Any]:
+        """The plugged-in modules' parts of a state message; ``fogged_for``: the seat shown only its
+        own log lines (fog of war), whose server notes are placed among them."""
         parts: dict[str, Any] = {}
         for plugged in self.hooks:
             parts |= plugged.message(self, live)
+        if fogged_for is not None and parts.get("notes"):
+            at = live.log.position_for
+            parts["notes"] = [note | {"log_at": at(fogged_for, note["log_at"])} for note in parts["notes"]]
         return parts
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -809,12 +858,15 @@ class GameMaster:
         return record
 
     def record_text(self, game_id: str, token: str | None) -> str:
-        """A finished game's record, for its players: the whole record, seed included, so it replays."""
+        """A finished game's record, for its players: the whole record, seed included, so it replays.
+        Under fog of war, while the game runs, a player's own record: what it saw (docs/server.md)."""
         live = self.live(game_id)
         seat = self.seat_of(game_id, token)
         if seat == SPECTATOR:
             raise Refusal("bad-token", "the record is for the game's players: open your seat's link")
         with live.lock:
+            if View(live.game, seat).fogged:
+                return write_record(live.game, seat)
             if not live.game.is_over:
                 raise Refusal(
                     "not-over",
@@ -903,7 +955,7 @@ class GameMaster:
                 raise Refusal("notation", str(error)) from None
             if most_dice(game, origin, aim) == 0:
                 try:
-                    game.check(Attack(origin, aim, 1))
+                    View(game, seat).check(Attack(origin, aim, 1))  # its words name nothing hidden
                 except RiskError as error:
                     raise Refusal("illegal", f"no blitz: {error}") from None
             left = strength(game, origin)
@@ -991,10 +1043,11 @@ class GameMaster:
             point = points[index]
             stored = ActionRecord(seq=live.state_id + 1, seat=seat, text=undo_text(first), at=self.clock())
             self._append(game_id, [stored], _progress(live, point.game))
-            removed = live.log[point.log_length :]
+            removed = live.log.with_readers(point.log_length)
             live.game = point.game.copy()
             del live.log[point.log_length :]
-            live.log.append(undo_line(live.game.players[seat], seat, len(points) - index, removed))
+            name, seats = live.game.players[seat], len(live.game.players)
+            live.log.extend(undo_lines(name, seat, len(points) - index, removed, seats))
             live.log_cuts.append((stored.seq, point.log_length))
             del live.starters[point.turns :]
             del points[index:]
@@ -1014,13 +1067,17 @@ class GameMaster:
             return None
         return {"to": points[-1].seq, "actions": len(points), "last": points[-1].text}
 
-    def log_resume(self, game_id: str, log_sent: int, state_sent: int) -> int:
+    def log_resume(self, game_id: str, log_sent: int, state_sent: int, fogged_for: int | None = None) -> int:
         """Where a connection's next log starts: after what it was sent, or earlier if an undo since
-        the state it saw cut the log back."""
+        the state it saw cut the log back. ``fogged_for``: the seat whose own lines (fog of war) the
+        connection was sent, positions counted in them."""
         # No lock: this runs on the event loop, which must not wait for a commit under way. The list
         # only grows (appends are atomic), and a cut it misses comes with the state it belongs to.
-        cuts = self.live(game_id).log_cuts
-        return min([log_sent, *(length for state, length in cuts[:] if state > state_sent)])
+        live = self.live(game_id)
+        cuts = [length for state, length in live.log_cuts[:] if state > state_sent]
+        if fogged_for is not None:
+            cuts = [live.log.position_for(fogged_for, length) for length in cuts]
+        return min([log_sent, *cuts])
 
     def _keep_undo_point(
         self, live: LiveGame, seq: int, seat: int, text: str, before: Game | None, log_length: int, turns: int
@@ -1066,7 +1123,8 @@ class GameMaster:
                 return f"the action {stored.seq} it takes back does not fit: {error}"
             if not reveals_nothing(before, game, seat):
                 return f"the action {stored.seq} ({stored.text!r}) revealed something: no taking it back"
-        live.log.append(undo_line(live.game.players[seat], seat, len(undo.undone), lines))
+        name, seats = live.game.players[seat], len(live.game.players)
+        live.log.extend(undo_lines(name, seat, len(undo.undone), lines, seats))
         return None
 
     # -- seats and the turn clock (risk.server.seats, risk.server.clock) --------------------------
@@ -1116,6 +1174,20 @@ class GameMaster:
         self._store(lambda: self.storage.create_game(replace(record, to_act=game.to_act)))
 
 
+def offered(view: View) -> list[dict[str, Any]]:
+    """The moves a seat is offered (grouped, ``View.legal_groups``). Under fog of war, none that names
+    a territory out of its sight: ``View.check`` refuses those, and offering one would tell who holds
+    it (a neutral territory in a two-player setup)."""
+    if not view.fogged:
+        return view.legal_groups()
+    seen = [
+        action
+        for action in view.legal_actions()
+        if all(view.visible(t) for t in action_territories(action) or ())
+    ]
+    return group_actions(view.action_text(action) for action in seen)
+
+
 def game_summary(record: GameRecord) -> dict[str, Any]:
     """What anyone may know about a game: for lists and the lobby."""
     return {
@@ -1131,6 +1203,7 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
         "updated": record.updated,
         "public": bool(record.settings.get("public", True)),
         "spectators": bool(record.settings.get("spectators", True)),
+        "spectator_view": record.settings.get("spectator_view", "fogged"),
         "rematch": record.settings.get("rematch"),  # the id of this game's rematch, once asked for
         "rematch_of": record.settings.get("rematch_of"),
         "seats": [

@@ -6,17 +6,30 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from risk.narrate import narrate, snapshot
+from risk.narrate import LogLine, narrate, snapshot
 from risk.rules.game import Game
+from risk.rules.variants.fog import EVERYONE
 from risk.server.errors import Refusal
-from risk.server.logwindow import LogWindow
+from risk.server.logwindow import SEEN_BY, LogWindow
+
+
+def log_entry(line: LogLine) -> dict[str, Any]:
+    """A log line as the live game keeps it: with its readers under fog of war (the log window keeps
+    them apart from the line: they are never sent)."""
+    entry = line.to_dict()
+    return entry if line.seen_by == EVERYONE else entry | {SEEN_BY: line.seen_by}
+
+
+def opening_log(game: Game) -> LogWindow:
+    """The log of a game that has just been made: its setup's chance steps (a first roll, a deal)."""
+    return LogWindow(log_entry(line) for line in narrate(game, snapshot(game), list(game.history)))
 
 
 def apply_narrated(game: Game, log: list[dict[str, Any]] | LogWindow, text: str) -> None:
-    """Apply ``text`` (checked by the engine) to ``game`` in place and add its public log lines."""
+    """Apply ``text`` (checked by the engine) to ``game`` in place and add its log lines."""
     before, start = snapshot(game), len(game.history)
     game.apply(text)
-    log.extend(line.to_dict() for line in narrate(game, before, game.history[start:]))
+    log.extend(log_entry(line) for line in narrate(game, before, game.history[start:]))
 
 
 def is_resignation(text: str) -> bool:

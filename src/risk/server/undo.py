@@ -22,6 +22,8 @@ from typing import Any
 
 from risk.rules.actions import Action, Fortify, Occupy, Place
 from risk.rules.game import Game, Phase
+from risk.rules.variants.fog import EVERYONE, sees
+from risk.server.logwindow import SEEN_BY
 from risk.server.storage import ActionRecord
 
 UNDO_WORD = "#undo"
@@ -133,3 +135,29 @@ def undo_line(name: str, seat: int, undone: int, lines: list[dict[str, Any]]) ->
     said = " ".join(line["text"] for line in lines if line.get("kind") != "undo")
     what = "a move" if undone == 1 else f"{undone} moves"
     return {"text": f"{name} takes back {what}: {said}", "kind": "undo", "seat": seat}
+
+
+def undo_lines(
+    name: str, seat: int, undone: int, lines: list[dict[str, Any]], seats: int
+) -> list[dict[str, Any]]:
+    """The log lines of an undo. Under fog of war (lines with readers, ``seen_by``) each of the
+    ``seats`` that read some of the lines taken back is told those alone, and how many, in a line
+    read by the seats told the same (a spectator reads none of them): the words of a line it did not
+    read would tell what the fog hides."""
+    if all(SEEN_BY not in line for line in lines):
+        return [undo_line(name, seat, undone, lines)]
+    told: dict[tuple[int, ...], int] = {}  # the lines read (their indexes) -> the seats that read them
+    for reader in range(seats):
+        read = tuple(
+            i
+            for i, line in enumerate(lines)
+            if line.get("kind") != "undo" and sees(line.get(SEEN_BY, EVERYONE), reader)
+        )
+        if read:
+            told[read] = told.get(read, 0) | 1 << reader
+    moves = sum(1 for line in lines if line.get("kind") != "undo")
+    return [
+        undo_line(name, seat, undone if len(read) == moves else len(read), [lines[i] for i in read])
+        | {SEEN_BY: readers}
+        for read, readers in told.items()
+    ]

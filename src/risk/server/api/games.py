@@ -62,6 +62,11 @@ class GameIn(BaseModel):
     )
     stand_in: str = Field("quick", description="the bot or level that plays for away players")
     spectators: bool = Field(True, description="anyone with the watch link may watch")
+    spectator_view: str = Field(
+        "fogged",
+        description="under fog of war (the rule option fog=on), what spectators see while the game runs: "
+        "fogged (no territory: the fog of no one) or open (the whole board)",
+    )
     board: str | dict[str, Any] = Field(
         "classic",
         description="a shipped board's name (GET /api/meta lists them), or a board as a JSON object in the "
@@ -93,6 +98,7 @@ class GameIn(BaseModel):
             missed_turns=self.missed_turns,
             stand_in=self.stand_in,
             spectators=self.spectators,
+            spectator_view=self.spectator_view,
             board=self.board,
         )
 

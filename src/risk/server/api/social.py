@@ -46,6 +46,7 @@ class TableIn(BaseModel):
     bot_delay: float | None = None
     defend_timeout: float | None = None
     spectators: bool | None = None
+    spectator_view: str | None = None  # fog of war: fogged or open
     public: bool | None = None
     turn_time: float | None = None
     missed_turns: int | None = Field(None, ge=0, le=MAX_MISSED_TURNS)
