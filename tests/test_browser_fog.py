@@ -282,6 +282,18 @@ def test_two_friends_and_a_bot_play_a_fogged_game(browser: Any, store: tuple[int
         assert [d["count"] for d in drawn] == [str(a) if a else "" for a in final.game.armies], name
         assert not any(d["fog"] or d["veiled"] or d["old"] for d in drawn), name
         assert "The fog has lifted" in page.locator("#fog-note").inner_text()
+        # The whole log replaces the lines the page held (log_reset): its newest lines are the game's.
+        whole = request(port, "GET", f"/api/games/{game_id}/view")
+        newest = [line["text"] for line in whole["log"]][-12:]
+        shown = page.evaluate(
+            "() => [...document.querySelectorAll('#log .log-entry[data-index] .log-text')]"
+            ".map((e) => e.textContent)"
+        )
+        assert shown[-len(newest):] == newest, name
+        last_index = page.evaluate(
+            "() => Number([...document.querySelectorAll('#log .log-entry[data-index]')].pop().dataset.index)"
+        )
+        assert last_index == whole["log_start"] + len(whole["log"]) - 1, name
         shot(page, f"fog-lifted-{name}")
         assert page.errors == [], (name, page.errors)
     for context in (ann_context, bob_context, watcher_context):
@@ -290,7 +302,7 @@ def test_two_friends_and_a_bot_play_a_fogged_game(browser: Any, store: tuple[int
 
 def test_the_lobby_sends_who_may_see_through_the_fog(browser: Any, store: tuple[int, str]) -> None:
     """The fog box and its spectators' choice make the body of POST /api/games (the request is looked
-    at, not sent on: a server without the spectators' choice refuses "open")."""
+    at, not sent on)."""
     port, _ = store
     context = browser.new_context(viewport=LAPTOP)
     page = open_page(context, f"http://127.0.0.1:{port}/")
@@ -322,11 +334,11 @@ def test_the_lobby_sends_who_may_see_through_the_fog(browser: Any, store: tuple[
     page.uncheck("#spectators")
     assert page.locator("#fog-open").is_disabled()
     create()
-    assert [(b["options"].get("fog"), b["spectators"]) for b in bodies] == [
-        (None, True),
-        ("on", True),
-        ("on", "open"),
-        ("on", False),
+    assert [(b["options"].get("fog"), b["spectators"], b["spectator_view"]) for b in bodies] == [
+        (None, True, "fogged"),
+        ("on", True, "fogged"),
+        ("on", True, "open"),
+        ("on", False, "fogged"),
     ]
     assert bodies[1]["options"] == {"fog": "on", "setup": "deal"}
     assert page.errors == []

@@ -123,9 +123,10 @@ async function onState(msg, fresh) {
   }
   // The log: its newest lines after hello, the new entries after an action, from a place an undo cut
   // it back to, or its newest lines again when this page fell far behind. Places count from the
-  // start of the whole log; a message's lines always run from its log_start to the log's end.
+  // start of the whole log; a message's lines always run from its log_start to the log's end. Under
+  // fog a seat's places count its own lines; when the game ends the whole log comes (log_reset).
   const end = S.logBase + S.log.length;
-  if (fresh || msg.log_start < S.logBase || msg.log_start > end) {
+  if (fresh || msg.log_reset || msg.log_start < S.logBase || msg.log_start > end) {
     S.log = msg.log.slice();
     S.logBase = msg.log_start;
     S.logReset = true;

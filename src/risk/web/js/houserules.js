@@ -114,7 +114,7 @@ async function openLink() {
   const table = s.table || {};
   const details = [];
   if (table.spectators === false) details.push("no spectators");
-  if (table.spectators === "open") details.push("spectators see through the fog");
+  if (table.spectator_view === "open") details.push("spectators see through the fog");
   if (table.public === false) details.push("not listed in the lobby");
   if (table.turn_time) details.push(`${formatSeconds(table.turn_time)} per turn`);
   if (table.defend_timeout !== undefined) details.push(table.defend_timeout ? `${table.defend_timeout} s to defend` : "no defence time limit");

@@ -51,8 +51,8 @@ const GAME_SETTINGS = {
 const HIDDEN_OPTIONS = new Set(["players", "setup", "neutral-mode", "fog"]);
 // Fog of war (issue 27) has its own choice near the top: the rule option fog=on, kept when the rulebook,
 // the game or a preset changes (it goes with any of them). Spectators of a fogged game see no territory
-// until it ends, unless the host lets them see everything: POST /api/games `spectators` is false (no
-// spectators), true (the server's default: fogged) or "open".
+// until it ends, unless the host lets them see everything: POST /api/games `spectator_view` is
+// "fogged" (the server's default) or "open"; `spectators` says whether anyone may watch at all.
 const FOG = { option: "fog", on: "on", open: "open" };
 // Quick start's "place my starting armies for me" is a standing order of a seat that the server gains
 // in another change (issue 23 item 6: the seat's `auto_setup`, POST /api/games). Until /api/meta lists
@@ -248,10 +248,9 @@ function renderFog() {
     : `The rest of the board shows what each player last saw, marked as old; cards traded, hand sizes and eliminations stay public.${watchers ? "" : " (No spectators: see the table settings.)"} The whole board is shown when the game ends.`;
 }
 
-/** POST /api/games `spectators`: none, fogged (the default) or everything in sight. */
-function spectatorsField() {
-  if (!$("#spectators").checked) return false;
-  return fogOn() && $("#fog-open").checked ? FOG.open : true;
+/** POST /api/games `spectator_view`: what spectators of a fogged game see ("fogged", the default). */
+function spectatorViewField() {
+  return $("#spectators").checked && fogOn() && $("#fog-open").checked ? FOG.open : "fogged";
 }
 
 function neutralMode() {
@@ -542,7 +541,8 @@ function gameBody() {
     bot_delay: Number($("#bot-delay").value || 0),
     defend_timeout: Number($("#defend-timeout").value || 0),
     ...clockFields(),
-    spectators: spectatorsField(),
+    spectators: $("#spectators").checked,
+    spectator_view: spectatorViewField(),
     board: boardField(),
   };
   return { body };
