@@ -10,7 +10,9 @@ same sampled worlds, and the worse half is dropped after each phase.
 
 Decisions with one sensible answer (setup, defence dice, card trades, a single legal action) are
 left to the heuristic: searching them buys nothing. The budget is a number of iterations per
-decision, so a seeded game replays exactly; ``max_seconds`` is a safety cap on top.
+decision, so a seeded game replays exactly; ``max_seconds`` is a safety cap on top, in the
+process's CPU time (``time.process_time``): other programs loading the machine do not cut a decision
+short, so a seeded game replays the same under load unless the bot itself is slow beyond the cap.
 """
 
 from __future__ import annotations
@@ -244,7 +246,7 @@ class SearchBot(Bot):
         totals = [0.0] * count
         alive = list(range(count))
         phases = max(1, math.ceil(math.log2(count)))
-        deadline = time.perf_counter() + self.max_seconds
+        deadline = time.process_time() + self.max_seconds
         out_of_time = False
         for _ in range(phases):
             rounds = max(1, self.iterations // (len(alive) * phases))
@@ -256,7 +258,7 @@ class SearchBot(Bot):
                     totals[arm] += self.rollout(sample, me, self.own_policy(candidates[arm]))
                     visits[arm] += 1
                     # The safety cap, checked per rollout: a slow machine stops early, not late.
-                    if time.perf_counter() > deadline:
+                    if time.process_time() > deadline:
                         out_of_time = True
                         break
                 if out_of_time:
