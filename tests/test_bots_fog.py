@@ -13,6 +13,7 @@ from risk.bots import BOTS, make_bot
 from risk.bots.base import Bot
 from risk.bots.expert import ExpertBot
 from risk.bots.search import SearchBot
+from risk.errors import IllegalActionError
 from risk.rules.actions import Place
 from risk.rules.determinise import determinise
 from risk.rules.game import Game, Phase
@@ -89,23 +90,25 @@ def test_an_allied_neutral_gets_its_armies_where_the_player_sees_it() -> None:
     assert game.is_over
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_neutrals_setup_army_goes_only_where_the_player_sees(seed: int) -> None:
-    """2-player RISK: the neutral's territories out of sight are not among the legal actions."""
-    game = Game(fogged("two-player"), 2, seed=seed)
-    bots = [make_bot("random", 0), make_bot("random", 1)]
-    hidden_placements = 0
-    while game.phase == Phase.SETUP_PLACE:
-        view = View(game, game.to_act)
-        for action in view.legal_actions():
-            assert isinstance(action, Place) and view.visible(action.territory)
-        hidden = [a for a in game.legal_actions() if isinstance(a, Place) and not view.visible(a.territory)]
-        hidden_placements += len(hidden)
-        assert not any(view.is_legal(a) for a in hidden)
-        action = bots[game.to_act].choose(view)
-        view.check(action)
-        game.apply(action)
-    assert hidden_placements > 0  # the rules allowed some: the view kept them back
+def test_no_legal_action_names_a_territory_out_of_sight() -> None:
+    """View.legal_actions and View.is_legal agree with View.check: nothing out of sight (a bot picks
+    from them). Here one of the player's own territories is taken out of its sight by hand."""
+    game = Game(fogged("world"), 3, seed=4)
+    bots = [make_bot("continental", seat) for seat in range(3)]
+    while not (game.phase == Phase.REINFORCE and game.turn >= 2):
+        game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+    me = game.to_act
+    view = View(game, me)
+    hidden = view.territories_of(me)[0]
+    assert any(isinstance(a, Place) and a.territory == hidden for a in view.legal_actions())
+    game.in_sight[me][hidden] = 0
+    assert all(not isinstance(a, Place) or a.territory != hidden for a in view.legal_actions())
+    assert view.legal_actions() and all(view.visible(a.territory) for a in view.legal_actions()
+                                        if isinstance(a, Place))
+    place = Place(hidden, 1)
+    assert game.is_legal(place) and not view.is_legal(place)
+    with pytest.raises(IllegalActionError, match="out of your sight"):
+        view.check(place)
 
 
 @pytest.mark.parametrize("kind", sorted(FOGGED))
