@@ -9,7 +9,9 @@ Under fog of war (the ``fog`` rule, :mod:`risk.rules.variants.fog`), while the g
 only what its player sees: the owner and armies of the territories in its sight, and of the others
 what it last saw (``visible``, ``seen_turn``); the history entries it witnessed; another player's
 armies to place and territory count only as its memory implies them. A spectator sees no territory.
-Once the game is over, everything is shown.
+Once the game is over, everything is shown. ``View(game, player, through_fog=True)`` shows the
+player the whole board under fog: for benchmarks that measure what fog costs a bot, never for play
+(no server, protocol or front end passes it; tests/test_bots_fog.py checks that).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class View:
         "_fog",
         "_game",
         "_nothing_seen",
+        "_through_fog",
         "active_neutrals",
         "board",
         "continents_of",
@@ -75,7 +78,7 @@ class View:
         "territories_of",
     )
 
-    def __init__(self, game: Game, player: int) -> None:
+    def __init__(self, game: Game, player: int, *, through_fog: bool = False) -> None:
         if not (player == SPECTATOR or 0 <= player < len(game.players)):
             raise ValueError(f"no player number {player} in a game of {len(game.players)}")
         self._game = game
@@ -102,7 +105,9 @@ class View:
         # fortify_targets(source); occupy_range(): the fewest and most armies that may move in;
         # invasion_needs_call_off(): active neutrals, an invasion whose end rolls a status die.
         # Fog of war: the queries that read the board answer from what this player sees and remembers.
-        fog = game.rules.fog == "on"
+        # through_fog (measurement only): the player sees the board as if there were no fog.
+        self._through_fog: Final = through_fog
+        fog = game.rules.fog == "on" and not through_fog
         self._fog: Final = fog
         self._nothing_seen: Final = ([-1] * len(game.board), [0] * len(game.board))  # a spectator's
         self.force: Final = self._fogged_force if fog else game.force
@@ -460,7 +465,7 @@ class View:
     def public_history(self, start: int = 0) -> list[tuple[str, Any, Any]]:
         """The history from entry ``start`` (negative: that many from the end) as this player may
         see it (see :func:`public_history`)."""
-        return public_history(self._game, self.player, start)
+        return public_history(self._game, self.player, start, through_fog=self._through_fog)
 
     def last_action(self, seat: int) -> Action | None:
         """The latest action of ``seat`` (``None``: none yet, or one this player may not see yet)."""
@@ -497,14 +502,27 @@ class View:
     def determinise(self, rng: random.Random) -> Game:
         """A complete game (every hand, the draw pile, missions, a generator) sampled from ``rng``
         among those this player cannot tell apart from the real one: for search. Depends on nothing
-        this player may not see (:mod:`risk.rules.determinise`)."""
-        return determinise(self._game, self.player, rng)
+        this player may not see (:mod:`risk.rules.determinise`); seeing through the fog, the board
+        is the real one."""
+        return determinise(self._game, self.player, rng, through_fog=self._through_fog)
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions, when this player is the one to act; otherwise none."""
+        """The legal actions, when this player is the one to act; otherwise none. Under fog, none on a
+        territory out of sight (as :meth:`check` refuses them)."""
         if self.player != self._game.to_act:
             return []
-        return list(self._game.legal_actions())
+        actions = list(self._game.legal_actions())
+        if self.fogged:
+            sight = self._game.in_sight[self.player]  # (a fortify phase may have thousands: read once)
+            actions = [a for a in actions if all(sight[t] for t in action_territories(a) or ())]
+        return actions
+
+    def _out_of_sight(self, action: Action) -> list[int]:
+        """Under fog: the territories ``action`` names that this player does not see."""
+        named = action_territories(action) or ()
+        if not self.fogged or not all(isinstance(t, int) and 0 <= t < len(self.board) for t in named):
+            return []
+        return [t for t in named if not self.visible(t)]
 
     def legal_groups(self) -> list[dict[str, Any]]:
         """The legal actions in a compact form for menus and network messages (a fortify phase may
@@ -513,7 +531,8 @@ class View:
         return group_actions(self.action_text(a) for a in self.legal_actions())
 
     def is_legal(self, action: Action) -> bool:
-        return self.player == self._game.to_act and self._game.is_legal(action)
+        game = self._game
+        return self.player == game.to_act and not self._out_of_sight(action) and game.is_legal(action)
 
     def check(self, action: Action) -> None:
         """Raise :class:`~risk.errors.IllegalActionError` saying why ``action`` is not legal for this
@@ -522,17 +541,14 @@ class View:
         if self.player != game.to_act:
             who = "a spectator" if self.player == SPECTATOR else game.players[self.player]
             raise IllegalActionError(f"{self.action_text(action)!r}: {who} is not the player to act")
-        if self.fogged:
-            # The rules' reason could name what the fog hides (an owner, an army count): an action
-            # on a territory out of sight is refused for that alone.
-            named = action_territories(action) or ()
-            if all(isinstance(t, int) and 0 <= t < len(self.board) for t in named):
-                hidden = [t for t in named if not self.visible(t)]
-                if hidden:
-                    raise IllegalActionError(
-                        f"{self.action_text(action)!r}: {self.board.name_of(hidden[0])} is out of your "
-                        "sight (fog of war)"
-                    )
+        # Under fog the rules' reason could name what the fog hides (an owner, an army count): an
+        # action on a territory out of sight is refused for that alone.
+        hidden = self._out_of_sight(action)
+        if hidden:
+            raise IllegalActionError(
+                f"{self.action_text(action)!r}: {self.board.name_of(hidden[0])} is out of your "
+                "sight (fog of war)"
+            )
         game.check(action)
 
     def parse(self, text: str) -> Action:
@@ -697,11 +713,13 @@ def _secret_action(game: Game, who: int, action: Any, player: int) -> bool:
     return game.phase == Phase.CHOOSE_CAPITAL and who != player and type(action).__name__ == "Capital"
 
 
-def public_history(game: Game, player: int, start: int = 0) -> list[tuple[str, Any, Any]]:
+def public_history(
+    game: Game, player: int, start: int = 0, *, through_fog: bool = False
+) -> list[tuple[str, Any, Any]]:
     """The game's history as ``player`` may see it, from entry ``start`` on (negative: that many from
     the end): other players' card draws and missions are hidden (``None``), and so are other
     headquarters choices until all are revealed; under fog of war, the entries it did not witness
-    are left out while the game runs."""
+    are left out while the game runs (unless ``through_fog``: measurement only)."""
     history = game.history
     start = max(0, len(history) + start) if start < 0 else min(start, len(history))
     # A draw goes to the hand of the last player who acted before it.
@@ -713,7 +731,8 @@ def public_history(game: Game, player: int, start: int = 0) -> list[tuple[str, A
             break
     hidden: list[tuple[str, Any, Any]] = []
     # Fog of war: only the entries this player witnessed (all, once the game is over).
-    witnessed = game.witnessed if game.rules.fog == "on" and not game.is_over else None
+    fogged = game.rules.fog == "on" and not game.is_over and not through_fog
+    witnessed = game.witnessed if fogged else None
     for index, entry in enumerate(islice(history, start, None), start):
         kind, who, value = entry
         if witnessed is not None and not sees(witnessed[index], player):

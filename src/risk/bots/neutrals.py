@@ -119,7 +119,7 @@ def neutral_setup_target(view: View, me: int, seat: int) -> int:
         share.append(continent.bonus * theirs / len(members))
     best, best_score = -1, -1e9
     for t in range(len(owner)):
-        if owner[t] != seat:
+        if owner[t] != seat or not view.visible(t):  # fog of war: only where we see it
             continue
         near_them = sum(1 for n in board.neighbours[t] if owner[n] >= 0 and hostile_seat[owner[n]])
         near_me = sum(1 for n in board.neighbours[t] if owner[n] == me)
@@ -135,7 +135,7 @@ def ally_front(view: View, me: int, seat: int) -> int:
     """An ally's territory where its armies can strike the opponent: its largest stack next to it."""
     owner, armies, neighbours = view.owner, view.armies, view.board.neighbours
     hostile_seat = hostile_seats(view, me)
-    held = [t for t in range(len(owner)) if owner[t] == seat]
+    held = [t for t in range(len(owner)) if owner[t] == seat and view.visible(t)]  # fog: what we see
     return max(
         held,
         key=lambda t: (any(owner[n] >= 0 and hostile_seat[owner[n]] for n in neighbours[t]), armies[t], -t),
@@ -160,7 +160,9 @@ def bribe(view: View, me: int) -> Bribe | None:
             continue
         held = [t for t in range(len(owner)) if owner[t] == seat]
         facing_me = sum(armies[t] - 1 for t in held if any(owner[n] == me for n in neighbours[t]))
-        facing_them = sum(armies[t] - 1 for t in held if any(rival[owner[n]] for n in neighbours[t]))
+        facing_them = sum(
+            armies[t] - 1 for t in held if any(owner[n] >= 0 and rival[owner[n]] for n in neighbours[t])
+        )
         if view.ally[seat] == -1:
             weight = facing_them if facing_them >= BRIBE_STACK else 0.0
         else:  # the opponent's ally: its stacks next to us are a threat
@@ -198,11 +200,11 @@ def ally_attack(view: View, me: int) -> Attack | None:
     best: tuple[float, int, int] | None = None
     for s in range(len(owner)):
         seat = owner[s]
-        if seat < 0 or not view.neutral[seat] or ally[seat] != me or armies[s] < 3:
-            continue
+        if seat < 0 or not view.neutral[seat] or ally[seat] != me or armies[s] < 3 or not view.visible(s):
+            continue  # (fog of war: a stack we no longer see may be gone)
         for t in neighbours[s]:
             holder = owner[t]
-            if holder == me or view.neutral[holder]:
+            if holder == me or holder < 0 or view.neutral[holder]:
                 continue
             p = win_probability(armies[s] - 1, armies[t])
             if p >= ALLY_ATTACK_ODDS and (best is None or p > best[0]):

@@ -137,6 +137,8 @@ class QuickBot(Bot):
         for t in range(len(owner)):
             if owner[t] != me and (units is None or not units[t][me]):
                 continue
+            if not view.visible(t):  # fog of war: a neutral's (or ally's) territory out of sight
+                continue
             fallback = t
             if armies[t] > best_armies and view.room(t) > 0:
                 for n in neighbours[t]:

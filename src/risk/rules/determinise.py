@@ -36,9 +36,11 @@ from risk.rules.variants import hooks_for
 MISSION_DRAWS = 8
 
 
-def determinise(real: Game, me: int, rng: random.Random) -> Game:
+def determinise(real: Game, me: int, rng: random.Random, *, through_fog: bool = False) -> Game:
     """A complete game, sampled uniformly among those player ``me`` cannot tell apart from ``real``
-    (``me`` may be -1, a spectator, who holds no card). ``real`` is not changed."""
+    (``me`` may be -1, a spectator, who holds no card). ``real`` is not changed. ``through_fog``
+    (benchmarks only: :class:`risk.view.View`'s keyword): under fog of war the board is not
+    sampled but copied as it is."""
     game = real.copy()
     # The history would reveal other players' draws; search does not need it.
     game.history = []
@@ -59,7 +61,10 @@ def determinise(real: Game, me: int, rng: random.Random) -> Game:
         unseen = unseen[size:]
     game.deck = unseen
     if real.rules.fog == "on" and not real.is_over:
-        _resample_board(real, game, me, rng)
+        if through_fog:
+            _drop_fog(game)
+        else:
+            _resample_board(real, game, me, rng)
     _resample_missions(real, game, me, rng)
     _resample_capitals(real, game, me, rng)
     game._rng = random.Random(rng.getrandbits(64))
@@ -118,7 +123,12 @@ def _resample_board(real: Game, game: Game, me: int, rng: random.Random) -> None
     if game.current != me and game.phase not in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
         game.pending = 0 if game.phase != Phase.REINFORCE else game.reinforcement_for(game.current)
     game.last_battle = None
-    game.rules = real.rules.with_options(fog="off")
+    _drop_fog(game)
+
+
+def _drop_fog(game: Game) -> None:
+    """The copy is played without fog: its rules, its memories, who witnessed what."""
+    game.rules = game.rules.with_options(fog="off")
     game._hooks = hooks_for(game.rules)
     game.seen_owner, game.seen_armies, game.seen_turn, game.in_sight, game.witnessed = [], [], [], [], []
 
