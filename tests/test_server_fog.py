@@ -306,6 +306,7 @@ def test_http_and_websocket_answers_are_the_same_bytes_whatever_the_fog_hides() 
 
 
 # -- whole games over the websocket -------------------------------------------------------------------
+TURNS = 80  # then the people in the game resign, one after another, until it ends
 @pytest.mark.parametrize(("edition", "game", "options", "seats"), FOGGED_GAMES[:5])
 def test_whole_fogged_games_each_seat_reads_its_own_lines(
     edition: str, game: str, options: dict[str, str], seats: str
@@ -369,9 +370,19 @@ def test_whole_fogged_games_each_seat_reads_its_own_lines(
                 return message
 
             deadline = time.monotonic() + 300
+            # Quick bots may play a 2-player game for hundreds of turns: after TURNS the people resign.
             while not live.game.is_over:
                 assert time.monotonic() < deadline, "the game did not finish"
                 seat = live.game.to_act
+                if live.game.turn > TURNS:
+                    seat = next(s for s in tokens if live.game.alive[s])
+                    sockets[seat].send_json(
+                        {"type": "action", "action": "resign", "state_id": live.state_id, "ref": 1}
+                    )
+                    while (answer := receive(seat))["type"] not in ("ack", "error"):
+                        pass
+                    assert answer["type"] == "ack", answer
+                    continue
                 if seat not in tokens:
                     time.sleep(0.001)
                     continue
