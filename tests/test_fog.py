@@ -24,6 +24,7 @@ from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.rules.variants.fog import EVERYONE, sight
 from risk.view import SPECTATOR, View
+from test_determinise import shuffle_cards
 
 GAMES = [
     ("1993", "world", 4),
@@ -77,13 +78,7 @@ def twin(game: Game, me: int, rng: random.Random) -> Game:
         m if m == EVERYONE else (m & mine) | (rng.getrandbits(seats) & ~mine) for m in data["witnessed"]
     ]
     if game.team is None:  # (Team RISK's shared hands: tests/test_determinise.py covers the cards)
-        hands = data["hands"]
-        pool = [c for seat, hand in enumerate(hands) if seat != me for c in hand] + data["deck"]
-        rng.shuffle(pool)
-        for seat, hand in enumerate(hands):
-            if seat != me:
-                hands[seat], pool = pool[: len(hand)], pool[len(hand) :]
-        data["deck"] = pool
+        shuffle_cards(data, me, rng)
     data["seed"] = rng.getrandbits(40)
     return Game.from_dict(data)
 
