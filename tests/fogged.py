@@ -55,10 +55,11 @@ def perturb_fogged(game: Game, seat: int, rng: random.Random) -> Game:
             row = [0] * len(other.units[territory])
             row[other.owner[territory]] = other.armies[territory]
             other.units[territory] = row
-    for memory in (other.seen_owner, other.seen_armies, other.seen_turn, other.in_sight):
-        for p, row in enumerate(memory):
-            if p != seat:
-                memory[p] = [rng.randint(-1, 5) for _ in row]
+    # (New lists: a copy shares the memories with its game, which the engine replaces, never writes.)
+    other.seen_owner, other.seen_armies, other.seen_turn, other.in_sight = (
+        [row if p == seat else [rng.randint(-1, 5) for _ in row] for p, row in enumerate(memory)]
+        for memory in (other.seen_owner, other.seen_armies, other.seen_turn, other.in_sight)
+    )
     own_bit = 1 << seat
     other.witnessed = [
         mask if mask == EVERYONE else (mask & own_bit) | (rng.getrandbits(len(game.players)) & ~own_bit)

@@ -99,9 +99,10 @@ def fog_perturb(game: Game, seat: int, rng: random.Random) -> Game:
             other.armies[t] = sum(row)
     other.territory_count = [other.owner.count(p) for p in range(len(game.players))]
     # What the other seats remember of the board.
-    for p in range(len(other.seen_armies)):
-        if p != seat:
-            other.seen_armies[p] = [rng.randint(0, 30) for _ in other.seen_armies[p]]
+    # (A new list: a copy shares the memories with its game, which the engine replaces, never writes.)
+    other.seen_armies = [
+        row if p == seat else [rng.randint(0, 30) for _ in row] for p, row in enumerate(other.seen_armies)
+    ]
     # A battle it did not see, another player's armies to place.
     if game.last_battle is not None and view.last_battle is None:
         other.last_battle = Battle(hidden[0] if hidden else 0, 0, (6, 6, 6), (1,), 0, 2, rng.random() < 0.5)

@@ -54,7 +54,6 @@ class View:
     __slots__ = (
         "_fog",
         "_game",
-        "_nothing_seen",
         "_through_fog",
         "active_neutrals",
         "board",
@@ -109,7 +108,6 @@ class View:
         self._through_fog: Final = through_fog
         fog = game.rules.fog == "on" and not through_fog
         self._fog: Final = fog
-        self._nothing_seen: Final = ([-1] * len(game.board), [0] * len(game.board))  # a spectator's
         self.force: Final = self._fogged_force if fog else game.force
         self.defending_seat: Final = self._fogged_defending_seat if fog else game.defending_seat
         self.team_at: Final = self._fogged_team_at if fog else game.team_at
@@ -197,8 +195,8 @@ class View:
 
     def _memory(self) -> tuple[list[int], list[int]]:
         game = self._game
-        if self.player == SPECTATOR:
-            return self._nothing_seen
+        if self.player == SPECTATOR:  # a spectator of a fogged game sees no territory
+            return [-1] * len(game.board), [0] * len(game.board)
         return game.seen_owner[self.player], game.seen_armies[self.player]
 
     def _sees_all(self, territories: tuple[int, ...] | None) -> bool:
@@ -301,7 +299,7 @@ class View:
         """Armies still to place (reinforcements, or an ally's); under fog, 0 for another player's turn
         of play (its income is hidden: ``to_dict`` leaves it out)."""
         game = self._game
-        if self._pending_hidden():
+        if self._fog and self._pending_hidden():
             return 0
         return game.pending
 
@@ -357,16 +355,16 @@ class View:
     # conquest or an attack out of sight is hidden; its card, drawn at the end, is public).
     @property
     def conquered_this_turn(self) -> bool:
-        return self._game.conquered_this_turn and not self._turn_hidden()
+        return self._game.conquered_this_turn and not (self._fog and self._turn_hidden())
 
     @property
     def conquests_this_turn(self) -> int:
         """Territories the current player has conquered this turn (Mission RISK counts them)."""
-        return 0 if self._turn_hidden() else self._game.conquests_this_turn
+        return 0 if self._fog and self._turn_hidden() else self._game.conquests_this_turn
 
     @property
     def placed_this_turn(self) -> bool:
-        return self._game.placed_this_turn and not self._turn_hidden()
+        return self._game.placed_this_turn and not (self._fog and self._turn_hidden())
 
     @property
     def traded_this_turn(self) -> bool:
@@ -374,7 +372,7 @@ class View:
 
     @property
     def attacked_this_turn(self) -> bool:
-        return self._game.attacked_this_turn and not self._turn_hidden()
+        return self._game.attacked_this_turn and not (self._fog and self._turn_hidden())
 
     def _turn_hidden(self) -> bool:
         return self.fogged and self.player != self._game.current
@@ -519,8 +517,10 @@ class View:
 
     def _out_of_sight(self, action: Action) -> list[int]:
         """Under fog: the territories ``action`` names that this player does not see."""
+        if not self._fog or self._game.is_over:
+            return []
         named = action_territories(action) or ()
-        if not self.fogged or not all(isinstance(t, int) and 0 <= t < len(self.board) for t in named):
+        if not all(isinstance(t, int) and 0 <= t < len(self.board) for t in named):
             return []
         return [t for t in named if not self.visible(t)]
 
@@ -532,7 +532,9 @@ class View:
 
     def is_legal(self, action: Action) -> bool:
         game = self._game
-        return self.player == game.to_act and not self._out_of_sight(action) and game.is_legal(action)
+        if self._fog and self._out_of_sight(action):
+            return False
+        return self.player == game.to_act and game.is_legal(action)
 
     def check(self, action: Action) -> None:
         """Raise :class:`~risk.errors.IllegalActionError` saying why ``action`` is not legal for this

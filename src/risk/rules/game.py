@@ -393,7 +393,8 @@ class Game(VariantStates):
     # copying and serialising: through the fields' declarations (state.py)
     # ------------------------------------------------------------------------------------------
     def copy(self) -> Game:
-        """An independent copy, generator state included: cheap enough for search."""
+        """An independent copy, generator state included: cheap enough for search. (Fog of war's
+        memories are shared until the engine replaces them: no one writes into them.)"""
         other = _blank_game()
         for name in _SHARED_FIELDS:
             setattr(other, name, getattr(self, name))

@@ -34,7 +34,7 @@ from risk.rules.actions import (
     Place,
     Reroll,
 )
-from risk.rules.state import LIST, LISTS, Kept, Phase, State
+from risk.rules.state import LIST, LISTS, Kept, Phase, State, same
 from risk.rules.variants.base import Variant
 
 EVERYONE: Final = -1  # a public history entry
@@ -46,27 +46,26 @@ def _empty(seats: int) -> list[Any]:
     return []
 
 
-def _none(value: Any) -> None:
-    return None
-
-
-_NOT_KEPT = Kept(_none, None, absent=lambda seats: None)
+# The memories are copied on write (observe replaces a row it changes, never writes into one), so a
+# copy of the game shares them: copying a game (search copies thousands) costs nothing more for them.
+_SHARED_LISTS = LISTS._replace(copy=same).when_absent(_empty).added_later()
+_NOT_SAVED = Kept(same, None, absent=lambda seats: None)
 
 
 @trait
 class FogState(State):
     __slots__ = ()
     # By seat, by territory: what that seat last saw (owner, armies) and the turn it saw it.
-    seen_owner: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
-    seen_armies: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
-    seen_turn: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
-    # By seat, by territory: in sight at the last action (1) or not (0).
-    in_sight: Annotated[list[list[int]], LISTS.when_absent(_empty).added_later()]
+    seen_owner: Annotated[list[list[int]], _SHARED_LISTS]
+    seen_armies: Annotated[list[list[int]], _SHARED_LISTS]
+    seen_turn: Annotated[list[list[int]], _SHARED_LISTS]
+    # By seat, by territory: in sight at the last action (1) or not (0); replaced whole, never written.
+    in_sight: Annotated[list[list[int]], _SHARED_LISTS]
     # One per history entry: the seats that witnessed it, a bit each, or EVERYONE.
     witnessed: Annotated[list[int], LIST.when_absent(_empty).added_later()]
     # The board and what decides sight at the last observation: only what changed since is looked
-    # at again. Not saved, not copied (a restored or copied game looks at everything once).
-    fog_last: Annotated[tuple[Any, ...] | None, _NOT_KEPT]
+    # at again. Not saved (a restored game rebuilds it from the memories); never written, so shared.
+    fog_last: Annotated[tuple[Any, ...] | None, _NOT_SAVED]
 
 
 def holds(game: Any, seat: int, territory: int) -> bool:
@@ -194,18 +193,26 @@ def observe(game: Any) -> None:
     last_owner, last_armies, last_inputs = last
     after = before if inputs is not None and inputs == last_inputs else sights(game)
     changed = [t for t in range(count) if owner[t] != last_owner[t] or armies[t] != last_armies[t]]
+    rows: tuple[list[list[int]], list[list[int]], list[list[int]]] | None = None  # copied on write
     for seat in range(seats):
         was, now = before[seat], after[seat]
         # Territories whose memory may change: those that changed, in sight before or after, and
-        # those coming into or out of sight. In place: a View hands these lists out.
+        # those coming into or out of sight.
         looked = changed if was is now or was == now else sorted(
             {*changed, *(t for t in range(count) if was[t] != now[t])}
         )
-        seen_owner, seen_armies = game.seen_owner[seat], game.seen_armies[seat]
-        seen_turn = game.seen_turn[seat]
-        for t in looked:
-            if was[t] or now[t]:
-                seen_owner[t], seen_armies[t], seen_turn[t] = owner[t], armies[t], turn
+        touched = [t for t in looked if was[t] or now[t]]
+        if not touched:
+            continue
+        if rows is None:
+            rows = (game.seen_owner[:], game.seen_armies[:], game.seen_turn[:])
+        seen_owner = rows[0][seat] = rows[0][seat][:]
+        seen_armies = rows[1][seat] = rows[1][seat][:]
+        seen_turn = rows[2][seat] = rows[2][seat][:]
+        for t in touched:
+            seen_owner[t], seen_armies[t], seen_turn[t] = owner[t], armies[t], turn
+    if rows is not None:
+        game.seen_owner, game.seen_armies, game.seen_turn = rows
     game.fog_last = (owner[:], armies[:], inputs)
     history, witnessed = game.history, game.witnessed
     last_mask = EVERYONE
