@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from risk.bots import make_bot
+from risk.bots.expert import ExpertBot
 from risk.errors import IllegalActionError
 from risk.narrate import narrate, snapshot, visible_to
 from risk.record import read_record, write_record
@@ -92,8 +93,12 @@ def everything_seen(game: Game, me: int) -> str:
         "armies": view.armies,
         "counts": view.territory_count,
         "pending": view.pending,
-        "this_turn": [view.conquered_this_turn, view.conquests_this_turn, view.attacked_this_turn,
-                      view.placed_this_turn],
+        "this_turn": [
+            view.conquered_this_turn,
+            view.conquests_this_turn,
+            view.attacked_this_turn,
+            view.placed_this_turn,
+        ],
         "legal": view.legal_groups(),
         "history": [repr(entry) for entry in view.public_history()],
         "battle": repr(view.last_battle),
@@ -141,10 +146,18 @@ def test_a_seat_sees_nothing_of_what_the_fog_hides(preset: str, kind: str, playe
             other = twin(game, me, rng)
             assert everything_seen(other, me) == everything_seen(game, me), (seed, me)
             if me >= 0:
-                ours, theirs = View(game, me).determinise(random.Random(9)), View(other, me).determinise(
-                    random.Random(9)
+                ours, theirs = (
+                    View(game, me).determinise(random.Random(9)),
+                    View(other, me).determinise(random.Random(9)),
                 )
                 assert json.dumps(ours.to_dict()) == json.dumps(theirs.to_dict())
+            if me == game.to_act:  # so a bot decides the same: it cannot see through the fog
+                for deciding in (
+                    lambda: make_bot("warlord", 5),
+                    lambda: ExpertBot(5, iterations=4, max_seconds=1e6),
+                ):
+                    ours_move = deciding().choose(View(game, me))
+                    assert deciding().choose(View(other, me)) == ours_move
 
 
 @pytest.mark.parametrize(("preset", "kind", "players"), GAMES)
