@@ -370,19 +370,22 @@ def test_whole_fogged_games_each_seat_reads_its_own_lines(
                         assert all(t.get("hidden") for t in view["territories"])
                 return message
 
+            def play(seat: int, action: str) -> None:
+                """Send ``action`` for ``seat``; every message up to its answer is checked as it comes."""
+                sent = {"type": "action", "action": action, "state_id": live.state_id, "ref": 1}
+                sockets[seat].send_json(sent)
+                answer = receive(seat)
+                while answer["type"] not in ("ack", "error"):
+                    answer = receive(seat)
+                assert answer["type"] == "ack", answer
+
             deadline = time.monotonic() + 300
             # Quick bots may play a 2-player game for hundreds of turns: after TURNS the people resign.
             while not live.game.is_over:
                 assert time.monotonic() < deadline, "the game did not finish"
                 seat = live.game.to_act
                 if live.game.turn > TURNS:
-                    seat = next(s for s in tokens if live.game.alive[s])
-                    sockets[seat].send_json(
-                        {"type": "action", "action": "resign", "state_id": live.state_id, "ref": 1}
-                    )
-                    while (answer := receive(seat))["type"] not in ("ack", "error"):
-                        pass
-                    assert answer["type"] == "ack", answer
+                    play(next(s for s in tokens if live.game.alive[s]), "resign")
                     continue
                 if seat not in tokens:
                     time.sleep(0.001)
@@ -397,13 +400,7 @@ def test_whole_fogged_games_each_seat_reads_its_own_lines(
                     ):
                         break
                 view = View(live.game.copy(), seat)
-                action = view.action_text(deciders[seat].choose(view))
-                sockets[seat].send_json(
-                    {"type": "action", "action": action, "state_id": live.state_id, "ref": 1}
-                )
-                while (answer := receive(seat))["type"] not in ("ack", "error"):
-                    pass
-                assert answer["type"] == "ack", answer
+                play(seat, view.action_text(deciders[seat].choose(view)))
             for seat in sockets:  # the end: the whole log and board, for everyone
                 while True:
                     message = receive(seat)

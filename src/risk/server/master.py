@@ -42,7 +42,6 @@ from risk.rules.actions import Attack
 from risk.rules.determinise import without_fog
 from risk.rules.game import PHASE_NAMES, Game, Phase
 from risk.rules.options import GAMES, PRESETS, Rules
-from risk.rules.variants.fog import action_territories
 from risk.server.auth import hash_token, new_token
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
 from risk.server.boards import board_of_game
@@ -85,7 +84,7 @@ from risk.server.undo import (
     undo_text,
 )
 from risk.simulate import bot_seed
-from risk.view import SPECTATOR, View, group_actions
+from risk.view import SPECTATOR, View
 
 log = logging.getLogger("risk.server")
 
@@ -804,7 +803,7 @@ class GameMaster:
                 "round": count_rounds(live.starters, game.humans),
                 "seats": live.seat_entries(present),
                 "view": view.to_dict(),
-                "legal": [] if live.waiting or not live.may_play(seat) or standing else offered(view),
+                "legal": [] if live.waiting or not live.may_play(seat) or standing else view.legal_groups(),
                 "standing": standing,
                 "prefs": SeatPrefs.of(own).public() if own is not None and own.kind == "human" else None,
                 "log_start": log_start,
@@ -1172,20 +1171,6 @@ class GameMaster:
         except RiskError as error:
             raise Refusal("bad-request", str(error)) from None
         self._store(lambda: self.storage.create_game(replace(record, to_act=game.to_act)))
-
-
-def offered(view: View) -> list[dict[str, Any]]:
-    """The moves a seat is offered (grouped, ``View.legal_groups``). Under fog of war, none that names
-    a territory out of its sight: ``View.check`` refuses those, and offering one would tell who holds
-    it (a neutral territory in a two-player setup)."""
-    if not view.fogged:
-        return view.legal_groups()
-    seen = [
-        action
-        for action in view.legal_actions()
-        if all(view.visible(t) for t in action_territories(action) or ())
-    ]
-    return group_actions(view.action_text(action) for action in seen)
 
 
 def game_summary(record: GameRecord) -> dict[str, Any]:
