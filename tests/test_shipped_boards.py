@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from risk.cli import app
-from risk.maps import available_maps, load_map
+from risk.maps import Board, available_maps, load_map
 from risk.maps.cells import board_drawing
 from risk.rules.options import Rules
 from risk.simulate import play_game
@@ -85,6 +85,31 @@ def test_the_balance_tool_measures_a_board(capsys: pytest.CaptureFixture[str]) -
     rows = tool.turn_order_rows(outcomes)
     assert sum(r.wins for r in rows) == len(decided) and all(r.games == len(decided) for r in rows)
     assert tool.main(["isles", "--players", "9"]) == 2  # a count the board refuses: exit 2
+
+
+def test_the_balance_tool_shuffles_the_order_not_the_map() -> None:
+    tool = _tool("balance_board")
+    board = load_map("pangaea")
+    orders = [tool.shuffled(board, seed) for seed in (1, 2)]
+    assert [t.name for t in orders[0].territories] != [t.name for t in orders[1].territories]
+    assert [t.name for t in orders[0].territories] != [t.name for t in board.territories]
+
+    def shape(b: Board) -> set[tuple[str, frozenset[str], str, int]]:
+        return {
+            (t.name, frozenset(b.territories[n].name for n in b.neighbours[t.index]),
+             b.continents[t.continent].name, b.continents[t.continent].bonus)
+            for t in b.territories
+        }
+
+    assert all(shape(other) == shape(board) for other in orders)  # the same map under other numbers
+    assert tool.shuffled(board, 1).canonical_json != board.canonical_json
+    assert [t.name for t in tool.shuffled(board, 1).territories] == [t.name for t in orders[0].territories]
+    # A game's homes are counted by the continents as listed, whatever order it was played in.
+    shuffled_outcomes = tool.measure("isles", 3, 4)
+    file_outcomes = tool.measure("isles", 3, 4, order="file")
+    count = len(load_map("isles").continents)
+    assert all(0 <= home < count for o in (*shuffled_outcomes, *file_outcomes) for home in o.homes)
+    assert shuffled_outcomes != file_outcomes
 
 
 def test_the_balance_tool_statistics() -> None:

@@ -26,7 +26,9 @@ the noise). Games the turn cap stopped have no winner and are left out (their co
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import random
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -39,6 +41,7 @@ from risk.simulate import play_game
 from risk.view import SPECTATOR, View
 
 Z95 = 1.959963984540054
+ORDERS = {"shuffled": "territories in a shuffled order each game", "file": "territories in the file's order"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +97,25 @@ def rules_for(edition: str, players: int) -> Rules:
     return Rules.from_description(description)
 
 
+def shuffled(board: Board, seed: int) -> Board:
+    """The same board with its territories and continents listed in an order drawn from ``seed``:
+    the same map under other numbers. The bots break ties by territory number (the first or the
+    last of equals), so on the order of the file the same territories win every tie, game after
+    game; a board's balance is its map's, and is measured over many orders."""
+    data = json.loads(board.canonical_json)
+    rng = random.Random(f"balance-order-{seed}")
+    rng.shuffle(data["territories"])
+    rng.shuffle(data["continents"])
+    for continent in data["continents"]:
+        if "territories" in continent:
+            rng.shuffle(continent["territories"])
+    return Board(data)
+
+
 def play_one(board_ref: str, edition: str, bots: tuple[str, ...], players: int, seed: int,
-             max_turns: int) -> Outcome:
-    board = load_map(board_ref)
+             max_turns: int, order: str = "shuffled") -> Outcome:
+    listed = load_map(board_ref)
+    board = shuffled(listed, seed) if order == "shuffled" else listed
     # Mirror games: every seat plays the game's one bot (the bots take turns from game to game), so a
     # place in the turn order owes nothing to which bot sat there.
     seats = (bots[seed % len(bots)],) * players
@@ -110,17 +129,21 @@ def play_one(board_ref: str, edition: str, bots: tuple[str, ...], players: int, 
     _, report = play_game(rules_for(edition, players), seats, seed, max_turns, board, on_turn_end=after_setup)
     ((first, owner),) = at_start
     order = [(first + i) % players for i in range(players)]
-    homes = tuple(home_continent(board, owner, player) for player in order)
+    # Homes by the continent's place in the board as listed (the same continent whatever the order).
+    homes = tuple(listed.continent(board.continents[home_continent(board, owner, player)].name)
+                  for player in order)
     place = None if report.winner is None else order.index(report.winner)
     return Outcome(players, place, homes, report.turns)
 
 
 def measure(board_ref: str, players: int, games: int, edition: str = "1993",
             bots: tuple[str, ...] = ("quick", "continental"), processes: int = 1, first_seed: int = 0,
-            max_turns: int = 1000) -> list[Outcome]:
-    """``games`` bot games on the board with ``players`` seats (seeds from ``first_seed``)."""
+            max_turns: int = 1000, order: str = "shuffled") -> list[Outcome]:
+    """``games`` bot games on the board with ``players`` seats (seeds from ``first_seed``); ``order``:
+    ``shuffled``, each game on the board under an order of its own (:func:`shuffled`), or ``file``,
+    every game on the board as listed."""
     seeds = range(first_seed, first_seed + games)
-    jobs = [(board_ref, edition, bots, players, seed, max_turns) for seed in seeds]
+    jobs = [(board_ref, edition, bots, players, seed, max_turns, order) for seed in seeds]
     if processes <= 1:
         return [play_one(*job) for job in jobs]
     with ProcessPoolExecutor(processes) as pool:
@@ -180,14 +203,15 @@ def chi_square(rows: list[Row]) -> tuple[float, float]:
     return statistic, chi_square_p(statistic, len(rows) - 1)
 
 
-def report(board: Board, outcomes: list[Outcome], edition: str, bots: tuple[str, ...]) -> str:
+def report(board: Board, outcomes: list[Outcome], edition: str, bots: tuple[str, ...],
+           order: str = "shuffled") -> str:
     players = outcomes[0].players
     capped = sum(1 for o in outcomes if o.winner_place is None)
     turns = sorted(o.turns for o in outcomes)
     game = f"{edition} 2-player game (neutral armies)" if players == 2 else f"{edition} rules"
     lines = [
         f"{board.name}: {players} players, {game}, {len(outcomes)} games of {' and '.join(bots)} "
-        f"(mirror games, the bots in turn), {capped} stopped by the turn cap, "
+        f"(mirror games, the bots in turn, {ORDERS[order]}), {capped} stopped by the turn cap, "
         f"median {turns[len(turns) // 2]} turns",
         "",
         "| turn order | won | rate | 95% interval | chance |",
@@ -212,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     parser.add_argument("--max-turns", type=int, default=1000)
+    parser.add_argument("--order", choices=("shuffled", "file"), default="shuffled",
+                        help="each game on the board under an order of territories of its own "
+                             "(default), or every game in the file's order")
     args = parser.parse_args(argv)
     try:
         board = load_map(args.board)
@@ -225,8 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for players in args.players:
         outcomes = measure(args.board, players, args.games, args.rules, tuple(args.bots), args.processes,
-                           args.seed, args.max_turns)
-        print(report(board, outcomes, args.rules, tuple(args.bots)))
+                           args.seed, args.max_turns, args.order)
+        print(report(board, outcomes, args.rules, tuple(args.bots), args.order))
         print()
     return 0
 
