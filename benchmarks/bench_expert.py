@@ -10,6 +10,9 @@ Tables (seats rotate, seed 1, unfinished games are wins for nobody; chance is on
 
 * ``four``: the bot against three ``continental`` in 4-player 2008 games;
 * ``duel``: the bot against ``continental`` in 2-player RISK (2008 rules, one neutral army);
+* ``goal-mixed``, ``goal-pair``, ``goal-duel``: issue 25's goals against the strong fast bot: with
+  ``warlord`` and ``continental`` (goal 50%), with two ``warlord`` (goal 45%), 1-v-1 against
+  ``warlord`` in 2-player RISK (goal 70%); 2008 rules;
 * ``mixed``: the bot with weaker company, the tables a strong player profits from: with
   ``continental`` and ``quick`` (3 players), with two ``continental`` (3 players), with one
   ``continental`` and two ``quick`` (4 players), and at 6 players (1993 rules: 2008 is for 3 to 5)
@@ -47,6 +50,10 @@ TABLES: dict[str, list[tuple[str, list[str], str, str]]] = {
         ("with 2 x continental, 3 x quick (1993)", ["continental", "continental", "quick", "quick", "quick"],
          "1993", "world"),
     ],
+    # issue 25's goals for the expert, against the strong fast bot (warlord)
+    "goal-mixed": [("with warlord, continental", ["warlord", "continental"], "2008", "world")],
+    "goal-pair": [("with 2 x warlord", ["warlord", "warlord"], "2008", "world")],
+    "goal-duel": [("1-v-1 vs warlord", ["warlord"], "2008", "two-player")],
 }
 
 

@@ -56,6 +56,28 @@ def test_evaluation_is_a_share_of_the_table() -> None:
     assert sum(values) == pytest.approx(1.0)
 
 
+def test_a_passive_neutral_is_left_out_of_the_share_in_a_duel() -> None:
+    game = Game(Rules.preset("2008").for_game("two-player"), 2, seed=5)
+    bots = [make_bot("continental", seat) for seat in range(2)]
+    while game.turn < 6:
+        game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+    assert len(game.players) == 3 and game.alive[2]  # the neutral, still on the board
+    with_neutral = [expert_evaluate(View(game, p), neutrals=True) for p in (0, 1)]
+    duel = [expert_evaluate(View(game, p), neutrals=False) for p in (0, 1)]
+    assert sum(duel) == pytest.approx(1.0)  # the two players' shares alone
+    assert sum(with_neutral) < 1.0  # the neutral's strength took the rest
+    # So an army taken from the neutral is worth less than one taken from the opponent.
+    neutral_land = next(t for t, owner in enumerate(game.owner) if owner == 2 and game.armies[t] > 1)
+    enemy_land = next(t for t, owner in enumerate(game.owner) if owner == 1 and game.armies[t] > 1)
+    before = expert_evaluate(View(game, 0), neutrals=False)
+    game.armies[neutral_land] -= 1
+    assert expert_evaluate(View(game, 0), neutrals=False) == before
+    game.armies[neutral_land] += 1
+    game.armies[enemy_land] -= 1
+    assert expert_evaluate(View(game, 0), neutrals=False) > before
+    assert not RECIPE.neutrals and CLASSIC.neutrals
+
+
 def test_a_card_is_worth_a_third_of_the_next_set() -> None:
     game = continental_game(seed=14, turn=3)
     assert game.sets_traded == 0

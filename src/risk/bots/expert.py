@@ -81,7 +81,8 @@ class Recipe:
     other seats; ``quick_model``: seats seen placing all-in are played by ``quick`` instead;
     ``plans``: elimination plans (the warlord's chains of attacks) as candidates, each played whole
     for the rest of the turn in its rollouts; ``focus``: more iterations where the decision is at
-    stake (an elimination or a continent in reach), fewer on routine ones (moves, fortifying)."""
+    stake (an elimination or a continent in reach), fewer on routine ones (moves, fortifying);
+    ``neutrals``: the neutral seats that side with no one count in the strength share."""
 
     source: str = "continental"
     rollout: str = "continental"
@@ -89,14 +90,17 @@ class Recipe:
     quick_model: bool = True
     plans: bool = False
     focus: bool = False
+    neutrals: bool = True
 
 
 # The expert of before issue 25's item 2.
 CLASSIC = Recipe()
 # Today's: the warlord everywhere (default move, candidates, rollouts, opponents), its plans as
-# candidates, the budget focused on decisions at stake (measured: docs/bots.md, "The top bot").
+# candidates, the budget focused on decisions at stake, and 2-player RISK's neutral left out of the
+# strength share (measured: docs/bots.md, "The top bot").
 RECIPE = Recipe(
-    source="warlord", rollout="warlord", opponents="warlord", quick_model=False, plans=True, focus=True
+    source="warlord", rollout="warlord", opponents="warlord", quick_model=False, plans=True, focus=True,
+    neutrals=False,
 )
 
 
@@ -148,7 +152,7 @@ def safe_bonus(view: View, player: int) -> float:
     return total
 
 
-def expert_evaluate(view: View, goal_weight: float = GOAL_WEIGHT) -> float:
+def expert_evaluate(view: View, goal_weight: float = GOAL_WEIGHT, neutrals: bool = True) -> float:
     """How good the game is for ``view.player`` in [0, 1]: 1 won, 0 eliminated, else my share of the alive
     players' strength (armies, 3 x income, safe continent bonus, cards at the next set's value),
     blended with the game's goal where it has one (``search.goal_blend``)."""
@@ -161,6 +165,7 @@ def expert_evaluate(view: View, goal_weight: float = GOAL_WEIGHT) -> float:
             + 2.0 * safe_bonus(view, player)
             + per_card * view.hand_size(player)
         ),
+        neutrals,
     )
     return goal_blend(view, share, goal_weight)
 
@@ -273,7 +278,7 @@ class ExpertBot(SearchBot):
         return super().seat_policies(view)
 
     def evaluate(self, view: View) -> float:
-        return expert_evaluate(view, self.goal_weight)
+        return expert_evaluate(view, self.goal_weight, self.recipe.neutrals)
 
     def candidates(self, view: View, me: int, default: Action) -> list[Action]:
         base = super().candidates(view, me, default)

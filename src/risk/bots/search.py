@@ -49,9 +49,11 @@ SEARCHED_PHASES = frozenset(
 )
 
 
-def strength_share(view: View, strength: Callable[[int, int], float]) -> float:
+def strength_share(view: View, strength: Callable[[int, int], float], neutrals: bool = True) -> float:
     """``view.player``'s standing in [0, 1]: a won game 1, eliminated 0, otherwise its share of the
-    alive players' ``strength(player, armies on the board)``."""
+    alive players' ``strength(player, armies on the board)``. ``neutrals=False`` leaves out the
+    neutral seats that side with no one (2-player RISK): armies that never attack are terrain, not a
+    rival, so beating them is worth less than beating the opponent's."""
     me = view.player
     if view.winner is not None:
         # Team RISK: a teammate's win is ours too.
@@ -69,8 +71,10 @@ def strength_share(view: View, strength: Callable[[int, int], float]) -> float:
         for territory, owner in enumerate(view.owner):
             armies[owner] += view.armies[territory]
     total = mine = 0.0
+    humans = view.humans
+    ally = view.ally if not neutrals else ()
     for player, alive in enumerate(view.alive):
-        if not alive:
+        if not alive or (not neutrals and player >= humans and ally[player] < 0):
             continue
         player_strength = strength(player, armies[player])
         total += player_strength
