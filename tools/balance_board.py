@@ -4,7 +4,10 @@
     python tools/balance_board.py pangaea --players 6 8 10 --games 200 --processes 2
 
 For each player count, ``--games`` bot games with the ``--rules`` (2 players: that edition's 2-player
-game with neutral armies). The games are mirror games: every seat plays the same bot, the ``--bots``
+game with neutral armies), each on the board under an order of territories of its own (``--order
+shuffled``, the default: the bots break ties by territory number, so on the file's order the same
+territories would win every tie; ``--order file`` plays every game as the file lists it). The games
+are mirror games: every seat plays the same bot, the ``--bots``
 (by default the quick and continental bots) taking turns from game to game. Mixed seats would
 measure the bots as well as the seats: with two kinds of bot over three seats, the orders in which
 they come up are not equally often met, and the stronger bot's wins would show as a seat's. Two
