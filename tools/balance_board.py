@@ -131,11 +131,11 @@ def play_one(board_ref: str, edition: str, bots: tuple[str, ...], players: int, 
 
     _, report = play_game(rules_for(edition, players), seats, seed, max_turns, board, on_turn_end=after_setup)
     ((first, owner),) = at_start
-    order = [(first + i) % players for i in range(players)]
+    turn_order = [(first + i) % players for i in range(players)]
     # Homes by the continent's place in the board as listed (the same continent whatever the order).
     homes = tuple(listed.continent(board.continents[home_continent(board, owner, player)].name)
-                  for player in order)
-    place = None if report.winner is None else order.index(report.winner)
+                  for player in turn_order)
+    place = None if report.winner is None else turn_order.index(report.winner)
     return Outcome(players, place, homes, report.turns)
 
 
