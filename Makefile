@@ -12,8 +12,11 @@ $(BIN)/risk: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(BIN)/risk
 
-# The game in the browser: http://127.0.0.1:8000/ (games kept in your data folder).
+# The game in the browser: http://127.0.0.1:8000/ (games kept in your data folder). First the compiled
+# core (docs/compiled.md), built once where the machine can (the bots think about twice as fast);
+# where it cannot, the pure-Python build serves the same game.
 play: $(BIN)/risk
+	-@$(BIN)/python tools/build_compiled.py --if-needed
 	$(BIN)/risk serve --open
 
 play-terminal: $(BIN)/risk

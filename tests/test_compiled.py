@@ -9,12 +9,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import importlib
+import importlib.util
 import json
 import os
 import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,3 +130,38 @@ def test_the_frozen_values_pickle_and_copy_on_both_builds() -> None:
     for value in values:
         assert pickle.loads(pickle.dumps(value)) == value
         assert copy.deepcopy(value) == value and copy.copy(value) == value
+
+
+def load_build_tool() -> Any:
+    path = Path(__file__).resolve().parent.parent / "tools" / "build_compiled.py"
+    spec = importlib.util.spec_from_file_location("build_compiled", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+def test_make_play_builds_only_when_the_build_is_missing_or_out_of_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make play` runs `build_compiled.py --if-needed`: a build of today's sources is kept, anything
+    else (none, a changed source, another Python, another list of modules) is built again."""
+    tool = load_build_tool()
+    manifest = tmp_path / "compiled.json"
+    monkeypatch.setattr(tool, "MANIFEST", manifest)
+    built = [Path(f"m{i}.so") for i in range(len(tool.COMPILED) + 1)]  # a module each, and the library
+    monkeypatch.setattr(tool, "compiled_files", lambda: built)
+    assert not tool.up_to_date()  # no build
+    current = {tool.module_name(path): tool.source_digest(tool.SRC / path) for path in tool.COMPILED}
+    write_manifest(manifest, current)
+    assert tool.up_to_date()
+    write_manifest(manifest, {**current, "risk.rules.game": "0" * 64})
+    assert not tool.up_to_date()  # a source changed since
+    write_manifest(manifest, current, python="cpython-30")
+    assert not tool.up_to_date()
+    earlier = {name: digest for name, digest in current.items() if name != "risk.bots.warlord"}
+    write_manifest(manifest, earlier)
+    assert not tool.up_to_date()  # a module joined the compiled set since
+    write_manifest(manifest, current)
+    monkeypatch.setattr(tool, "compiled_files", lambda: [])
+    assert not tool.up_to_date()  # the extension modules were removed

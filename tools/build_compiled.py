@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/build_compiled.py          # (`make compiled`) build, or say why it cannot
     .venv/bin/python tools/build_compiled.py --clean  # remove the compiled build: pure Python again
+    .venv/bin/python tools/build_compiled.py --if-needed  # (`make play`) build only when out of date
 
 The extension modules land next to their sources in ``src/risk`` (Python imports an extension
 module before a ``.py`` of the same name), the C sources and objects in ``build/mypyc``. The
@@ -77,6 +78,7 @@ COMPILED: tuple[str, ...] = (
     "risk/bots/neutrals.py",
     "risk/bots/teams.py",
     "risk/bots/search.py",
+    "risk/bots/warlord.py",
     "risk/bots/expert.py",
 )
 
@@ -115,6 +117,20 @@ def clean() -> None:
     shutil.rmtree(BUILD, ignore_errors=True)
 
 
+def up_to_date() -> bool:
+    """Whether the build present is this Python's, of exactly ``COMPILED``, from today's sources."""
+    try:
+        manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    wanted = {module_name(path): source_digest(SRC / path) for path in COMPILED}
+    return (
+        manifest.get("python") == sys.implementation.cache_tag
+        and manifest.get("modules") == wanted
+        and len(compiled_files()) > len(COMPILED)  # an extension module each, and the shared library
+    )
+
+
 def build() -> None:
     from mypyc.build import mypycify
     from setuptools import setup
@@ -147,15 +163,31 @@ def build() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clean", action="store_true", help="remove the compiled build")
+    parser.add_argument("--if-needed", action="store_true",
+                        help="build only when the build present is missing or out of date")
     args = parser.parse_args()
     if args.clean:
         clean()
+        return
+    if args.if_needed and up_to_date():
+        print("build_compiled: the compiled core is up to date")
         return
     if (missing := missing_tools()) is not None:
         print(f"build_compiled: cannot build the compiled core: {missing}; the pure-Python build is used",
               file=sys.stderr)
         sys.exit(CANNOT_BUILD)
-    build()
+    if args.if_needed:
+        print("build_compiled: compiling the rules core and the bots with mypyc, once (1 to 2 minutes; "
+              "the bots then think about twice as fast)", flush=True)
+        try:
+            build()
+        except (Exception, SystemExit) as error:  # `make play` goes on, on pure Python
+            clean()
+            print(f"build_compiled: the build failed ({error or type(error).__name__}); the pure-Python "
+                  "build is used", file=sys.stderr)
+            sys.exit(CANNOT_BUILD)
+    else:
+        build()
     print(f"build_compiled: {len(COMPILED)} modules compiled with mypyc ({MANIFEST.relative_to(ROOT)})")
 
 
