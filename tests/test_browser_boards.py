@@ -249,3 +249,20 @@ def test_a_board_of_another_shape_opens_whole_on_a_laptop(browser: Any, port: in
     shot(page, "boards-game-pangaea-laptop")
     assert page.errors == []
     page.close()
+
+
+@pytest.mark.parametrize(("viewport", "label"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_the_small_board_is_drawn_whole_without_collisions(
+    browser: Any, port: int, viewport: dict[str, int], label: str
+) -> None:
+    """The crossroads, the small board we ship, in a 3-player game: every territory drawn with its
+    name and badge, no name over another name or a badge, at a laptop's and a phone's width."""
+    body = {"edition": "1993", "board": "crossroads", "seed": 5, "bot_delay": 0, "seats": BOTS8[:3]}
+    created = request(port, "POST", "/api/games", body)
+    page = open_game(browser, port, created["id"], viewport)
+    page.wait_for_timeout(300)
+    drawn(page, 24)
+    assert collisions_on_page(page) == []
+    shot(page, f"boards-game-crossroads-{label}")
+    assert page.errors == []
+    page.close()

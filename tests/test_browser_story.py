@@ -196,6 +196,7 @@ def test_two_friends_play_one_walks_away_and_both_look_back(browser: Any, port: 
     assert over["status"] == "over" and over["winner"] is not None
     winner = over["seats"][over["winner"]]["name"]
     expect(ann.locator("#gameover")).to_contain_text(f"{winner} wins")
+    assert "null" not in ann.locator("#gameover-card").inner_text()  # no missing line written out
     shot(ann, "story-5-game-over")
 
     # 6. Both look back. Ann from the game-over panel; Bob opens his link again (the finished game).

@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -16,12 +17,13 @@ from typer.testing import CliRunner
 from risk.cli import app
 from risk.maps import Board, available_maps, load_map
 from risk.maps.cells import board_drawing
+from risk.maps.generate import generate_board
 from risk.rules.options import Rules
 from risk.simulate import play_game
 
 runner = CliRunner()
 MAPS = Path(__file__).resolve().parent.parent / "src" / "risk" / "maps"
-OURS = ("isles", "pangaea")  # the boards of our design, besides the classic one
+OURS = ("crossroads", "pangaea")  # the boards of our design, besides the classic one
 
 
 def _tool(name: str) -> ModuleType:
@@ -39,7 +41,8 @@ def test_every_shipped_board_is_listed() -> None:
     result = runner.invoke(app, ["board", "list", "--json"])
     assert result.exit_code == 0
     listed = {b["name"]: b for b in json.loads(result.stdout)["boards"]}
-    assert listed["isles"]["players"] == {"min": 2, "max": 3} and 20 <= listed["isles"]["territories"] <= 25
+    assert listed["crossroads"]["players"] == {"min": 2, "max": 3}
+    assert 20 <= listed["crossroads"]["territories"] <= 25
     assert listed["pangaea"]["players"] == {"min": 3, "max": 10}
     assert 80 <= listed["pangaea"]["territories"] <= 100
     text = runner.invoke(app, ["board", "list"]).stdout
@@ -76,15 +79,15 @@ def test_quick_bots_play_a_shipped_board_to_the_end(name: str, edge: int) -> Non
 
 def test_the_balance_tool_measures_a_board(capsys: pytest.CaptureFixture[str]) -> None:
     tool = _tool("balance_board")
-    assert tool.main(["isles", "--players", "2", "3", "--games", "6"]) == 0
+    assert tool.main(["crossroads", "--players", "2", "3", "--games", "6"]) == 0
     out = capsys.readouterr().out
-    assert "isles: 2 players, 1993 2-player game" in out and "isles: 3 players, 1993 rules" in out
-    assert "| 3rd |" in out and "chi-square" in out and "| Harrowdale |" in out
-    outcomes = tool.measure("isles", 3, 6)
+    assert "crossroads: 2 players, 1993 2-player game" in out and "crossroads: 3 players, 1993 rules" in out
+    assert "| 3rd |" in out and "chi-square" in out and "| Ashford |" in out
+    outcomes = tool.measure("crossroads", 3, 6)
     decided = [o for o in outcomes if o.winner_place is not None]
     rows = tool.turn_order_rows(outcomes)
     assert sum(r.wins for r in rows) == len(decided) and all(r.games == len(decided) for r in rows)
-    assert tool.main(["isles", "--players", "9"]) == 2  # a count the board refuses: exit 2
+    assert tool.main(["crossroads", "--players", "9"]) == 2  # a count the board refuses: exit 2
 
 
 def test_the_balance_tool_shuffles_the_order_not_the_map() -> None:
@@ -105,9 +108,9 @@ def test_the_balance_tool_shuffles_the_order_not_the_map() -> None:
     assert tool.shuffled(board, 1).canonical_json != board.canonical_json
     assert [t.name for t in tool.shuffled(board, 1).territories] == [t.name for t in orders[0].territories]
     # A game's homes are counted by the continents as listed, whatever order it was played in.
-    shuffled_outcomes = tool.measure("isles", 3, 4)
-    file_outcomes = tool.measure("isles", 3, 4, order="file")
-    count = len(load_map("isles").continents)
+    shuffled_outcomes = tool.measure("crossroads", 3, 4)
+    file_outcomes = tool.measure("crossroads", 3, 4, order="file")
+    count = len(load_map("crossroads").continents)
     assert all(0 <= home < count for o in (*shuffled_outcomes, *file_outcomes) for home in o.homes)
     assert shuffled_outcomes != file_outcomes
 
@@ -131,12 +134,12 @@ def test_the_designs_sea_links_are_in_the_board_file_and_drawn_as_sea() -> None:
 
 def test_a_sea_link_or_move_naming_no_territory_is_refused_by_name() -> None:
     maker = _tool("make_shipped_boards")
-    design = next(d for d in maker.DESIGNS if d.name == "isles")
+    design = next(d for d in maker.DESIGNS if d.name == "crossroads")
     wrong = dataclasses.replace(design, sea_links=(("Nowhere", design.continent_names[0]),))
-    with pytest.raises(ValueError, match="sea link Nowhere - Harrowdale names no territory"):
+    with pytest.raises(ValueError, match="sea link Nowhere - Ashford names no territory"):
         maker.make(wrong)
-    with pytest.raises(ValueError, match="cannot move Nowhere to Harrowdale: no such territory"):
-        maker.make(dataclasses.replace(design, moved=(("Nowhere", "Harrowdale"),)))
+    with pytest.raises(ValueError, match="cannot move Nowhere to Ashford: no such territory"):
+        maker.make(dataclasses.replace(design, moved=(("Nowhere", "Ashford"),)))
 
 
 def test_a_moved_territory_is_listed_by_its_new_continent_only() -> None:
@@ -150,12 +153,14 @@ def test_a_moved_territory_is_listed_by_its_new_continent_only() -> None:
 
 
 def test_a_sea_link_across_the_land_is_drawn_above_it() -> None:
-    def sea_lines(name: str) -> list[dict[str, object]]:
-        drawing = board_drawing(json.loads((MAPS / f"{name}.json").read_text(encoding="utf-8")))
+    def sea_lines(data: dict[str, Any]) -> list[dict[str, object]]:
+        drawing = board_drawing(data)
         assert drawing is not None
         return drawing["sea_lines"]
 
-    lines = {frozenset(line["between"]): line for line in sea_lines("pangaea")}
+    pangaea = json.loads((MAPS / "pangaea.json").read_text(encoding="utf-8"))
+    lines = {frozenset(line["between"]): line for line in sea_lines(pangaea)}
     assert lines[frozenset({"keheim", "zogrouven"})].get("over_land") is True
-    # The isles' sea lines cross the sea only: drawn under the land as before.
-    assert not any(line.get("over_land") for line in sea_lines("isles"))
+    # Three islands (the isles, once shipped): sea lines that cross the sea only are drawn under the land.
+    islands = sea_lines(generate_board(22, 4, 4, players=(2, 3)))
+    assert islands and not any(line.get("over_land") for line in islands)

@@ -17,7 +17,7 @@ from risk.tui.render import Palette, mission_text, render_text
 from risk.tui.rounds import count_rounds, rounds_played
 from risk.tui.session import PlaySession, make_seats
 from risk.view import View
-from test_tui import helper_line, new_session, say, unwrapped
+from test_tui import helper_line, new_session, say, squashed, unwrapped
 
 
 @pytest.fixture(autouse=True)
@@ -426,13 +426,13 @@ def test_quit_asks_first_and_every_game_is_saved_as_it_goes(tmp_path: Path) -> N
     assert read_record_file(path).history == game.history  # saved after the move, unasked
     screen = say(session, "q")
     assert not session.finished and session.prompt == "Quit? y/n> "
-    assert f"Leave the game? The game is saved in {path}" in unwrapped(screen)
+    assert squashed(f"Leave the game? The game is saved in {path}") in squashed(screen)
     screen = say(session, "n")
     assert "Playing on." in screen and not session.finished and session.prompt == "Ann claim> "
     say(session, helper_line(session))
     say(session, "quit")
     screen = say(session, "y")
-    assert session.finished and f"Quitting. Saved to {path}." in unwrapped(screen)
+    assert session.finished and squashed(f"Quitting. Saved to {path}.") in squashed(screen)
     saved = read_record_file(path)
     assert saved.history == game.history
     assert "# risk play status: setup · Ann to act · setup: claim" in path.read_text(encoding="utf-8")
@@ -484,7 +484,7 @@ def test_load_without_a_file_lists_recent_saves_and_shows_the_map(data_folder: P
     runner = CliRunner()
     saves = data_folder / "risk" / "saves"
     result = runner.invoke(risk_app, ["play", "--load"])
-    assert result.exit_code == 1 and f"no saved games in {saves}" in unwrapped(result.output)
+    assert result.exit_code == 1 and squashed(f"no saved games in {saves}") in squashed(result.output)
     first = runner.invoke(risk_app, ["play", "--seed", "4"], input="auto\nplace iceland\n")
     assert first.exit_code == 0, first.output
     second = runner.invoke(risk_app, ["play", "--seed", "5", "--names", "Zoe,Yan,Xi"], input="claim peru\n")
@@ -493,7 +493,7 @@ def test_load_without_a_file_lists_recent_saves_and_shows_the_map(data_folder: P
     listing = runner.invoke(risk_app, ["play", "--load"], input="2\nquit\ny\n")
     assert listing.exit_code == 0, listing.output
     text = listing.output
-    assert f"Saved games in {saves}, newest first:" in unwrapped(text)
+    assert squashed(f"Saved games in {saves}, newest first:") in squashed(text)
     lines = text.splitlines()
     newest = next(line for line in lines if line.startswith(" 1) "))
     older = next(line for line in lines if line.startswith(" 2) "))

@@ -1,6 +1,6 @@
 """Is a board fair to every seat? Bot games on it, and each seat's win rate with its 95% interval.
 
-    python tools/balance_board.py src/risk/maps/isles.json --players 2 3 --games 200
+    python tools/balance_board.py src/risk/maps/crossroads.json --players 2 3 --games 200
     python tools/balance_board.py pangaea --players 6 8 10 --games 200 --processes 2
 
 For each player count, ``--games`` bot games with the ``--rules`` (2 players: that edition's 2-player

@@ -36,7 +36,7 @@ def players_text(board: Board) -> str:
     if board.players is None:
         return "as the rules say"
     low, high = board.players
-    return f"{low}-{high}"
+    return str(low) if low == high else f"{low}-{high}"
 
 
 def summary(board: Board) -> dict[str, Any]:

@@ -1385,8 +1385,9 @@ function renderGameOver(colours) {
     ),
     el("p", { class: "muted", text: o.reason || "" }),
     el("p", { class: "muted", text: `After ${plural(v.turn || 0, "turn")}.` }),
-    fogGame() ? el("p", { class: "fog-lifted", id: "fog-lifted", text: "The fog has lifted: the whole board is shown." }) : null,
   );
+  // Only under fog (append(null) would write the word "null").
+  if (fogGame()) card.append(el("p", { class: "fog-lifted", id: "fog-lifted", text: "The fog has lifted: the whole board is shown." }));
   const me = S.seat !== null && v.players[S.seat] ? v.players[S.seat].name : "";
   card.append(rematchBox({ gameId, token: S.token, seat: S.seat, name: me, rules: v.rules }));
   const actions = el("div", { class: "row wrap center" });
