@@ -23,6 +23,7 @@ import pytest
 
 from live_server import request
 from risk.maps.generate import generate_board
+from risk.maps.labels import board_unit
 from test_browser import LAPTOP, PHONE, browser, port, shot
 from test_browser_board import BOXES, overlap
 
@@ -263,6 +264,13 @@ def test_the_small_board_is_drawn_whole_without_collisions(
     page.wait_for_timeout(300)
     drawn(page, 24)
     assert collisions_on_page(page) == []
+    # The page sizes its badges with the unit the server placed the names by (larger than a 42-territory
+    # board's: risk.maps.labels.board_unit).
+    drawing = request(port, "GET", f"/api/games/{created['id']}/board")["drawing"]
+    unit = board_unit(drawing["viewBox"], 24)
+    assert unit > board_unit(drawing["viewBox"])
+    radius = float(page.locator(".board-svg .badge-disc").first.get_attribute("r"))
+    assert radius == pytest.approx(11 * unit, rel=1e-6)
     shot(page, f"boards-game-crossroads-{label}")
     assert page.errors == []
     page.close()

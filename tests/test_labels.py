@@ -27,7 +27,7 @@ from risk.maps.labels import (
 
 
 def boxes(drawing: dict[str, Any]) -> tuple[dict[str, Box], dict[str, Box]]:
-    unit = board_unit(drawing["viewBox"])
+    unit = board_unit(drawing["viewBox"], len(drawing["territories"]))
     names = {slug: Box(*row["box"]) for slug, row in drawing["names"].items()}
     badges = {
         slug: around(*t["label"], BADGE_RADIUS * unit) for slug, t in drawing["territories"].items()
@@ -69,7 +69,7 @@ def test_each_name_is_whole_readable_and_on_the_board(board: str) -> None:
     drawing = load_drawing(board)
     assert drawing is not None
     shipped = load_map(board)
-    unit = board_unit(drawing["viewBox"])
+    unit = board_unit(drawing["viewBox"], len(drawing["territories"]))
     x0, y0, width, height = drawing["viewBox"]
     names, badges = boxes(drawing)
     for i in range(len(shipped)):
@@ -99,7 +99,7 @@ def test_the_names_under_their_badges_collided_on_the_classic_board() -> None:
     drawing = load_drawing("classic")
     assert drawing is not None
     shipped = load_map("classic")
-    unit = board_unit(drawing["viewBox"])
+    unit = board_unit(drawing["viewBox"], len(drawing["territories"]))
     size = NAME_SIZE * unit
     naive = {}
     for i in range(len(shipped)):
@@ -128,7 +128,7 @@ def test_a_crowded_board_of_any_shape_gets_names_that_do_not_collide() -> None:
                "continents": {"Middle": {"label": [450, 30]}}}
     placed = with_names(drawing, names, {"Middle": 7})
     assert collisions(placed) == []
-    middle = continent_box("Middle", 7, 450, 30, board_unit(drawing["viewBox"]))
+    middle = continent_box("Middle", 7, 450, 30, board_unit(drawing["viewBox"], len(drawing["territories"])))
     assert not any(Box(*row["box"]).overlaps(middle) for row in placed["names"].values())
     assert any(len(row["lines"]) == 2 for row in placed["names"].values())  # too long for one line
 
@@ -142,3 +142,14 @@ def test_the_placement_is_deterministic() -> None:
     names = {shipped.slug_of(i): shipped.name_of(i) for i in range(len(shipped))}
     again = place_names(second, names, {c.name: c.bonus for c in shipped.continents})
     assert again == second["names"]
+
+
+def test_a_board_of_fewer_territories_gets_larger_names_and_badges() -> None:
+    """The unit grows by sqrt(42 / territories) below the classic board's 42 (at most 3 times), so that
+    a small board's names are not specks in wide cells; 42 and more keep the drawing's own unit."""
+    view = [0.0, 0.0, 1000.0, 625.0]
+    assert board_unit(view) == board_unit(view, 42) == board_unit(view, 100) == 1.0
+    assert board_unit(view, 24) == pytest.approx((42 / 24) ** 0.5)
+    assert board_unit(view, 6) == pytest.approx(7**0.5)
+    assert board_unit(view, 2) == 3.0  # at most three times
+    assert board_unit([0.0, 0.0, 300.0, 200.0], 6) == pytest.approx(0.4 * 7**0.5)  # on the 0.4 floor

@@ -348,7 +348,7 @@ def continent_labels(
 ) -> dict[str, dict[str, list[float]]]:
     """Where each continent's name and bonus go: near the middle of its land, over no army badge and
     no other continent's name, inside the drawing (nearest to its middle that is free)."""
-    unit = board_unit(view_box)
+    unit = board_unit(view_box, len(board.territories))
     radius = BADGE_RADIUS * unit
     badges = [around(x, y, radius) for x, y in points]
     taken: list[Box] = []

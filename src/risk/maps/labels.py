@@ -60,10 +60,21 @@ AMBIGUOUS = 1.0  # for each other badge as near a name as its own
 FAR_ENOUGH = 2.0  # a name whose best spot beside its badge costs more looks farther too
 
 
-def board_unit(view_box: Iterable[float]) -> float:
-    """The size unit of a board's drawing, as board.js computes it (1 for a 1000-wide board)."""
+# A board of fewer territories than the classic board's 42 has larger ones: its names and badges grow
+# with them (by the square root of 42 over the count, at most SPARSE_MOST times), so that a small
+# board's names are not specks in the middle of wide cells.
+DENSE_TERRITORIES = 42
+SPARSE_MOST = 3.0
+
+
+def board_unit(view_box: Iterable[float], territories: int = 0) -> float:
+    """The size unit of a board's drawing of ``territories`` territories (0: not counted), as board.js
+    computes it: 1 for a 1000-wide board of 42 territories or more, larger for fewer."""
     _, _, width, height = (float(v) for v in view_box)
-    return max(0.4, min(width, height * 1.6) / 1000)
+    unit = max(0.4, min(width, height * 1.6) / 1000)
+    if 0 < territories < DENSE_TERRITORIES:
+        unit *= min(SPARSE_MOST, math.sqrt(DENSE_TERRITORIES / territories))
+    return unit
 
 
 def text_width(text: str, size: float, spacing: float = 0.0) -> float:
@@ -320,7 +331,7 @@ def place_names(
     whose names the drawing places (``drawing["continents"]``) to their bonuses.
     """
     x0, y0, width, height = (float(v) for v in drawing["viewBox"])
-    unit = board_unit(drawing["viewBox"])
+    unit = board_unit(drawing["viewBox"], len(drawing["territories"]))
     drawn = {
         slug: t for slug, t in drawing["territories"].items()
         if slug in names and t.get("path") and isinstance(t.get("label"), list)

@@ -71,7 +71,11 @@ export class Board {
     } else {
       this.view = { x: 0, y: 0, w: NODE_W, h: NODE_H };
     }
-    this.unit = Math.max(0.4, Math.min(this.view.w, this.view.h * 1.6) / 1000);
+    // As risk.maps.labels.board_unit: a board of fewer than 42 territories has larger ones, and
+    // its names and badges grow with them (by sqrt(42 / count), at most 3 times).
+    const count = this.territories.length;
+    const sparse = count > 0 && count < 42 ? Math.min(3, Math.sqrt(42 / count)) : 1;
+    this.unit = Math.max(0.4, Math.min(this.view.w, this.view.h * 1.6) / 1000) * sparse;
     const pos = new Map();
     for (const t of this.territories) {
       const d = drawn[t.slug];
