@@ -16,6 +16,7 @@ was built from: ``risk/__init__.py`` reads it and, when a source has changed sin
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -23,6 +24,7 @@ import shutil
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,6 +133,27 @@ def up_to_date() -> bool:
     )
 
 
+@contextlib.contextmanager
+def quiet(log: Path) -> Iterator[None]:
+    """Standard output and error, this process's and its children's (the C compiler), into ``log``."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    with log.open("wb") as sink:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)
+
+
 def build() -> None:
     from mypyc.build import mypycify
     from setuptools import setup
@@ -179,12 +202,14 @@ def main() -> None:
     if args.if_needed:
         print("build_compiled: compiling the rules core and the bots with mypyc, once (1 to 2 minutes; "
               "the bots then think about twice as fast)", flush=True)
+        log = ROOT / "build" / "build_compiled.log"
         try:
-            build()
+            with quiet(log):  # mypyc's and the compiler's notes are for us, not for a player
+                build()
         except (Exception, SystemExit) as error:  # `make play` goes on, on pure Python
             clean()
-            print(f"build_compiled: the build failed ({error or type(error).__name__}); the pure-Python "
-                  "build is used", file=sys.stderr)
+            print(f"build_compiled: the build failed ({error or type(error).__name__}; its output: {log}); "
+                  "the pure-Python build is used", file=sys.stderr)
             sys.exit(CANNOT_BUILD)
     else:
         build()
