@@ -152,7 +152,7 @@ def test_make_play_builds_only_when_the_build_is_missing_or_out_of_date(
     built = [Path(f"m{i}.so") for i in range(len(tool.COMPILED) + 1)]  # a module each, and the library
     monkeypatch.setattr(tool, "compiled_files", lambda: built)
     assert not tool.up_to_date()  # no build
-    current = {tool.module_name(path): tool.source_digest(tool.SRC / path) for path in tool.COMPILED}
+    current = tool.current_manifest()["modules"]
     write_manifest(manifest, current)
     assert tool.up_to_date()
     write_manifest(manifest, {**current, "risk.rules.game": "0" * 64})

@@ -119,18 +119,22 @@ def clean() -> None:
     shutil.rmtree(BUILD, ignore_errors=True)
 
 
+def current_manifest() -> dict[str, object]:
+    """The manifest a build of today's sources for this Python has."""
+    return {
+        "python": sys.implementation.cache_tag,
+        "modules": {module_name(path): source_digest(SRC / path) for path in COMPILED},
+    }
+
+
 def up_to_date() -> bool:
     """Whether the build present is this Python's, of exactly ``COMPILED``, from today's sources."""
     try:
         manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    wanted = {module_name(path): source_digest(SRC / path) for path in COMPILED}
-    return (
-        manifest.get("python") == sys.implementation.cache_tag
-        and manifest.get("modules") == wanted
-        and len(compiled_files()) > len(COMPILED)  # an extension module each, and the shared library
-    )
+    # An extension module each, and the shared library.
+    return manifest == current_manifest() and len(compiled_files()) > len(COMPILED)
 
 
 @contextlib.contextmanager
@@ -176,11 +180,7 @@ def build() -> None:
             script_args=["--quiet", "build_ext", "--inplace", "--parallel", "2",
                          "--build-temp", temp, "--build-lib", temp],
         )
-    manifest = {
-        "python": sys.implementation.cache_tag,
-        "modules": {module_name(path): source_digest(SRC / path) for path in COMPILED},
-    }
-    MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n")
+    MANIFEST.write_text(json.dumps(current_manifest(), indent=1) + "\n")
 
 
 def main() -> None:
