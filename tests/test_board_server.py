@@ -258,13 +258,13 @@ def test_a_boards_mission_cards_are_its_own() -> None:
         })
         assert answer.status_code == 201, answer.text
         game_id, token = answer.json()["id"], answer.json()["seats"][0]["token"]
-        cards = client.get(f"/api/games/{game_id}/board").json()["board"]["mission_cards"]
+        cards = client.get(f"/api/games/{game_id}/board").json()["mission_cards"]
         made = ranked_missions(Board(data))
         assert cards == [{"key": m.key, "rank": m.rank, "timing": m.timing, "text": m.text} for m in made]
         assert {c["text"] for c in cards} != {m.text for m in RANKED_MISSIONS}
         view = client.get(f"/api/games/{game_id}/view", headers=bearer(token)).json()["view"]
         assert set(view["mission_cards"][0]["unclaimed"]) <= {c["key"] for c in cards}
-        classic = client.get("/api/boards/classic").json()["board"]["mission_cards"]
+        classic = client.get("/api/boards/classic").json()["mission_cards"]
         assert [(c["key"], c["text"]) for c in classic] == [(m.key, m.text) for m in RANKED_MISSIONS]
 
 

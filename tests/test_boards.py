@@ -83,6 +83,66 @@ def test_the_test_board_is_valid() -> None:
     assert len(board) == 24 and board.players == (2, 8) and board.continents[0].colour == "#336699"
 
 
+def with_an_isle() -> dict[str, Any]:
+    """The 8-player board with an island: a territory linked to the others by sea only."""
+    data = eight_player_board()
+    data["territories"].append({"name": "Isle", "continent": "North", "card": "infantry"})
+    data["links"] += [
+        {"between": ["Isle", "North 3"], "by": "sea"},
+        {"between": ["East 2", "Isle"], "by": "sea"},
+    ]
+    return data
+
+
+def test_a_board_shown_as_json_is_a_board_file_that_loads_back_the_same() -> None:
+    board = Board(with_an_isle())
+    shown = board.to_json()
+    jsonschema.Draft202012Validator(SCHEMA).validate(shown)
+    assert messages(shown) == []
+    again = Board(shown)
+    assert again.to_json() == shown
+    assert again.islands == board.islands == {board.territory("Isle")}
+    assert again.neighbours == board.neighbours and again.link_kinds == board.link_kinds
+    assert again.starting_armies == board.starting_armies and again.continents == board.continents
+    isle = shown["territories"][-1]
+    assert isle["slug"] == "isle" and isle["island"] is True and isle["neighbours"] == ["North 3", "East 2"]
+    assert {"between": ["North 3", "Isle"], "by": "sea"} in shown["links"]
+
+
+def test_a_neighbour_list_beside_a_sea_link_keeps_the_link_by_sea() -> None:
+    data = with_an_isle()
+    data["territories"][-1]["neighbours"] = ["North 3"]
+    data["territories"][2]["neighbours"] = ["Isle"]  # North 3
+    assert messages(data) == []
+    board = Board(data)
+    assert board.islands == {board.territory("Isle")}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("slug", "north-one", "the slug of 'North 1' is 'north-1', not \"north-one\""),
+        ("slug", 3, "the slug of 'North 1' is 'north-1', not 3"),
+        ("island", True, "island is true, but the territory has a border link: write false"),
+        ("island", "no", "island must be true or false, not text"),
+    ],
+)
+def test_a_shown_field_that_disagrees_with_the_board_is_a_problem(
+    field: str, value: Any, message: str
+) -> None:
+    data = changed(f"territories.0.{field}", value)
+    problems = board_problems(data)
+    assert [(p.where, p.message.split(": fix")[0].split(", or remove")[0]) for p in problems] == [
+        (f"territories[0] ('North 1').{field}", message)
+    ]
+    isle = with_an_isle()
+    isle["territories"][-1]["island"] = False
+    assert messages(isle) == [
+        "territories[24] ('Isle').island: island is false, but the territory is linked by sea only: "
+        "write true, or remove it (it is made from the links)"
+    ]
+
+
 def changed(path: str, value: Any) -> dict[str, Any]:
     """The 8-player board with one field set (``path`` like ``territories.0.card``; ``None`` deletes)."""
     data = eight_player_board()

@@ -238,7 +238,7 @@ class Person:
         board = request(self.port, "GET", "/api/boards/classic")["board"]
         self._slugs = {t["slug"]: t["name"] for t in board["territories"]}
         index = {t["name"]: i for i, t in enumerate(board["territories"])}
-        self._neighbours = {t["name"]: [index[n] for n in t["neighbors"]] for t in board["territories"]}
+        self._neighbours = {t["name"]: [index[n] for n in t["neighbours"]] for t in board["territories"]}
 
 
 def play(person: Person, turns: int, timeout: float = 480) -> None:

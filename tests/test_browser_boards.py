@@ -218,8 +218,8 @@ def test_mission_cards_in_the_words_of_the_board(browser: Any, port: int) -> Non
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={token}")
     page.locator("#goal-panel .mission-list li").first.wait_for(timeout=90_000)
-    board = request(port, "GET", f"/api/games/{created['id']}/board")["board"]
-    cards = {card["key"]: card for card in board["mission_cards"]}
+    answer = request(port, "GET", f"/api/games/{created['id']}/board")
+    cards = {card["key"]: card for card in answer["mission_cards"]}
     own = request(port, "GET", f"/api/games/{created['id']}/view", token=token)
     keys = own["view"]["mission_cards"][0]["unclaimed"]
     shown = page.locator("#goal-panel .mission-list li").all_text_contents()
@@ -272,5 +272,33 @@ def test_the_small_board_is_drawn_whole_without_collisions(
     radius = float(page.locator(".board-svg .badge-disc").first.get_attribute("r"))
     assert radius == pytest.approx(11 * unit, rel=1e-6)
     shot(page, f"boards-game-crossroads-{label}")
+    assert page.errors == []
+    page.close()
+
+
+@pytest.mark.parametrize(("viewport", "label"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_an_upload_with_many_problems_lists_them_all_with_their_lines(
+    browser: Any, port: int, tmp_path: Path, viewport: dict[str, int], label: str
+) -> None:
+    data = copy.deepcopy(generate_board(40, 5, seed=2))
+    for row in data["territories"]:  # a misspelt field on every territory, and one problem more
+        row["neighbors"] = []
+    data["links"][0]["by"] = "tunnel"
+    page = lobby(browser, port, viewport)
+    page.set_input_files("#board-file", str(board_file(tmp_path, data)))
+    problems = page.locator("#board-problems")
+    problems.wait_for(state="visible", timeout=30_000)
+    rows = page.locator("#board-problems .problem-list li").all_text_contents()
+    assert len(rows) == 41 and f"{len(rows)} problems" in problems.inner_text()
+    assert all(row.startswith("line ") for row in rows)
+    assert "neighbors" in rows[0] and "tunnel" in rows[1]  # one of each kind first, then the others
+    assert "more" not in problems.inner_text()
+    box = page.locator("#board-problems .problem-list")
+    sizes = box.evaluate("e => [e.scrollHeight, e.clientHeight, e.scrollWidth, e.clientWidth]")
+    assert sizes[0] > sizes[1] and sizes[2] <= sizes[3], sizes  # it scrolls down, never sideways
+    problems.scroll_into_view_if_needed()
+    shot(page, f"boards-lobby-problems-{label}")
+    page.locator("#board-problems .problem-list li").last.scroll_into_view_if_needed()
+    assert page.locator("#board-problems .problem-list li").last.is_visible()
     assert page.errors == []
     page.close()

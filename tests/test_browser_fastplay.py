@@ -38,7 +38,7 @@ def board(server_port: int) -> dict[str, Any]:
         data = request(server_port, "GET", "/api/boards/classic")["board"]
         BOARD["slugs"] = [t["slug"] for t in data["territories"]]
         index = {t["name"]: i for i, t in enumerate(data["territories"])}
-        BOARD["neighbours"] = [[index[n] for n in t["neighbors"]] for t in data["territories"]]
+        BOARD["neighbours"] = [[index[n] for n in t["neighbours"]] for t in data["territories"]]
     return BOARD
 
 

@@ -21,7 +21,7 @@ def test_map_json_contract() -> None:
     code, out, _ = run("map", "--json")
     data = json.loads(out)
     assert code == 0 and len(data["territories"]) == 42
-    assert {"name", "continent", "neighbors"} <= set(data["territories"][0])
+    assert {"name", "continent", "neighbours"} <= set(data["territories"][0])
     assert {k: data["continents"][5][k] for k in ("name", "bonus")} == {"name": "Australia", "bonus": 2}
     code, out, _ = run("map")
     assert code == 0 and "Kamchatka" in out

@@ -103,7 +103,7 @@ def test_json_shape(board: Board) -> None:
     data = json.loads(json.dumps(board.to_json()))
     assert len(data["territories"]) == 42 and len(data["continents"]) == 6
     first = data["territories"][0]
-    assert {"name", "continent", "neighbors"} <= set(first)
+    assert {"name", "continent", "neighbours", "slug", "card", "island"} <= set(first)
     assert {"name", "bonus", "territories"} <= set(data["continents"][0])
 
 

@@ -166,7 +166,8 @@ def test_an_uploaded_board_is_checked_played_and_replays_after_a_restart(tmp_pat
         summary = client.get(f"/api/games/{game_id}").json()
         assert summary["board"] == data["name"] and len(summary["seats"]) == 8
         drawn = client.get(f"/api/games/{game_id}/board").json()
-        assert len(drawn["board"]["territories"]) == 100 and drawn["board"]["players"] == [2, 10]
+        assert len(drawn["board"]["territories"]) == 100
+        assert drawn["board"]["players"] == {"min": 2, "max": 10}
         assert set(drawn["drawing"]["territories"]) == {t["slug"] for t in drawn["board"]["territories"]}
     with TestClient(create_app(SqlStorage(url))) as client:  # the server again, from its store
         again = client.get(f"/api/games/{game_id}/board").json()
@@ -227,3 +228,104 @@ def test_a_game_takes_up_to_the_boards_players(client: TestClient) -> None:
     )
     classic = client.post("/api/games", json={"edition": "2003", "seats": ten[:7], "board": "classic"})
     assert classic.status_code == 422 and "6" in classic.json()["error"]["message"]
+
+
+# -- one board format: what is shown is a board file ------------------------------------------------------
+def board_facts(board: Board) -> dict[str, Any]:
+    """Everything a board says, to compare two boards loaded from different files."""
+    return {
+        "name": board.name,
+        "title": board.title,
+        "players": board.players,
+        "starting_armies": board.starting_armies,
+        "drawing": board.drawing,
+        "territories": [
+            (t.name, t.continent, t.card_symbol, t.aliases, t.label, t.outline) for t in board.territories
+        ],
+        "continents": board.continents,
+        "neighbours": board.neighbours,
+        "islands": board.islands,
+        "wild_cards": board.wild_cards,
+    }
+
+
+def shown_boards(client: TestClient, name: str, data: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    """A board as each output shows it: the API (the shipped board's, or a game's on it), `risk board
+    show --json` and `risk map --json` (by name, or of its file)."""
+    from typer.testing import CliRunner
+
+    from risk.cli import app
+
+    runner = CliRunner()
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    given = name if name in ("classic", "crossroads", "pangaea") else str(path)
+    if given == name:
+        api = client.get(f"/api/boards/{name}").json()["board"]
+    else:
+        seats = [{"kind": "bot", "bot": "quick"} for _ in range(3)]
+        created = client.post("/api/games", json={"seats": seats, "board": data, "bot_delay": 0})
+        assert created.status_code == 201, created.text
+        api = client.get(f"/api/games/{created.json()['id']}/board").json()["board"]
+    shown = {"api": api}
+    for command in (["board", "show", given, "--json"], ["map", given, "--json"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 0, result.output
+        shown[" ".join(command[:1])] = json.loads(result.stdout)
+    return shown
+
+
+@pytest.mark.parametrize("name", ["classic", "crossroads", "pangaea", "generated"])
+def test_every_shown_board_is_a_board_file_that_loads_back_to_the_same_board(
+    client: TestClient, name: str, tmp_path: Path
+) -> None:
+    from risk.maps import load_map
+    from risk.maps.validate import board_problems
+
+    if name == "generated":
+        data = generated(40, 5, 7)
+        original = Board(data)
+    else:
+        original = load_map(name)
+        data = json.loads(original.canonical_json)
+    for where, shown in shown_boards(client, name, data, tmp_path).items():
+        assert [str(p) for p in board_problems(shown)] == [], where
+        checked = client.post("/api/boards/check", content=json.dumps(shown, indent=1).encode()).json()
+        assert checked["valid"] and checked["count"] == 0, (where, checked["problems"])
+        assert board_facts(Board(shown)) == board_facts(original), where
+        assert Board(shown).to_json() == original.to_json(), where  # shown again, the same file
+
+
+def test_an_upload_lists_every_problem_with_its_line_one_of_each_kind_first(
+    client: TestClient, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from risk.cli import app
+    from risk.maps import load_map
+
+    # The shape `risk map --json` had before it was a board file: 130 problems.
+    data = load_map("classic").to_json()
+    for row in data["territories"]:
+        row["neighbors"] = row.pop("neighbours")
+        del row["slug"]
+    data["players"] = [2, 6]
+    data["mission_cards"] = []
+    text = json.dumps(data, indent=2)
+    checked = client.post("/api/boards/check", content=text.encode()).json()
+    path = tmp_path / "shown.json"
+    path.write_text(text, encoding="utf-8")
+    by_cli = json.loads(CliRunner().invoke(app, ["board", "validate", str(path), "--json"]).stdout)
+    assert not checked["valid"]
+    assert checked["count"] == len(checked["problems"]) == len(by_cli["problems"]) > 40
+    assert checked["problems"] == by_cli["problems"]  # the same problems, lines and order as the command
+    assert all(p["line"] for p in checked["problems"])
+    first = [p["where"] for p in checked["problems"][:4]]
+    assert first == [
+        "$.mission_cards",
+        "territories[0] ('Alaska').neighbors",
+        "players",
+        "territories[1] ('Northwest Territory').neighbors",
+    ]
+    shown_line = text.splitlines()[checked["problems"][1]["line"] - 1]
+    assert '"neighbors"' in shown_line

@@ -38,7 +38,7 @@ from typing import IO, Any
 from risk.bots.base import Bot
 from risk.bots.random_bot import RandomBot
 from risk.errors import RiskError
-from risk.maps import Board
+from risk.maps import SYMBOLS, Board
 from risk.rules.actions import Action
 from risk.view import View
 
@@ -110,18 +110,29 @@ def legal_lines(actions: Iterable[Action], view: View) -> list[str]:
 
 
 def board_message(board: Board) -> dict[str, Any]:
-    """The ``board`` message: ``risk map --json`` in the names actions use. Each territory gets its
-    slug beside its display name (the view's), neighbours and continents list slugs, and the number
-    of wild cards is added. Territories stay in board order, the order of the view's."""
-    slugs = {territory.name: board.slug_of(territory.index) for territory in board.territories}
-    data = board.to_json()
-    for entry in data["territories"]:
-        entry["slug"] = slugs[entry["name"]]
-        entry["neighbours"] = [slugs[name] for name in entry.pop("neighbors")]
-    for continent in data["continents"]:
-        continent["territories"] = [slugs[name] for name in continent["territories"]]
-    data["wild_cards"] = len(board.wild_cards)
-    return data
+    """The ``board`` message (docs/protocol.md, "The board"): the board in the names actions use.
+    Each territory has its slug beside its display name (the view's); its neighbours (border and sea)
+    and a continent's territories are slugs; the number of wild cards is given. Territories stay in
+    board order, the order of the view's."""
+    return {
+        "name": board.name,
+        "territories": [
+            {
+                "name": t.name,
+                "continent": board.continents[t.continent].name,
+                "card": SYMBOLS[t.card_symbol],
+                "island": t.index in board.islands,
+                "slug": board.slug_of(t.index),
+                "neighbours": [board.slug_of(n) for n in board.neighbours[t.index]],
+            }
+            for t in board.territories
+        ],
+        "continents": [
+            {"name": c.name, "bonus": c.bonus, "territories": [board.slug_of(i) for i in c.territories]}
+            for c in board.continents
+        ],
+        "wild_cards": len(board.wild_cards),
+    }
 
 
 class BotLog:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -21,9 +20,10 @@ from typing import Any
 
 from risk.errors import FileInputError, RiskError
 from risk.maps.labels import place_names
-from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
+from risk.maps.validate import FORMAT_VERSION, MAX_BOARD_BYTES, board_problems, parse_board_text
 from risk.maps.validate import SYMBOLS as SYMBOLS  # re-exported: defined there, for the validator
 from risk.maps.validate import normalise as normalise
+from risk.maps.validate import slug as slug  # re-exported: the validator checks a board file's slugs
 from risk.textfile import read_text_file
 
 INFANTRY, CAVALRY, ARTILLERY = 0, 1, 2
@@ -45,11 +45,6 @@ def canonical_json(data: dict[str, Any]) -> str:
     """A board's JSON in one canonical form: keys sorted, no spaces, one line (strings keep their
     characters; a newline inside one is written ``\\n``)."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def slug(name: str) -> str:
-    """The notation form of a name: lower case words joined by hyphens (``western-united-states``)."""
-    return re.sub(r"[^0-9a-z]+", "-", name.lower()).strip("-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +91,8 @@ class Board:
         deck: dict[str, Any] = data.get("deck", {})
         wild_cards = int(deck.get("wilds", data.get("wild_cards", 2)))
         self.drawing: str | None = data.get("drawing")
+        size = data.get("size")
+        self.size: tuple[float, float] | None = None if size is None else (size[0], size[1])
         # The player counts the board supports and its starting armies by count (None and () when
         # it declares none: the rules' figures apply, risk.rules.options).
         players: dict[str, int] | None = data.get("players")
@@ -137,19 +134,24 @@ class Board:
         )
 
         neighbours: list[set[int]] = [set() for _ in territories]
-        sea_only: list[bool] = [True] * len(territories)
+        # How each pair is linked ("border" or "sea"), by (lower index, higher index).
+        self.link_kinds: dict[tuple[int, int], str] = {}
         for link in link_rows:
             a_name, b_name = link["between"]
             a, b = index_by_name[a_name], index_by_name[b_name]
             neighbours[a].add(b)
             neighbours[b].add(a)
-            if link.get("by", "border") != "sea":
-                sea_only[a] = sea_only[b] = False
-        for a, row in enumerate(territory_rows):  # neighbour lists: borders, given both ways (validated)
+            self.link_kinds[(min(a, b), max(a, b))] = link.get("by", "border")
+        # Neighbour lists (given both ways: validated): a border, unless `links` says how the pair is linked.
+        for a, row in enumerate(territory_rows):
             for b_name in row.get("neighbours", ()):
                 b = index_by_name[b_name]
                 neighbours[a].add(b)
                 neighbours[b].add(a)
+                self.link_kinds.setdefault((min(a, b), max(a, b)), "border")
+        sea_only: list[bool] = [True] * len(territories)
+        for (a, b), kind in self.link_kinds.items():
+            if kind != "sea":
                 sea_only[a] = sea_only[b] = False
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(n)) for n in neighbours)
         self.adjacent: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in neighbours)
@@ -228,28 +230,47 @@ class Board:
         raise MapError(f"no card called {name!r} on the {self.name} board")
 
     def to_json(self) -> dict[str, Any]:
-        """The board in the ``risk map --json`` shape."""
-        return {
-            "name": self.name,
-            "territories": [
-                {
-                    "name": t.name,
-                    "continent": self.continents[t.continent].name,
-                    "neighbors": [self.territories[n].name for n in self.neighbours[t.index]],
-                    "card": SYMBOLS[t.card_symbol],
-                    "island": t.index in self.islands,
-                }
-                for t in self.territories
-            ],
-            "continents": [
-                {
-                    "name": c.name,
-                    "bonus": c.bonus,
-                    "territories": [self.territories[i].name for i in c.territories],
-                }
-                for c in self.continents
-            ],
-        }
+        """The board as a board file (docs/boards.md), every field written out, that loads back to
+        this board: what ``risk board show --json``, ``risk map --json`` and the web API give. For
+        its readers each territory also lists its ``neighbours`` (all of them, by name: ``links``
+        says which are by sea) and has its ``slug`` and ``island``, which the validator checks."""
+        data: dict[str, Any] = {"format": FORMAT_VERSION, "name": self.name, "title": self.title}
+        if self.players is not None:
+            data["players"] = {"min": self.players[0], "max": self.players[1]}
+            data["starting_armies"] = {str(count): armies for count, armies in self.starting_armies}
+        data["deck"] = {"wilds": len(self.wild_cards), "symbols": "listed"}
+        if self.drawing is not None:
+            data["drawing"] = self.drawing
+        if self.size is not None:
+            data["size"] = list(self.size)
+        data["continents"] = [
+            {"name": c.name, "bonus": c.bonus}
+            | ({} if c.colour is None else {"colour": c.colour})
+            | {"territories": [self.territories[i].name for i in c.territories]}
+            for c in self.continents
+        ]
+        territories = []
+        for t in self.territories:
+            row: dict[str, Any] = {
+                "name": t.name,
+                "slug": self._slugs[t.index],
+                "continent": self.continents[t.continent].name,
+                "card": SYMBOLS[t.card_symbol],
+                "aliases": list(t.aliases),
+            }
+            if t.label is not None:
+                row["label"] = list(t.label)
+            if t.outline:
+                row["outline"] = [list(point) for point in t.outline]
+            row["neighbours"] = [self.territories[n].name for n in self.neighbours[t.index]]
+            row["island"] = t.index in self.islands
+            territories.append(row)
+        data["territories"] = territories
+        data["links"] = [
+            {"between": [self.territories[a].name, self.territories[b].name], "by": kind}
+            for (a, b), kind in sorted(self.link_kinds.items())
+        ]
+        return data
 
 
 def available_maps() -> list[str]:

@@ -34,6 +34,11 @@ def normalise(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
+def slug(name: str) -> str:
+    """The notation form of a name: lower case words joined by hyphens (``western-united-states``)."""
+    return re.sub(r"[^0-9a-z]+", "-", name.lower()).strip("-")
+
+
 def drawing_names() -> list[str]:
     """The names of the shipped drawings (``risk/maps/drawings/NAME.json``), which a board may name."""
     folder = resources.files(__package__ or "").joinpath("drawings")  # risk.maps
@@ -77,7 +82,20 @@ TOP_FIELDS = (
     "links",
 )
 CONTINENT_FIELDS = ("name", "bonus", "colour", "territories")
-TERRITORY_FIELDS = ("name", "continent", "card", "aliases", "neighbours", "label", "outline")
+TERRITORY_FIELDS = (
+    "name",
+    "continent",
+    "card",
+    "aliases",
+    "neighbours",
+    "label",
+    "outline",
+    "slug",
+    "island",
+)
+# Fields a board file may carry for its readers (what `risk board show --json` and the API write): made
+# from the other fields, so they must agree with them, and they change nothing when the board is loaded.
+DERIVED_TERRITORY_FIELDS = ("slug", "island")
 LINK_FIELDS = ("between", "by")
 ONE_WAY_FIELDS = ("from", "to", "one_way", "direction")
 ONE_WAY_WHY = "one-way links are not allowed: in our rules every link can be crossed both ways"
@@ -190,9 +208,10 @@ def board_problems(data: Any) -> list[Problem]:
     territories = _check_territories(check, data.get("territories"), continent_names)
     if territories is not None:
         _check_continent_lists(check, data.get("continents"), territories)
-        neighbours = _check_links(check, data.get("links"), data["territories"], territories)
+        neighbours, bordered = _check_links(check, data.get("links"), data["territories"], territories)
         if len(territories.names) >= MIN_TERRITORIES:
             _check_connected(check, territories, neighbours)
+        _check_derived(check, data["territories"], territories, neighbours, bordered)
     _check_deck(check, data, data.get("territories"))
     _check_players(check, data, len(territories.names) if territories is not None else None)
     if "drawing" in data:
@@ -406,12 +425,14 @@ def _check_continent_lists(check: _Checker, rows: Any, territories: _Territories
 
 def _check_links(
     check: _Checker, rows: Any, territory_rows: list[Any], territories: _Territories
-) -> list[set[int]]:
-    """The neighbours of each territory (by index), from the links and the territories' neighbour lists."""
+) -> tuple[list[set[int]], set[int]]:
+    """The neighbours of each territory (by index), from the links and the territories' neighbour
+    lists; and the territories with a border link (the others that have links are islands)."""
     count = len(territory_rows)
     index_by_name = territories.index
     neighbours: list[set[int]] = [set() for _ in range(count)]
     two_way: set[frozenset[int]] = set()
+    bordered: set[int] = set()
     if rows is None:
         rows = []
         if not any(isinstance(r, dict) and "neighbours" in r for r in territory_rows):
@@ -463,6 +484,8 @@ def _check_links(
         two_way.add(frozenset((a, b)))
         neighbours[a].add(b)
         neighbours[b].add(a)
+        if link.get("by", "border") != "sea":
+            bordered.update((a, b))
     # Neighbour lists: each one a link one way, which the other territory (or a link) must give back.
     listed: list[set[int] | None] = [None] * count
     for i, row in enumerate(territory_rows):
@@ -487,9 +510,12 @@ def _check_links(
     for i, given in enumerate(listed):
         for j in sorted(given or ()):
             back = listed[j]
-            if frozenset((i, j)) in two_way or (back is not None and i in back):
+            if frozenset((i, j)) in two_way:  # the link says how they are linked
+                continue
+            if back is not None and i in back:  # a border, listed both ways
                 neighbours[i].add(j)
                 neighbours[j].add(i)
+                bordered.update((i, j))
                 continue
             here, there = territories.label(i), territories.label(j)
             check.add(
@@ -497,7 +523,39 @@ def _check_links(
                 f"lists {there}, but {there} does not list {here}: {ONE_WAY_WHY}; add {here} to {there}'s "
                 "neighbours, or remove it from these",
             )
-    return neighbours
+    return neighbours, bordered
+
+
+def _check_derived(
+    check: _Checker,
+    territory_rows: list[Any],
+    territories: _Territories,
+    neighbours: list[set[int]],
+    bordered: set[int],
+) -> None:
+    """A territory's ``slug`` and ``island``, when given, agree with its name and its links."""
+    for i, row in enumerate(territory_rows):
+        if not isinstance(row, dict):
+            continue
+        where = _at("territories", i, territories.names[i])
+        name = territories.names[i]
+        if "slug" in row and name is not None and row["slug"] != slug(name):
+            check.add(
+                f"{where}.slug",
+                f"the slug of {name!r} is {slug(name)!r}, not {_short(row['slug'])}: fix it, or remove it "
+                "(it is made from the name)",
+            )
+        if "island" in row:
+            island = bool(neighbours[i]) and i not in bordered
+            if not isinstance(row["island"], bool):
+                check.add(f"{where}.island", f"island must be true or false, not {_kind(row['island'])}")
+            elif row["island"] != island:
+                links = "has a border link" if not island else "is linked by sea only"
+                check.add(
+                    f"{where}.island",
+                    f"island is {str(row['island']).lower()}, but the territory {links}: "
+                    f"write {str(island).lower()}, or remove it (it is made from the links)",
+                )
 
 
 def _spelling(name: str, known: dict[str, int]) -> str:
@@ -662,20 +720,41 @@ def parse_board_text(text: str) -> tuple[Any, list[Problem]]:
 
 
 def file_problems(path: str | Path) -> tuple[Any, list[Problem]]:
-    """The parsed board and its problems, for a file: read (UTF-8, at most 1 MiB), parsed, checked;
-    each problem with the line where its value starts in the file."""
+    """The parsed board and its problems, for a file: read (UTF-8, at most 1 MiB), then as
+    :func:`text_problems`."""
     try:
         text = read_text_file(path, "a board file", MAX_BOARD_BYTES)
     except FileInputError as error:
         return None, [Problem("", str(error))]
+    return text_problems(text)
+
+
+def text_problems(text: str) -> tuple[Any, list[Problem]]:
+    """The parsed board and its problems, for a board file's text (``risk board validate`` and the web
+    app's upload): each with the line where its value starts, the most useful first
+    (:func:`useful_order`)."""
     data, problems = parse_board_text(text)
     if problems:
         return None, problems
     problems = board_problems(data)
     if problems:
         lines = value_lines(text)
-        problems = [replace(p, line=_line_of(p.where, lines)) for p in problems]
+        problems = useful_order([replace(p, line=_line_of(p.where, lines)) for p in problems])
     return data, problems
+
+
+def useful_order(problems: list[Problem]) -> list[Problem]:
+    """The problems with one of each kind first (a kind: the same field of any territory, continent
+    or link), in the validator's order, then the others: a misspelt field on every territory does not
+    hide the problem after it."""
+    seen: set[str] = set()
+    first: list[Problem] = []
+    again: list[Problem] = []
+    for problem in problems:
+        kind = re.sub(r"\[\d+\]", "[]", _NAMED.sub("", problem.where))
+        (again if kind in seen else first).append(problem)
+        seen.add(kind)
+    return first + again
 
 
 _NAMED = re.compile(r" \((?:'[^']*'|\"[^\"]*\")\)")  # the " ('Alaska')" of "territories[0] ('Alaska')"

@@ -26,11 +26,10 @@ from typing import Any
 
 from risk.maps import Board, MapError, available_maps, board_from_json, load_drawing, load_map
 from risk.maps.cells import board_drawing
-from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
+from risk.maps.validate import MAX_BOARD_BYTES, parse_board_text, text_problems
 from risk.rules.missions import ranked_missions
 from risk.server.storage import GameRecord
 
-SHOWN_PROBLEMS = 5  # an upload's problems the lobby shows (the count says how many more)
 DRAWINGS_KEPT = 16
 
 
@@ -90,19 +89,23 @@ def board_data(stored: str) -> dict[str, Any]:
 
 
 def board_json(board: Board) -> dict[str, Any]:
-    """The board in the ``risk board show --json`` shape, each territory with its notation slug, the
-    board's player counts and its Mission RISK cards (made from the board: the page shows a card's
-    words, the view gives only its key)."""
-    data = board.to_json()
-    for row, index in zip(data["territories"], range(len(board)), strict=True):
-        row["slug"] = board.slug_of(index)
-    data["title"] = board.title
-    data["players"] = list(board.players) if board.players else None
-    data["mission_cards"] = [
-        {"key": card.key, "rank": card.rank, "timing": card.timing, "text": card.text}
-        for card in ranked_missions(board)
-    ]
-    return data
+    """The board as a board file, the ``risk board show --json`` shape (:meth:`Board.to_json`): it
+    validates and uploads back as the same board; each territory has its notation ``slug``."""
+    return board.to_json()
+
+
+def board_answer(board: Board, drawing: dict[str, Any] | None) -> dict[str, Any]:
+    """A board as the API gives it: the board file (``board``), its ``drawing`` and its Mission RISK
+    cards (``mission_cards``, made from the board: the page shows a card's words, the view gives only
+    its key)."""
+    return {
+        "board": board_json(board),
+        "drawing": drawing,
+        "mission_cards": [
+            {"key": card.key, "rank": card.rank, "timing": card.timing, "text": card.text}
+            for card in ranked_missions(board)
+        ],
+    }
 
 
 class Drawings:
@@ -148,9 +151,10 @@ DRAWINGS = Drawings()
 
 
 def check_upload(raw: bytes) -> dict[str, Any]:
-    """An uploaded board file's check, for the lobby: ``valid``, the first ``problems`` (each
-    ``where``, ``line``, ``message``), their ``count``; a valid board's JSON (``board``, to send
-    back with the game) and ``summary`` (name, title, territories, continents, players)."""
+    """An uploaded board file's check, for the lobby: ``valid``, its ``problems`` (each ``where``,
+    ``line``, ``message``: all of them, as ``risk board validate`` gives them), their ``count``; a
+    valid board's JSON (``board``, to send back with the game) and ``summary`` (name, title,
+    territories, continents, players)."""
     if len(raw) > MAX_BOARD_BYTES:
         return _refused(
             f"the file is larger than {MAX_BOARD_BYTES // 1024} KB: a board file is at most 1 MiB"
@@ -161,11 +165,9 @@ def check_upload(raw: bytes) -> dict[str, Any]:
         return _refused("the file is not UTF-8 text: a board file is JSON, saved as UTF-8")
     if not text.strip():
         return _refused("the file is empty: a board file is JSON (docs/boards.md)")
-    data, problems = parse_board_text(text)
-    if not problems:
-        problems = board_problems(data)
-    if problems:
-        shown = [{"where": p.where, "line": p.line, "message": p.message} for p in problems[:SHOWN_PROBLEMS]]
+    data, problems = text_problems(text)
+    if problems:  # all of them, as `risk board validate` lists them (the lobby's list scrolls)
+        shown = [{"where": p.where, "line": p.line, "message": p.message} for p in problems]
         return {"valid": False, "problems": shown, "count": len(problems)}
     board = Board(data)
     return {"valid": True, "problems": [], "count": 0, "board": data, "summary": summary(board)}
@@ -188,6 +190,7 @@ def summary(board: Board) -> dict[str, Any]:
 
 __all__ = [
     "DRAWINGS",
+    "board_answer",
     "board_data",
     "board_json",
     "board_of_game",

@@ -16,7 +16,7 @@ from risk.history import replay_upload, summarize
 from risk.maps import shipped_board
 from risk.server.api.deps import Authorization, HubDep, MasterDep, SocialDep, SummariesDep
 from risk.server.auth import bearer
-from risk.server.boards import DRAWINGS, board_json
+from risk.server.boards import DRAWINGS, board_answer
 from risk.server.errors import Refusal
 from risk.server.refusals import refusals
 
@@ -117,11 +117,8 @@ def _summarize_upload(text: str) -> tuple[dict[str, Any], bool]:
         raise Refusal("bad-record", f"the record does not replay: {error}") from None
     board = replay.game.board
     if not shipped_board(board):  # a board the record carries: the page cannot ask for it by name
-        data["board_data"] = {
-            "board": board_json(board),
-            "drawing": DRAWINGS.get(board.canonical_json),
-            "sha256": board.digest,
-        }
+        drawing = DRAWINGS.get(board.canonical_json)
+        data["board_data"] = board_answer(board, drawing) | {"sha256": board.digest}
     return data, replay.verified
 
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from risk.maps import MapError
 from risk.server.api.deps import Authorization, HubDep, MasterDep, SocialDep
 from risk.server.auth import bearer
-from risk.server.boards import DRAWINGS, board_json, board_of_game, game_board_text
+from risk.server.boards import DRAWINGS, board_answer, board_of_game, game_board_text
 from risk.server.errors import Unloadable
 from risk.server.inputs import STATE_ID, MoveText, OptionValue, Seed, WholeNumber
 from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT, GameSpec, SeatSpec, new_host
@@ -159,7 +159,7 @@ async def game_board(game_id: str, master: MasterDep) -> dict[str, Any]:
     except MapError as error:  # a store edited by hand: the game cannot be loaded either
         raise Unloadable(game_id, str(error)) from None
     drawing = await run_in_threadpool(DRAWINGS.get, game_board_text(record))
-    return {"board": board_json(board), "drawing": drawing}
+    return board_answer(board, drawing)
 
 
 @router.post(

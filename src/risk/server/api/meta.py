@@ -16,7 +16,7 @@ from risk.maps.validate import MAX_BOARD_BYTES
 from risk.odds import invasion
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.rules.variants import game_goal
-from risk.server.boards import DRAWINGS, board_json, check_upload, compact, preview_svg, summary
+from risk.server.boards import DRAWINGS, board_answer, check_upload, compact, preview_svg, summary
 from risk.server.errors import Refusal
 from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT
 from risk.server.refusals import refusals
@@ -87,7 +87,7 @@ def _shipped(name: str) -> str:
 async def board(name: str) -> dict[str, Any]:
     shipped = _shipped(name)
     drawing = await run_in_threadpool(DRAWINGS.get, shipped)
-    return {"board": board_json(load_map(shipped)), "drawing": drawing}
+    return board_answer(load_map(shipped), drawing)
 
 
 @router.get("/api/boards/{name}/preview.svg", summary="A small picture of a board", responses=refusals(404))
@@ -109,7 +109,8 @@ async def board_preview(name: str) -> Response:
     },
 )
 async def check_board(request: Request) -> dict[str, Any]:
-    """Answers ``valid``, the first ``problems`` and their ``count``; for a valid board, its JSON
+    """Answers ``valid``, every one of its ``problems`` (with its line, as ``risk board validate``
+    gives them) and their ``count``; for a valid board, its JSON
     (``board``: send it as a new game's ``board``), a ``summary`` and a ``preview`` (SVG)."""
     limit = MAX_BOARD_BYTES // 1024
     too_large = Refusal("too-large", f"a board file is at most {limit} KB; this one is larger")

@@ -38,12 +38,21 @@ export class Board {
     this.drawing = data.drawing && data.drawing.territories ? data.drawing : null;
     this.onTerritory = onTerritory || (() => {});
     this.onHover = onHover || (() => {});
+    // The board is a board file (docs/boards.md): a territory's neighbours are its own list and the links.
+    const linked = new Map(this.board.territories.map((t) => [t.name, new Set(t.neighbours || [])]));
+    for (const link of this.board.links || []) {
+      const [a, b] = link.between;
+      if (linked.has(a) && linked.has(b)) {
+        linked.get(a).add(b);
+        linked.get(b).add(a);
+      }
+    }
     this.territories = this.board.territories.map((t, index) => ({
       index,
       name: t.name,
       slug: t.slug || slugify(t.name),
       continent: t.continent,
-      neighbors: (t.neighbors || []).map((n) => slugify(n)),
+      neighbors: [...linked.get(t.name)].map((n) => slugify(n)),
       island: !!t.island,
     }));
     this.bySlug = new Map(this.territories.map((t) => [t.slug, t]));

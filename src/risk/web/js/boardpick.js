@@ -1,5 +1,5 @@
 // The lobby's board choice: the shipped boards with a small picture, a board file uploaded (checked
-// by the server: POST /api/boards/check, its first problems shown in plain words), or a board
+// by the server: POST /api/boards/check, all its problems listed with their lines), or a board
 // generated from a seed (POST /api/boards/generate). The game is created with the board's name, or
 // the whole board (the server stores it with the game).
 
@@ -68,15 +68,15 @@ function showProblems(checked) {
   const box = $("#board-problems");
   clear(box);
   box.hidden = false;
-  const more = checked.count - checked.problems.length;
-  box.append(el("strong", { text: `This board file cannot be played: ${checked.count} problem${checked.count === 1 ? "" : "s"}.` }));
-  const list = el("ul");
+  const count = `${checked.count} problem${checked.count === 1 ? "" : "s"}`;
+  box.append(el("strong", { text: `This board file cannot be played: ${count}.` }));
+  // Every problem, as `risk board validate` lists them (one of each kind first); the list scrolls.
+  const list = el("ul", { class: "problem-list", tabindex: "0", "aria-label": `The board file's ${count}` });
   for (const p of checked.problems) {
     const where = [p.line ? `line ${p.line}` : "", p.where].filter(Boolean).join(", ");
     list.append(el("li", { text: where ? `${where}: ${p.message}` : p.message }));
   }
   box.append(list);
-  if (more > 0) box.append(el("span", { text: `…and ${more} more (risk board validate FILE lists them all).` }));
 }
 
 function takeCustom(checked) {

@@ -105,7 +105,7 @@ async function ensureBoard(name) {
     S.index.set(slug, i);
   }
   S.boardData = data;
-  useMissionCards(data.board.mission_cards); // this board's own Mission RISK cards
+  useMissionCards(data.mission_cards); // this board's own Mission RISK cards
   S.board = new Board($("#board"), data, { onTerritory, onHover });
   // Names on the map unless turned off: the board shows them as the zoom makes room.
   const pref = localStorage.getItem("risk.names");

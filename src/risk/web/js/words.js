@@ -1,6 +1,6 @@
 // Words for the game: phases, legal actions as button labels, Mission RISK cards.
 
-// Mission RISK cards are made from the board (src/risk/rules/missions.py): the board's JSON lists them
+// Mission RISK cards are made from the board (src/risk/rules/missions.py): the board's answer lists them
 // (GET /api/games/{id}/board, "mission_cards"), the view names a card by its key only.
 const CARDS = new Map(); // key -> { rank, timing, text }
 
@@ -10,7 +10,7 @@ export const TIMING = {
   end: "at the end of your turn",
 };
 
-/** The Mission RISK cards of the board being played (its JSON's mission_cards). */
+/** The Mission RISK cards of the board being played (its answer's mission_cards). */
 export function useMissionCards(cards) {
   CARDS.clear();
   for (const card of cards || []) CARDS.set(card.key, card);
