@@ -401,3 +401,115 @@ def test_fogged_games_differing_only_in_hidden_facts_send_a_bot_the_same_bytes(t
         assert recorded_messages(tmp_path, changed, seat, "changed") == expected
         compared += 1
     assert compared >= 6
+
+
+# -- what the bot says: its name, a set's cards in any order ------------------------------------------------
+# A bot that gives the name in argv[1] (the greeting's "ready NAME") and plays the first legal line.
+NAMED_BOT = """
+import sys
+legal = []
+for raw in sys.stdin:
+    line = raw.strip()
+    if line.startswith("risk-protocol"):
+        print(("ready " + sys.argv[1]).strip(), flush=True)
+    elif line.startswith("view"):
+        legal = []
+    elif line.startswith("legal "):
+        legal.append(line[6:])
+    elif line.startswith("go"):
+        words = legal[0].split()
+        words[-1] = words[-1].split("..")[0]
+        print("action " + " ".join(words), flush=True)
+    elif line == "quit":
+        break
+"""
+
+
+def test_records_and_tables_name_a_bot_by_the_name_it_gives(tmp_path: Path) -> None:
+    program = tmp_path / "named_bot.py"
+    program.write_text(NAMED_BOT)
+    named = f"{program} 'My Bot 2.0, the best!'"
+    hostile = f"{program} '../../evil\tname #1'"
+    result = run_tournament(
+        [named, hostile, "quick"], Rules.preset("2008"), 3, seed=3, time_budget=5.0, max_turns=40,
+        out=tmp_path / "out",
+    )
+    assert result.log == []
+    labels = {standing.name: standing.label for standing in result.standings}
+    assert labels == {named: "My-Bot-2.0-the-best", hostile: "evil-name-1", "quick": "quick"}
+    table = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert {row["label"] for row in table["bots"]} == set(labels.values())
+    for game in result.results:
+        assert game.record is not None
+        recorded = read_record_file(game.record).players
+        expected = [f"{labels[spec]}-{seat + 1}" for seat, spec in enumerate(game.seats)]
+        assert list(recorded) == expected == list(game.players)
+    nameless = f"{program} ''"  # "ready" alone: the program's name, as before
+    alone = run_tournament([nameless, "quick", "random"], Rules.preset("2008"), 1, seed=1, max_turns=5)
+    assert alone.results[0].players[0] == "named_bot-1"
+    assert {s.label for s in alone.standings} == {nameless, "quick", "random"}  # as given to --bots
+
+
+def test_two_bots_that_give_one_name_are_told_apart_in_the_table(tmp_path: Path) -> None:
+    program = tmp_path / "named_bot.py"
+    program.write_text(NAMED_BOT)
+    first, second = f"{program} twin", f"{program} 'twin' --second"
+    result = run_tournament([first, second, "quick"], Rules.preset("2008"), 1, seed=2, max_turns=5)
+    labels = sorted(standing.label for standing in result.standings)
+    assert len(set(labels)) == 3 and all(label.startswith(("twin", "quick")) for label in labels)
+
+
+# A bot that answers its first decision with the action in argv[1].
+FIXED_BOT = """
+import sys
+for raw in sys.stdin:
+    line = raw.strip()
+    if line.startswith("risk-protocol"):
+        print("ready fixed", flush=True)
+    elif line.startswith("go"):
+        print("action " + sys.argv[1], flush=True)
+    elif line == "quit":
+        break
+"""
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 2, 0), (2, 0, 1)])
+def test_a_sets_cards_may_be_sent_in_any_order_and_the_first_held_one_gets_the_two(
+    tmp_path: Path, order: tuple[int, int, int]
+) -> None:
+    from positions import make_position
+    from risk.rules.actions import Trade
+    from risk.rules.game import Phase
+
+    board = load_map("classic")
+    infantry = [board.card_name(c) for c in range(len(board)) if board.card_symbols[c] == 0][:3]
+    held = {infantry[0]: (0, 3), infantry[2]: (0, 3)}  # the player holds two of the cards' territories
+    game = make_position("2008", owners=held, phase=Phase.REINFORCE, pending=3, hands={0: infantry})
+    sent = [infantry[i] for i in order]
+    program = tmp_path / "fixed.py"
+    program.write_text(FIXED_BOT)
+    bot = ExternalBot([sys.executable, str(program), "trade " + " ".join(sent)], seed=1, time_budget=5.0)
+    try:
+        action = bot.choose(View(game, 0))
+    finally:
+        bot.close()
+    assert not bot.failed, bot.log_lines
+    assert action == Trade(tuple(board.card(name) for name in sent))
+    game.apply(action)
+    first_held = next(name for name in sent if name in held)
+    assert {name: game.armies[board.territory(name)] for name in held} == {
+        name: 5 if name == first_held else 3 for name in held
+    }
+
+
+def test_a_bot_plays_one_game_and_is_told_gameover_then_quit(tmp_path: Path) -> None:
+    program = tmp_path / "recorder.py"
+    program.write_text(RECORDING_BOT)
+    seen = tmp_path / "seen.txt"
+    bot = ExternalBot([sys.executable, str(program), str(seen)], seed=4, time_budget=5.0)
+    game = play_with(bot, max_turns=30)
+    lines = seen.read_text().splitlines()
+    assert lines.count("risk-protocol 1") == 1 and lines.count("quit") == 1
+    winner = "none" if game.winner is None else str(game.winner)
+    assert lines[-2:] == [f"gameover {winner}", "quit"]
+    assert bot._process is None  # the process is gone: a next game starts another

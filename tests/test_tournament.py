@@ -142,8 +142,10 @@ def test_tournament_json_chart_and_records(tmp_path: Path) -> None:
     )
     assert code == 0, stderr
     data = json.loads(stdout)
-    assert [set(bot) for bot in data["bots"]] == [{"name", "games", "wins", "win_rate", "ci95", "rating"}] * 4
+    fields = {"name", "label", "games", "wins", "win_rate", "ci95", "rating"}
+    assert [set(bot) for bot in data["bots"]] == [fields] * 4
     assert {bot["name"] for bot in data["bots"]} == {"quick", "random", "fortress", "continental"}
+    assert all(bot["label"] == bot["name"] for bot in data["bots"])  # a built-in bot is named as given
     for bot in data["bots"]:
         low, high = bot["ci95"]
         assert 0.0 <= low <= bot["win_rate"] <= high <= 1.0

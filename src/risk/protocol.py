@@ -49,6 +49,16 @@ DEFAULT_STARTUP_TIMEOUT = 10.0
 BOT_LOG_CAP = 1_000_000  # bytes of one bot's log file (one game): a chatty bot cannot fill the disk
 LOG_LINE_LIMIT = 10_000  # characters read as one line of a bot's standard error: longer lines are cut
 ENGINE_WORDS = ("ready", "action")  # the bot's lines the engine reads; every other line is logged
+MAX_NAME = 40  # characters of a bot's name (from its greeting, or its program's file name)
+
+
+def name_word(text: str) -> str:
+    """A bot's name as one word for records and tables: letters, digits, ``_`` ``:`` and ``.`` kept,
+    every run of other characters one ``-``, no ``-`` or ``.`` at either end, at most 40 characters
+    (``My Bot 2.0!`` -> ``My-Bot-2.0``); "" when nothing is left."""
+    word = "".join(ch if ch.isalnum() or ch in "_:." else "-" for ch in text)
+    word = "-".join(part for part in word.split("-") if part)
+    return word.strip("-.")[:MAX_NAME].strip("-.")
 
 
 def is_external(spec: str) -> bool:
@@ -228,8 +238,10 @@ class ExternalBot(Bot):
         self._view: View | None = None
         self._bot_log = None if log_file is None else BotLog(log_file)
         self._readers: list[threading.Thread] = []  # of the bot's output and error streams
-        self.bot_name = ""
+        self.bot_name = ""  # the name the bot gave in its greeting (``ready NAME``), as one word
         self.decisions = 0
+        self._seated = False  # told its seat, seed and board
+        self._greeting_failure: str | None = None  # why :meth:`greet` failed, reported at the first decision
 
     @property
     def failed(self) -> bool:
@@ -242,7 +254,9 @@ class ExternalBot(Bot):
             return self._fallback.choose(view)
         self.decisions += 1
         try:
-            if self._process is None:
+            if self._greeting_failure is not None:
+                raise BotFailure(self._greeting_failure)
+            if not self._seated:
                 self._start(view)
             return self._decide(view)
         except BotFailure as failure:
@@ -292,8 +306,28 @@ class ExternalBot(Bot):
         if self._process is not None and self._process.poll() is None:
             self._process.kill()
 
+    def greet(self) -> str:
+        """Start the program and exchange the greeting now, before the game is made (a tournament
+        names the player after it): the name the bot gives (``ready NAME``, as :func:`name_word`
+        makes it one word), or "" if it gives none. A bot that fails to start or to answer is
+        reported at its first decision, as any failure (the random bot plays its seat)."""
+        if self._process is None and self._greeting_failure is None:
+            try:
+                self._launch()
+            except BotFailure as failure:
+                self._greeting_failure = str(failure)
+        return self.bot_name
+
     # -- the conversation ------------------------------------------------------------------------
     def _start(self, view: View) -> None:
+        if self._process is None:
+            self._launch()
+        board = json.dumps(board_message(view.board), separators=(",", ":"))
+        self._send(f"seat {view.player}", f"seed {self.seed}", f"board {board}")
+        self._seated = True
+
+    def _launch(self) -> None:
+        """Start the program and wait for its ``ready``."""
         try:
             self._process = subprocess.Popen(
                 self.command,
@@ -317,9 +351,7 @@ class ExternalBot(Bot):
             reader.start()
         self._send(HELLO)
         reply = self._expect("ready", self.startup_timeout, "the greeting")
-        self.bot_name = reply.partition(" ")[2].strip()
-        board = json.dumps(board_message(view.board), separators=(",", ":"))
-        self._send(f"seat {view.player}", f"seed {self.seed}", f"board {board}")
+        self.bot_name = name_word(reply.partition(" ")[2])
 
     def _read(self, process: subprocess.Popen[str]) -> None:
         assert process.stdout is not None
@@ -425,4 +457,5 @@ __all__ = [
     "external_command",
     "is_external",
     "legal_lines",
+    "name_word",
 ]

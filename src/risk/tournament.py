@@ -97,10 +97,11 @@ def short_name(spec: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_:." else "-" for ch in base) or "bot"
 
 
-def player_name(spec: str, seat: int) -> str:
-    """A player name for the game: the bot's short name and its seat plus one (as `risk simulate`
-    names players, and so its records; seats themselves are numbered from 0)."""
-    return f"{short_name(spec)}-{seat + 1}"
+def player_name(spec: str, seat: int, given: str = "") -> str:
+    """A player name for the game: the name an external bot gave in its greeting (``given``, one
+    word already), else the bot's short name, and its seat plus one (as `risk simulate` names
+    players, and so its records; seats themselves are numbered from 0)."""
+    return f"{given or short_name(spec)}-{seat + 1}"
 
 
 def bot_log_file(out: Path, game: int, seat: int, spec: str) -> Path:
@@ -137,6 +138,8 @@ class GameResult:
     record: str | None = None  # the record's path
     record_text: str | None = None  # the record itself, from the worker until written to ``record``
     error: str | None = None  # why the game failed (then it counts for no one); None when it was played
+    players: tuple[str, ...] = ()  # the player names by seat, as in the record
+    given_names: tuple[str, ...] = ()  # by seat: the name an external bot gave (one word), else ""
 
     @classmethod
     def of_failure(cls, job: GameJob, error: str) -> GameResult:
@@ -159,6 +162,7 @@ class GameResult:
             "seconds": round(self.seconds, 3),
             "record": self.record,
             "error": self.error,
+            "players": list(self.players),
             "log": self.log,
         }
 
@@ -167,8 +171,6 @@ def play_job(job: GameJob) -> GameResult:
     """Play one game to its end or the turn cap; external bots are always shut down."""
     started = time.perf_counter()
     rules = Rules.from_description(job.rules)
-    names = [player_name(spec, seat) for seat, spec in enumerate(job.seats)]
-    game = Game(rules, names, seed=job.seed, board=job.board)
     log: list[str] = []
     out = None if job.record_dir is None else Path(job.record_dir)
     bots = [
@@ -178,9 +180,13 @@ def play_job(job: GameJob) -> GameResult:
         )
         for seat, spec in enumerate(job.seats)
     ]
-    views = [View(game, seat) for seat in range(len(bots))]
     actions = 0
     try:
+        # An external bot greets before the game is made: its player (and record) takes the name it gives.
+        given = tuple(bot.greet() if isinstance(bot, ExternalBot) else "" for bot in bots)
+        names = [player_name(spec, seat, given[seat]) for seat, spec in enumerate(job.seats)]
+        game = Game(rules, names, seed=job.seed, board=job.board)
+        views = [View(game, seat) for seat in range(len(bots))]
         while not game.is_over and game.turn <= job.max_turns:
             actor = game.to_act
             try:
@@ -213,6 +219,8 @@ def play_job(job: GameJob) -> GameResult:
         log=log,
         record=record_path,
         record_text=record_text,
+        players=tuple(names),
+        given_names=given,
     )
 
 
@@ -283,16 +291,18 @@ def bradley_terry_ratings(
 
 @dataclass(slots=True)
 class BotStanding:
-    name: str
+    name: str  # as given to --bots
     games: int
     wins: int
     win_rate: float
     ci95: tuple[float, float]
     rating: float
+    label: str = ""  # as the table shows it: the name an external bot gives (bot_labels)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "label": self.label or self.name,
             "games": self.games,
             "wins": self.wins,
             "win_rate": round(self.win_rate, 4),
@@ -346,8 +356,25 @@ class TournamentResult:
         }
 
 
+def bot_labels(names: Sequence[str], results: Sequence[GameResult]) -> dict[str, str]:
+    """How the table names each bot: the name an external bot gave in its greeting (its first game's),
+    else the bot as given to --bots; two bots of one name are told apart by their place in the list."""
+    given: dict[str, str] = {}
+    for result in results:
+        for spec, name in zip(result.seats, result.given_names, strict=False):
+            if name:
+                given.setdefault(spec, name)
+    labels = {spec: given.get(spec) or spec for spec in names}
+    counts = {label: list(labels.values()).count(label) for label in labels.values()}
+    return {
+        spec: label if counts[label] == 1 else f"{label}#{position + 1}"
+        for position, (spec, label) in enumerate(labels.items())
+    }
+
+
 def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[BotStanding]:
     """Per bot, over the games played (a failed game counts for no one: it was not played out)."""
+    labels = bot_labels(names, results)
     results = [result for result in results if result.error is None]
     ratings = bradley_terry_ratings(names, results)
     table = []
@@ -355,7 +382,7 @@ def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[BotSt
         seats = sum(result.seats.count(name) for result in results)
         wins = sum(1 for result in results if result.winner == name)
         table.append(BotStanding(name, seats, wins, wins / seats if seats else 0.0,
-                                 wilson_interval(wins, seats), ratings[name]))
+                                 wilson_interval(wins, seats), ratings[name], labels[name]))
     table.sort(key=lambda standing: (-standing.rating, standing.name))
     return table
 
@@ -455,7 +482,7 @@ def write_chart(tournament: TournamentResult, path: Path) -> None:
 
     table = tournament.standings
     figure, axes = plt.subplots(figsize=(7, 1.2 + 0.6 * len(table)))
-    labels = [f"{_short_label(s.name)} ({s.rating:.0f})" for s in table][::-1]  # the rating beside the name
+    labels = [f"{_short_label(s.label or s.name)} ({s.rating:.0f})" for s in table][::-1]  # rating beside
     rates = [s.win_rate for s in table][::-1]
     # Clamped: rounding can put an interval end a hair inside its centre.
     low = [max(0.0, s.win_rate - s.ci95[0]) for s in table][::-1]

@@ -170,8 +170,8 @@ def tournament_command(
     for standing in tournament.standings:
         low, high = standing.ci95
         table.add_row(
-            standing.name, str(standing.games), str(standing.wins), f"{standing.win_rate:.1%}",
-            f"{low:.1%} - {high:.1%}", f"{standing.rating:.0f}",
+            standing.label or standing.name, str(standing.games), str(standing.wins),
+            f"{standing.win_rate:.1%}", f"{low:.1%} - {high:.1%}", f"{standing.rating:.0f}",
         )
     console = output_console()
     console.print(table)
