@@ -183,6 +183,7 @@ SHAPE_ERRORS = [
     ("starting_armies.2", 30, "starting_armies['2']", "not a player count of this board"),
     ("starting_armies.8", 0, "starting_armies['8']", "from 1 to 1000"),
     ("deck.wilds", 101, "deck.wilds", "from 0 to 100"),
+    ("territories.0.island", "no", "territories[0] ('North 1').island", "true or false"),
     ("deck.symbols", "random", "deck.symbols", "the deck rule must be"),
     ("format", 2, "format", "from 1 to 1"),
     ("territories", [], "territories", "at least 2 territories"),

@@ -329,3 +329,12 @@ def test_an_upload_lists_every_problem_with_its_line_one_of_each_kind_first(
     ]
     shown_line = text.splitlines()[checked["problems"][1]["line"] - 1]
     assert '"neighbors"' in shown_line
+
+
+def test_the_apis_whole_answer_uploaded_says_to_take_its_board(client: TestClient) -> None:
+    answer = client.get("/api/boards/crossroads").text
+    checked = client.post("/api/boards/check", content=answer.encode()).json()
+    assert not checked["valid"] and checked["count"] == 1
+    assert "its \"board\" field is the board file" in checked["problems"][0]["message"]
+    board = json.dumps(json.loads(answer)["board"])
+    assert client.post("/api/boards/check", content=board.encode()).json()["valid"]

@@ -194,6 +194,14 @@ def board_problems(data: Any) -> list[Problem]:
     if not isinstance(data, dict):
         check.add("", f"a board file holds a JSON object with the board's fields, not {_kind(data)}")
         return check.problems
+    if isinstance(data.get("board"), dict) and not any(k in data for k in ("name", "territories")):
+        # The web API's answer (GET /api/boards/NAME) saved whole: the board file is inside it.
+        check.add(
+            "$",
+            'this is the web API\'s answer about a board, not a board file: its "board" field is the '
+            "board file (save that alone)",
+        )
+        return check.problems
     check.fields(data, TOP_FIELDS, "$")
     if "format" in data:
         check.whole(data["format"], "format", "format", FORMAT_VERSION, FORMAT_VERSION)
