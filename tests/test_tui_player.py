@@ -650,3 +650,39 @@ def test_a_bots_turn_is_summarised_in_one_piece_around_your_defence() -> None:
     assert "attacked" in summaries[0] and "conquered Alaska" in summaries[0]
     logged = [line.plain for line in session.journal if line.plain.startswith("Player 2")]
     assert logged == summaries
+
+
+# -----------------------------------------------------------------------------------------------
+# issue 36: names with any character in saves; a save is never left empty or half-written
+# -----------------------------------------------------------------------------------------------
+def test_a_name_with_a_hash_is_listed_and_loaded_from_its_save(data_folder: Path) -> None:
+    runner = CliRunner()
+    first = runner.invoke(risk_app, ["play", "--seed", "5", "--names", "A#n, Bob ,Cy"], input="claim peru\n")
+    assert first.exit_code == 0, first.output
+    listing = runner.invoke(risk_app, ["play", "--load"], input="1\nquit\ny\n")
+    assert listing.exit_code == 0, listing.output
+    newest = next(line for line in listing.output.splitlines() if line.startswith(" 1) "))
+    assert "A#n, Bob, Cy · setup" in newest
+    assert "Resumed" in listing.output and "A#n (you)" in listing.output
+
+
+def test_a_save_that_cannot_be_written_leaves_the_last_one_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.risk"
+    session = PlaySession(
+        Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=4), make_seats(("human", "quick", "quick"), 4),
+        save_path=path,
+    )
+    session.start()
+    say(session, "claim peru")
+    saved = path.read_bytes()
+    assert saved.startswith(b"risk-record 1\n")
+    # Text that cannot be written as UTF-8 (a lone surrogate): the save fails before the file is touched.
+    monkeypatch.setattr("risk.tui.session.record_text", lambda *args: "risk-record 1\n\udcff")
+    output = squashed(say(session, "save"))
+    assert "Couldnotwrite" in output and "notUTF-8" in output
+    assert path.read_bytes() == saved and sorted(p.name for p in tmp_path.iterdir()) == ["game.risk"]
+    fresh = tmp_path / "new.risk"
+    say(session, f"save {fresh}")
+    assert not fresh.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["game.risk"]

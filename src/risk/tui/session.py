@@ -33,6 +33,7 @@ from risk.rules.missions import ranked_mission
 from risk.rules.variants import game_title
 from risk.rules.variants.fog import action_territories, sees
 from risk.simulate import bot_seed
+from risk.textfile import write_text_file
 from risk.tui.render import (
     HEADQUARTERS_MARK,
     ClearScreen,
@@ -1462,9 +1463,12 @@ class PlaySession:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             text = record_text(self.game, self.seats, self.status_text(), self.saved_settings())
-            path.write_text(text, encoding="utf-8")
+            write_text_file(path, text)  # whole or not at all: never an empty or half-written save
         except OSError as error:
             self._warn(f"Could not write {path}: {error.strerror or error}.")
+            return False
+        except UnicodeEncodeError as error:
+            self._warn(f"Could not write {path}: the game's text is not UTF-8 ({error.reason}).")
             return False
         self._saved_at = len(self.game.history)
         return True
