@@ -476,8 +476,9 @@ def replay_command(
         return
     from risk.tui.rounds import rounds_played
 
+    rounds = rounds_played(game)
     console().print(
-        f"{file}: valid record of {actions} actions, {rounds_played(game)} rounds; "
+        f"{file}: valid record of {actions} actions, {rounds} round{'' if rounds == 1 else 's'}; "
         f"rules {game.rules.describe()}; board {game.board.name}; winner: {winner or 'none (unfinished)'}; "
         f"{dice}"
     )
