@@ -1,5 +1,6 @@
 """Text files the user names (a record to replay, a game to load, a board): read whole, up to a stated
-size, every failure a one-line :class:`FileInputError` that names the file and says what is wrong.
+size, every failure a one-line :class:`FileInputError` that names the file and says what is wrong;
+and written (a save, a record) whole or not at all (:func:`write_text_file`).
 
 >>> read_text_file("no/such/file.risk", "a game record", 1 << 20)
 Traceback (most recent call last):
