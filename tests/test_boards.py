@@ -560,3 +560,12 @@ def test_risk_board_generate_refuses_what_no_board_can_meet(arguments: list[str]
     result = runner.invoke(app, ["board", "generate", *arguments])
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_validate_a_file_that_cannot_be_read_says_so_in_one_line(tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.json")
+    result = runner.invoke(app, ["board", "validate", missing])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"risk: error: {missing}: no such file\n"
+    answer = json.loads(runner.invoke(app, ["board", "validate", missing, "--json"]).stdout)
+    assert answer["problems"][0]["message"] == f"{missing}: no such file"  # JSON: a problem like any other

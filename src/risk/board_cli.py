@@ -79,6 +79,8 @@ def validate_command(
         if problems:
             raise typer.Exit(code=2)
         return
+    if data is None and len(problems) == 1 and problems[0].message.startswith(f"{file}: "):
+        _fail(problems[0].message)  # the file cannot be read (missing, a folder...): that alone, once
     if problems:
         for problem in problems:  # FILE:LINE: as compilers say it, for editors to jump to
             line = f":{problem.line}" if problem.line is not None else ""

@@ -1,5 +1,6 @@
 """Text files the user names (a record to replay, a game to load, a board): read whole, up to a stated
-size, every failure a one-line :class:`FileInputError` that names the file and says what is wrong.
+size, every failure a one-line :class:`FileInputError` that names the file and says what is wrong;
+and written (a save, a record) whole or not at all (:func:`write_text_file`).
 
 >>> read_text_file("no/such/file.risk", "a game record", 1 << 20)
 Traceback (most recent call last):
@@ -9,6 +10,8 @@ risk.errors.FileInputError: no/such/file.risk: no such file
 
 from __future__ import annotations
 
+import os
+import secrets
 from pathlib import Path
 
 from risk.errors import FileInputError
@@ -52,6 +55,26 @@ def read_text_file(path: str | Path, what: str, limit: int) -> str:
     if not text.strip():
         raise FileInputError(f"{path}: is empty")
     return text
+
+
+def write_text_file(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` as UTF-8, whole or not at all: it is written to a temporary file
+    beside ``path`` and renamed over it, so a failure (a full disk, text that is not UTF-8) never
+    leaves an empty or half-written file, and a file already there keeps its last whole text.
+    Raises ``UnicodeEncodeError`` (before any file is touched) or ``OSError``."""
+    data = text.encode("utf-8")
+    path = Path(path)
+    # A new name beside it ("x" refuses one that exists), made with the usual permissions (umask).
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        with open(temporary, "xb") as stream:
+            stream.write(data)
+        if path.exists():  # a file already there keeps its permissions
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _size(limit: int) -> str:

@@ -40,7 +40,7 @@ from risk.record import write_record
 from risk.rounds import count_rounds
 from risk.rules.actions import Attack
 from risk.rules.determinise import without_fog
-from risk.rules.game import PHASE_NAMES, Game, Phase
+from risk.rules.game import PHASE_NAMES, Game, Phase, unshown_in_name
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.auth import hash_token, new_token
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
@@ -157,6 +157,8 @@ def _clean_name(name: str, what: str) -> str:
         raise Refusal("bad-request", f"the name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
     if re.search(r'[,"\n\\]', name):
         raise Refusal("bad-request", f"the name {name!r} may not contain commas, quotes or backslashes")
+    if problem := unshown_in_name(name):
+        raise Refusal("bad-request", problem)
     return name
 
 
