@@ -790,3 +790,14 @@ def test_conquest_map_problems_name_the_line(tmp_path: Path) -> None:
     source = write(tmp_path, "oneway.map", text)
     assert "a one-way link from 'Upper 1' to 'Upper 2'" in refused([source])
     assert import_board(source, skip_unsupported=True).board["links"]
+
+
+def test_generate_makes_boards_as_large_as_the_validator_accepts(tmp_path: Path) -> None:
+    out = tmp_path / "big.json"
+    result = runner.invoke(
+        app, ["board", "generate", "-t", "1000", "-c", "2", "--shape", "chain", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(app, ["board", "validate", str(out)]).exit_code == 0
+    output = runner.invoke(app, ["board", "generate", "-t", "1001"]).output
+    assert "1001 territories" in output and "1000" in output and len(output.strip().splitlines()) == 1

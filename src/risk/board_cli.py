@@ -161,7 +161,7 @@ def show_board(name: str, as_json: bool) -> None:
 @board_app.command("generate")
 def generate_command(
     territories: Annotated[
-        int, typer.Option("--territories", "-t", help="how many territories (6 to 300)")
+        int, typer.Option("--territories", "-t", help="how many territories (6 to 1000)")
     ] = 42,
     continents: Annotated[int, typer.Option("--continents", "-c", help="how many continents (1 to 24)")] = 6,
     seed: Annotated[int, typer.Option("--seed", help="the same seed makes the same board")] = 1,
