@@ -17,6 +17,7 @@ import bisect
 import difflib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -111,7 +112,8 @@ class _Checker:
                 self.add(f"{where}.{key}", f"unknown field {key!r}{hint}")
 
     def name(self, value: Any, where: str, what: str) -> str | None:
-        """A name's text when it is a usable name, else None (and a problem)."""
+        """A name's text when it is a usable name, else None (and a problem); a name with a control
+        character is refused (a problem) but still given, so what refers to it finds it."""
         if not isinstance(value, str):
             self.add(where, f"{what} must be text, not {_kind(value)}")
             return None
@@ -124,6 +126,12 @@ class _Checker:
         if not normalise(value):
             self.add(where, f"{what} {value!r} has no letter or digit: names are looked up by those")
             return None
+        control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+        if control is not None:  # a NUL or an escape code would reach every screen that shows it
+            self.add(
+                where,
+                f"{what} {value!r} has a control character (U+{ord(control):04X}): a name is printable text",
+            )  # still the name it is: links to it are found, so this is the one problem it makes
         return value
 
     def whole(self, value: Any, where: str, what: str, low: int, high: int) -> int | None:
@@ -191,7 +199,7 @@ def board_problems(data: Any) -> list[Problem]:
     if territories is not None:
         _check_continent_lists(check, data.get("continents"), territories)
         neighbours = _check_links(check, data.get("links"), data["territories"], territories)
-        if len(territories.names) >= MIN_TERRITORIES:
+        if neighbours is not None and len(territories.names) >= MIN_TERRITORIES:
             _check_connected(check, territories, neighbours)
     _check_deck(check, data, data.get("territories"))
     _check_players(check, data, len(territories.names) if territories is not None else None)
@@ -406,8 +414,9 @@ def _check_continent_lists(check: _Checker, rows: Any, territories: _Territories
 
 def _check_links(
     check: _Checker, rows: Any, territory_rows: list[Any], territories: _Territories
-) -> list[set[int]]:
-    """The neighbours of each territory (by index), from the links and the territories' neighbour lists."""
+) -> list[set[int]] | None:
+    """The neighbours of each territory (by index), from the links and the territories' neighbour lists;
+    None when the links are too many to read (so whether the board is connected is not known)."""
     count = len(territory_rows)
     index_by_name = territories.index
     neighbours: list[set[int]] = [set() for _ in range(count)]
@@ -425,7 +434,7 @@ def _check_links(
         rows = []
     if len(rows) > MAX_LINKS:
         check.add("links", f"{len(rows)} links: a board has at most {MAX_LINKS}")
-        rows = []
+        return None
     for i, link in enumerate(rows):
         where = f"links[{i}]"
         if not isinstance(link, dict):
