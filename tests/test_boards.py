@@ -594,6 +594,14 @@ def test_every_edition_plays_the_player_counts_a_board_declares() -> None:
         assert json.loads(result.stdout)["players"] == 10
 
 
+def test_the_lobby_is_told_which_board_keeps_the_rulebooks_counts() -> None:
+    from risk.server.boards import summary
+
+    assert summary(load_map("classic"))["rulebooks"] is True
+    assert summary(load_map("pangaea"))["rulebooks"] is False
+    assert summary(Board(eight_player_board()))["rulebooks"] is False
+
+
 def test_a_range_of_one_player_count_reads_as_one_count() -> None:
     three = Board(dict(eight_player_board(), players={"min": 3, "max": 3}, starting_armies={"3": 24}))
     with pytest.raises(RulesError, match=r"^the octagon board is for 3 players, not 4$"):

@@ -27,7 +27,7 @@ from typing import Any
 from risk.maps import Board, MapError, available_maps, board_from_json, load_drawing, load_map
 from risk.maps.cells import board_drawing
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
-from risk.rules.missions import ranked_missions
+from risk.rules.missions import is_book_board, ranked_missions
 from risk.server.storage import GameRecord
 
 SHOWN_PROBLEMS = 5  # an upload's problems the lobby shows (the count says how many more)
@@ -183,6 +183,9 @@ def summary(board: Board) -> dict[str, Any]:
         "territories": len(board),
         "continents": len(board.continents),
         "players": list(board.players) if board.players else None,
+        # The rulebooks' board (the classic one): each edition keeps its own player counts there
+        # (Rules.player_range); on another board that declares its counts, every edition plays them.
+        "rulebooks": is_book_board(board),
     }
 
 
