@@ -59,7 +59,7 @@ class NeutralArmies(Variant[NeutralState]):
         board = game.board
         # On a made board larger than the classic one, the book's armies would not cover the deal (or
         # leave next to nothing to place): each seat gets the book's armies for each territory it is
-        # dealt on the classic board (docs/rules.md, "2-player RISK on a big board"). Armies set with
+        # dealt on the classic board (docs/rules.md, "2-player RISK"). Armies set with
         # an option stay as set.
         if board.players is not None and len(board) > CLASSIC_TERRITORIES:
             here = self._quotas(len(board), seats, game.humans)
