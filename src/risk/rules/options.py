@@ -12,14 +12,17 @@ from typing import Any
 
 from risk.errors import RulesError
 from risk.maps import Board
+from risk.maps.armies import CLASSIC_TERRITORIES, is_classic_board
 from risk.maps.validate import player_counts
-from risk.rules.missions import is_book_board
 from risk.rules.pickling import picklable
 
 # The rulebooks' "3 to 6 players" (2008: 3 to 5) is the classic board's figure, the armies in the
 # box: on another board that declares its player counts, the board's maximum takes its place
 # (docs/boards.md, "Players"; Rules.player_range).
 MOST_PLAYERS = 10  # the most players any board may declare (risk.maps.validate.MAX_PLAYERS)
+# The rulebooks' board's territories: 2-player RISK's armies are the books' for it, scaled on a larger
+# made board (risk.rules.variants.neutrals).
+BOOK_TERRITORIES = CLASSIC_TERRITORIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +319,7 @@ class Rules:
         if board is None or board.players is None:
             return low, high
         board_low, board_high = board.players
-        if low < high and "players" not in self.overrides and not is_book_board(board):
+        if low < high and "players" not in self.overrides and not is_classic_board(board):
             high = board_high
         return max(low, board_low), min(high, board_high)
 

@@ -25,9 +25,10 @@ from importlib import resources
 from typing import Any
 
 from risk.maps import Board, MapError, available_maps, board_from_json, load_drawing, load_map
+from risk.maps.armies import is_classic_board
 from risk.maps.cells import board_drawing
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
-from risk.rules.missions import is_book_board, ranked_missions
+from risk.rules.missions import ranked_missions
 from risk.server.storage import GameRecord
 
 SHOWN_PROBLEMS = 5  # an upload's problems the lobby shows (the count says how many more)
@@ -185,7 +186,7 @@ def summary(board: Board) -> dict[str, Any]:
         "players": list(board.players) if board.players else None,
         # The rulebooks' board (the classic one): each edition keeps its own player counts there
         # (Rules.player_range); on another board that declares its counts, every edition plays them.
-        "rulebooks": is_book_board(board),
+        "rulebooks": is_classic_board(board),
     }
 
 

@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 from mypy_extensions import trait
 
-from risk.maps.armies import CLASSIC_TERRITORIES
 from risk.rules.goal import Goal, GoalKind
+from risk.rules.options import BOOK_TERRITORIES
 from risk.rules.state import Kept, Outcome, State
 from risk.rules.variants.base import Variant
 
@@ -61,9 +61,9 @@ class NeutralArmies(Variant[NeutralState]):
         # leave next to nothing to place): each seat gets the book's armies for each territory it is
         # dealt on the classic board (docs/rules.md, "2-player RISK"). Armies set with
         # an option stay as set.
-        if board.players is not None and len(board) > CLASSIC_TERRITORIES:
+        if board.players is not None and len(board) > BOOK_TERRITORIES:
             here = self._quotas(len(board), seats, game.humans)
-            book = self._quotas(CLASSIC_TERRITORIES, seats, game.humans)
+            book = self._quotas(BOOK_TERRITORIES, seats, game.humans)
             if "starting_armies" not in rules.overrides:
                 players = round(players * here[0] / book[0])
             if "neutral_armies" not in rules.overrides:
