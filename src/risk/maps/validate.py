@@ -565,6 +565,11 @@ def _check_deck(check: _Checker, data: dict[str, Any], rows: Any) -> None:
                 )
 
 
+def player_counts(low: int, high: int) -> str:
+    """Player counts in words: "3 to 5 players", or "3 players" for a range of one count."""
+    return f"{low} players" if low == high else f"{low} to {high} players"
+
+
 def _check_players(check: _Checker, data: dict[str, Any], territory_count: int | None) -> None:
     players, armies = data.get("players"), data.get("starting_armies")
     if players is None and armies is None:
@@ -589,28 +594,29 @@ def _check_players(check: _Checker, data: dict[str, Any], territory_count: int |
     if low > high:
         check.add("players", f"min {low} is more than max {high}: swap them")
         return
+    # Two players play the 2-player game, whose rules give the armies (with the neutrals'): a figure
+    # for 2 is not needed, and not used.
+    two_player = "2 players play the 2-player game, whose rules give its armies"
+    armed = f"{player_counts(max(low, 3), high)}; {two_player}" if high >= 3 else f"only {two_player}"
     if armies is None:
-        check.add(
-            "starting_armies",
-            f"the board supports {low} to {high} players: give the starting armies "
-            f'for each, "starting_armies": {{"{max(low, 3)}": N, ...}}',
-        )
+        if high >= 3:
+            ask = f'give the starting armies for each, "starting_armies": {{"{max(low, 3)}": N, ...}}'
+        else:
+            ask = f'{two_player}: give "starting_armies": {{}}'
+        check.add("starting_armies", f"the board supports {player_counts(low, high)}: {ask}")
         return
     if not isinstance(armies, dict):
         check.add(
             "starting_armies", f'starting_armies must be an object {{"3": 35, ...}}, not {_kind(armies)}'
         )
         return
-    # Two players play the 2-player game, whose rules give the armies (with the neutrals'): a figure
-    # for 2 is not needed, and not used.
     needed = [n for n in range(max(low, 3), high + 1)]
     for key, value in armies.items():
         where = f"starting_armies[{key!r}]"
         if not (key.isascii() and key.isdigit() and low <= int(key) <= high and int(key) >= 3):
             check.add(
                 where,
-                f"{key!r} is not a player count of this board ({max(low, 3)} to {high}; 2 players "
-                "play the 2-player game, whose rules give its armies): remove it",
+                f"{key!r} is not a player count of this board ({armed}): remove it",
             )
             continue
         count = int(key)

@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any
 
 from risk.maps import Board, MapError, available_maps, board_from_json, load_drawing, load_map
+from risk.maps.armies import is_classic_board
 from risk.maps.cells import board_drawing
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems, parse_board_text
 from risk.rules.missions import ranked_missions
@@ -183,6 +184,9 @@ def summary(board: Board) -> dict[str, Any]:
         "territories": len(board),
         "continents": len(board.continents),
         "players": list(board.players) if board.players else None,
+        # The rulebooks' board (the classic one): each edition keeps its own player counts there
+        # (Rules.player_range); on another board that declares its counts, every edition plays them.
+        "rulebooks": is_classic_board(board),
     }
 
 
