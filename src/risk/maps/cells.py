@@ -36,6 +36,7 @@ from risk.maps import Board
 from risk.maps.labels import (
     BADGE_RADIUS,
     Box,
+    BoxIndex,
     around,
     board_unit,
     continent_box,
@@ -350,8 +351,8 @@ def continent_labels(
     no other continent's name, inside the drawing (nearest to its middle that is free)."""
     unit = board_unit(view_box, len(board.territories))
     radius = BADGE_RADIUS * unit
-    badges = [around(x, y, radius) for x, y in points]
-    taken: list[Box] = []
+    badges = BoxIndex((around(x, y, radius) for x, y in points), 4 * radius)
+    taken = BoxIndex((), 4 * radius)
     frame = Box(
         view_box[0] + 2, view_box[1] + 2, view_box[0] + view_box[2] - 2, view_box[1] + view_box[3] - 2
     )
@@ -380,9 +381,7 @@ def continent_labels(
                 and found.y1 <= frame.y1
             ):
                 continue
-            if any(found.overlaps(b, 3 * unit) for b in badges) or any(
-                found.overlaps(b, 4 * unit) for b in taken
-            ):
+            if badges.overlaps(found, 3 * unit) or taken.overlaps(found, 4 * unit):
                 continue
             chosen = (x, y, found)
             break
@@ -392,7 +391,7 @@ def continent_labels(
                 middle.y,
                 continent_box(continent.name, continent.bonus, middle.x, middle.y, unit),
             )
-        taken.append(chosen[2])
+        taken.add(chosen[2])
         out[continent.name] = {"label": [round(chosen[0], 1), round(chosen[1], 1)]}
     return out
 

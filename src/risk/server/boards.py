@@ -18,6 +18,7 @@ import asyncio
 import functools
 import hashlib
 import json
+import logging
 import math
 import threading
 from collections import OrderedDict
@@ -40,6 +41,7 @@ BOARD_JOBS = 1  # board checks and generations at once (each takes a worker thre
 BOARD_JOBS_WAITING = 4  # more waiting than this are refused: try again
 
 Result = TypeVar("Result")
+log = logging.getLogger("risk.server")
 
 
 def game_board_text(record: GameRecord) -> str:
@@ -129,7 +131,7 @@ class Drawings:
             if shipped is not None:
                 return shipped
         key = (hashlib.sha256(stored.encode("utf-8")).hexdigest(), names)
-        return self._once(key, lambda: board_drawing(board_data(stored), names=names))
+        return self._once(key, lambda: _drawing_or_none(stored, names))
 
     def _once(
         self, key: tuple[str, bool], make: Callable[[], dict[str, Any] | None]
@@ -153,6 +155,16 @@ class Drawings:
 
 
 DRAWINGS = Drawings()
+
+
+def _drawing_or_none(stored: str, names: bool) -> dict[str, Any] | None:
+    """The board's drawing; None (kept too: the page draws round nodes) if drawing it fails, so that
+    a board the drawing cannot handle costs its seconds once, never an answer 500 at each asking."""
+    try:
+        return board_drawing(board_data(stored), names=names)
+    except Exception:
+        log.exception("drawing a board failed; its pages draw it as round nodes")
+        return None
 
 
 def check_upload(raw: bytes) -> dict[str, Any]:
