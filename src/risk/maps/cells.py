@@ -360,20 +360,22 @@ def continent_labels(
     for continent in board.continents:
         land = unary_union([shapes[i] for i in continent.territories])
         middle = land.centroid
+        mx, my = middle.x, middle.y  # read once: shapely's accessors are slow in a sort's key
         x0, y0, x1, y1 = land.bounds
         step = 6.0 * unit
         reach = max(x1 - x0, y1 - y0) / 2 + 120 * unit
         candidates = sorted(
             (
-                (middle.x + i * step, middle.y + j * step)
+                (mx + i * step, my + j * step)
                 for i in range(-int(reach / step), int(reach / step) + 1)
                 for j in range(-int(reach / step), int(reach / step) + 1)
             ),
-            key=lambda p: (math.hypot(p[0] - middle.x, (p[1] - middle.y) * 1.5), p),
+            key=lambda p: (math.hypot(p[0] - mx, (p[1] - my) * 1.5), p),
         )
         chosen = None
+        shape = continent_box(continent.name, continent.bonus, 0.0, 0.0, unit)  # moved to each candidate
         for x, y in candidates:
-            found = continent_box(continent.name, continent.bonus, x, y, unit)
+            found = Box(x + shape.x0, y + shape.y0, x + shape.x1, y + shape.y1)
             if not (
                 frame.x0 <= found.x0
                 and found.x1 <= frame.x1
