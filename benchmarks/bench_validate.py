@@ -60,7 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100,400,1000", help="territory counts, comma-separated")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--preview", action="store_true", help="also the whole upload check, with its drawing")
+    parser.add_argument("--preview", action="store_true", help="also the whole upload check")
     args = parser.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
         valid, misspelt = grid_board(size), grid_board(size, misspelt=True)
