@@ -173,3 +173,45 @@ def test_a_finished_game_takes_no_chat_nor_seat_settings() -> None:
             "game-over",
         )
         assert client.get(f"/api/games/{game_id}/chat", headers=auth).json()["messages"] == before
+
+
+def test_a_real_server_refuses_a_large_chunked_body_and_stays_small() -> None:
+    """Over uvicorn, as sent on the wire: a chunked 64 MB body and a declared 256 MB one to every route
+    that took them whole (1.1 to 1.5 GB of memory): refused at the cap, the server's memory unchanged."""
+    import socket
+
+    import httpx
+
+    from live_server import free_port, server
+
+    port = free_port()
+    with server("memory", port) as process:
+
+        def resident_mb() -> float:
+            with open(f"/proc/{process.pid}/status", encoding="ascii") as status:
+                line = next(row for row in status if row.startswith("VmRSS:"))
+            return int(line.split()[1]) / 1024
+
+        before = resident_mb()
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            for path in ("/api/games", "/api/rulesets", "/api/boards/generate"):
+
+                def chunks() -> Iterator[bytes]:
+                    for _ in range(64):
+                        yield b" " * (1024 * 1024)
+
+                answer = http.post(path, content=chunks(), headers={"content-type": "application/json"})
+                refused(answer, 413, "too-large")
+                declared = http.post(
+                    path, content=b"{}", headers={"content-type": "application/json", "content-length": "2"}
+                )
+                assert declared.status_code != 413  # a small body still gets through
+                # 256 MB declared, a byte sent: answered at once, before the rest would arrive
+                with socket.create_connection(("127.0.0.1", port), timeout=30) as raw:
+                    raw.sendall(
+                        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        f"Content-Length: {256 << 20}\r\n\r\n{{".encode()
+                    )
+                    assert raw.recv(4096).startswith(b"HTTP/1.1 413 ")
+            assert http.get("/api/games").json()["games"] == []
+        assert resident_mb() - before < 40
