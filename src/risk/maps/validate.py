@@ -97,9 +97,15 @@ class Problem:
         return f"{self.where}: {self.message}" if self.where else self.message
 
 
+# Unknown names that get a "did you mean": each compares the name with every territory's (difflib), so
+# a board of 1,000 territories with thousands of wrong names took 20 s; after these, only what to fix.
+SUGGESTIONS = 20
+
+
 class _Checker:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.suggestions: dict[str, str] = {}  # an unknown name: its hint, each worked out once
 
     def add(self, where: str, message: str) -> None:
         self.problems.append(Problem(where, message))
@@ -459,7 +465,8 @@ def _check_links(
             if name in index_by_name:
                 ends.append(index_by_name[name])
             else:
-                check.add(f"{where}.between", f"no territory called {name!r}{_spelling(name, index_by_name)}")
+                hint = _spelling(check, name, index_by_name)
+                check.add(f"{where}.between", f"no territory called {name!r}{hint}")
         if len(ends) != 2:
             continue
         a, b = ends
@@ -483,7 +490,7 @@ def _check_links(
                 if name not in index_by_name:
                     check.add(
                         f"{_at('territories', i, row.get('name'))}.neighbours",
-                        f"no territory called {name!r}{_spelling(name, index_by_name)}",
+                        f"no territory called {name!r}{_spelling(check, name, index_by_name)}",
                     )
                 elif index_by_name[name] == i:
                     check.add(
@@ -509,9 +516,16 @@ def _check_links(
     return neighbours
 
 
-def _spelling(name: str, known: dict[str, int]) -> str:
-    near = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {near[0]!r}?)" if near else ": add the territory, or fix the name"
+def _spelling(check: _Checker, name: str, known: dict[str, int]) -> str:
+    hint = check.suggestions.get(name)
+    if hint is None:
+        near = []
+        if len(check.suggestions) < SUGGESTIONS:
+            near = difflib.get_close_matches(name, list(known), n=1)
+        hint = check.suggestions[name] = (
+            f" (did you mean {near[0]!r}?)" if near else ": add the territory, or fix the name"
+        )
+    return hint
 
 
 def _check_connected(check: _Checker, territories: _Territories, neighbours: list[set[int]]) -> None:
