@@ -245,7 +245,8 @@ class Game(VariantStates):
                 self._restore(snapshot)
                 if defender_chooses:
                     raise IllegalActionError(f"{self._describe(action)} does not roll the dice now: the "
-                                             "defender chooses its dice first: give the dice with its 'defend N'")
+                                             "defender chooses its dice first: give the dice with its "
+                                             "'defend N'")
                 if not isinstance(action, (Attack, Defend)):
                     raise IllegalActionError(f"{self._describe(action)} does not roll the dice: only an "
                                              "attack or a defence does")
