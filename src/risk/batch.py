@@ -184,8 +184,9 @@ def simulate_games(
             yield outcome.result
 
 
-def turns_path(path: Path) -> Path:
+def turns_path(path: str | Path) -> Path:
     """Where the turns table goes beside the games table: ``runs.parquet`` -> ``runs.turns.parquet``."""
+    path = Path(path)
     return path.with_name(path.name.removesuffix(".parquet") + ".turns.parquet")
 
 

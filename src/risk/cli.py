@@ -123,7 +123,7 @@ def _root(
 app.command(
     "odds",
     context_settings=ODDS_CONTEXT,
-    help="Exact battle odds: risk odds A D, or risk odds A --chain D1,D2",
+    help="Exact battle odds: risk odds A D [--stop K] [--json], or risk odds A --chain D1,D2,... [--json]",
 )(odds_command)
 
 

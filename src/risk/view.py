@@ -579,6 +579,10 @@ class View:
     def parse(self, text: str) -> Action:
         return self._game.parse(text)
 
+    def text(self, action: Action) -> str:
+        """The action in the notation on the game's board (``'claim alaska'``), as :meth:`Game.text`."""
+        return action.text(self._game.board)
+
     def action_text(self, action: Action) -> str:
         return action.text(self._game.board)
 

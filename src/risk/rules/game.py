@@ -24,7 +24,7 @@ from typing import Any, Final
 from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import Board, load_map
 from risk.rules import battle
-from risk.rules.actions import Action, Resign, parse_action
+from risk.rules.actions import Action, Attack, Defend, Resign, parse_action
 from risk.rules.goal import WORLD_DOMINATION
 from risk.rules.legal import LegalActions
 from risk.rules.options import Rules
@@ -81,6 +81,7 @@ def _describe_unshown(character: str) -> str:
 
 _GAME_OVER: Final = Phase.GAME_OVER
 _REINFORCE: Final = Phase.REINFORCE
+_DEFEND: Final = Phase.DEFEND
 
 
 class Game(VariantStates):
@@ -225,6 +226,11 @@ class Game(VariantStates):
     def parse(self, text: str) -> Action:
         return parse_action(text, self.board)
 
+    def text(self, action: Action) -> str:
+        """The action in the notation on this game's board, as python-chess's ``board.san(move)``:
+        ``str(action)`` is the dataclass (``Claim(territory=0)``), this is ``'claim alaska'``."""
+        return action.text(self.board)
+
     def action_text(self, action: Action) -> str:
         return action.text(self.board)
 
@@ -263,7 +269,16 @@ class Game(VariantStates):
                 self._restore(snapshot)
                 raise
             if self._script:
+                # Nothing rolled: say which action would have, so the caller can give it the dice.
+                defender_chooses = self.phase is _DEFEND
                 self._restore(snapshot)
+                if defender_chooses:
+                    raise IllegalActionError(f"{self._describe(action)} does not roll the dice now: the "
+                                             "defender chooses its dice first: give the dice with its "
+                                             "'defend N'")
+                if not isinstance(action, (Attack, Defend)):
+                    raise IllegalActionError(f"{self._describe(action)} does not roll the dice: only an "
+                                             "attack or a defence does")
                 raise IllegalActionError(f"{self._describe(action)} does not roll the dice now")
             assert len(self.history) > before
         finally:
