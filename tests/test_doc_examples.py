@@ -128,9 +128,6 @@ class Synopsis:
 Disposition = Run | Serve | Covered | Excerpt | Synopsis
 
 QUIT = "quit\n"
-PLAYERS_BY_BOARD = pytest.mark.xfail(
-    strict=True, reason="issue 36: player counts by board (pangaea's 10 players under the 2008 rules)"
-)
 BROWSER = pytest.mark.browser
 BUILD_TESTS = ("tests/test_compiled.py::test_make_play_builds_only_when_the_build_is_missing_or_out_of_date",
                "tests/test_compiled.py::test_the_build_in_use_is_the_one_make_test_asked_for")
@@ -181,7 +178,7 @@ EXAMPLES: dict[str, Disposition] = {
                 "risk simulate --map europe.json --games 1 --max-turns 20"),
     "docs/boards.md: risk play --board crossroads": Run(stdin=QUIT, expect="Players: Ann (you)"),
     "docs/boards.md: risk simulate --map pangaea -p 10": Run(
-        instead="risk simulate --map pangaea -p 10 --games 1 --max-turns 3", marks=(PLAYERS_BY_BOARD,)),
+        instead="risk simulate --map pangaea -p 10 --games 1 --max-turns 3"),
     "docs/boards.md: risk board show crossroads": Run(expect="Ashford"),
     # docs/bots.md
     "docs/bots.md: risk tournament --bots search,continental,continental,continental --games 200 --workers 2 "
