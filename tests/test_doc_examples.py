@@ -171,6 +171,10 @@ EXAMPLES: dict[str, Disposition] = {
         ("tests/test_importers.py::test_each_format_imports_to_a_valid_board_that_bots_play_to_the_end",
          "tests/test_importers.py::test_players_option_declares_up_to_ten_with_scaled_armies"),
         "needs a Conquer Club file of the reader's own"),
+    "docs/boards.md: risk board import world.map -o world.json": Covered(
+        ("tests/test_importers.py::test_conquest_maps_import_with_or_without_their_map_section",
+         "tests/test_importers.py::test_conquest_map_problems_name_the_line"),
+        "needs a Conquest file of the reader's own"),
     "docs/boards.md: risk board validate europe.json && risk simulate --map europe.json": Run(
         instead="python -c 'import json; from risk.maps.generate import generate_board; "
                 "json.dump(generate_board(30, 5, seed=1), open(\"europe.json\", \"w\"))' && "
