@@ -75,7 +75,10 @@ def play_game(browser: Any, port: int, args: argparse.Namespace) -> dict[str, An
     page.goto(f"http://127.0.0.1:{port}/game/{game_id}#token={token}")
     page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
     if args.pace:
+        # The seat's settings are folded away in "Your seat": a player unfolds them, chooses, folds them.
+        page.locator("#seat-panel > summary").click()
         page.select_option("#pace-select", args.pace)
+        page.locator("#seat-panel > summary").click()
     while True:
         state = person.wait_for_my_turn(timeout=args.timeout)
         if state["status"] == "over":

@@ -184,3 +184,9 @@ def test_pyarrow_not_installed_is_a_one_line_error(monkeypatch: pytest.MonkeyPat
     assert code == 2
     assert err == "risk: error: --out needs pyarrow, which is not installed: pip install 'risk[data]'\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_turns_path_takes_the_name_as_text_or_a_path() -> None:
+    """docs/research.md reads the tables back with ``turns_path("runs.parquet")``."""
+    assert turns_path("runs.parquet") == turns_path(Path("runs.parquet")) == Path("runs.turns.parquet")
+    assert turns_path("data/missions.parquet") == Path("data/missions.turns.parquet")

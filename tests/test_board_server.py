@@ -140,7 +140,7 @@ def too_big_board() -> dict[str, Any]:
         ({"name": "empty"}, 422, "bad-request", "the board is not valid: "),
         (dict(small_board(), links=[{"between": ["Fen", "Nowhere"]}]), 422, "bad-request", "Nowhere"),
         (dict(small_board(), players={"min": 2, "max": 2}, starting_armies={}), 422, "bad-request",
-         "the shire board is for 2 to 2 players, not 3"),
+         "the shire board is for 2 players, not 3"),
         (too_big_board(), 413, "too-large", "larger than 1 MiB"),
     ],
 )

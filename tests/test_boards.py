@@ -17,11 +17,12 @@ from risk.errors import RulesError
 from risk.maps import Board, MapError, load_map
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems
 from risk.rules.game import Game
-from risk.rules.missions import COLOURS
-from risk.rules.options import GAME_MOST_PLAYERS, PRESETS, Rules
+from risk.rules.missions import COLOURS, destroy_mission, mission_deck
+from risk.rules.options import GAMES, MOST_PLAYERS, PRESETS, Rules
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
 from risk.server.storage import MemoryStorage
 from risk.simulate import play_game
+from risk.view import View
 
 runner = CliRunner()
 SCHEMA = json.loads(resources.files("risk.maps").joinpath("schema", "board.schema.json").read_text("utf-8"))
@@ -512,9 +513,10 @@ def test_the_board_sets_the_player_counts_and_the_starting_armies(tmp_path: Path
     assert Rules.preset("2003").for_game("two-player").starting_armies_for(2, board) == 36
     with pytest.raises(RulesError, match="the octagon board is for 2 to 8 players, not 9"):
         Game(rules, 9, seed=1, board=board)
+    # Every edition plays the board's counts; a range set by hand narrower than the board's says so.
+    assert Game(Rules.preset("2008"), 8, seed=1, board=board).humans == 8
     with pytest.raises(RulesError, match=r"2008 rules are for 3 to 5 players, not 8 .*-o players="):
-        Game(Rules.preset("2008"), 8, seed=1, board=board)
-    assert Game(Rules.preset("2008").with_options(players="3-8"), 8, seed=1, board=board).humans == 8
+        Game(Rules.preset("2008").with_options(players="3-5"), 8, seed=1, board=board)
     with pytest.raises(RulesError, match="Team RISK is for 4 or 6 players"):
         Game(Rules.preset("2003").for_game("team"), 8, seed=1, board=board)
     with pytest.raises(RulesError, match=r"players=.*bad value|allowed"):
@@ -523,11 +525,8 @@ def test_the_board_sets_the_player_counts_and_the_starting_armies(tmp_path: Path
 
 def test_the_mission_games_play_on_another_board_with_missions_made_from_it(tmp_path: Path) -> None:
     board = Board(eight_player_board())
-    assert GAME_MOST_PLAYERS["secret-mission"] == len(COLOURS)
     secret = Rules.preset("1993").for_game("secret-mission")
-    assert secret.player_range(board) == (3, 6)  # a "destroy" mission for each of six colours
-    with pytest.raises(RulesError, match=r"the 1993 rules are for 3 to 6 players, not 7"):
-        secret.check_player_count(7, board)
+    assert secret.player_range(board) == (3, 8)  # a "destroy" mission for each colour in play
     for rules in (secret, Rules.preset("2003").for_game("mission")):
         # The missions name this board's continents (docs/rules.md, "Missions on other boards").
         assert Game(rules, 4, seed=1, board=board).humans == 4
@@ -621,3 +620,169 @@ def test_risk_board_generate_refuses_what_no_board_can_meet(arguments: list[str]
     result = runner.invoke(app, ["board", "generate", *arguments])
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_validate_a_file_that_cannot_be_read_says_so_in_one_line(tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.json")
+    result = runner.invoke(app, ["board", "validate", missing])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"risk: error: {missing}: no such file\n"
+    answer = json.loads(runner.invoke(app, ["board", "validate", missing, "--json"]).stdout)
+    assert answer["problems"][0]["message"] == f"{missing}: no such file"  # JSON: a problem like any other
+
+
+# -- issue 36: every edition on a board's counts; Secret Mission and 2-player RISK on big boards -------
+@pytest.fixture(scope="module")
+def big_board() -> Board:
+    """A generated board of 120 territories for 2 to 10 players (its starting armies: 3 to 10)."""
+    from risk.maps.generate import generate_board
+
+    return Board(generate_board(120, 8, 1, (2, 10)))
+
+
+def test_every_edition_plays_the_player_counts_a_board_declares() -> None:
+    pangaea = load_map("pangaea")
+    for edition in PRESETS:
+        assert Rules.preset(edition).player_range(pangaea) == (3, 10), edition
+        for game in ("capital", "mission"):
+            if edition in GAMES[game]:
+                assert Rules.preset(edition).for_game(game).player_range(pangaea) == (3, 10), edition
+        Rules.preset(edition).check_player_count(8, pangaea)
+    assert Game(Rules.preset("2008"), 8, seed=1, board=pangaea).setup_armies == [32] * 8
+    # The 2-player game and Team RISK keep their counts; a range set with -o players is the user's.
+    with pytest.raises(RulesError, match=r"^the pangaea board is for 3 to 10 players, not 2$"):
+        Rules.preset("2008").for_game("two-player").check_player_count(2, pangaea)
+    with pytest.raises(RulesError, match="Team RISK is for 4 or 6 players in two teams, not 8"):
+        Rules.preset("2003").for_game("team").check_player_count(8, pangaea)
+    with pytest.raises(RulesError, match="the 2008 rules are for 3 to 5 players, not 8"):
+        Rules.preset("2008").with_options(players="3-5").check_player_count(8, pangaea)
+    # docs/boards.md's examples, under the default (2008) rules.
+    for flag in ("--map", "--board"):
+        result = runner.invoke(app, ["simulate", flag, "pangaea", "-p", "10", "--max-turns", "2", "--json"])
+        assert result.exit_code == 0, result.stderr
+        assert json.loads(result.stdout)["players"] == 10
+
+
+def test_the_lobby_is_told_which_board_keeps_the_rulebooks_counts() -> None:
+    from risk.server.boards import summary
+
+    assert summary(load_map("classic"))["rulebooks"] is True
+    assert summary(load_map("pangaea"))["rulebooks"] is False
+    assert summary(Board(eight_player_board()))["rulebooks"] is False
+
+
+def test_a_range_of_one_player_count_reads_as_one_count() -> None:
+    three = Board(dict(eight_player_board(), players={"min": 3, "max": 3}, starting_armies={"3": 24}))
+    with pytest.raises(RulesError, match=r"^the octagon board is for 3 players, not 4$"):
+        Rules.preset("1993").check_player_count(4, three)
+    two = Board(dict(eight_player_board(), players={"min": 2, "max": 2}, starting_armies={}))
+    with pytest.raises(RulesError, match=r"^the octagon board is for 2 players, not 3$"):
+        Rules.preset("1993").check_player_count(3, two)
+    with pytest.raises(RulesError, match="use --game two-player") as refused:
+        Rules.preset("2008").check_player_count(2, two)
+    assert "3 to 2" not in str(refused.value)
+    Rules.preset("2008").for_game("two-player").check_player_count(2, two)
+    # The validator's words for such boards.
+    found = messages(dict(eight_player_board(), players={"min": 3, "max": 3}, starting_armies={"4": 9}))
+    assert any("(3 players;" in m for m in found), found
+    found = messages(dict(eight_player_board(), players={"min": 2, "max": 2}, starting_armies={"3": 9}))
+    assert found and not any("3 to 2" in m for m in found), found
+    found = messages(changed("starting_armies", None) | {"players": {"min": 3, "max": 3}})
+    assert any("supports 3 players:" in m for m in found) and not any("3 to 3" in m for m in found), found
+    found = messages(changed("starting_armies", None) | {"players": {"min": 2, "max": 2}})
+    assert any('"starting_armies": {}' in m for m in found), found
+
+
+@pytest.mark.parametrize("count", [7, 10])
+def test_secret_mission_deals_a_destroy_card_for_every_colour_in_play(count: int, big_board: Board) -> None:
+    for board in (load_map("pangaea"), big_board):
+        for edition in ("1993", "2008"):
+            rules = Rules.preset(edition).for_game("secret-mission")
+            assert rules.player_range(board) == (3, 10)
+            game = Game(rules, count, seed=count, board=board)
+            destroyed = sorted(m.destroy for m in mission_deck(count, board) if m.destroy is not None)
+            assert destroyed == list(range(count))
+            assert all(View(game, p).mission is not None for p in range(count))
+    # As the issue had it: the range set by hand, on the command line and through the web API.
+    result = runner.invoke(app, ["simulate", "--map", "pangaea", "-g", "secret-mission", "-p", str(count),
+                                 "-o", "players=3-10", "--max-turns", "3", "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["failed"] == 0, result.output
+    master = GameMaster(MemoryStorage())
+    spec = GameSpec(edition="1993", game="secret-mission", board="pangaea", options={"players": "3-10"},
+                    seats=[SeatSpec("bot", bot="quick")] * count)
+    _record, seats = master.create_game(spec)
+    assert len(seats) == count
+
+
+def test_the_colours_of_secret_mission_cover_every_seat_a_board_may_have() -> None:
+    assert len(COLOURS) == len(set(COLOURS)) == MOST_PLAYERS
+    assert destroy_mission(9).text.startswith(f"Destroy all {COLOURS[9]} armies.")
+
+
+# The starting armies of 2-player RISK on a board of 120 territories: the book's armies for each
+# territory a seat is dealt on the classic board (1993 and 2008: 40 for 14, here 40 a seat; 2003:
+# players 36 for 9, here 48; each neutral 24 for its 6, here 6 too).
+BIG_TWO_PLAYER_ARMIES = {"1993": [114] * 3, "2008": [114] * 3, "2003": [192, 192, 24, 24, 24, 24]}
+
+
+def armies_at_start(game: Game) -> list[int]:
+    """Each seat's starting armies: those on the territories it was dealt and those still to place."""
+    return [dealt + left for dealt, left in zip(game.territory_count, game.setup_armies, strict=True)]
+
+
+@pytest.mark.parametrize("edition", ["1993", "2003", "2008"])
+def test_two_player_risk_plays_a_big_board_with_armies_for_its_size(edition: str, big_board: Board) -> None:
+    rules = Rules.preset(edition).for_game("two-player")
+    game = Game(rules, 2, seed=1, board=big_board)
+    assert armies_at_start(game) == BIG_TWO_PLAYER_ARMIES[edition]
+    # The options set by hand still win; the classic board and smaller ones keep the book's armies.
+    own = Game(rules.with_options(starting_armies="2:200", neutral_armies="150"), 2, seed=1, board=big_board)
+    assert armies_at_start(own) == [200, 200] + [150] * rules.neutrals
+    book = [rules.starting_armies_for(2)] * 2 + [rules.neutral_armies] * rules.neutrals
+    for board in ("classic", "crossroads"):
+        small = Game(rules, 2, seed=1, board=board)
+        assert armies_at_start(small) == book
+    game, _report = play_game(rules, ["quick", "quick"], seed=3, max_turns=20, board=big_board)
+    assert game.turn > 1
+    two_on_pangaea = ["simulate", "--map", "pangaea", "-r", edition, "-g", "two-player", "-p", "2"]
+    result = runner.invoke(app, two_on_pangaea)
+    assert result.exit_code == 2 and "the pangaea board is for 3 to 10 players, not 2" in result.stderr
+
+def test_a_board_of_1000_misspelt_names_is_checked_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each unknown name got a "did you mean" from difflib against every territory's name: 4,000 wrong
+    names on a board of 1,000 took 19 s. The first few get one; the rest say only what to fix."""
+    import difflib
+
+    from risk.maps import validate
+
+    count = 1000
+    names = [f"Territory {k}" for k in range(count)]
+    data = {
+        "format": 1,
+        "name": "misspelt",
+        "continents": [{"name": "All", "bonus": 1}],
+        "territories": [
+            {
+                "name": n,
+                "continent": "All",
+                "card": "infantry",
+                "neighbours": [f"{names[k - 1]}x", f"{names[(k + 1) % count]}x", "Teritory 3"],
+            }
+            for k, n in enumerate(names)
+        ],
+    }
+    compared = []
+    close_matches = difflib.get_close_matches
+
+    def counted(word: str, possibilities: Any, *args: Any, **kwargs: Any) -> list[str]:
+        compared.append(len(list(possibilities)))
+        return close_matches(word, possibilities, *args, **kwargs)
+
+    monkeypatch.setattr(validate.difflib, "get_close_matches", counted)
+    problems = [str(p) for p in board_problems(data)]
+    unknown = [p for p in problems if "no territory called" in p]
+    assert len(unknown) == 3 * count  # every wrong name is still reported, where it is
+    assert sum(compared) <= validate.SUGGESTIONS * count  # a few suggestions, each against every name
+    assert unknown[0].endswith("no territory called 'Territory 999x' (did you mean 'Territory 999'?)")
+    assert unknown[-3].endswith("no territory called 'Territory 998x': add the territory, or fix the name")
+    assert unknown[-1].endswith("(did you mean 'Territory 3'?)")  # a name seen before: its hint again

@@ -105,6 +105,23 @@ def test_the_lobby_offers_the_boards_with_pictures(browser: Any, port: int) -> N
     page.close()
 
 
+def test_every_edition_takes_the_seats_a_board_declares(browser: Any, port: int) -> None:
+    """Issue 36: the 2008 rules' 3 to 5 players are the classic board's; pangaea takes 10 seats under
+    every edition, as the server does (Rules.player_range)."""
+    page = lobby(browser, port)
+    page.select_option("#edition", "2008")
+    assert page.locator("#seat-limits").inner_text().startswith("3 to 5 players")
+    page.click('.board-card[data-board="pangaea"]')
+    for _ in range(10):
+        if page.locator("#add-seat").is_disabled():
+            break
+        page.click("#add-seat")
+    assert page.locator("#seats .seat-kind").count() == 10
+    assert page.locator("#seat-limits").inner_text() == "3 to 10 players"
+    assert page.errors == []
+    page.close()
+
+
 def test_a_game_on_an_uploaded_board_is_created_in_the_lobby_and_drawn(
     browser: Any, port: int, tmp_path: Path
 ) -> None:

@@ -132,3 +132,39 @@ def test_replay_checks_the_dice_against_the_seed(tmp_path) -> None:
     assert code == 0 and data["dice_verified"] is False and data["seed"] is None
     code, out, _ = run("replay", str(study))
     assert code == 0 and "dice unverified: the record names no seed" in " ".join(out.split())
+
+
+def test_simulate_refuses_a_game_the_board_cannot_start(tmp_path) -> None:
+    """A board without enough starting armies for its territories: no game could start (issue 36)."""
+    from risk.maps.generate import generate_board
+
+    data = generate_board(150, 12, 1)
+    del data["players"], data["starting_armies"]  # the rules' 35 armies each, for 150 territories
+    board = tmp_path / "wide.json"
+    board.write_text(json.dumps(data))
+    code, out, err = run("simulate", "--board", str(board), "--games", "2")
+    assert code == 2 and out == ""
+    assert err.startswith("risk: error: 3 players with 35 starting armies each cannot claim the 150 "
+                          "territories") and err.count("\n") == 1
+
+
+def test_simulate_exits_non_zero_when_every_game_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import risk.batch
+
+    def broken(job: risk.batch.SimulationJob) -> risk.batch.SimulatedGame:
+        raise RuntimeError("a bot broke")
+
+    monkeypatch.setattr(risk.batch, "play_simulation", broken)
+    code, out, err = run("simulate", "--games", "2", "--seed", "3")
+    assert code == 1 and "failed: 2" in out
+    assert err == "risk: error: every game failed (seed 3: RuntimeError: a bot broke)\n"
+    code, out, err = run("simulate", "--games", "2", "--json")
+    assert code == 1 and json.loads(out)["failed"] == 2 and err.startswith("risk: error: every game failed")
+
+
+@pytest.mark.parametrize("command", [["play"], ["simulate"], ["replay"], ["board", "validate"]])
+def test_help_shows_no_value_for_a_flag(command: list[str]) -> None:
+    """A flag takes no value (`--hotseat true` is refused): its help line must not ask for one."""
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0 and "--help" in result.stdout
+    assert "<bool>" not in result.stdout

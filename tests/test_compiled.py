@@ -6,10 +6,12 @@ that CI cannot test pure Python twice without noticing."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import hashlib
 import importlib
 import importlib.util
+import inspect
 import json
 import os
 import pickle
@@ -20,6 +22,7 @@ from typing import Any
 
 import pytest
 
+import risk
 import risk.build
 from risk.bots import BOTS
 from risk.build import COMPILED, PURE, compiled_build, running_build
@@ -165,3 +168,55 @@ def test_make_play_builds_only_when_the_build_is_missing_or_out_of_date(
     write_manifest(manifest, current)
     monkeypatch.setattr(tool, "compiled_files", lambda: [])
     assert not tool.up_to_date()  # the extension modules were removed
+
+
+def _public_callables() -> list[tuple[str, Any, ast.FunctionDef | ast.ClassDef]]:
+    """The public API (``import risk``) as (name, object, its definition in the source): its classes,
+    their public methods, and its functions."""
+    found: list[tuple[str, Any, ast.FunctionDef | ast.ClassDef]] = []
+    for name in risk.__all__:
+        value = getattr(risk, name)
+        value = getattr(value, "__wrapped__", value)  # (load_map is cached)
+        module = getattr(value, "__module__", "")
+        if not module.startswith("risk.") or not (inspect.isclass(value) or callable(value)):
+            continue
+        tree = ast.parse(risk.build._module_source(module).read_text(encoding="utf-8"))
+        defined = (n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name)
+        if (node := next(defined, None)) is None:
+            continue
+        found.append((name, value, node))
+        if isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if isinstance(member, ast.FunctionDef) and not member.name.startswith("_"):
+                    method = inspect.getattr_static(value, member.name)
+                    found.append((f"{name}.{member.name}", method, member))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "node"), _public_callables(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_the_public_api_keeps_its_docstrings_and_signatures_on_both_builds(
+    name: str, value: Any, node: ast.FunctionDef | ast.ClassDef
+) -> None:
+    """help(risk.Game) reads the same on both builds: mypyc keeps only a signature of its own, and
+    tools/build_compiled.py gives each compiled class and function its docstring too."""
+    value = value.fget if isinstance(value, property) else value
+    value = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+    doc = ast.get_docstring(node)
+    if doc is not None:
+        assert inspect.getdoc(value) == doc, name
+    if isinstance(node, ast.FunctionDef) and not any(
+        isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list
+    ):
+        written = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+        written += [a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None]
+        assert list(inspect.signature(value).parameters) == written, name
+
+
+def test_help_of_the_game_shows_its_docstrings() -> None:
+    import pydoc
+
+    text = pydoc.render_doc(risk.Game, renderer=pydoc.plaintext)
+    assert "A game of RISK" in text and "Check and apply an action of the player to act" in text
+    assert "text(self, " in text and "The action in the notation on this game's board" in text

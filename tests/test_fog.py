@@ -160,6 +160,62 @@ def test_a_seat_sees_nothing_of_what_the_fog_hides(preset: str, kind: str, playe
                     assert deciding().choose(View(other, me)) == ours_move
 
 
+def what_a_seat_is_shown(game: Game, me: int) -> str:
+    """What ``me``'s View says of the position and of the turn under way, as one text."""
+    view = View(game, me)
+    return json.dumps(
+        {
+            "view": view.to_dict(),
+            "phase": view.phase.name,
+            "to_act": view.to_act,
+            "battle": view.last_battle,
+            "pending": [view.pending_attack, view.pending_occupation, view.pending_roll, view.pending],
+            "occupy_range": view.occupy_range(),
+            "this_turn": [view.conquered_this_turn, view.conquests_this_turn, view.attacked_this_turn],
+            "legal": view.legal_groups(),
+        },
+        sort_keys=True,
+        default=repr,
+    )
+
+
+@pytest.mark.parametrize(("preset", "kind", "players"), GAMES)
+def test_a_step_out_of_sight_changes_nothing_a_seat_is_shown(preset: str, kind: str, players: int) -> None:
+    """Issue 36: the phase, who acts and the last battle told of steps a seat did not witness (an attack
+    awaiting its defence, a defence skipped for a territory of one army, an unseen conquest, an unseen
+    roll). Now every step of another player's turn that a seat did not witness, and that changed no
+    territory in its sight, leaves all it is shown byte for byte as it was."""
+    steps = 0
+    for seed in (1, 2):
+        game = Game(fogged(preset, kind), players, seed=seed)
+        bots = [make_bot("quick", seed * 10 + seat) for seat in range(len(game.players))]
+        while not game.is_over and game.turn < 25:
+            before = game.copy()
+            shown = {me: what_a_seat_is_shown(game, me) for me in [*range(game.humans), SPECTATOR]}
+            start, actor = len(game.history), game.to_act
+            game.apply(bots[actor].choose(View(game, actor)))
+            if game.is_over or before.phase in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
+                continue  # the setup goes turn by turn in the open; the end shows everything
+            if (game.turn, game.current, game.alive) != (before.turn, before.current, before.alive) or [
+                len(h) for h in game.hands
+            ] != [len(h) for h in before.hands]:
+                continue  # a turn passing, an elimination and cards changing hands are public
+            for me in shown:
+                if me == actor:
+                    continue
+                if any(m == EVERYONE or (me >= 0 and m >> me & 1) for m in game.witnessed[start:]):
+                    continue  # it witnessed the step
+                if me >= 0 and any(
+                    (game.in_sight[me][t] or before.in_sight[me][t])
+                    and (game.owner[t], game.armies[t]) != (before.owner[t], before.armies[t])
+                    for t in range(len(game.board))
+                ):
+                    continue  # the step changed what it sees (a loss on its border, say)
+                assert what_a_seat_is_shown(game, me) == shown[me], (seed, me, game.history[start:])
+                steps += 1
+    assert steps > 20  # the fog hid steps from somebody, and the test looked at them
+
+
 @pytest.mark.parametrize(("preset", "kind", "players"), GAMES)
 def test_memory_is_the_board_in_sight_and_the_last_look_elsewhere(
     preset: str, kind: str, players: int
@@ -243,7 +299,8 @@ def test_who_witnessed_a_battle_reads_its_lines_and_no_one_else() -> None:
                 saw = visible_to(line, seat)
                 seen_battles += saw
                 unseen_battles += not saw
-                assert (View(game, seat).last_battle is not None) == saw
+                # An unseen roll leaves the battle this seat last witnessed (or none) as it was.
+                assert (View(game, seat).last_battle is battle) == saw
             assert not visible_to(line, SPECTATOR)
     assert seen_battles and unseen_battles
 

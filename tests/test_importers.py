@@ -7,6 +7,7 @@ and the line, exit code 2, never a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -308,18 +309,14 @@ def test_a_truncated_file_is_refused_naming_the_line(
 
 
 def test_encodings_utf8_with_or_without_bom_else_say_which_line(tmp_path: Path) -> None:
+    # Domination's own rule (Latin-1 unless a byte-order mark): test_domination_files_are_latin1_...
     text = domination_map().replace("Middle_2", "Médio_2")
-    assert (
-        import_board(write(tmp_path, "u.map", text.encode("utf-8"))).board["territories"][5]["name"]
-        == "Médio 2"
-    )
     assert import_board(write(tmp_path, "b.map", b"\xef\xbb\xbf" + text.encode("utf-8"))).board["name"] == "b"
     latin = write(tmp_path, "l.map", text.encode("latin-1"))
-    output = refused([latin])
-    assert f"{latin}:{line_of(text, 'Médio_2')}: not UTF-8 text (byte 0xe9)" in output
-    assert "--encoding cp1252" in output
     assert import_board(latin, encoding="cp1252").board["territories"][5]["name"] == "Médio 2"
     assert "unknown encoding 'klingon'" in refused([latin, "--encoding", "klingon"])
+    bad_utf8 = refused([latin, "--encoding", "utf-8"])
+    assert f"{latin}:{line_of(text, 'Médio_2')}: not utf-8 text (byte 0xe9): is it utf-8?" in bad_utf8
     # XML follows its declaration; an undeclared Latin-1 byte is named by its line.
     lux = lux_board().replace("Middle 2", "Médio 2")
     declared = lux.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').encode("latin-1")
@@ -535,9 +532,9 @@ def test_what_the_validator_refuses_names_the_line_of_the_source(tmp_path: Path)
     assert "the board is not connected" in refused([write(tmp_path, "p.map", pieces + "\n")])
 
 
-def test_a_conquest_map_is_named_not_misread(tmp_path: Path) -> None:
+def test_a_conquest_map_read_as_domination_is_named_not_misread(tmp_path: Path) -> None:
     source = write(tmp_path, "c.map", "[Map]\nimage=world.bmp\n\n[Territories]\nA,1,2,X,B\n")
-    assert "a Conquest map" in refused([source])
+    assert "a Conquest map" in refused([source, "--format", "domination"])
 
 
 def test_import_errors_keep_every_problem(tmp_path: Path) -> None:
@@ -559,13 +556,16 @@ def test_an_xml_encoding_we_cannot_read_is_named(tmp_path: Path, declared: str, 
     assert f"risk: error: {source}:1: {message}" in refused([source])
 
 
-@pytest.mark.parametrize("fmt", ["domination", "lux", "conquerclub"])
+@pytest.mark.parametrize("fmt", ["domination", "conquest", "lux", "conquerclub"])
 def test_damaged_files_give_an_import_error_never_another_exception(tmp_path: Path, fmt: str) -> None:
     """Every cut of the file (every 17th byte) and 150 random damages of a few bytes each: each
     import ends in a valid board or a BoardImportError of one line per problem."""
-    text = {"domination": domination_map(cards=None), "lux": lux_board(), "conquerclub": conquerclub_map()}[
-        fmt
-    ]
+    text = {
+        "domination": domination_map(cards=None),
+        "conquest": conquest_map(),
+        "lux": lux_board(),
+        "conquerclub": conquerclub_map(),
+    }[fmt]
     raw = text.encode()
     rng = random.Random(fmt)
     cases = [raw[:i] for i in range(1, len(raw), 17)]
@@ -574,7 +574,9 @@ def test_damaged_files_give_an_import_error_never_another_exception(tmp_path: Pa
         for _ in range(rng.randint(1, 4)):
             damaged[rng.randrange(len(damaged))] = rng.choice(b"0123456789<>/,; \n_-x\xe9\x00[]&")
         cases.append(bytes(damaged))
-    path = tmp_path / {"domination": "d.map", "lux": "d.luxb", "conquerclub": "d.xml"}[fmt]
+    path = (
+        tmp_path / {"domination": "d.map", "conquest": "c.map", "lux": "d.luxb", "conquerclub": "d.xml"}[fmt]
+    )
     imported = 0
     for case in cases:
         path.write_bytes(case)
@@ -586,3 +588,216 @@ def test_damaged_files_give_an_import_error_never_another_exception(tmp_path: Pa
         assert board_problems(board) == []
         imported += 1
     assert 0 < imported < len(cases)
+
+
+# ---------------------------------------------------------------------------------------------
+# Real files (issue 36): encodings, Conquest maps, Lux's duplicates, what is not a file
+
+
+def plays_to_the_end(board_data: dict[str, object], folder: Path, name: str) -> None:
+    """The board validates (library and command) and quick bots play it to the end."""
+    assert board_problems(board_data) == []
+    out = folder / f"{name}.json"
+    out.write_text(json.dumps(board_data), encoding="utf-8")
+    assert runner.invoke(app, ["board", "validate", str(out)]).exit_code == 0
+    game, report = play_game(Rules.preset("2003"), ["quick"] * 3, seed=1, max_turns=600, board=str(out))
+    assert game.is_over and report.winner is not None
+    assert game.territory_count[report.winner] == len(board_data["territories"])  # type: ignore[arg-type]
+
+
+def test_domination_files_are_latin1_unless_they_start_with_a_utf8_bom(tmp_path: Path) -> None:
+    """As Domination reads them: ISO-8859-1, or UTF-8 after a byte-order mark; --encoding overrides."""
+    text = (
+        domination_map()
+        .replace("Middle_2", "Médio_2")
+        .replace("[continents]", "[prv]\n; prévu\n\n[continents]")
+    )
+    cards = domination_cards().replace("[missions]", "[missions]\n0 0 9 1 0 0 0 Conquérir 9")
+    write(tmp_path, "grid.cards", cards.encode("latin-1"))
+    latin = write(tmp_path, "grid.map", text.encode("latin-1"))
+    result = runner.invoke(app, ["board", "import", latin])
+    assert result.exit_code == 0, result.output
+    board_data = json.loads(result.stdout)
+    assert board_data["territories"][5]["name"] == "Médio 2" and board_data["deck"]["wilds"] == 3
+    plays_to_the_end(board_data, tmp_path, "latin")
+    with_bom = write(tmp_path, "bom.map", b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert import_board(with_bom).board["territories"][5]["name"] == "Médio 2"
+    # UTF-8 without the mark is read as Domination reads it (Latin-1), unless --encoding says so.
+    plain = write(tmp_path, "plain.map", domination_map(cards=None).replace("Middle_2", "Médio_2").encode())
+    assert import_board(plain).board["territories"][5]["name"] == "MÃ©dio 2"
+    assert import_board(plain, encoding="utf-8").board["territories"][5]["name"] == "Médio 2"
+
+
+@pytest.mark.parametrize("codec", ["rot13", "base64", "hex", "zlib_codec"])
+def test_an_encoding_that_is_not_a_text_encoding_is_one_line(tmp_path: Path, codec: str) -> None:
+    for source in grid_files(tmp_path).values():
+        output = refused([source, "--encoding", codec])
+        assert f"{codec!r} is not a text encoding" in output and len(output.strip().splitlines()) == 1
+
+
+def test_what_is_not_a_regular_file_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A FIFO as the file or as --cards: refused at once (opening one waits for a writer)."""
+    fifo = tmp_path / "pipe.map"
+    os.mkfifo(fifo)
+    source = grid_files(tmp_path)["domination"]
+    for args in (
+        ["board", "import", str(fifo)],
+        ["board", "import", source, "--cards", str(fifo)],
+        ["board", "validate", str(fifo)],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "risk", *args], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 2, done.stderr
+        assert "not a regular file" in done.stderr and "Traceback" not in done.stderr
+        if args[1] == "import":  # validate lists the problems, then counts them
+            assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_cards_file_outside_the_maps_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    write(tmp_path, "x.cards", "[cards]\nWildcard\n")
+    secret = write(tmp_path, "secret.txt", "[cards]\nroot:x:0:0\n")
+    for named in ("../x.cards", secret):
+        text = domination_map(cards=named)
+        source = write(folder, "m.map", text)
+        output = refused([source])
+        assert f"{source}:{line_of(text, 'crd ')}: the cards file {named!r}" in output
+        assert "outside the map's folder" in output and "root:" not in output
+    # --cards names a file anywhere: the user's own choice.
+    assert import_board(source, cards=tmp_path / "x.cards").board["deck"]["wilds"] == 1
+
+
+def test_a_control_character_in_a_name_is_refused(tmp_path: Path) -> None:
+    text = domination_map(cards=None).replace("Middle_2", "Mid\x00dle_2")
+    source = write(tmp_path, "nul.map", text)
+    output = refused([source])
+    line = line_of(text, "Mid\x00dle_2")
+    assert f"{source}:{line}: " in output and "control character (U+0000)" in output
+    assert len(output.strip().splitlines()) == 1  # the name still names it: no link is lost
+    board_file = tmp_path / "nul.json"
+    data = import_board(grid_files(tmp_path)["lux"]).board
+    data["territories"][5]["name"] = "Mid\x00dle 2"
+    board_file.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["board", "validate", str(board_file)])
+    assert result.exit_code == 2 and "control character" in result.output
+
+
+def test_too_many_links_is_said_without_a_false_not_connected(tmp_path: Path) -> None:
+    count = 201  # every pair linked: 20,100 links, over the 20,000 a board may have
+    lines = ["[continents]", "All 5 red", "[countries]"]
+    lines += [f"{t} T{t} 1 {t} {t}" for t in range(1, count + 1)]
+    lines += ["[borders]"] + [
+        " ".join(str(n) for n in [t, *range(1, t), *range(t + 1, count + 1)]) for t in range(1, count + 1)
+    ]
+    source = write(tmp_path, "dense.map", "\n".join(lines) + "\n")
+    output = refused([source, "--players", "2-10"])
+    assert "20100 links: a board has at most 20000" in output
+    assert "not connected" not in output
+
+
+LUX_UPPER_1, LUX_LOWER_4 = 112, 101  # lux_board()'s ids: 100 + 12 - position
+
+
+def test_lux_duplicate_names_are_made_unique_and_links_follow_ids(tmp_path: Path) -> None:
+    text = lux_board().replace("<name>Middle 2</name>", "<name>Upper 1</name>")
+    text = text.replace("<name>Lower 3</name>", "<name>UPPER-1</name>")
+    result = import_board(write(tmp_path, "dup.luxb", text))
+    names = [t["name"] for t in result.board["territories"]]
+    assert names[0] == "Upper 1" and names[5] == "Upper 1 (2)" and names[10] == "UPPER-1 (3)"
+    assert any("'Upper 1' twice" in note or "names twice" in note for note in result.notes)
+    links = {tuple(sorted(link["between"])) for link in result.board["links"]}
+    expected_names = [*NAMES]
+    expected_names[5], expected_names[10] = "Upper 1 (2)", "UPPER-1 (3)"
+    assert links == {tuple(sorted((expected_names[a], expected_names[b]))) for a, b in PAIRS}
+    plays_to_the_end(result.board, tmp_path, "dup")
+
+
+def test_lux_self_links_and_repeated_ids_are_refused_once_or_left_out(tmp_path: Path) -> None:
+    own = f"<adjoining>{LUX_UPPER_1},{LUX_UPPER_1},111,111,"  # itself twice, a neighbour twice
+    text = lux_board().replace("<adjoining>111,", own, 1)
+    # Lower 4 lists Upper 1 twice, which does not list it back: one one-way link.
+    text = text.replace("<adjoining>105,102<", f"<adjoining>{LUX_UPPER_1},{LUX_UPPER_1},105,102<", 1)
+    source = write(tmp_path, "self.luxb", text)
+    output = refused([source])
+    assert output.count("'Upper 1' is linked to itself") == 1
+    assert output.count("a one-way link from 'Lower 4' to 'Upper 1'") == 1
+    result = runner.invoke(app, ["board", "import", source, "--skip-unsupported"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("left out a link from 'Upper 1' to itself") == 1
+    assert "'Upper 1' lists 'Upper 2' twice" in result.output
+    board_data = json.loads(result.stdout)
+    plays_to_the_end(board_data, tmp_path, "self")
+
+
+def conquest_map(header: bool = True) -> str:
+    """A Conquest map: [Map], [Continents] Name=bonus, [Territories] Name,x,y,Continent,Neighbours."""
+    lines = ["[Map]", "author=Tester", "image=grid.bmp", "wrap=no", "scroll=horizontal", "warn=yes", ""]
+    lines = lines if header else []
+    lines += ["[Continents]", *[f"{name}={bonus}" for name, bonus in CONTINENTS], "", "[Territories]"]
+    for c, (continent, _) in enumerate(CONTINENTS):
+        for t in range(c * COLUMNS, (c + 1) * COLUMNS):
+            x, y = point(t)
+            lines.append(",".join([NAMES[t], str(x), str(y), continent, *(NAMES[n] for n in neighbours(t))]))
+        lines.append("")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_conquest_maps_import_with_or_without_their_map_section(tmp_path: Path, header: bool) -> None:
+    text = conquest_map(header)
+    source = write(tmp_path, "grid.map", text)
+    assert guess_format(source, text.encode()) == "conquest"
+    out = tmp_path / "conquest.json"
+    result = runner.invoke(app, ["board", "import", source, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (
+        "imported conquest board 'grid': 12 territories, 3 continents, 17 links, players 2-3" in result.output
+    )
+    data = json.loads(out.read_text(encoding="utf-8"))
+    board = Board(data)
+    assert [t.name for t in board.territories] == NAMES
+    assert [(c.name, c.bonus) for c in board.continents] == CONTINENTS
+    assert [t.label for t in board.territories] == [tuple(float(v) for v in point(t)) for t in range(12)]
+    assert data["size"] == [340 + 40, 230 + 40]
+    plays_to_the_end(data, tmp_path, "conquest")
+
+
+def test_conquest_map_problems_name_the_line(tmp_path: Path) -> None:
+    cases = [
+        (
+            "Upper 1,40,30,Upper Land,Upper 2",
+            "Upper 1,40,30,Upper Land,Uper 2",
+            "'Upper 1' borders 'Uper 2', which is not a territory of the map (did you mean 'Upper 2'?)",
+        ),
+        ("Upper 1,40,30,Upper Land", "Upper 1,40,30,Uper Land", "'Upper 1' is in the continent 'Uper Land'"),
+        ("Upper 1,40,30", "Upper 1,4O,30", "the x of 'Upper 1' must be a number, not '4O'"),
+        ("Upper Land=2", "Upper Land=two", "the bonus of continent 'Upper Land' must be a whole number"),
+        (
+            "Upper 1,40,30,Upper Land,Upper 2,Middle 1",
+            "Upper 1,40",
+            "a territory line is 'name,x,y,continent,neighbour,...'",
+        ),
+    ]
+    for old, new, message in cases:
+        text = conquest_map().replace(old, new, 1)
+        source = write(tmp_path, "bad.map", text)
+        output = refused([source])
+        assert f"{source}:{line_of(text, new)}: {message}" in output, output
+    # A one-way link (Conquest allows them with warn=no): refused, or left out on request.
+    text = conquest_map().replace("Upper 2,140,30,Upper Land,Upper 1,", "Upper 2,140,30,Upper Land,", 1)
+    source = write(tmp_path, "oneway.map", text)
+    assert "a one-way link from 'Upper 1' to 'Upper 2'" in refused([source])
+    assert import_board(source, skip_unsupported=True).board["links"]
+
+
+def test_generate_makes_boards_as_large_as_the_validator_accepts(tmp_path: Path) -> None:
+    out = tmp_path / "big.json"
+    result = runner.invoke(
+        app, ["board", "generate", "-t", "1000", "-c", "2", "--shape", "chain", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(app, ["board", "validate", str(out)]).exit_code == 0
+    output = runner.invoke(app, ["board", "generate", "-t", "1001"]).output
+    assert "1001 territories" in output and "1000" in output and len(output.strip().splitlines()) == 1

@@ -79,3 +79,41 @@ def test_human_spellings() -> None:
 def test_malformed_text_says_what_was_wrong(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         parse_action(text, BOARD)
+
+
+def test_game_and_view_print_an_action_in_the_notation() -> None:
+    """``str(action)`` is the dataclass (``Claim(territory=0)``); ``game.text(action)`` is its
+    notation on the game's board, as python-chess's ``board.san(move)``."""
+    import risk
+
+    game = risk.Game(risk.Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=42)
+    first = next(iter(game.legal_actions()))
+    assert str(first) == "Claim(territory=0)"
+    assert game.text(first) == "claim alaska"
+    assert risk.View(game, game.to_act).text(first) == "claim alaska"
+    assert all(game.parse(game.text(action)) == action for action in game.legal_actions())
+
+
+def test_apply_with_dice_says_why_an_action_does_not_roll() -> None:
+    """Under the 2008 rules the defender chooses its dice: the attack rolls nothing, its ``defend``
+    does, and the refusal says so (and changes nothing)."""
+    import random
+
+    import risk
+
+    game = risk.Game(risk.Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=42)
+    chooser = random.Random(1)
+    while game.phase is not risk.Phase.ATTACK:
+        game.apply_unchecked(chooser.choice(list(game.legal_actions())))
+    attack = next(a for a in game.legal_actions() if isinstance(a, risk.Attack))
+    before = game.to_dict()
+    with pytest.raises(risk.IllegalActionError, match=r"the defender chooses its dice first: give the "
+                       r"dice with its 'defend N'"):
+        game.apply_with_dice(attack, (6, 5, 1)[: attack.dice], (4,))
+    with pytest.raises(risk.IllegalActionError, match=r"'endattack' does not roll the dice: only an "
+                       r"attack or a defence does"):
+        game.apply_with_dice("endattack", (6,), (4,))
+    assert game.to_dict() == before
+    game.apply(attack)
+    game.apply_with_dice("defend 1", (6, 5, 1)[: attack.dice], (4,))
+    assert game.last_battle is not None and game.last_battle.defender_dice == (4,)

@@ -551,3 +551,21 @@ def test_cli_negative_number_with_plain_registration_is_a_usage_error() -> None:
     assert result.exit_code == 2
     assert "No such option" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_the_risk_command_reads_a_negative_count_and_its_help_gives_the_usage_of_docs_odds() -> None:
+    """docs/odds.md: ``risk odds -3 2`` gets the one-line check, and ``risk odds --help`` gives both
+    forms of the command as the page's usage block does."""
+    from pathlib import Path
+
+    from risk.cli import app
+
+    result = runner.invoke(app, ["odds", "-3", "2"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "risk odds: error: A must be at least 0, got -3"
+    page = (Path(__file__).resolve().parent.parent / "docs" / "odds.md").read_text(encoding="utf-8")
+    assert "`risk odds -3 2` prints\n`risk odds: error: A must be at least 0, got -3`" in page
+    usage = page.split("## Command line\n\n```\n", 1)[1].split("```", 1)[0].splitlines()
+    help_text = " ".join(runner.invoke(app, ["odds", "--help"], terminal_width=200).stdout.split())
+    assert usage == ["risk odds A D [--stop K] [--json]", "risk odds A --chain D1,D2,... [--json]"]
+    assert all(line in help_text for line in usage), help_text

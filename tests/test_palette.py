@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from colour_vision import MACHADO, VISIONS, ciede2000, contrast, difference, lab, rgb, seen
+from risk.rules.missions import COLOURS
 
 PALETTE_JS = Path(__file__).resolve().parent.parent / "src" / "risk" / "web" / "js" / "palette.js"
 # CIEDE2000 of about 10 and more reads as two different colours at a glance; 2.3 is "just noticeable".
@@ -99,9 +100,8 @@ def test_ten_seats_and_every_colour_named_once() -> None:
     assert len(data["seats"]) == MAX_SEATS
     names = [c["name"] for c in data["seats"]]
     assert len(set(names)) == len(names)
-    assert [r if isinstance(r, str) else r["name"] for r in data["named"]] == [
-        "red", "blue", "green", "yellow", "black", "gray"  # Secret Mission RISK's missions name these
-    ]
+    # Secret Mission RISK's missions name these, a seat each (up to 10 on a board for 10).
+    assert [r if isinstance(r, str) else r["name"] for r in data["named"]] == list(COLOURS)
     assert [len(team["seats"]) for team in data["teams"]] == [3, 3]
     assert {team["mark"] for team in data["teams"]} == {"triangle", "square"}
     patterns = [n["pattern"] for n in data["neutrals"]]

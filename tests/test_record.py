@@ -7,10 +7,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fogged import fogged_positions, fogged_rules
-from risk.errors import RecordError
-from risk.record import FOGGED_FOR, _format_chance, read_record, replay_record, write_record
+from risk.errors import RecordError, RulesError
+from risk.record import (
+    FOGGED_FOR,
+    _format_chance,
+    format_name,
+    format_names,
+    parse_names,
+    read_header,
+    read_record,
+    replay_record,
+    write_record,
+)
 from risk.rules.actions import Attack
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
@@ -249,3 +261,93 @@ def test_once_a_fogged_game_is_over_a_players_record_hides_only_the_usual_secret
     mine = write_record(game, viewer=0)
     assert FOGGED_FOR not in mine and "seed:" not in mine
     assert len(mine.splitlines()) == len(text.splitlines()) - 1  # every entry; only the seed line less
+
+
+# ----------------------------------------------------------------------------------------------
+# Player names in records (issue 36, item 7): any name round-trips; a header error names its line
+# ----------------------------------------------------------------------------------------------
+ODD_NAMES = ["A#n", "  spaced out ", "back\\slash", "名前 🎲", "Zoë\u00a0x", "#", "semi;colon: x"]
+
+
+def test_names_with_a_hash_spaces_and_unicode_round_trip_through_a_record(
+    finished: tuple[Game, str],
+) -> None:
+    game, text = finished
+    winner = game.players[game.winner]
+    for name in ODD_NAMES:
+        names = [name, "Bob", "Cy"]
+        assert read_record(write_record(Game(game.rules, names, seed=21))).players == tuple(names)
+        # A finished game whose winner has the odd name: its result line reads back too.
+        renamed = read_record(text)
+        renamed.players = tuple(name if player == winner else player for player in renamed.players)
+        renamed_text = write_record(renamed)
+        replayed = read_record(renamed_text)
+        assert replayed.players == renamed.players and replayed.winner == game.winner
+        assert read_header(renamed_text).result == name
+
+
+def test_plain_names_are_written_as_before_and_odd_ones_quoted() -> None:
+    assert format_names(["Ann", "Bob", "Cy"]) == "Ann, Bob, Cy"  # the golden records' form
+    assert format_names(["A#n", " Bob", "Cy"]) == '"A#n", " Bob", Cy'
+    assert format_name('say "hi", \\ \n\x00') == '"say \\"hi\\", \\\\ \\u000a\\u0000"'
+    assert parse_names("Ann, Bob ,Cy,") == ["Ann", "Bob", "Cy"]  # as records were always read
+    with pytest.raises(RecordError, match=r"^line 4: the quoted name .* is not closed"):
+        parse_names('"Ann, Bob', 4)
+    with pytest.raises(RecordError, match=r"^line 4: the quoted name 'Ann' is followed by 'x, Bob', not a"):
+        parse_names('"Ann" x, Bob', 4)
+
+
+@settings(deadline=None, max_examples=300, database=None)
+@given(st.lists(st.text(), min_size=1, max_size=6), st.text())
+def test_any_names_round_trip_through_a_record_header(names: list[str], result: str) -> None:
+    text = (
+        f"risk-record 1\nrules: 2008\nplayers: {format_names(names)}   # a comment, \"quoted\" # too\n"
+        f"result: {format_name(result)}\n---\n"
+    )
+    header = read_header(text)
+    assert header.players == names
+    assert header.result == result
+
+
+def test_a_header_error_names_the_players_line(finished: tuple[Game, str]) -> None:
+    game, text = finished
+    one_player = text.replace(f"players: {', '.join(game.players)}", "players: A#n, Bob, Cy")
+    with pytest.raises(RecordError, match=r"^line 4: the 2008 rules are for 3 to 5 players, not 1"):
+        read_record(one_player)
+
+
+def test_a_hash_in_a_name_saves_and_replays_from_the_command_line(tmp_path: Path) -> None:
+    save = tmp_path / "h.risk"
+    play = subprocess.run(
+        [sys.executable, "-m", "risk", "play", "--names", "A#n,Bob,Cy", "--humans", "none", "--seed", "1",
+         "--save", str(save)],
+        capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+    )
+    assert play.returncode == 0, play.stderr
+    assert 'players: "A#n", Bob, Cy' in save.read_text()
+    replay = subprocess.run([sys.executable, "-m", "risk", "replay", str(save)], capture_output=True,
+                            text=True, check=False)
+    assert replay.returncode == 0 and replay.stderr == ""
+    assert "valid record of" in replay.stdout
+
+
+@settings(deadline=None, max_examples=200, database=None)
+@given(st.text(min_size=1, max_size=12))
+def test_any_name_a_game_takes_replays_from_its_record(name: str) -> None:
+    names = [name, "Bob", "Cy"]
+    try:
+        game = Game(Rules.preset("2008"), names, seed=3)
+    except RulesError as error:  # what the game refuses, it says why, naming the name
+        assert repr(name) in str(error)
+        assert name in ("Bob", "Cy") or not name.strip() or not name.isprintable() or set(name) & set(',"')
+        return
+    for _ in range(12):
+        game.apply(next(iter(game.legal_actions())))
+    assert read_record(write_record(game)).players == game.players
+    assert read_record(write_record(game)).history == game.history
+
+
+@pytest.mark.parametrize("name", ["A\nB", "tab\there", "bell\x07", "esc\x1b[31m", "A\u2028B", "A\udcffn"])
+def test_a_name_that_cannot_be_shown_is_refused(name: str) -> None:
+    with pytest.raises(RulesError, match="cannot be shown"):
+        Game(Rules.preset("2008"), [name, "Bob", "Cy"], seed=1)

@@ -338,3 +338,51 @@ def test_the_apis_whole_answer_uploaded_says_to_take_its_board(client: TestClien
     assert "its \"board\" field is the board file" in checked["problems"][0]["message"]
     board = json.dumps(json.loads(answer)["board"])
     assert client.post("/api/boards/check", content=board.encode()).json()["valid"]
+
+
+def crowded_board(territories: int) -> dict[str, Any]:
+    """A board of ``territories`` label points on a grid, each linked to the ones beside it: more than
+    a byte's worth of territories (the map of which land is whose held each one's number in a byte)."""
+    columns = 32
+    names = [f"Land {k}" for k in range(territories)]
+    rows = []
+    for k, name in enumerate(names):
+        row, column = divmod(k, columns)
+        beside = [k - 1 if column else -1, k + 1 if column < columns - 1 else -1, k - columns, k + columns]
+        rows.append({
+            "name": name,
+            "continent": f"Part {k * 20 // territories}",
+            "card": ("infantry", "cavalry", "artillery")[k % 3],
+            "label": [column * 80 + row % 2 * 30, row * 70],
+            "neighbours": [names[j] for j in beside if 0 <= j < territories],
+        })
+    return {
+        "format": 1,
+        "name": f"crowded-{territories}",
+        "players": {"min": 3, "max": 3},
+        "starting_armies": {"3": 1000},
+        "continents": [{"name": f"Part {c}", "bonus": 3} for c in range(20)],
+        "territories": rows,
+    }
+
+
+def test_a_board_of_1000_territories_is_drawn_once_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    import risk.server.boards as server_boards
+
+    made = []
+
+    def counted(data: Any, *, names: bool = True) -> Any:
+        made.append(names)
+        return board_drawing(data, names=names)
+
+    monkeypatch.setattr(server_boards, "board_drawing", counted)
+    data = crowded_board(1000)
+    with TestClient(create_app(MemoryStorage())) as client:
+        created = client.post("/api/games", json={"board": data, "seats": [{"kind": "open"}] * 3})
+        assert created.status_code == 201, created.text
+        first = client.get(f"/api/games/{created.json()['id']}/board")
+        assert first.status_code == 200, first.text
+        drawing = first.json()["drawing"]
+        assert len(drawing["territories"]) == len(drawing["names"]) == 1000
+        again = client.get(f"/api/games/{created.json()['id']}/board")
+        assert again.json() == first.json() and made == [True]  # drawn once, then kept

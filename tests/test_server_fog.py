@@ -13,6 +13,7 @@ on with the same fog.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import time
@@ -580,3 +581,64 @@ def test_a_fogged_game_killed_and_restarted_goes_on_with_the_same_fog(tmp_path: 
         assert answers() == before
         state = human_moves(30)
         assert state["view"]["fog"] and state["state_id"] > before["view 0"]["state_id"]
+
+
+# -- a step out of sight: the phase, who acts and the clock ------------------------------------------
+def _witnessed_nothing(game: Game, before: Game, start: int, seat: int) -> bool:
+    """Whether ``seat`` saw nothing of the step from ``before`` to ``game`` (history from ``start``):
+    no entry it witnessed, no change in its sight, no public change (a turn passing, an elimination,
+    cards changing hands, the setup, the end)."""
+    if game.is_over or before.phase in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
+        return False
+    if (game.turn, game.current, game.alive) != (before.turn, before.current, before.alive):
+        return False
+    if [len(h) for h in game.hands] != [len(h) for h in before.hands]:
+        return False
+    if any(sees(mask, seat) for mask in game.witnessed[start:]):
+        return False
+    return seat < 0 or not any(
+        (game.in_sight[seat][t] or before.in_sight[seat][t])
+        and (game.owner[t], game.armies[t]) != (before.owner[t], before.armies[t])
+        for t in range(len(game.board))
+    )
+
+
+@pytest.mark.parametrize("edition", ["2008", "1993"])
+def test_a_step_out_of_sight_changes_no_byte_of_a_seats_message(edition: str) -> None:
+    """Issue 36: after a roll a seat did not see, its state message said ``phase: "defend"``, who
+    defends, and the defender's clock; a skipped defence step told the defending army count, an unseen
+    conquest ``phase: "occupy"``. Now, with the turn clock and the defence clock running, a step that a
+    seat (or a spectator) did not witness leaves every byte of its message as it was but the state id:
+    the phase, who acts, the clock, the deadline and the refusal of a move out of turn."""
+    now = [1_000_000.0]
+    master = GameMaster(MemoryStorage(), clock=lambda: now[0])
+    spec = _spec(edition, "world", FOG, "hhhh", seed=SEED_BASE + 47, turn_time=600)
+    spec = dataclasses.replace(spec, defend_timeout=30)
+    record, _ = master.create_game(spec)
+    live = master.live(record.id)
+    bots = [make_bot("quick", seat) for seat in range(4)]
+    seats = [-1, *range(4)]
+
+    def shown(seat: int) -> str:
+        message = master.state_message(record.id, seat)
+        del message["state_id"]
+        if seat != live.game.to_act:  # (a move it may not make: refused, never played)
+            with pytest.raises(Refusal) as refused:
+                master.submit_as(record.id, seat, "endturn", None)
+            message["refusal"] = refused.value.message
+        return json.dumps(message, sort_keys=True)
+
+    compared = defences = 0
+    while not live.game.is_over and live.game.turn < 30:
+        before, start = live.game.copy(), len(live.game.history)
+        messages = {seat: shown(seat) for seat in seats}
+        seat = live.game.to_act
+        defences += live.game.phase == Phase.DEFEND
+        view = View(live.game, seat)
+        master.submit_as(record.id, seat, view.action_text(bots[seat].choose(view)), live.state_id)
+        now[0] += 1.0  # the clocks run: only what the seat may see of them may differ
+        for other in seats:
+            if other != seat and _witnessed_nothing(live.game, before, start, other):
+                assert shown(other) == messages[other], (other, live.game.history[start:])
+                compared += 1
+    assert compared > 100 and defences > 10

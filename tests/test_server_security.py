@@ -38,6 +38,7 @@ from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.server import master as master_module
 from risk.server.app import WEB_DIR, create_app
+from risk.server.errors import Refusal
 from risk.server.hosts import AllowedHosts
 from risk.server.limits import MAX_ADDRESSES, AddressLimiter, Bucket, Guard, Limits, Rate
 from risk.server.logsafe import HideSecrets
@@ -677,3 +678,17 @@ def test_a_whole_game_through_a_real_server_logs_no_secret(tmp_path: Path) -> No
     leaked = [secret[:12] for secret in secrets if secret in printed]
     assert leaked == [], f"the server's log holds {len(leaked)} secrets"
     assert '"hand"' not in printed and "Bearer" not in printed
+
+
+@pytest.mark.parametrize("name", ["esc\x1b[31mred", "nul\x00", "A\udcffn"])
+def test_a_name_that_cannot_be_shown_is_refused_when_creating_or_joining(name: str) -> None:
+    master = GameMaster(MemoryStorage())
+    seats = [SeatSpec("human", "Ann"), SeatSpec("human", "Bob"), SeatSpec("open")]
+    with pytest.raises(Refusal, match="cannot be shown") as refused:
+        master.create_game(GameSpec(edition="2008", seats=[*seats[:2], SeatSpec("human", name)]))
+    assert refused.value.code == "bad-request"
+    record, _ = master.create_game(GameSpec(edition="2008", seats=seats))
+    with pytest.raises(Refusal, match="cannot be shown") as refused:
+        master.join(record.id, 2, name)
+    assert refused.value.code == "bad-request"
+    assert master.live(record.id).record.seats[2].kind == "open"  # nothing changed

@@ -785,10 +785,10 @@ def test_team_attacks_use_your_own_armies_and_never_a_teammate() -> None:
     session.start()
     screen = say(session, "attack india siam", 200)
     assert "Siam is held by Ann's team: 'You may not attack another player on your team'" in screen
-    menu = say(session, "help")
+    menu = say(session, "moves")
     assert "blitz siam china" in menu and "india indonesia" not in menu
     assert "3 v 10" in menu  # Ann's own 3 armies in Siam attack, not Cy's 2
-    assert "with your own armies there" in menu
+    assert "your own armies; never a teammate" in say(session, "help")
     assert session.completions("attack ") == ["iceland", "india", "siam"]
     assert session.completions("attack india ") == ["afghanistan", "china", "middle-east"]  # not Siam
     say(session, "attack siam china")

@@ -4,6 +4,7 @@ choices that do what they say, neighbours, defending, quitting and saving."""
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -263,11 +264,11 @@ def test_a_numbered_choice_does_what_its_line_says() -> None:
     )
     session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
     session.start()
-    menu = say(session, "help", 200)
+    menu = say(session, "moves", 200)
     line = next(line for line in menu.splitlines() if "1) " in line)
     assert "1) place " in line and re.search(r"1\) place [a-z-]+ 4 ", line)  # the count it places
     say(session, "place ukraine")
-    menu = say(session, "help", 200)
+    menu = say(session, "moves", 200)
     entry = re.search(r"(\d+)\) blitz middle-east egypt  3 v 1, wins \d+%", menu)
     assert entry is not None, menu
     number = entry.group(1)
@@ -540,7 +541,7 @@ def trade_lines(screen: str) -> list[str]:
 def test_the_trade_menu_lists_each_set_once_and_names_the_bonus_territory() -> None:
     session = trade_position()
     session.start()
-    lines = trade_lines(say(session, "help", 200))
+    lines = trade_lines(say(session, "moves", 200))
     # One set, whose three cards show territories of Ann's: one line, not one per card order. The
     # +2 (once per trade in 2008) goes on the front territory first named; the others are named too.
     assert len(lines) == 1, lines
@@ -569,12 +570,12 @@ def test_several_sets_one_line_each_and_the_bonus_as_the_rules_give_it() -> None
     session = trade_position("1993")
     session.game.territory_bonus_used = True
     session.start()
-    (line,) = trade_lines(say(session, "help", 200))
+    (line,) = trade_lines(say(session, "moves", 200))
     assert line.endswith("+4 armies (no +2: the territory bonus was taken this turn)"), line
     # 2003 has no territory bonus: nothing is said of one.
     session = trade_position("2003")
     session.start()
-    (line,) = trade_lines(say(session, "help", 200))
+    (line,) = trade_lines(say(session, "moves", 200))
     assert line.endswith("+4 armies"), line
 
 
@@ -585,16 +586,17 @@ def test_odds_are_never_rounded_to_certain_or_impossible() -> None:
     game = make_position(owners=owners, phase=Phase.ATTACK, current=0)
     session = PlaySession(game, make_seats(["human", "quick", "quick"], 1), auto_defend=True)
     session.start()
-    screen = say(session, "help", 200)
+    screen = say(session, "moves", 200)
     assert "blitz alaska kamchatka  7 v 1, wins 99.7%" in screen  # 99.67%: not "100%"
     assert "blitz northwest-territory greenland  2 v 6, wins <0.1%" in screen  # 0.04%: not "0%"
     assert "wins 100%" not in screen and "wins 0%" not in screen
-    assert "the attack takes it 99.96% of the time" in say(session, "odds 8 1", 200)  # not "100.0%"
-    assert "the attack takes it <0.01% of the time" in say(session, "odds 1 11", 200)
-    assert "the attack takes it 0% of the time" in say(session, "odds 0 3", 200)  # no attacker: impossible
+    # `odds A D`: A armies in the attacking territory, as the list above counts them (one stays).
+    assert "the attack takes it 99.96% of the time" in say(session, "odds 9 1", 200)  # not "100.0%"
+    assert "the attack takes it <0.01% of the time" in say(session, "odds 2 11", 200)
+    assert "an attack needs at least 2 armies in the territory" in say(session, "odds 1 3", 200)
     # Floating point makes these 1 and 0; the dice can still go either way.
-    assert "the attack takes it >99.99% of the time" in say(session, "odds 168 1", 200)
-    assert "the attack takes it <0.01% of the time" in say(session, "odds 1 900", 200)
+    assert "the attack takes it >99.99% of the time" in say(session, "odds 169 1", 200)
+    assert "the attack takes it <0.01% of the time" in say(session, "odds 2 900", 200)
 
 
 @pytest.mark.parametrize("line", ["blitz alaska kamchatka", "attack alaska kamchatka"])
@@ -650,3 +652,135 @@ def test_a_bots_turn_is_summarised_in_one_piece_around_your_defence() -> None:
     assert "attacked" in summaries[0] and "conquered Alaska" in summaries[0]
     logged = [line.plain for line in session.journal if line.plain.startswith("Player 2")]
     assert logged == summaries
+
+
+# -----------------------------------------------------------------------------------------------
+# issue 36: names with any character in saves; a save is never left empty or half-written
+# -----------------------------------------------------------------------------------------------
+def test_a_name_with_a_hash_is_listed_and_loaded_from_its_save(data_folder: Path) -> None:
+    runner = CliRunner()
+    first = runner.invoke(risk_app, ["play", "--seed", "5", "--names", "A#n, Bob ,Cy"], input="claim peru\n")
+    assert first.exit_code == 0, first.output
+    listing = runner.invoke(risk_app, ["play", "--load"], input="1\nquit\ny\n")
+    assert listing.exit_code == 0, listing.output
+    newest = next(line for line in listing.output.splitlines() if line.startswith(" 1) "))
+    assert "A#n, Bob, Cy · setup" in newest
+    assert "Resumed" in listing.output and "A#n (you)" in listing.output
+
+
+def test_a_save_that_cannot_be_written_leaves_the_last_one_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.risk"
+    session = PlaySession(
+        Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=4), make_seats(("human", "quick", "quick"), 4),
+        save_path=path,
+    )
+    session.start()
+    say(session, "claim peru")
+    saved = path.read_bytes()
+    assert saved.startswith(b"risk-record 1\n")
+    # Text that cannot be written as UTF-8 (a lone surrogate): the save fails before the file is touched.
+    monkeypatch.setattr("risk.tui.session.record_text", lambda *args: "risk-record 1\n\udcff")
+    output = squashed(say(session, "save"))
+    assert "Couldnotwrite" in output and "notUTF-8" in output
+    assert path.read_bytes() == saved and sorted(p.name for p in tmp_path.iterdir()) == ["game.risk"]
+    fresh = tmp_path / "new.risk"
+    say(session, f"save {fresh}")
+    assert not fresh.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["game.risk"]
+
+
+def test_place_while_claiming_says_to_claim_a_territory(tmp_path: Path) -> None:
+    session = new_session(2, tmp_path)
+    session.start()
+    game = session.game
+    assert game.phase == Phase.CLAIM and game.to_act == 0
+    before = game.to_dict()
+    screen = unwrapped(say(session, "place alaska", 200))
+    assert "no armies to place" not in screen
+    assert (
+        "Not allowed: Every territory is claimed first, one each in turn: claim an empty one (claim NAME); "
+        f"you place the rest of your {game.setup_armies[0]} armies once all are claimed." in screen
+    )
+    assert game.to_dict() == before
+
+
+def test_the_odds_of_a_listed_attack_are_the_odds_of_odds_a_d() -> None:
+    """`help` lists 'blitz alaska kamchatka  10 v 6, wins X'; `odds 10 6` counts the same armies."""
+    session = fortify_position()
+    session.start()
+    menu = say(session, "moves", 200)
+    listed = re.search(r"blitz alaska kamchatka\s+(\d+) v (\d+), wins ([\d.]+)%", menu)
+    assert listed is not None and listed.groups()[:2] == ("10", "6")
+    screen = unwrapped(say(session, "odds 10 6", 200))
+    assert "10 armies in the attacking territory (9 attack, 1 stays) against 6" in screen
+    taken = re.search(r"the attack takes it ([\d.]+)%", screen)
+    assert taken is not None and round(float(taken.group(1)), 0) == round(float(listed.group(3)), 0)
+    board_odds = unwrapped(say(session, "odds alaska kamchatka", 200))
+    assert f"takes it {taken.group(1)}%" in board_odds
+    assert "odds A D · FROM TO    odds of an attack to the end (A counts the one that stays)" in say(
+        session, "help", 80
+    )
+
+
+def test_help_fits_a_terminal_of_80_by_24() -> None:
+    session = fortify_position()
+    session.start()
+    screen = say(session, "help", 80)
+    lines = screen.rstrip("\n").splitlines()
+    assert len(lines) <= 23, screen  # and the prompt below: 24 lines
+    assert "odds A D" in screen and "autodefend" in screen and "save [FILE]" in screen
+    commands = [line for line in lines if line.startswith(("claim T", "place T", "fortify FROM"))]
+    assert len(commands) == 3  # each command on one line of its own, never wrapped
+    # Seven choices do not fit below the commands: `moves` lists them.
+    assert lines[-1] == "Your choices (7): moves lists them, numbered."
+    assert len(say(session, "moves", 80).splitlines()) == 8
+    # Four choices do: they are listed, numbered, below the commands.
+    from positions import make_position
+
+    game = make_position(owners={"alaska": (0, 5), "kamchatka": (1, 3)}, phase=Phase.ATTACK, current=0)
+    fewer = PlaySession(game, make_seats(["human", "quick", "quick"], 1))
+    fewer.start()
+    lines = say(fewer, "help", 80).rstrip("\n").splitlines()
+    assert len(lines) <= 23 and lines[-1].strip() == "4) endattack  stop attacking"
+
+
+def test_resume_command_finds_a_save_outside_the_saves_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "my games"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    game = Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=4)
+    session = PlaySession(game, make_seats(("human", "quick", "quick"), 4), save_path=Path("first game.risk"))
+    session.start()
+    say(session, "quit")
+    screen = say(session, "y", 200)
+    line = next(line for line in screen.splitlines() if line.startswith("Resume with: "))
+    command = shlex.split(line.removeprefix("Resume with: "))
+    assert command[:3] == ["risk", "play", "--load"] and len(command) == 4
+    monkeypatch.chdir(tmp_path)  # elsewhere: the command still finds it
+    result = CliRunner().invoke(risk_app, command[1:], input="quit\ny\n")
+    assert result.exit_code == 0 and "Resumed" in result.output, result.output
+
+
+def test_a_seat_beyond_the_players_is_said_and_seat_0_refused() -> None:
+    result = CliRunner().invoke(risk_app, ["play", "--seat", "5", "--seed", "3"], input="quit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert "5 players, so that there is a seat 5 (--players sets the number)." in unwrapped(result.output)
+    refused = CliRunner().invoke(risk_app, ["play", "--humans", "0"])
+    assert refused.exit_code == 2 and refused.output == (
+        "risk: error: --humans '0': seats are numbered from 1 (for no human seat: --humans none)\n"
+    )
+
+
+def test_replay_says_1_round(tmp_path: Path) -> None:
+    from risk.record import write_record
+    from risk.simulate import play_game
+
+    game, _ = play_game(Rules.preset("2008"), ["quick"] * 3, 1, max_turns=1)
+    assert rounds_played(game) == 1
+    path = tmp_path / "one.risk"
+    path.write_text(write_record(game), encoding="utf-8")
+    result = CliRunner().invoke(risk_app, ["replay", str(path)])
+    assert result.exit_code == 0 and " actions, 1 round; " in result.output, result.output

@@ -16,10 +16,12 @@ was built from: ``risk/__init__.py`` reads it and, when a source has changed sin
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import sysconfig
@@ -158,9 +160,73 @@ def quiet(log: Path) -> Iterator[None]:
                 os.close(fd)
 
 
+def docstrings() -> dict[tuple[str, str | None, str | None], str]:
+    """The docstrings of the compiled modules, by (module, class or None, function or None)."""
+    found: dict[tuple[str, str | None, str | None], str] = {}
+    for path in COMPILED:
+        module = module_name(path)
+        for node in ast.parse((SRC / path).read_text(encoding="utf-8")).body:
+            members = node.body if isinstance(node, ast.ClassDef) else [node]
+            owner = node.name if isinstance(node, ast.ClassDef) else None
+            if owner is not None and (doc := ast.get_docstring(node)):
+                found[(module, owner, None)] = doc
+            functions = [m for m in members if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            for function in functions:
+                if doc := ast.get_docstring(function):
+                    found[(module, owner, function.name)] = doc
+    return found
+
+
+def c_string(text: str) -> str:
+    """``text`` as the inside of a C string literal (UTF-8, as CPython reads a docstring)."""
+    escaped = []
+    for byte in text.encode("utf-8"):
+        char = chr(byte)
+        escaped.append(f"\\{byte:03o}" if byte >= 0x80 or byte < 0x20 or char in '"\\?' else char)
+    return "".join(escaped)
+
+
+def keep_docstrings(c_file: Path) -> None:
+    """mypyc gives a compiled function, method or class only its signature (``__text_signature__``) for
+    a docstring: append each one's docstring from the source in the generated C, so that
+    ``help(risk.Game)`` reads as on the pure build. The C names are mypyc's: the module's shortest
+    unique dotted suffix, the class and the name joined by ``___`` (``game___Game___apply``); a name two
+    docstrings could have is left alone."""
+    docs: dict[str, str | None] = {}
+    for (module, owner, name), doc in docstrings().items():
+        parts = module.split(".")
+        for start in range(len(parts)):
+            ident = "___".join([*parts[start:], *([owner] if owner else []), *([name] if name else [])])
+            docs[ident] = doc if docs.get(ident, doc) == doc else None
+
+    def method(match: re.Match[str]) -> str:
+        doc = docs.get(match["ident"])
+        sig, note = match["sig"] or "", match["note"] or ""
+        return match[0] if doc is None else f'{match["head"]}PyDoc_STR("{sig}{c_string(doc)}"){note}}}'
+
+    def class_doc(match: re.Match[str]) -> str:
+        doc = docs.get(match["ident"])
+        return match[0] if doc is None else f'{match["head"]}PyDoc_STR("{match["sig"] or ""}{c_string(doc)}")'
+
+    def getter(match: re.Match[str]) -> str:
+        doc = docs.get(f'{match["ident"]}___{match["name"]}')
+        return match[0] if doc is None else f'{match["head"]}"{c_string(doc)}", NULL}}'
+
+    text = c_file.read_text(encoding="utf-8")
+    text = re.sub(r'(?P<head>\(PyCFunction\)CPyPy_(?P<ident>\w+),\s*[A-Z_| ]+,\s*)'
+                  r'(?:PyDoc_STR\("(?P<sig>(?:[^"\\]|\\.)*?\\n--\\n\\n)"\)|NULL)'
+                  r'(?P<note>\s*/\* docstring \*/)?\}', method, text)
+    text = re.sub(r'(?P<head>static PyTypeObject CPyType_(?P<ident>\w+)_template_ = \{[^}]*?\.tp_doc = )'
+                  r'(?:PyDoc_STR\("(?P<sig>(?:[^"\\]|\\.)*?\\n--\\n\\n)"\)|NULL)', class_doc, text)
+    text = re.sub(r'(?P<head>\{"(?P<name>\w+)",\s*\(getter\)(?P<ident>\w+)_get_(?P=name),\s*'
+                  r'(?:\(setter\)\w+|NULL),\s*)NULL,\s*NULL\}', getter, text)
+    c_file.write_text(text, encoding="utf-8")
+
+
 def build() -> None:
     from mypyc.build import mypycify
     from setuptools import setup
+
 
     clean()
     BUILD.mkdir(parents=True, exist_ok=True)
@@ -173,6 +239,8 @@ def build() -> None:
         ["--config-file", str(config), "--cache-dir", str(BUILD / "mypy_cache"), *COMPILED],
         opt_level="3", group_name=GROUP, target_dir=str(BUILD),
     )
+    for c_file in BUILD.glob("*.c"):
+        keep_docstrings(c_file)
     with tempfile.TemporaryDirectory() as temp:
         setup(
             name="risk-compiled",

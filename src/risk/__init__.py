@@ -62,8 +62,23 @@ def __getattr__(name: str) -> Any:
     if name not in _LAZY_NAMES:
         raise AttributeError(f"module 'risk' has no attribute {name!r}")
     value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+    if getattr(value, "__doc__", None) == "mypyc filler docstring":
+        value.__doc__ = _source_docstring(value)
     globals()[name] = value  # found directly from now on
     return value
+
+
+def _source_docstring(cls: Any) -> str | None:
+    """The docstring of a class the compiled build makes at run time (a NamedTuple, an Enum), which
+    mypyc gives a filler: read from its source (tools/build_compiled.py gives the others theirs)."""
+    import ast
+
+    from risk.build import _module_source
+
+    tree = ast.parse(_module_source(cls.__module__).read_text(encoding="utf-8"))
+    found = (node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == cls.__name__)
+    node = next(found, None)
+    return None if node is None else ast.get_docstring(node)
 
 
 def __dir__() -> list[str]:

@@ -25,6 +25,7 @@ from risk.parallel import BackendError, check_backend, run_jobs
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.simulate import DEFAULT_MAX_TURNS, GameReport, play_game
+from risk.textfile import write_text_file
 from risk.view import SPECTATOR, View
 
 if TYPE_CHECKING:
@@ -183,8 +184,9 @@ def simulate_games(
             yield outcome.result
 
 
-def turns_path(path: Path) -> Path:
+def turns_path(path: str | Path) -> Path:
     """Where the turns table goes beside the games table: ``runs.parquet`` -> ``runs.turns.parquet``."""
+    path = Path(path)
     return path.with_name(path.name.removesuffix(".parquet") + ".turns.parquet")
 
 
@@ -368,7 +370,7 @@ def write_games(
 def save_record_of(game: SimulatedGame, record_dir: Path | None) -> None:
     """The game's record as ``record_dir/game-SEED.risk`` (the name ``risk simulate --record`` uses)."""
     if record_dir is not None and game.record_text is not None:
-        (record_dir / f"game-{game.job.seed}.risk").write_text(game.record_text, encoding="utf-8")
+        write_text_file(record_dir / f"game-{game.job.seed}.risk", game.record_text)  # whole or not at all
 
 
 __all__ = [

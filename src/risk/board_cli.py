@@ -79,6 +79,8 @@ def validate_command(
         if problems:
             raise typer.Exit(code=2)
         return
+    if data is None and len(problems) == 1 and problems[0].message.startswith(f"{file}: "):
+        _fail(problems[0].message)  # the file cannot be read (missing, a folder...): that alone, once
     if problems:
         for problem in problems:  # FILE:LINE: as compilers say it, for editors to jump to
             line = f":{problem.line}" if problem.line is not None else ""
@@ -161,7 +163,7 @@ def show_board(name: str, as_json: bool) -> None:
 @board_app.command("generate")
 def generate_command(
     territories: Annotated[
-        int, typer.Option("--territories", "-t", help="how many territories (6 to 300)")
+        int, typer.Option("--territories", "-t", help="how many territories (6 to 1000)")
     ] = 42,
     continents: Annotated[int, typer.Option("--continents", "-c", help="how many continents (1 to 24)")] = 6,
     seed: Annotated[int, typer.Option("--seed", help="the same seed makes the same board")] = 1,
@@ -217,11 +219,16 @@ def _write_board(data: dict[str, Any], out: str | None) -> None:
 @board_app.command("import")
 def import_command(
     file: Annotated[
-        str, typer.Argument(help="a Domination .map, Lux .luxb or Conquer Club .xml file", metavar="FILE")
+        str,
+        typer.Argument(
+            help="a Domination or Conquest .map, Lux .luxb or Conquer Club .xml file", metavar="FILE"
+        ),
     ],
     fmt: Annotated[
         str | None,
-        typer.Option("--format", "-f", help="domination, lux or conquerclub (default: told from the file)"),
+        typer.Option(
+            "--format", "-f", help="domination, conquest, lux or conquerclub (default: told from the file)"
+        ),
     ] = None,
     out: Annotated[
         str | None, typer.Option("--out", "-o", help="write the board to this file (default: print it)")
@@ -231,7 +238,8 @@ def import_command(
         typer.Option("--players", help="the player counts it declares, LOW-HIGH (default 2 to 6 by size)"),
     ] = None,
     encoding: Annotated[
-        str | None, typer.Option("--encoding", help="the file's encoding if not UTF-8 (cp1252, latin-1)")
+        str | None,
+        typer.Option("--encoding", help="the file's text encoding, over the format's rule (cp1252, utf-8)"),
     ] = None,
     cards: Annotated[
         str | None, typer.Option("--cards", help="a Domination .cards file (default: the map's own)")

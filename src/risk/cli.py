@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
 from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name
 from risk.errors import RiskError
@@ -74,6 +74,17 @@ def _load_command(name: str) -> Command:
     return group.commands[name]
 
 
+_option_value = TyperOption.display_type_rich
+
+
+def _flag_takes_no_value(option: TyperOption, ctx: typer.Context) -> str | None:
+    """An option's value in the help: typer shows "<bool>" beside a flag, as if it took one, which
+    the flag then refuses (``--hotseat true``); a flag shows none."""
+    return None if option.is_flag else _option_value(option, ctx)
+
+
+setattr(TyperOption, "display_type_rich", _flag_takes_no_value)  # noqa: B010 (mypy: a method assigned)
+
 # `risk simulate` shows a progress bar from this many games on.
 PROGRESS_FROM = 20
 
@@ -112,7 +123,7 @@ def _root(
 app.command(
     "odds",
     context_settings=ODDS_CONTEXT,
-    help="Exact battle odds: risk odds A D, or risk odds A --chain D1,D2",
+    help="Exact battle odds: risk odds A D [--stop K] [--json], or risk odds A --chain D1,D2,... [--json]",
 )(odds_command)
 
 
@@ -278,6 +289,7 @@ def simulate_command(
         write_games,
     )
     from risk.parallel import BackendError, check_backend
+    from risk.rules.game import Game
 
     ruleset = make_rules(rules, option, game_name)
     bot_names = [b.strip().lower() for b in bots.split(",")] if bots else []
@@ -301,6 +313,10 @@ def simulate_command(
         bot_names = (bot_names or [DEFAULT_BOT]) * count
     elif len(bot_names) != count:
         fail(f"--bots names {len(bot_names)} bots for {count} players")
+    try:  # a game the board cannot start (too few territories or starting armies): say so once
+        Game(ruleset, count, seed=seed, board=chosen_board)
+    except RiskError as error:
+        fail(str(error))
     if games < 1:
         fail("--games must be at least 1")
     if max_turns < 1:
@@ -365,6 +381,7 @@ def simulate_command(
                 "out": None if out is None else str(out),
             }
         )
+        fail_if_every_game_failed(failures, len(played))
         return
     from rich.table import Table
 
@@ -388,6 +405,15 @@ def simulate_command(
     console().print(f"Wins: {summary or 'none'}; unfinished: {unfinished}{failed}")
     if out is not None:
         console().print(f"Games in {out}" + (f", turns in {turns_path(out)}" if turns else ""))
+    fail_if_every_game_failed(failures, len(played))
+
+
+def fail_if_every_game_failed(failures: dict[int, str], games: int) -> None:
+    """Exit 1 (after the table) when no game of a batch could be played: the first failure says why."""
+    if failures and len(failures) == games:
+        seed, error = next(iter(sorted(failures.items())))
+        typer.echo(f"risk: error: every game failed (seed {seed}: {error})", err=True)
+        raise typer.Exit(code=1)
 
 
 @app.command("replay")
@@ -450,8 +476,9 @@ def replay_command(
         return
     from risk.tui.rounds import rounds_played
 
+    rounds = rounds_played(game)
     console().print(
-        f"{file}: valid record of {actions} actions, {rounds_played(game)} rounds; "
+        f"{file}: valid record of {actions} actions, {rounds} round{'' if rounds == 1 else 's'}; "
         f"rules {game.rules.describe()}; board {game.board.name}; winner: {winner or 'none (unfinished)'}; "
         f"{dice}"
     )

@@ -22,6 +22,13 @@ territories in dealing order), ``dice A,A,A D,D`` (a battle, each side sorted hi
 from the record, so it needs no generator; a record that does not follow the rules is refused
 with its line number and the reason. ``#`` starts a comment.
 
+Names (``players:``, ``result:``, ``fogged-for:``): a plain name is written as it is; one that holds
+``#``, ``,``, ``"``, a character that cannot be shown (a control character, a line break) or leading
+or trailing space, or is empty, is written in double quotes as a JSON string, with ``\\``, ``\\"``
+and ``\\uXXXX`` escapes (:func:`format_name`), so that any name reads back as it was. A ``#`` inside
+quotes starts no comment. Records before quoting held no quotes in names (``Game`` refused them),
+so they read as they always did.
+
 A record that names a seed holds exactly the outcomes that seed's generator gives: replay checks
 each one (the generator runs beside the record at no extra cost) and refuses the first that differs,
 with its line. A record without a seed (a position made by hand, or a game whose dice were given)
@@ -47,8 +54,10 @@ shipped board it names.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,7 +67,7 @@ from risk.maps import Board, MapError, available_maps, board_from_json, load_map
 from risk.rules.actions import Action
 from risk.rules.game import ChanceMismatch, Game
 from risk.rules.options import Rules
-from risk.textfile import MB, read_text_file
+from risk.textfile import MB, read_text_file, write_text_file
 from risk.view import public_history
 
 MAGIC = "risk-record 1"
@@ -70,6 +79,76 @@ BOARD_DIGEST = "board-sha256"
 BOARD_JSON = "board-json"
 # The largest record file read: a long game (9,000 actions) is 250 KB; the web app takes 1 MB.
 MAX_RECORD_BYTES = 16 * MB
+
+
+# The characters that make a name be written in quotes: anywhere in a plain name they would end it
+# (a comma), start a comment (#) or start a quoted name (").
+_QUOTED_CHARACTERS = frozenset(',#"')
+_JSON = json.JSONDecoder()
+
+
+def format_name(name: str) -> str:
+    """A player's name as a record writes it: as it is when it is plain, else in double quotes as a
+    JSON string whose characters are all printable ('"A#n"', '" Bob"', '"a\\u0009tab"')."""
+    if name and name == name.strip() and name.isprintable() and not _QUOTED_CHARACTERS & set(name):
+        return name
+    quoted = []
+    for character in name:
+        if character in '"\\':
+            quoted.append("\\" + character)
+        elif character.isprintable() and character != "\x7f":
+            quoted.append(character)
+        else:  # \uXXXX, as a UTF-16 pair beyond the first plane (as JSON has it)
+            units = character.encode("utf-16-be", "surrogatepass")
+            quoted += [f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2)]
+    return '"' + "".join(quoted) + '"'
+
+
+def format_names(names: Sequence[str]) -> str:
+    """The ``players:`` line's value: 'Ann, "A#n", Cy'."""
+    return ", ".join(format_name(name) for name in names)
+
+
+def parse_names(text: str, line: int | None = None) -> list[str]:
+    """The names of a ``players:`` line (:func:`format_names`); unquoted ones are stripped and empty
+    ones skipped, as records have always been read. Raises :class:`RecordError` (at ``line``) for a
+    quoted name that is not closed or not followed by a comma."""
+    names: list[str] = []
+    position, end = 0, len(text)
+    while position < end:
+        while position < end and text[position].isspace():
+            position += 1
+        if position == end:
+            break
+        if text[position] != '"':
+            comma = text.find(",", position)
+            comma = end if comma < 0 else comma
+            if name := text[position:comma].strip():
+                names.append(name)
+            position = comma + 1
+            continue
+        try:
+            name, position = _JSON.raw_decode(text, position)
+        except json.JSONDecodeError as error:
+            raise RecordError(
+                f"the quoted name {text[position:position + 20]!r} is not closed or holds a bad escape "
+                f"({error.msg.lower()})", line) from None
+        rest = text[position:].lstrip()
+        if rest and not rest.startswith(","):
+            raise RecordError(f"the quoted name {name!r} is followed by {rest[:20]!r}, not a comma", line)
+        names.append(name)
+        position = end - len(rest) + 1
+    return names
+
+
+def parse_name(text: str, line: int | None = None) -> str:
+    """One name (``result:``, ``fogged-for:``), as :func:`format_name` wrote it."""
+    if not text.startswith('"'):
+        return text
+    names = parse_names(text, line)
+    if len(names) != 1:
+        raise RecordError(f"{text[:40]!r} is not one name (a name with a comma is written in quotes)", line)
+    return names[0]
 
 
 def _format_chance(board: Board, kind: str, value: Any) -> str:
@@ -96,14 +175,15 @@ def write_record(game: Game, viewer: int | None = None, result: str | None = Non
         f"rules: {game.rules.describe()}",
         f"board: {game.board.name}",
         *board_lines(game.board),
-        f"players: {', '.join(game.players[: game.humans])}",
+        f"players: {format_names(game.players[: game.humans])}",
     ]
     if viewer is None and game.chance_from_seed:
         # Only a seed that gave every outcome is named: a record that names one is checked against it.
         lines.append(f"seed: {game.seed}")
     if viewer is not None and game.rules.fog == "on" and not game.is_over:
-        lines.append(f"{FOGGED_FOR}: {game.players[viewer]}")  # entries it did not see are left out
-    lines += [f"result: {result}", SEPARATOR]
+        # Entries it did not see are left out.
+        lines.append(f"{FOGGED_FOR}: {format_name(game.players[viewer])}")
+    lines += [f"result: {format_name(result)}", SEPARATOR]
     history = game.history if viewer is None else public_history(game, viewer)
     for kind, who, value in history:
         if kind == "action":
@@ -136,6 +216,7 @@ class RecordHeader:
     board_json: tuple[int, str] | None = None  # the line it is on, and the JSON
     board_line: int | None = None  # the line of ``board:`` (None: the record names none: classic)
     fogged_for: tuple[int, str] | None = None  # a player's record under fog: its line, the player
+    players_line: int | None = None
 
 
 def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
@@ -165,7 +246,7 @@ def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
         if not re.fullmatch(r"-?[0-9]{1,20}", text):
             raise RecordError(f"the seed {text!r} is not a whole number", number)
         seed = int(text)
-    players = [p.strip() for p in fields["players"][1].split(",") if p.strip()]
+    players = parse_names(fields["players"][1], fields["players"][0])
     digest: str | None = None
     if BOARD_DIGEST in fields:
         number, text = fields[BOARD_DIGEST]
@@ -173,18 +254,26 @@ def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
             raise RecordError(f"the {BOARD_DIGEST} line holds {text[:20]!r}, not 64 hexadecimal digits",
                               number)
         digest = text
+    result_line, result = fields.get("result", (0, ""))
+    fogged_for = fields.get(FOGGED_FOR)
     header = RecordHeader(
         rules=rules,
         board=fields.get("board", (0, "classic"))[1],
         players=players,
         seed=seed,
-        result=fields.get("result", (0, ""))[1] or None,
+        result=parse_name(result, result_line) if result else None,
         board_digest=digest,
         board_json=fields.get(BOARD_JSON),
         board_line=fields["board"][0] if "board" in fields else None,
-        fogged_for=fields.get(FOGGED_FOR),
+        fogged_for=None if fogged_for is None else (fogged_for[0], parse_name(fogged_for[1], fogged_for[0])),
+        players_line=fields["players"][0],
     )
     return header, index + 1
+
+
+def read_header(text: str) -> RecordHeader:
+    """The header of a record, without replaying it. Raises :class:`RecordError` with the line."""
+    return _parse_header(_record_lines(text))[0]
 
 
 def _short(digest: str) -> str:
@@ -281,9 +370,40 @@ class Replay:
 
 def _without_comment(line: str) -> str:
     line = line.strip()
+    if "#" not in line:
+        return line
     if line.lower().startswith(BOARD_JSON + ":"):
         return line  # JSON to the end of the line: a "#" there is part of it (a colour)
-    return line.split("#", 1)[0].strip()
+    if '"' not in line:
+        return line.split("#", 1)[0].strip()
+    # A quoted name (format_name) may hold a "#": the comment starts at the first one outside quotes.
+    quoted = escaped = False
+    for index, character in enumerate(line):
+        if escaped:
+            escaped = False
+        elif quoted and character == "\\":
+            escaped = True
+        elif character == '"':
+            quoted = not quoted
+        elif character == "#" and not quoted:
+            return line[:index].strip()
+    return line
+
+
+def _record_lines(text: str) -> list[tuple[int, str]]:
+    """The record's lines that are not blank once comments are taken out, with their numbers."""
+    lines = [(number, _without_comment(line)) for number, line in enumerate(text.splitlines(), start=1)]
+    return [(number, line) for number, line in lines if line]
+
+
+def _header_error_line(header: RecordHeader, board: Board, first_line: int) -> int | None:
+    """The line a game that cannot be made from a record is refused at: the ``players:`` line when
+    its seats alone cannot make a game (their count, their names), else the first chance line."""
+    try:
+        Game(header.rules, header.players, seed=0, board=board)
+    except RiskError:
+        return header.players_line
+    return first_line
 
 
 def replay_record(text: str, verify: bool = True, board: Board | None = None) -> Replay:
@@ -291,8 +411,7 @@ def replay_record(text: str, verify: bool = True, board: Board | None = None) ->
     that breaks the rules and, with ``verify`` (the default), of the first chance line that is not
     what the record's seed gives. ``board``: the board to replay on (a file the record names but
     does not hold); refused when it is not the record's board (its digest, or its name)."""
-    lines = [(number, _without_comment(line)) for number, line in enumerate(text.splitlines(), start=1)]
-    lines = [(number, line) for number, line in lines if line]
+    lines = _record_lines(text)
     header, start = _parse_header(lines)
     if header.fogged_for is not None:
         number, viewer = header.fogged_for
@@ -335,7 +454,7 @@ def replay_record(text: str, verify: bool = True, board: Board | None = None) ->
     except ChanceMismatch as error:
         raise differs(error, opening, opening_lines) from None
     except RiskError as error:
-        raise RecordError(str(error), first_line) from None
+        raise RecordError(str(error), _header_error_line(header, board, first_line)) from None
     if opening:
         raise RecordError("the record has chance outcomes before the first action that the game did not use",
                           first_line)
@@ -388,4 +507,4 @@ def replay_record_file(path: str | Path, verify: bool = True, board: Board | Non
 
 
 def save_record(game: Game, path: str | Path) -> None:
-    Path(path).write_text(write_record(game), encoding="utf-8")
+    write_text_file(path, write_record(game))  # whole or not at all

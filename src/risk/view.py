@@ -8,7 +8,10 @@ protocol and the records given to players all go through it.
 Under fog of war (the ``fog`` rule, :mod:`risk.rules.variants.fog`), while the game runs, a view shows
 only what its player sees: the owner and armies of the territories in its sight, and of the others
 what it last saw (``visible``, ``seen_turn``); the history entries it witnessed; another player's
-armies to place and territory count only as its memory implies them. A spectator sees no territory.
+armies to place and territory count only as its memory implies them. During another player's turn
+it sees whose turn it is, not the step (``phase`` is ``OTHER_TURN``, ``to_act`` the player whose turn
+it is, no attack or move-in under way), and the latest battle it witnessed. A spectator sees no
+territory.
 Once the game is over, everything is shown. ``View(game, player, through_fog=True)`` shows the
 player the whole board under fog: for benchmarks that measure what fog costs a bot, never for play
 (no server, protocol or front end passes it; tests/test_bots_fog.py checks that).
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 
 SPECTATOR = -1
 _SETUP_PHASES: Final = (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
+_OTHER_TURN: Final = Phase.OTHER_TURN
 
 
 class View:
@@ -123,7 +127,10 @@ class View:
     # -- public facts ----------------------------------------------------------------------------
     @property
     def phase(self) -> Phase:
-        return self._game.phase
+        """The phase; under fog, during another player's turn, ``Phase.OTHER_TURN``: which step of it
+        is under way (an attack awaiting the defender's dice, a move-in, ...) is not this player's
+        to know, unless it is the one to act."""
+        return _OTHER_TURN if self._fog and self._step_hidden() else self._game.phase
 
     @property
     def current(self) -> int:
@@ -131,7 +138,22 @@ class View:
 
     @property
     def to_act(self) -> int:
-        return self._game.to_act
+        """Who must act now; under fog, during another player's turn, that player (see ``phase``)."""
+        game = self._game
+        return game.current if self._fog and self._step_hidden() else game.to_act
+
+    def _step_hidden(self) -> bool:
+        """Under fog: another player's turn of play, whose step this player may not know. Its own turn,
+        a step it must act in (a defence), its teammate's turn (Team RISK: every step of it is in the
+        team's sight) and the setup (turn by turn, in the open) are shown."""
+        game = self._game
+        if not self.fogged or game.phase in _SETUP_PHASES:
+            return False
+        player = self.player
+        if player == game.current or player == game.to_act:
+            return False
+        team = game.team
+        return team is None or player < 0 or team[player] != team[game.current]
 
     @property
     def turn(self) -> int:
@@ -269,7 +291,7 @@ class View:
 
     def _fogged_occupy_range(self) -> tuple[int, int]:
         occupation = self._game.pending_occupation
-        if occupation is None or not self._sees_all(occupation[:2]):
+        if occupation is None or not self._sees_step(occupation[:2]):
             return 0, 0
         return self._game.occupy_range()
 
@@ -321,35 +343,36 @@ class View:
 
     @property
     def last_battle(self) -> Battle | None:
-        """The latest battle (under fog: the latest this player witnessed, else ``None``)."""
+        """The latest battle (under fog: the latest this player witnessed; a spectator, none)."""
         game = self._game
         battle = game.last_battle
         if battle is None or not self.fogged:
             return battle
-        for index in range(len(game.history) - 1, -1, -1):
-            if game.history[index][1] == "dice":
-                return battle if self._witnessed(index) else None
-        return None
+        seen = game.seen_battle
+        return seen[self.player] if 0 <= self.player < len(seen) else None
 
     @property
     def pending_attack(self) -> tuple[int, int, int] | None:
         """(source, target, attacker dice) of the attack awaiting the defender's dice (under fog, when
-        this player sees both territories)."""
+        this player sees both territories and may know the step: see ``phase``)."""
         attack = self._game.pending_attack
-        return attack if attack is None or self._sees_all(attack[:2]) else None
+        return attack if attack is None or self._sees_step(attack[:2]) else None
 
     @property
     def pending_occupation(self) -> tuple[int, int, int] | None:
         """(source, target, minimum armies) of the conquest awaiting the move-in."""
         occupation = self._game.pending_occupation
-        return occupation if occupation is None or self._sees_all(occupation[:2]) else None
+        return occupation if occupation is None or self._sees_step(occupation[:2]) else None
 
     @property
     def pending_roll(self) -> tuple[int, int, tuple[int, ...], tuple[int, ...], bool] | None:
         """1993 experts: (source, target, attacker dice, defender dice, re-rolled yet) of the roll the
         attacker may still change."""
         rolled = self._game.pending_roll
-        return rolled if rolled is None or self._sees_all(rolled[:2]) else None
+        return rolled if rolled is None or self._sees_step(rolled[:2]) else None
+
+    def _sees_step(self, territories: tuple[int, ...]) -> bool:
+        return not (self._fog and self._step_hidden()) and self._sees_all(territories)
 
     # What the current player did this turn: under fog, another player's turn shows none of it (a
     # conquest or an attack out of sight is hidden; its card, drawn at the end, is public).
@@ -556,6 +579,10 @@ class View:
     def parse(self, text: str) -> Action:
         return self._game.parse(text)
 
+    def text(self, action: Action) -> str:
+        """The action in the notation on the game's board (``'claim alaska'``), as :meth:`Game.text`."""
+        return action.text(self._game.board)
+
     def action_text(self, action: Action) -> str:
         return action.text(self._game.board)
 
@@ -586,10 +613,10 @@ class View:
             "has_teams": game.team is not None,
             "rules": game.rules.describe(),
             "board": board.name,
-            "phase": PHASE_NAMES[game.phase],
+            "phase": PHASE_NAMES[self.phase],
             "turn": game.turn,
             "current": game.current,
-            "to_act": game.to_act,
+            "to_act": self.to_act,
             "territories": [self._territory_data(t) for t in range(len(board))],
             "setup_armies": list(game.setup_armies),
             "sets_traded": game.sets_traded,
@@ -650,7 +677,7 @@ class View:
                 {"cards": [board.card_name(c) for c in cards], "value": value}
                 for cards, value in values.items()
             ]
-        attack, occupation = self.pending_attack, self.pending_occupation
+        attack, occupation = self.pending_attack, self.pending_occupation  # (None for a hidden step)
         if game.phase == Phase.DEFEND and attack is not None:
             source, target, dice = attack
             data["attack"] = {"from": board.name_of(source), "to": board.name_of(target), "dice": dice}

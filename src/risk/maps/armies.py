@@ -8,12 +8,26 @@ board does not load the generator's shapely.
 
 from __future__ import annotations
 
-from risk.maps.validate import MAX_STARTING_ARMIES, MIN_PLAYERS
+from typing import TYPE_CHECKING
+
+from risk.maps.validate import MAX_STARTING_ARMIES, MIN_PLAYERS, normalise
+
+if TYPE_CHECKING:
+    from risk.maps import Board
 
 # The classic board's starting armies (the rulebooks' table) for its 42 territories, by player count.
 CLASSIC_TERRITORIES = 42
+CLASSIC_CONTINENTS = ("North America", "South America", "Europe", "Africa", "Asia", "Australia")
 CLASSIC_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 CLASSIC_TABLE_ARMIES = 120  # the table's total beyond 6 players: 4, 5 and 6 players put down 120 to 125
+
+
+def is_classic_board(board: Board) -> bool:
+    """Whether ``board`` is the rulebooks' board, whose player counts are each edition's own: the
+    classic continents (by name) and 42 territories (risk.rules.missions.is_book_board asks this
+    and enough islands for Mission RISK)."""
+    names = {normalise(continent.name) for continent in board.continents}
+    return names == {normalise(name) for name in CLASSIC_CONTINENTS} and len(board) == CLASSIC_TERRITORIES
 
 
 def default_players(territories: int) -> tuple[int, int]:
@@ -32,4 +46,11 @@ def starting_armies(territories: int, low: int, high: int) -> dict[str, int]:
     return table
 
 
-__all__ = ["CLASSIC_ARMIES", "CLASSIC_TERRITORIES", "default_players", "starting_armies"]
+__all__ = [
+    "CLASSIC_ARMIES",
+    "CLASSIC_CONTINENTS",
+    "CLASSIC_TERRITORIES",
+    "default_players",
+    "is_classic_board",
+    "starting_armies",
+]

@@ -36,6 +36,7 @@ from risk.maps import Board
 from risk.maps.labels import (
     BADGE_RADIUS,
     Box,
+    BoxIndex,
     around,
     board_unit,
     continent_box,
@@ -350,8 +351,8 @@ def continent_labels(
     no other continent's name, inside the drawing (nearest to its middle that is free)."""
     unit = board_unit(view_box, len(board.territories))
     radius = BADGE_RADIUS * unit
-    badges = [around(x, y, radius) for x, y in points]
-    taken: list[Box] = []
+    badges = BoxIndex((around(x, y, radius) for x, y in points), 4 * radius)
+    taken = BoxIndex((), 4 * radius)
     frame = Box(
         view_box[0] + 2, view_box[1] + 2, view_box[0] + view_box[2] - 2, view_box[1] + view_box[3] - 2
     )
@@ -359,20 +360,22 @@ def continent_labels(
     for continent in board.continents:
         land = unary_union([shapes[i] for i in continent.territories])
         middle = land.centroid
+        mx, my = middle.x, middle.y  # read once: shapely's accessors are slow in a sort's key
         x0, y0, x1, y1 = land.bounds
         step = 6.0 * unit
         reach = max(x1 - x0, y1 - y0) / 2 + 120 * unit
         candidates = sorted(
             (
-                (middle.x + i * step, middle.y + j * step)
+                (mx + i * step, my + j * step)
                 for i in range(-int(reach / step), int(reach / step) + 1)
                 for j in range(-int(reach / step), int(reach / step) + 1)
             ),
-            key=lambda p: (math.hypot(p[0] - middle.x, (p[1] - middle.y) * 1.5), p),
+            key=lambda p: (math.hypot(p[0] - mx, (p[1] - my) * 1.5), p),
         )
         chosen = None
+        shape = continent_box(continent.name, continent.bonus, 0.0, 0.0, unit)  # moved to each candidate
         for x, y in candidates:
-            found = continent_box(continent.name, continent.bonus, x, y, unit)
+            found = Box(x + shape.x0, y + shape.y0, x + shape.x1, y + shape.y1)
             if not (
                 frame.x0 <= found.x0
                 and found.x1 <= frame.x1
@@ -380,9 +383,7 @@ def continent_labels(
                 and found.y1 <= frame.y1
             ):
                 continue
-            if any(found.overlaps(b, 3 * unit) for b in badges) or any(
-                found.overlaps(b, 4 * unit) for b in taken
-            ):
+            if badges.overlaps(found, 3 * unit) or taken.overlaps(found, 4 * unit):
                 continue
             chosen = (x, y, found)
             break
@@ -392,7 +393,7 @@ def continent_labels(
                 middle.y,
                 continent_box(continent.name, continent.bonus, middle.x, middle.y, unit),
             )
-        taken.append(chosen[2])
+        taken.add(chosen[2])
         out[continent.name] = {"label": [round(chosen[0], 1), round(chosen[1], 1)]}
     return out
 

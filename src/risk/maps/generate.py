@@ -40,6 +40,8 @@ from typing import Any
 from risk.errors import RiskError
 from risk.maps import SYMBOLS, normalise
 from risk.maps.armies import default_players, starting_armies
+from risk.maps.validate import MAX_BONUS
+from risk.maps.validate import MAX_TERRITORIES as MAX_BOARD_TERRITORIES
 
 try:
     import shapely
@@ -53,7 +55,7 @@ except ImportError as error:  # the optional extra is not installed
     SHAPELY_MISSING = str(error)
 
 MIN_TERRITORIES = 6
-MAX_TERRITORIES = 300  # the drawing and the generation time grow with it (150: well under a second)
+MAX_TERRITORIES = MAX_BOARD_TERRITORIES  # what a board may have (time grows: 1,000 take a few seconds)
 MIN_CONTINENTS = 1
 MAX_CONTINENTS = 24
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
@@ -487,10 +489,11 @@ def _steps_from(start: int, adjacency: Sequence[Sequence[int]]) -> dict[int, int
 
 def continent_bonus(size: int, borders: int) -> int:
     """A continent's bonus from its territories and its border territories (those with a neighbour
-    outside it): ``(2 size + 4 borders) // 5 - 1``, at least 1. On the classic board this gives
-    North America 5, South America 2, Europe 5, Africa 3, Asia 7: its bonuses but Australia's (1, not 2).
+    outside it): ``(2 size + 4 borders) // 5 - 1``, at least 1 and at most a board's 100. On the
+    classic board this gives North America 5, South America 2, Europe 5, Africa 3, Asia 7: its
+    bonuses but Australia's (1, not 2).
     """
-    return max(1, (2 * size + 4 * borders) // 5 - 1)
+    return min(MAX_BONUS, max(1, (2 * size + 4 * borders) // 5 - 1))
 
 
 def _split(total: int, weights: Sequence[float]) -> list[int]:

@@ -1,5 +1,6 @@
-"""Boards imported from other games' files: Domination (``.map`` and its ``.cards``), Lux Delux
-(``.luxb``, XML) and Conquer Club (XML). Docs: docs/boards.md, "Importing a board".
+"""Boards imported from other games' files: Domination (``.map`` and its ``.cards``), Conquest
+(``.map`` with ``[Territories]``), Lux Delux (``.luxb``, XML) and Conquer Club (XML). Docs:
+docs/boards.md, "Importing a board".
 
 :func:`import_board` reads a file the user has (these games' boards are not ours to ship) and
 returns a board in our format (a dict, as ``classic.json`` holds), checked by the one validator
@@ -40,15 +41,22 @@ from risk.maps.validate import (
     board_problems,
     normalise,
 )
-from risk.textfile import MB, file_problem
+from risk.textfile import MB, file_problem, open_regular_file
 
-FORMATS = ("domination", "lux", "conquerclub")
-FORMAT_TITLES = {"domination": "Domination map", "lux": "Lux Delux board", "conquerclub": "Conquer Club map"}
+FORMATS = ("domination", "conquest", "lux", "conquerclub")
+FORMAT_TITLES = {
+    "domination": "Domination map",
+    "conquest": "Conquest map",
+    "lux": "Lux Delux board",
+    "conquerclub": "Conquer Club map",
+}
 MAX_IMPORT_BYTES = 4 * MB  # a source file; the board it makes must still fit a board file (1 MiB)
 MAX_XML_DEPTH = 32  # these formats nest 5 deep; deeper is not one of them
 OTHER_CONTINENT = "Other territories"  # territories a file puts in no continent: a continent of bonus 0
 WILD_CARDS = 2  # without a cards file, as the classic deck
 MARGIN = 40  # around the label points, for a drawing's size when the file gives none
+# A Conquest [Territories] line: name,x,y,continent,... (a Domination map has no commas in its lines)
+CONQUEST_TERRITORY = re.compile(r"^[^\[;=,\r\n][^=,\r\n]*,\s*[-+]?[\d.]+\s*,\s*[-+]?[\d.]+\s*,", re.MULTILINE)
 DOMINATION_CARDS = {
     "infantry": "infantry",
     "cavalry": "cavalry",
@@ -146,7 +154,9 @@ class _Source:
         raise BoardImportError([*self.problems, ImportProblem(file or self.path, line, message)])
 
     def problem(self, line: int | None, message: str) -> None:
-        self.problems.append(ImportProblem(self.path, line, message))
+        problem = ImportProblem(self.path, line, message)
+        if problem not in self.problems:  # a file may list one fault twice: said once
+            self.problems.append(problem)
 
     def unsupported(self, line: int, feature: str) -> None:
         """A feature of the other game that our rules do not have: refused, or left out when asked."""
@@ -201,10 +211,11 @@ def import_board(
 ) -> ImportResult:
     """The board in the file ``path``, in our format and valid, with notes on what was left out.
 
-    ``fmt``: ``"domination"``, ``"lux"`` or ``"conquerclub"`` (None: told from the file's name and
-    content). ``players``: the player counts the board declares (default: 2 up to 6, at least 4
-    territories each). ``encoding``: the file's text encoding when it is not UTF-8 (a Domination file
-    saved as ``cp1252``, say; an XML file's own declaration is followed otherwise). ``cards``: a
+    ``fmt``: ``"domination"``, ``"conquest"``, ``"lux"`` or ``"conquerclub"`` (None: told from the
+    file's name and content). ``players``: the player counts the board declares (default: 2 up to 6,
+    at least 4 territories each). ``encoding``: the file's text encoding, over the format's own rule
+    (Domination: Latin-1 unless a UTF-8 byte-order mark; Conquest: UTF-8, else Latin-1; XML: its
+    declaration, else UTF-8). ``cards``: a
     Domination cards file (default: the map's ``crd`` file, or the ``.cards`` of the same name,
     when present). ``skip_unsupported``: leave out the other game's features our rules do not have
     (listed in the notes) instead of refusing the file. Raises :class:`BoardImportError`.
@@ -216,15 +227,14 @@ def import_board(
     elif fmt not in FORMATS:
         raise BoardImportError([ImportProblem(name, None, f"unknown format {fmt!r}: {', '.join(FORMATS)}")])
     if encoding is not None:
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise BoardImportError(
-                [ImportProblem(name, None, f"unknown encoding {encoding!r}: try utf-8, cp1252 or latin-1")]
-            ) from None
+        _check_encoding(name, encoding)
     source = _Source(name, fmt, skip_unsupported)
     if fmt == "domination":
-        _read_domination(source, _text(raw, name, encoding), encoding, None if cards is None else str(cards))
+        _read_domination(
+            source, _domination_text(raw, name, encoding), encoding, None if cards is None else str(cards)
+        )
+    elif fmt == "conquest":
+        _read_conquest(source, _conquest_text(source, raw, encoding))
     elif fmt == "lux":
         _read_lux(source, _parse_xml(raw, name, encoding))
     else:
@@ -234,12 +244,34 @@ def import_board(
     board = _board(source, players)
     if source.problems:
         raise BoardImportError(source.problems)
-    return ImportResult(board, fmt, source.notes)
+    return ImportResult(board, fmt, list(dict.fromkeys(source.notes)))  # each note once
+
+
+def _check_encoding(path: str, encoding: str) -> None:
+    """``--encoding``: a text encoding Python knows (``rot13``, ``base64``, ``zlib_codec`` are codecs
+    too, but of bytes to bytes or text to text: decoding a file with one is no reading of it)."""
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        raise BoardImportError(
+            [ImportProblem(path, None, f"unknown encoding {encoding!r}: try utf-8, cp1252 or latin-1")]
+        ) from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise BoardImportError(
+            [
+                ImportProblem(
+                    path,
+                    None,
+                    f"{encoding!r} is not a text encoding (it does not turn bytes into text): "
+                    "give the file's own, such as utf-8, cp1252 or latin-1",
+                )
+            ]
+        )
 
 
 def _read_bytes(path: str, limit: int = MAX_IMPORT_BYTES) -> bytes:
     try:
-        with open(path, "rb") as stream:
+        with open_regular_file(path) as stream:
             data = stream.read(limit + 1)  # one byte past the limit tells a file too large
     except OSError as error:
         raise BoardImportError([ImportProblem(path, None, file_problem(error))]) from None
@@ -278,11 +310,15 @@ def guess_format(path: str, raw: bytes) -> str:
                 )
             ]
         )
-    sections = {s.lower() for s in re.findall(r"^\s*\[([^\]\r\n]*)\]", head, re.MULTILINE)}
+    sections = {s.strip().lower() for s in re.findall(r"^\s*\[([^\]\r\n]*)\]", head, re.MULTILINE)}
     if suffix == ".cards" or ("cards" in sections and "countries" not in sections):
         raise BoardImportError(
             [ImportProblem(path, None, "a Domination cards file: import the .map file beside it")]
         )
+    if "countries" not in sections and (
+        sections & {"map", "territories"} or CONQUEST_TERRITORY.search(head) is not None
+    ):
+        return "conquest"
     if sections & {"countries", "continents", "borders"} or suffix == ".map":
         return "domination"
     if suffix == ".luxb":
@@ -292,11 +328,20 @@ def guess_format(path: str, raw: bytes) -> str:
             ImportProblem(
                 path,
                 None,
-                "cannot tell the format: not a Domination map ([countries] and [borders] sections) "
-                "nor XML; give --format domination, lux or conquerclub",
+                "cannot tell the format: not a Domination map ([countries] and [borders] sections), "
+                "a Conquest map ([Territories]) nor XML; give --format domination, conquest, lux or "
+                "conquerclub",
             )
         ]
     )
+
+
+def _domination_text(raw: bytes, path: str, encoding: str | None) -> str:
+    """A Domination file's text as Domination reads it: ISO-8859-1 (every byte is a character), or
+    UTF-8 after a UTF-8 byte-order mark; ``encoding`` when given."""
+    if encoding is None and not raw.startswith(codecs.BOM_UTF8):
+        encoding = "latin-1"
+    return _text(raw, path, encoding)
 
 
 def _text(raw: bytes, path: str, encoding: str | None) -> str:
@@ -326,7 +371,7 @@ def _text(raw: bytes, path: str, encoding: str | None) -> str:
 def _read_domination(source: _Source, text: str, encoding: str | None, cards: str | None) -> None:
     section: str | None = None
     seen: dict[str, int] = {}
-    files: dict[str, str] = {}
+    files: dict[str, tuple[str, int]] = {}  # key: (value, line)
     continent_refs: list[tuple[int, int]] = []  # per territory: (continent number, line)
     borders: list[tuple[int, list[int], int]] = []  # (country, neighbours, line)
     ignored: list[str] = []
@@ -351,7 +396,7 @@ def _read_domination(source: _Source, text: str, encoding: str | None, cards: st
         if section is None or section == "files":
             key, value = _key_value(line)
             if section == "files":
-                files[key.lower()] = value
+                files[key.lower()] = (value, number)
             elif key.lower() == "name" and value:
                 source.title = value.replace("_", " ")
         elif section == "continents":
@@ -391,6 +436,17 @@ def _read_domination(source: _Source, text: str, encoding: str | None, cards: st
                 source.fail(at, f"country {n} does not exist: the map has countries 1 to {count}")
         source.territories[country - 1].links.extend((n - 1, at) for n in neighbours)
     _domination_cards(source, files.get("crd"), cards, encoding)
+
+
+def _beside(folder: Path, name: str) -> bool:
+    """Whether the file ``name`` (relative to ``folder``) is in ``folder``: a map names a file
+    beside it; ``../x`` or ``/etc/x`` would read any file the user can."""
+    if Path(name).is_absolute():
+        return False
+    try:
+        return (folder / name).resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a loop of links
+        return False
 
 
 def _key_value(line: str) -> tuple[str, str]:
@@ -437,12 +493,21 @@ def _domination_country(source: _Source, line: str, number: int, refs: list[tupl
     refs.append((continent, number))
 
 
-def _domination_cards(source: _Source, named: str | None, given: str | None, encoding: str | None) -> None:
+def _domination_cards(
+    source: _Source, crd: tuple[str, int] | None, given: str | None, encoding: str | None
+) -> None:
     """Card symbols and wild cards from the map's .cards file (missions are left out, noted)."""
     folder = Path(source.path).parent
+    named = crd[0] if crd else None
     if given is not None:
         path: Path | None = Path(given)
     else:
+        if crd is not None and named and not _beside(folder, named):
+            source.fail(
+                crd[1],
+                f"the cards file {named!r} the map names is outside the map's folder: refused "
+                "(a map's cards file is beside it; --cards FILE reads one from elsewhere)",
+            )
         candidates = [folder / named] if named else []
         candidates.append(Path(source.path).with_suffix(".cards"))
         path = next((c for c in candidates if c.is_file()), None)
@@ -453,7 +518,7 @@ def _domination_cards(source: _Source, named: str | None, given: str | None, enc
                 )
             return
     cards_file = str(path)
-    text = _text(_read_bytes(cards_file), cards_file, encoding)
+    text = _domination_text(_read_bytes(cards_file), cards_file, encoding)
     section: str | None = None
     wilds = 0
     missions = 0
@@ -513,6 +578,132 @@ def _domination_cards(source: _Source, named: str | None, given: str | None, enc
             f"{_count(missions, 'mission')} in {Path(cards_file).name} left out: "
             "our board format has no missions (Secret Mission RISK deals its own)"
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# Conquest: .map with [Map], [Continents] and [Territories]
+
+
+def _conquest_text(source: _Source, raw: bytes, encoding: str | None) -> str:
+    """A Conquest map's text: ``encoding`` if given, else UTF-8 (a byte-order mark dropped), else
+    Latin-1 (noted): maps made on Windows are in its code page, and every byte is a Latin-1 one."""
+    if encoding is not None:
+        return _text(raw, source.path, encoding)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        source.notes.append("not UTF-8 text: read as Latin-1 (--encoding gives another)")
+        return raw.decode("latin-1")
+
+
+@dataclass
+class _ConquestRow:
+    """A [Territories] line's names, resolved once every line is read (a line may name a later one)."""
+
+    line: int
+    continent: str
+    neighbours: list[str]
+
+
+def _read_conquest(source: _Source, text: str) -> None:
+    section: str | None = None
+    seen: dict[str, int] = {}
+    settings: list[str] = []
+    ignored: list[str] = []
+    continents: dict[str, int] = {}
+    index: dict[str, int] = {}
+    rows: list[_ConquestRow] = []
+    for number, raw_line in enumerate(text.splitlines(), 1):
+        line = raw_line.strip()
+        if not line or line.startswith(";"):
+            continue
+        if line.startswith("["):
+            if not line.endswith("]"):
+                source.fail(number, f"a section starts with a line [Name], not {_quoted(line)}")
+            section = line[1:-1].strip().lower()
+            if section in seen:
+                source.fail(number, f"the section [{section}] appears twice (first at line {seen[section]})")
+            seen[section] = number
+            continue
+        if section is None:
+            source.fail(number, f"a line before the first section: {_quoted(line)}")
+        if section == "map":
+            settings.append(line.partition("=")[0].strip())
+        elif section == "continents":
+            _conquest_continent(source, line, number, continents)
+        elif section == "territories":
+            _conquest_territory(source, line, number, index, rows)
+        elif section not in ignored:
+            ignored.append(section)
+    for needed in ("continents", "territories"):
+        if needed not in seen:
+            source.fail(None, f"no [{needed}] section: a Conquest map has [Continents] and [Territories]")
+    if not source.territories:
+        source.fail(seen["territories"], "the [Territories] section is empty")
+    if settings:
+        source.notes.append(f"[Map] left out: {', '.join(settings)} (the picture and how it is shown)")
+    if ignored:
+        source.notes.append(f"sections left out: {', '.join(f'[{s}]' for s in ignored)}")
+    for territory, row in zip(source.territories, rows, strict=True):
+        if row.continent:
+            c = _by_name(row.continent, continents)
+            if c is None:
+                source.fail(
+                    row.line,
+                    f"{territory.name!r} is in the continent {row.continent!r}, which [Continents] "
+                    "does not have" + _near(row.continent, continents),
+                )
+            territory.continent = c
+        for name in row.neighbours:
+            t = _by_name(name, index)
+            if t is None:
+                source.fail(
+                    row.line,
+                    f"{territory.name!r} borders {name!r}, which is not a territory of the map"
+                    + _near(name, index),
+                )
+            territory.links.append((t, row.line))
+
+
+def _by_name(name: str, index: dict[str, int]) -> int | None:
+    """A name's index: as written, else as players type it (case, spaces and punctuation aside)
+    when that is one name only."""
+    if name in index:
+        return index[name]
+    matches = {i for known, i in index.items() if normalise(known) == normalise(name)}
+    return matches.pop() if len(matches) == 1 else None
+
+
+def _conquest_continent(source: _Source, line: str, number: int, continents: dict[str, int]) -> None:
+    name, equals, bonus_text = line.rpartition("=")
+    name = name.strip()
+    if not equals or not name:
+        source.fail(number, f"a continent line is 'name=bonus', not {_quoted(line)}")
+    if name in continents:
+        first = source.continents[continents[name]].line
+        source.fail(number, f"the continent {name!r} appears twice (first at line {first})")
+    bonus = source.whole(bonus_text, number, f"the bonus of continent {name!r}")
+    if bonus < 0:
+        source.unsupported(number, f"continent {name!r}: a negative bonus ({bonus})")
+    continents[name] = len(source.continents)
+    source.continents.append(_Continent(name, max(bonus, 0), number))
+
+
+def _conquest_territory(
+    source: _Source, line: str, number: int, index: dict[str, int], rows: list[_ConquestRow]
+) -> None:
+    fields = [f.strip() for f in line.split(",")]
+    if len(fields) < 4 or not fields[0]:
+        source.fail(number, f"a territory line is 'name,x,y,continent,neighbour,...', not {_quoted(line)}")
+    name = fields[0]
+    if name in index:
+        first = source.territories[index[name]].line
+        source.fail(number, f"the territory {name!r} appears twice (first at line {first})")
+    x = source.number(fields[1], number, f"the x of {name!r}")
+    y = source.number(fields[2], number, f"the y of {name!r}")  # counted downwards, as ours
+    index[name] = len(source.territories)
+    source.territories.append(_Territory(name, number, None, (x, y)))
+    rows.append(_ConquestRow(number, fields[3], [n for n in fields[4:] if n]))  # "A,B," ends in nothing
 
 
 # ---------------------------------------------------------------------------------------------
@@ -691,6 +882,7 @@ def _read_lux(source: _Source, root: _Node) -> None:
             scenario = scenario or any(country.first(tag) is not None for tag in LUX_SCENARIO)
     if not source.territories:
         source.fail(root.line, "the board has no <continent> with a <country>")
+    _unique_names(source)
     for territory, (text, line) in zip(source.territories, adjoining, strict=True):
         for item in filter(None, (t.strip() for t in text.split(","))):
             neighbour = source.whole(item, line, f"an id in the <adjoining> of {territory.name!r}")
@@ -708,6 +900,30 @@ def _read_lux(source: _Source, root: _Node) -> None:
             f"{_count(several, 'country', 'countries')} drawn in several polygons: "
             "the outline keeps the largest"
         )
+
+
+def _unique_names(source: _Source) -> None:
+    """Lux tells its countries by id, so two countries of one name (as players type it) are two
+    countries: the later ones are renamed ``NAME (2)``, ``NAME (3)``..., each noted."""
+    taken = {normalise(t.name) for t in source.territories}
+    first: set[str] = set()
+    for territory in source.territories:
+        key = normalise(territory.name)
+        if key not in first:
+            first.add(key)
+            continue
+        number = 2
+        while True:
+            renamed = f"{territory.name[: MAX_NAME - 6]} ({number})"
+            if normalise(renamed) not in taken:
+                break
+            number += 1
+        taken.add(normalise(renamed))
+        source.notes.append(
+            f"line {territory.line}: the name {territory.name!r} twice (as players type it): "
+            f"this country is named {renamed!r}"
+        )
+        territory.name = renamed
 
 
 def _lux_colour(text: str) -> str | None:
@@ -940,9 +1156,23 @@ def _board(source: _Source, players: tuple[int, int] | None) -> dict[str, Any]:
     listed = [{n for n, _ in t.links} for t in territories]
     seen: set[tuple[int, int]] = set()
     for a, territory in enumerate(territories):
+        own: set[int] = set()
         for b, line in territory.links:
+            if b in own:  # the same link: one kept (Lux files repeat ids)
+                source.notes.append(
+                    f"line {line}: {territory.name!r} lists {territories[b].name!r} twice: one link kept"
+                )
+                continue
+            own.add(b)
             if a == b:
-                source.problem(line, f"{territory.name!r} is linked to itself: remove it from its own list")
+                if source.skip_unsupported:
+                    source.notes.append(f"line {line}: left out a link from {territory.name!r} to itself")
+                else:
+                    source.problem(
+                        line,
+                        f"{territory.name!r} is linked to itself: remove it from its own list "
+                        "(--skip-unsupported leaves such links out)",
+                    )
                 continue
             if a not in listed[b]:
                 one_way = f"a one-way link from {territory.name!r} to {territories[b].name!r}"

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,9 @@ NEAR = 0.8  # a name farther from its badge than this many badge radii gets a le
 SEARCH = 6.0  # how far a name may go, in badge radii, with a leader line
 STEP = 0.33  # the steps of that search, in badge radii
 ROUNDS = 3
+# The names that may look farther (the slow search, thousands of spots each), the most crowded first:
+# a board of 1,000 territories would take minutes; the others keep the best spot beside their badge.
+FAR_SEARCHES = 150
 AMBIGUOUS = 1.0  # for each other badge as near a name as its own
 FAR_ENOUGH = 2.0  # a name whose best spot beside its badge costs more looks farther too
 
@@ -131,6 +135,54 @@ def around(x: float, y: float, radius: float) -> Box:
     return Box(x - radius, y - radius, x + radius, y + radius)
 
 
+class BoxIndex:
+    """Boxes bucketed on a grid of ``cell``-sized squares: the ones near a box without looking at
+    every box (a board of 1,000 territories has 1,000 badges; each name looks at a few)."""
+
+    def __init__(self, boxes: Iterable[Box], cell: float) -> None:
+        self.cell = max(cell, 1e-6)
+        self.boxes: list[Box] = []
+        self.buckets: dict[tuple[int, int], list[int]] = {}
+        for found in boxes:
+            self.add(found)
+
+    def add(self, found: Box) -> None:
+        index = len(self.boxes)
+        self.boxes.append(found)
+        for key in self._keys(found, 0.0):
+            self.buckets.setdefault(key, []).append(index)
+
+    def _keys(self, found: Box, pad: float) -> list[tuple[int, int]]:
+        cell = self.cell
+        xs = range(math.floor((found.x0 - pad) / cell), math.floor((found.x1 + pad) / cell) + 1)
+        ys = range(math.floor((found.y0 - pad) / cell), math.floor((found.y1 + pad) / cell) + 1)
+        return [(gx, gy) for gx in xs for gy in ys]
+
+    def indices(self, found: Box, pad: float = 0.0) -> set[int]:
+        """The places of every box that may overlap ``found`` grown by ``pad``,
+        touching included: the boxes in its cells, a few more than those."""
+        buckets = self.buckets
+        out: set[int] = set()
+        for key in self._keys(found, pad):
+            bucket = buckets.get(key)
+            if bucket:
+                out.update(bucket)
+        return out
+
+    def near(self, found: Box, pad: float = 0.0) -> list[Box]:
+        """The boxes of :meth:`indices`, in the order they were added."""
+        return [self.boxes[i] for i in sorted(self.indices(found, pad))]
+
+    def overlaps(self, found: Box, pad: float = 0.0) -> bool:
+        """Whether any box overlaps ``found`` (``Box.overlaps``, with ``pad``)."""
+        buckets, boxes = self.buckets, self.boxes
+        for key in self._keys(found, pad):
+            for i in buckets.get(key, ()):
+                if found.overlaps(boxes[i], pad):
+                    return True
+        return False
+
+
 def continent_box(name: str, bonus: int, x: float, y: float, unit: float) -> Box:
     """The box of a continent's name and bonus, drawn centred on (x, baseline y)."""
     size = CONTINENT_SIZE * unit
@@ -161,7 +213,8 @@ class LandMap:
         self.x0, self.y0 = x0, y0
         self.cols = max(1, math.ceil(width / GRID))
         self.rows = max(1, math.ceil(height / GRID))
-        self.cells = bytearray(self.cols * self.rows)
+        # 16 bits a cell: a board has up to 1,000 territories (a byte held 255)
+        self.cells = array("H", bytes(2 * self.cols * self.rows))
         self.ids = {slug: i + 1 for i, slug in enumerate(shapes)}
         self.area: dict[str, int] = {}
         for slug, path in shapes.items():
@@ -236,6 +289,15 @@ class Spot:
     leader: tuple[float, float, float, float] | None  # from the badge's edge to the box's
     cost: float  # without the land under it, a lower bound of the whole cost
 
+    @property
+    def extent(self) -> Box:
+        """The box around the name and its leader line."""
+        if self.leader is None:
+            return self.box
+        x1, y1, x2, y2 = self.leader
+        box = self.box
+        return Box(min(box.x0, x1, x2), min(box.y0, y1, y2), max(box.x1, x1, x2), max(box.y1, y1, y2))
+
     def clear_of(self, other: Spot, pad: float) -> bool:
         """Neither the names nor their leader lines run into each other."""
         if self.box.overlaps(other.box, pad):
@@ -243,6 +305,39 @@ class Spot:
         if self.leader and other.box.crosses(self.leader):
             return False
         return not (other.leader and self.box.crosses(other.leader))
+
+
+class Placed(dict[str, Spot]):
+    """The names placed so far, by slug, with their extents on a grid: a spot is checked against
+    the few placed near it, not all of them."""
+
+    def __init__(self, cell: float) -> None:
+        super().__init__()
+        self.cell = max(cell, 1e-6)
+        self.buckets: dict[tuple[int, int], set[str]] = {}
+
+    def _keys(self, found: Box, pad: float) -> Iterator[tuple[int, int]]:
+        cell = self.cell
+        for gx in range(math.floor((found.x0 - pad) / cell), math.floor((found.x1 + pad) / cell) + 1):
+            for gy in range(math.floor((found.y0 - pad) / cell), math.floor((found.y1 + pad) / cell) + 1):
+                yield gx, gy
+
+    def __setitem__(self, slug: str, spot: Spot) -> None:
+        old = self.get(slug)
+        if old is not None:
+            for key in self._keys(old.extent, 0.0):
+                self.buckets[key].discard(slug)
+        super().__setitem__(slug, spot)
+        for key in self._keys(spot.extent, 0.0):
+            self.buckets.setdefault(key, set()).add(slug)
+
+    def free(self, slug: str, spot: Spot, pad: float) -> bool:
+        """Whether ``spot`` runs into no name placed but ``slug``'s own (``Spot.clear_of``)."""
+        near: set[str] = set()
+        for key in self._keys(spot.extent, pad):
+            near.update(self.buckets.get(key, ()))
+        near.discard(slug)
+        return all(spot.clear_of(self[name], pad) for name in near)
 
 
 def layouts(name: str, unit: float) -> list[Layout]:
@@ -266,9 +361,15 @@ def layouts(name: str, unit: float) -> list[Layout]:
     return out
 
 
-def spots(anchor: tuple[float, float], layout: Layout, unit: float, far: bool = False) -> list[Spot]:
+def spots(
+    anchor: tuple[float, float],
+    layout: Layout,
+    unit: float,
+    far: bool = False,
+    keep: Callable[[Box], bool] | None = None,
+) -> list[Spot]:
     """Where a name may go around its badge: beside it, or (``far``) on a grid around it, farther
-    ones with a leader line."""
+    ones with a leader line; only the boxes ``keep`` keeps, if given."""
     bx, by = anchor
     radius = BADGE_RADIUS * unit
     badge = around(bx, by, radius)
@@ -296,7 +397,7 @@ def spots(anchor: tuple[float, float], layout: Layout, unit: float, far: bool = 
     out = []
     for cx, cy in centres:
         box = Box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-        if box.overlaps(badge):
+        if box.overlaps(badge) or (keep is not None and not keep(box)):
             continue
         leader = leader_line(box, anchor, radius) if box.distance(badge) > NEAR * radius else None
         distance = math.hypot(cx - preferred[0], cy - preferred[1]) / unit
@@ -339,13 +440,15 @@ def place_names(
     anchors = {slug: (float(t["label"][0]), float(t["label"][1])) for slug, t in drawn.items()}
     land = LandMap({slug: t["path"] for slug, t in drawn.items()}, x0, y0, width, height)
     radius = BADGE_RADIUS * unit
-    fixed = [around(x, y, radius) for x, y in anchors.values()]
+    badges = [around(x, y, radius) for x, y in anchors.values()]
+    fixed = list(badges)
     for name, row in (drawing.get("continents") or {}).items():
         if name in continents and isinstance(row.get("label"), list):
             x, y = (float(v) for v in row["label"][:2])
             fixed.append(continent_box(name, continents[name], x, y, unit))
     dx, dy = HQ_OFFSET
-    stars = [around(x + dx * unit, y + dy * unit, HQ_RADIUS * unit) for x, y in anchors.values()]
+    stars = BoxIndex((around(x + dx * unit, y + dy * unit, HQ_RADIUS * unit) for x, y in anchors.values()),
+                     4 * radius)
     margin = 1.0 * unit
     frame = Box(x0 + margin, y0 + margin, x0 + width - margin, y0 + height - margin)
     pad = PAD * unit
@@ -353,30 +456,35 @@ def place_names(
     def allowed(slug: str, far: bool) -> list[Spot]:
         sets = layouts(names[slug], unit)
         region = around(*anchors[slug], SEARCH * radius + max(layout.width for layout in sets))
-        near = [other for other in fixed if other.overlaps(region)]
+        near = BoxIndex((other for other in fixed_index.near(region) if other.overlaps(region)), 2 * radius)
         own = around(*anchors[slug], radius)
-        others = [badge for badge in badges_of_others[slug] if badge.overlaps(region)]
+        others = {i for i in badge_index.indices(region) if i != place[slug] and badges[i].overlaps(region)}
+
+        def keep(box: Box) -> bool:
+            return (frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+                    and not near.overlaps(box, pad))
+
         options = []
-        for spot in (spot for layout in sets for spot in spots(anchors[slug], layout, unit, far)):
-            if not (frame.x0 <= spot.box.x0 and spot.box.x1 <= frame.x1
-                    and frame.y0 <= spot.box.y0 and spot.box.y1 <= frame.y1):
-                continue
-            if any(spot.box.overlaps(other, pad) for other in near):
-                continue
+        for spot in (spot for layout in sets for spot in spots(anchors[slug], layout, unit, far, keep)):
             # a name as near another badge as its own, or hanging under another badge (where names
             # go), reads as that one's: only with a leader line, and rather not
             mine = spot.box.distance(own)
-            closer = sum(1 for badge in others if spot.box.distance(badge) <= mine + GAP * unit
-                         or hangs_under(spot.box, badge, radius))
+            reach = max(mine + GAP * unit, 1.5 * radius)  # the badges farther cannot count
+            closer = sum(
+                1 for i in badge_index.indices(spot.box, reach)
+                if i in others and (spot.box.distance(badges[i]) <= mine + GAP * unit
+                                    or hangs_under(spot.box, badges[i], radius))
+            )
             leader, cost = spot.leader, spot.cost + AMBIGUOUS * closer
             if closer and leader is None:
                 leader, cost = leader_line(spot.box, anchors[slug], radius), cost + 1.5
             options.append(Spot(spot.layout, spot.box, leader, cost))
         return sorted(options, key=lambda spot: spot.cost)
 
-    badges_of_others = {
-        slug: [around(x, y, radius) for other, (x, y) in anchors.items() if other != slug] for slug in anchors
-    }
+    # Looked up on grids: a board of 1,000 territories would compare every name with every badge.
+    fixed_index = BoxIndex(fixed, 4 * radius)
+    badge_index = BoxIndex(badges, 4 * radius)
+    place = {slug: i for i, slug in enumerate(anchors)}
     # The spots beside each badge; the farther ones only for the names that need them (it is slow).
     candidates = {slug: allowed(slug, far=False) for slug in anchors}
     searched: set[str] = set()
@@ -392,26 +500,31 @@ def place_names(
     def land_cost(slug: str, spot: Spot) -> float:
         foreign, sea = land.shares(spot.box, slug)
         cost = 6 * foreign + 2 * sea
-        if any(spot.box.overlaps(star) for star in stars):
+        if stars.overlaps(spot.box):
             cost += 0.6  # a headquarters star may be drawn there
         return cost
 
-    def best(slug: str, placed: Mapping[str, Spot]) -> Spot | None:
+    def best(slug: str, placed: Placed) -> Spot | None:
         chosen = nearest(slug, placed)
-        if slug not in searched and (chosen is None or full_cost(slug, chosen) > FAR_ENOUGH):
+        if (slug not in searched and len(searched) < FAR_SEARCHES
+                and (chosen is None or full_cost(slug, chosen) > FAR_ENOUGH)):
             searched.add(slug)
             candidates[slug] = sorted(candidates[slug] + allowed(slug, far=True), key=lambda spot: spot.cost)
             chosen = nearest(slug, placed)
         return chosen
 
-    def nearest(slug: str, placed: Mapping[str, Spot]) -> Spot | None:
+    def nearest(slug: str, placed: Placed) -> Spot | None:
         chosen, lowest = None, math.inf
         for spot in candidates[slug]:
             if spot.cost >= lowest:
                 break
-            if not all(spot.clear_of(other, pad) for name, other in placed.items() if name != slug):
+            if not placed.free(slug, spot, pad):
                 continue
-            if spot.leader and any(star.crosses(spot.leader) for star in badges_of_others[slug]):
+            if spot.leader and any(
+                badges[i].crosses(spot.leader)
+                for i in badge_index.indices(spot.extent)
+                if i != place[slug]
+            ):
                 continue
             cost = full_cost(slug, spot)
             if cost < lowest:
@@ -420,11 +533,13 @@ def place_names(
 
     def crowding(slug: str) -> tuple[int, int]:
         x, y = anchors[slug]
-        near = sum(1 for a, b in anchors.values() if math.hypot(a - x, b - y) < 60 * unit)
+        points = [points_of[i] for i in badge_index.indices(around(x, y, 60 * unit))]
+        near = sum(1 for a, b in points if math.hypot(a - x, b - y) < 60 * unit)
         return (-near, land.area[slug])
 
+    points_of = list(anchors.values())
     order = sorted(anchors, key=crowding)
-    placed: dict[str, Spot] = {}
+    placed = Placed(4 * radius)
     for slug in order:
         spot = best(slug, placed)
         if spot is not None:

@@ -17,6 +17,7 @@ import bisect
 import difflib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -114,9 +115,15 @@ class Problem:
         return f"{self.where}: {self.message}" if self.where else self.message
 
 
+# Unknown names that get a "did you mean": each compares the name with every territory's (difflib), so
+# a board of 1,000 territories with thousands of wrong names took 20 s; after these, only what to fix.
+SUGGESTIONS = 20
+
+
 class _Checker:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.suggestions: dict[str, str] = {}  # an unknown name: its hint, each worked out once
 
     def add(self, where: str, message: str) -> None:
         self.problems.append(Problem(where, message))
@@ -129,7 +136,8 @@ class _Checker:
                 self.add(f"{where}.{key}", f"unknown field {key!r}{hint}")
 
     def name(self, value: Any, where: str, what: str) -> str | None:
-        """A name's text when it is a usable name, else None (and a problem)."""
+        """A name's text when it is a usable name, else None (and a problem); a name with a control
+        character is refused (a problem) but still given, so what refers to it finds it."""
         if not isinstance(value, str):
             self.add(where, f"{what} must be text, not {_kind(value)}")
             return None
@@ -142,6 +150,12 @@ class _Checker:
         if not normalise(value):
             self.add(where, f"{what} {value!r} has no letter or digit: names are looked up by those")
             return None
+        control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+        if control is not None:  # a NUL or an escape code would reach every screen that shows it
+            self.add(
+                where,
+                f"{what} {value!r} has a control character (U+{ord(control):04X}): a name is printable text",
+            )  # still the name it is: links to it are found, so this is the one problem it makes
         return value
 
     def whole(self, value: Any, where: str, what: str, low: int, high: int) -> int | None:
@@ -216,10 +230,12 @@ def board_problems(data: Any) -> list[Problem]:
     territories = _check_territories(check, data.get("territories"), continent_names)
     if territories is not None:
         _check_continent_lists(check, data.get("continents"), territories)
-        neighbours, bordered = _check_links(check, data.get("links"), data["territories"], territories)
-        if len(territories.names) >= MIN_TERRITORIES:
-            _check_connected(check, territories, neighbours)
-        _check_derived(check, data["territories"], territories, neighbours, bordered)
+        linked = _check_links(check, data.get("links"), data["territories"], territories)
+        if linked is not None:  # (None: too many links to read)
+            neighbours, bordered = linked
+            if len(territories.names) >= MIN_TERRITORIES:
+                _check_connected(check, territories, neighbours)
+            _check_derived(check, data["territories"], territories, neighbours, bordered)
     _check_deck(check, data, data.get("territories"))
     _check_players(check, data, len(territories.names) if territories is not None else None)
     if "drawing" in data:
@@ -433,9 +449,10 @@ def _check_continent_lists(check: _Checker, rows: Any, territories: _Territories
 
 def _check_links(
     check: _Checker, rows: Any, territory_rows: list[Any], territories: _Territories
-) -> tuple[list[set[int]], set[int]]:
+) -> tuple[list[set[int]], set[int]] | None:
     """The neighbours of each territory (by index), from the links and the territories' neighbour
-    lists; and the territories with a border link (the others that have links are islands)."""
+    lists; and the territories with a border link (the others that have links are islands). None when
+    the links are too many to read (so whether the board is connected is not known)."""
     count = len(territory_rows)
     index_by_name = territories.index
     neighbours: list[set[int]] = [set() for _ in range(count)]
@@ -454,7 +471,7 @@ def _check_links(
         rows = []
     if len(rows) > MAX_LINKS:
         check.add("links", f"{len(rows)} links: a board has at most {MAX_LINKS}")
-        rows = []
+        return None
     for i, link in enumerate(rows):
         where = f"links[{i}]"
         if not isinstance(link, dict):
@@ -479,7 +496,8 @@ def _check_links(
             if name in index_by_name:
                 ends.append(index_by_name[name])
             else:
-                check.add(f"{where}.between", f"no territory called {name!r}{_spelling(name, index_by_name)}")
+                hint = _spelling(check, name, index_by_name)
+                check.add(f"{where}.between", f"no territory called {name!r}{hint}")
         if len(ends) != 2:
             continue
         a, b = ends
@@ -505,7 +523,7 @@ def _check_links(
                 if name not in index_by_name:
                     check.add(
                         f"{_at('territories', i, row.get('name'))}.neighbours",
-                        f"no territory called {name!r}{_spelling(name, index_by_name)}",
+                        f"no territory called {name!r}{_spelling(check, name, index_by_name)}",
                     )
                 elif index_by_name[name] == i:
                     check.add(
@@ -566,9 +584,16 @@ def _check_derived(
                 )
 
 
-def _spelling(name: str, known: dict[str, int]) -> str:
-    near = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {near[0]!r}?)" if near else ": add the territory, or fix the name"
+def _spelling(check: _Checker, name: str, known: dict[str, int]) -> str:
+    hint = check.suggestions.get(name)
+    if hint is None:
+        near = []
+        if len(check.suggestions) < SUGGESTIONS:
+            near = difflib.get_close_matches(name, list(known), n=1)
+        hint = check.suggestions[name] = (
+            f" (did you mean {near[0]!r}?)" if near else ": add the territory, or fix the name"
+        )
+    return hint
 
 
 def _check_connected(check: _Checker, territories: _Territories, neighbours: list[set[int]]) -> None:
@@ -622,6 +647,11 @@ def _check_deck(check: _Checker, data: dict[str, Any], rows: Any) -> None:
                 )
 
 
+def player_counts(low: int, high: int) -> str:
+    """Player counts in words: "3 to 5 players", or "3 players" for a range of one count."""
+    return f"{low} players" if low == high else f"{low} to {high} players"
+
+
 def _check_players(check: _Checker, data: dict[str, Any], territory_count: int | None) -> None:
     players, armies = data.get("players"), data.get("starting_armies")
     if players is None and armies is None:
@@ -646,28 +676,29 @@ def _check_players(check: _Checker, data: dict[str, Any], territory_count: int |
     if low > high:
         check.add("players", f"min {low} is more than max {high}: swap them")
         return
+    # Two players play the 2-player game, whose rules give the armies (with the neutrals'): a figure
+    # for 2 is not needed, and not used.
+    two_player = "2 players play the 2-player game, whose rules give its armies"
+    armed = f"{player_counts(max(low, 3), high)}; {two_player}" if high >= 3 else f"only {two_player}"
     if armies is None:
-        check.add(
-            "starting_armies",
-            f"the board supports {low} to {high} players: give the starting armies "
-            f'for each, "starting_armies": {{"{max(low, 3)}": N, ...}}',
-        )
+        if high >= 3:
+            ask = f'give the starting armies for each, "starting_armies": {{"{max(low, 3)}": N, ...}}'
+        else:
+            ask = f'{two_player}: give "starting_armies": {{}}'
+        check.add("starting_armies", f"the board supports {player_counts(low, high)}: {ask}")
         return
     if not isinstance(armies, dict):
         check.add(
             "starting_armies", f'starting_armies must be an object {{"3": 35, ...}}, not {_kind(armies)}'
         )
         return
-    # Two players play the 2-player game, whose rules give the armies (with the neutrals'): a figure
-    # for 2 is not needed, and not used.
     needed = [n for n in range(max(low, 3), high + 1)]
     for key, value in armies.items():
         where = f"starting_armies[{key!r}]"
         if not (key.isascii() and key.isdigit() and low <= int(key) <= high and int(key) >= 3):
             check.add(
                 where,
-                f"{key!r} is not a player count of this board ({max(low, 3)} to {high}; 2 players "
-                "play the 2-player game, whose rules give its armies): remove it",
+                f"{key!r} is not a player count of this board ({armed}): remove it",
             )
             continue
         count = int(key)

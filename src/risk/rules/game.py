@@ -16,6 +16,7 @@ of ``variants/``, whose hooks this machine calls. A world-domination game calls 
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections import deque
 from collections.abc import Sequence
 from typing import Any, Final
@@ -23,7 +24,7 @@ from typing import Any, Final
 from risk.errors import GameOverError, IllegalActionError, RulesError
 from risk.maps import Board, load_map
 from risk.rules import battle
-from risk.rules.actions import Action, Resign, parse_action
+from risk.rules.actions import Action, Attack, Defend, Resign, parse_action
 from risk.rules.goal import WORLD_DOMINATION
 from risk.rules.legal import LegalActions
 from risk.rules.options import Rules
@@ -53,8 +54,34 @@ from risk.rules.variants.missions import claimable_missions, mission_complete, m
 from risk.rules.variants.team import recontrol, team_at
 
 # Final: a C variable in the compiled build, not a look-up on the Enum class (docs/compiled.md).
+# The characters no name may hold: they cannot be shown on a line (control characters such as line
+# breaks, tabs and terminal escapes; line and paragraph separators) or are no text at all (an unpaired
+# surrogate: a byte that is not UTF-8 in a command-line argument).
+_UNSHOWN_CATEGORIES = frozenset(("Cc", "Cs", "Zl", "Zp"))
+
+
+def unshown_in_name(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, when it holds a character that cannot be shown
+    ("the player name 'a\\tb' holds a control character (U+0009), ..."); None when it can be shown."""
+    for character in name:
+        if unicodedata.category(character) in _UNSHOWN_CATEGORIES:
+            return (f"the player name {name!r} holds {_describe_unshown(character)}, which cannot be shown "
+                    "in a name")
+    return None
+
+
+def _describe_unshown(character: str) -> str:
+    code = ord(character)
+    if 0xDC80 <= code <= 0xDCFF:  # how Python keeps a byte that is not UTF-8 (surrogateescape)
+        return f"the byte 0x{code - 0xDC00:02x} (not UTF-8 text)"
+    if character in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+        return f"a line break (U+{code:04X})"
+    return f"a control character (U+{code:04X})"
+
+
 _GAME_OVER: Final = Phase.GAME_OVER
 _REINFORCE: Final = Phase.REINFORCE
+_DEFEND: Final = Phase.DEFEND
 
 
 class Game(VariantStates):
@@ -133,6 +160,9 @@ class Game(VariantStates):
         names += extra
         if len(set(names)) != len(names):
             raise RulesError(f"player names must be different: {names}")
+        for name in names:
+            if problem := unshown_in_name(name):
+                raise RulesError(problem)
         if any(not name.strip() or any(ch in name for ch in ',\n"') for name in names):
             raise RulesError(f"player names must be non-empty without commas or quotes: {names}")
         return tuple(names)
@@ -196,6 +226,11 @@ class Game(VariantStates):
     def parse(self, text: str) -> Action:
         return parse_action(text, self.board)
 
+    def text(self, action: Action) -> str:
+        """The action in the notation on this game's board, as python-chess's ``board.san(move)``:
+        ``str(action)`` is the dataclass (``Claim(territory=0)``), this is ``'claim alaska'``."""
+        return action.text(self.board)
+
     def action_text(self, action: Action) -> str:
         return action.text(self.board)
 
@@ -234,7 +269,16 @@ class Game(VariantStates):
                 self._restore(snapshot)
                 raise
             if self._script:
+                # Nothing rolled: say which action would have, so the caller can give it the dice.
+                defender_chooses = self.phase is _DEFEND
                 self._restore(snapshot)
+                if defender_chooses:
+                    raise IllegalActionError(f"{self._describe(action)} does not roll the dice now: the "
+                                             "defender chooses its dice first: give the dice with its "
+                                             "'defend N'")
+                if not isinstance(action, (Attack, Defend)):
+                    raise IllegalActionError(f"{self._describe(action)} does not roll the dice: only an "
+                                             "attack or a defence does")
                 raise IllegalActionError(f"{self._describe(action)} does not roll the dice now")
             assert len(self.history) > before
         finally:

@@ -26,8 +26,11 @@ from risk.maps import Board, load_map, normalise, slug
 if TYPE_CHECKING:
     from risk.rules.state import State as Game
 
-# Seat colours, in seat order: seat 0 plays red, seat 1 blue, and so on.
-COLOURS = ("red", "blue", "green", "yellow", "black", "gray")
+# Seat colours, in seat order: seat 0 plays red, seat 1 blue, and so on. The first six are the
+# box's; a board for more players (up to 10) adds four, so that every colour in play has its destroy
+# card (2008: the deck keeps the cards of the "army colors" chosen). The web app's palette names the
+# same (web/js/palette.js, "named"; tests/test_palette.py checks).
+COLOURS = ("red", "blue", "green", "yellow", "black", "gray", "purple", "orange", "brown", "sky")
 
 
 @dataclass(frozen=True, slots=True)

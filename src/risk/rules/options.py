@@ -12,12 +12,17 @@ from typing import Any
 
 from risk.errors import RulesError
 from risk.maps import Board
+from risk.maps.armies import CLASSIC_TERRITORIES, is_classic_board
+from risk.maps.validate import player_counts
 from risk.rules.pickling import picklable
 
-# The rulebooks' "3 to 6 players" is the classic board's figure (six armies in the box): on a board
-# that declares its player counts, the board's maximum takes its place (docs/boards.md, "Players").
-CLASSIC_MOST_PLAYERS = 6
+# The rulebooks' "3 to 6 players" (2008: 3 to 5) is the classic board's figure, the armies in the
+# box: on another board that declares its player counts, the board's maximum takes its place
+# (docs/boards.md, "Players"; Rules.player_range).
 MOST_PLAYERS = 10  # the most players any board may declare (risk.maps.validate.MAX_PLAYERS)
+# The rulebooks' board's territories: 2-player RISK's armies are the books' for it, scaled on a larger
+# made board (risk.rules.variants.neutrals).
+BOOK_TERRITORIES = CLASSIC_TERRITORIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,15 +311,16 @@ class Rules:
 
     # -- queries -------------------------------------------------------------------------------
     def player_range(self, board: Board | None = None) -> tuple[int, int]:
-        """The player counts these rules allow on ``board``: the rules' range, its classic 6 replaced
-        by the board's most when the board declares its counts (and ``players`` was not set), within
-        the board's counts."""
+        """The player counts these rules allow on ``board``: the rules' range, its most (the box's
+        armies) replaced by the board's most when the board declares its counts and is not the
+        rulebooks' board, within the board's counts. A range set with ``players``, and a game of one
+        count (2-player RISK), stay as they are. Empty (low above high) when no count suits both."""
         low, high = self.players
         if board is None or board.players is None:
             return low, high
         board_low, board_high = board.players
-        if high == CLASSIC_MOST_PLAYERS and "players" not in self.overrides:
-            high = min(board_high, GAME_MOST_PLAYERS.get(self.game, board_high))
+        if low < high and "players" not in self.overrides and not is_classic_board(board):
+            high = board_high
         return max(low, board_low), min(high, board_high)
 
     def starting_armies_for(self, player_count: int, board: Board | None = None) -> int:
@@ -343,17 +349,20 @@ class Rules:
             board_low, board_high = board.players
             # Too many for the board, or too few for it but not for the rules: the board is why.
             if player_count > board_high or self.players[0] <= player_count < board_low:
-                raise RulesError(
-                    f"the {board.name} board is for {board_low} to {board_high} players, not {player_count}"
-                )
+                board_counts = player_counts(board_low, board_high)
+                raise RulesError(f"the {board.name} board is for {board_counts}, not {player_count}")
         low, high = self.player_range(board)
         if not low <= player_count <= high:
             # Every edition has a 2-player game: say where it is (issue 11, item 13).
             hint = ": for two players, use --game two-player" if player_count == 2 else ""
-            if board is not None and board.players is not None and self.players[1] < board.players[1]:
-                hint += f" (the {board.name} board takes up to {board.players[1]}: set -o players=LOW-HIGH)"
+            # A range the players option can widen to the board's most (not 2-player RISK's one count).
+            most = board.players[1] if board is not None and board.players is not None else 0
+            if self.players[0] < self.players[1] and high < player_count <= most and board is not None:
+                hint += f" (the {board.name} board takes up to {most}: set -o players=LOW-HIGH)"
+            if low > high:  # no count suits both the rules and the board: the rules' own range
+                low, high = self.players
             raise RulesError(
-                f"the {self.name} rules are for {low} to {high} players, not {player_count}{hint}"
+                f"the {self.name} rules are for {player_counts(low, high)}, not {player_count}{hint}"
             )
         counts, why = SEAT_COUNTS.get(self.game, (None, ""))
         if counts is not None and player_count not in counts:
@@ -507,11 +516,6 @@ GAME_SETTINGS: dict[tuple[str, str], dict[str, Any]] = {
     ("team", "2003"): {"card_values": "fixed", "players": (4, 6)},
     ("team", "*"): {"card_values": "fixed", "players": (4, 6)},
 }
-
-# Games with fewer seats than a large board's most, whatever the board: Secret Mission RISK has a
-# "destroy" mission for each of the six armies' colours (risk.rules.missions.COLOURS; stated here
-# because the missions' module imports the state, which imports this one; a test checks).
-GAME_MOST_PLAYERS: dict[str, int] = {"secret-mission": 6}
 
 # Games whose player counts are not a range: the counts allowed, and why.
 SEAT_COUNTS: dict[str, tuple[tuple[int, ...], str]] = {

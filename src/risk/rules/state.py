@@ -45,6 +45,9 @@ class Phase(IntEnum):
     TURN_END = 10  # Mission RISK: after the card draw, a mission that says "at the end of your turn"
     ADJUST_DICE = 11  # 1993 experts: the attacker may re-roll a die or call on its commander
     ALLY_PLACE = 12  # 2-player RISK, active neutrals: place the armies rolled for an ally
+    # Never a game's own phase: what a View shows under fog of war during another player's turn,
+    # whose steps (attacking, a defence, a move-in, ...) happen out of this player's sight.
+    OTHER_TURN = 13
 
 
 # Final: a C variable in the compiled build, not a look-up on the Enum class (docs/compiled.md).

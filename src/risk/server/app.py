@@ -21,11 +21,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from risk.server.api import after, fastplay, games, meta, pages, seats, social, websocket
 from risk.server.api.pages import WEB_DIR
+from risk.server.boards import BoardJobs
 from risk.server.errors import Refusal
 from risk.server.gcpace import CollectorPacer
 from risk.server.hosts import AllowedHosts, HostCheckMiddleware
 from risk.server.hub import Hub
-from risk.server.limits import Guard, Limits, RateLimitMiddleware
+from risk.server.limits import BodyLimitMiddleware, Guard, Limits, RateLimitMiddleware
 from risk.server.master import GameMaster
 from risk.server.social import Social
 from risk.server.storage import Storage
@@ -64,12 +65,14 @@ def create_app(
     guard = Guard(limits)
     app.state.master, app.state.hub, app.state.guard = master, hub, guard
     app.state.social = Social(master, hub)
+    app.state.board_jobs = BoardJobs()
     app.state.summaries = {}  # risk.server.api.after
     app.state.pace_gc = pace_gc
 
     app.exception_handler(Refusal)(_refusal_handler)
     app.exception_handler(StarletteHTTPException)(_http_error_handler)
     app.exception_handler(RequestValidationError)(_validation_handler)
+    app.add_middleware(BodyLimitMiddleware)  # inside the rate limits: a refused request is not read
     app.add_middleware(RateLimitMiddleware, guard=guard)  # inside security_headers: a 429 gets them too
     app.middleware("http")(_security_headers)
     if allowed_hosts is not None:  # outermost: a rebinding page's request goes no further

@@ -14,23 +14,34 @@ seconds on a large board (placing the names): each is made once and kept (the la
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import json
+import logging
 import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
+
+from fastapi.concurrency import run_in_threadpool
 
 from risk.maps import Board, MapError, available_maps, board_from_json, load_drawing, load_map
+from risk.maps.armies import is_classic_board
 from risk.maps.cells import board_drawing
 from risk.maps.validate import MAX_BOARD_BYTES, parse_board_text, text_problems
 from risk.rules.missions import ranked_missions
+from risk.server.errors import Refusal
 from risk.server.storage import GameRecord
 
 DRAWINGS_KEPT = 16
+BOARD_JOBS = 1  # board checks and generations at once (each takes a worker thread, and seconds)
+BOARD_JOBS_WAITING = 4  # more waiting than this are refused: try again
+
+Result = TypeVar("Result")
+log = logging.getLogger("risk.server")
 
 
 def game_board_text(record: GameRecord) -> str:
@@ -124,7 +135,7 @@ class Drawings:
             if shipped is not None:
                 return shipped
         key = (hashlib.sha256(stored.encode("utf-8")).hexdigest(), names)
-        return self._once(key, lambda: board_drawing(board_data(stored), names=names))
+        return self._once(key, lambda: _drawing_or_none(stored, names))
 
     def _once(
         self, key: tuple[str, bool], make: Callable[[], dict[str, Any] | None]
@@ -150,6 +161,16 @@ class Drawings:
 DRAWINGS = Drawings()
 
 
+def _drawing_or_none(stored: str, names: bool) -> dict[str, Any] | None:
+    """The board's drawing; None (kept too: the page draws round nodes) if drawing it fails, so that
+    a board the drawing cannot handle costs its seconds once, never an answer 500 at each asking."""
+    try:
+        return board_drawing(board_data(stored), names=names)
+    except Exception:
+        log.exception("drawing a board failed; its pages draw it as round nodes")
+        return None
+
+
 def check_upload(raw: bytes) -> dict[str, Any]:
     """An uploaded board file's check, for the lobby: ``valid``, its ``problems`` (each ``where``,
     ``line``, ``message``: all of them, as ``risk board validate`` gives them), their ``count``; a
@@ -173,6 +194,34 @@ def check_upload(raw: bytes) -> dict[str, Any]:
     return {"valid": True, "problems": [], "count": 0, "board": data, "summary": summary(board)}
 
 
+def checked_with_preview(raw: bytes) -> dict[str, Any]:
+    """An upload's check (:func:`check_upload`) and, for a valid board, its ``preview`` (SVG)."""
+    checked = check_upload(raw)
+    if checked["valid"]:
+        checked["preview"] = preview_svg(compact(checked["board"]))
+    return checked
+
+
+class BoardJobs:
+    """Board checks and generations, off the event loop and a few at once: each may take seconds
+    of CPU on a large board, and the games being played share that CPU."""
+
+    def __init__(self, running: int = BOARD_JOBS, waiting: int = BOARD_JOBS_WAITING) -> None:
+        self.most = running + waiting
+        self.pending = 0  # only touched in the event loop
+        self.slots = asyncio.Semaphore(running)
+
+    async def run(self, work: Callable[..., Result], *args: Any) -> Result:
+        if self.pending >= self.most:
+            raise Refusal("unavailable", "the server is busy with other boards: try again in a moment")
+        self.pending += 1
+        try:
+            async with self.slots:
+                return await run_in_threadpool(work, *args)
+        finally:
+            self.pending -= 1
+
+
 def _refused(message: str) -> dict[str, Any]:
     return {"valid": False, "problems": [{"where": "", "line": None, "message": message}], "count": 1}
 
@@ -185,16 +234,21 @@ def summary(board: Board) -> dict[str, Any]:
         "territories": len(board),
         "continents": len(board.continents),
         "players": list(board.players) if board.players else None,
+        # The rulebooks' board (the classic one): each edition keeps its own player counts there
+        # (Rules.player_range); on another board that declares its counts, every edition plays them.
+        "rulebooks": is_classic_board(board),
     }
 
 
 __all__ = [
     "DRAWINGS",
+    "BoardJobs",
     "board_answer",
     "board_data",
     "board_json",
     "board_of_game",
     "check_upload",
+    "checked_with_preview",
     "compact",
     "game_board_text",
     "is_stored_board",

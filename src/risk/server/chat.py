@@ -91,6 +91,8 @@ class ChatDesk:
             raise Refusal(
                 "bad-token", "spectators read the chat but cannot write: open your seat's private link"
             )
+        if live.game.is_over:  # the server's own notes (a rematch asked) still go in
+            raise Refusal("game-over", "the game is over: its chat is closed")
         channel = "all" if channel is None else channel
         if channel not in CHANNELS:
             raise Refusal("bad-request", f"no chat channel {channel!r}; channels: {', '.join(CHANNELS)}")

@@ -136,8 +136,20 @@ class ClockHooks(TableHooks):
     def after_change(self, table: Table, live: LiveGame, at: float, *, fresh: bool) -> None:
         arm(table, live, at, fresh=fresh)
 
-    def message(self, table: Table, live: LiveGame) -> dict[str, Any]:
-        return {"clock": clock_entry(table, live), "timer": timing(live).public(), "notes": list(live.notes)}
+    def message(self, table: Table, live: LiveGame, view: View) -> dict[str, Any]:
+        entry = clock_entry(table, live) if view.phase != Phase.OTHER_TURN else turn_clock_unseen(live)
+        return {"clock": entry, "timer": timing(live).public(), "notes": list(live.notes)}
+
+
+def turn_clock_unseen(live: LiveGame) -> dict[str, Any] | None:
+    """The clock as a seat sees it under fog of war during another player's turn: whose turn it is,
+    never the time left. A defence has a clock of its own and stops the turn's, so the clock running,
+    or the time left on the turn's, would tell of a battle the seat did not see."""
+    game = live.game
+    turn_time = timing(live).turn_time
+    if turn_time <= 0 or not timed(live, game.current) or live.waiting:
+        return None
+    return {"seat": game.current, "for": "turn", "remaining": None, "limit": turn_time}
 
 
 def clock_entry(table: Table, live: LiveGame) -> dict[str, Any] | None:
@@ -281,7 +293,10 @@ def run_out(table: Table, game_id: str, state_id: int, *, force: bool = False) -
             text = f"The clock ran out for {name}'s defence: the most dice ({dice}) were rolled."
         else:
             text = _missed_turn(table, live, seat, timing(live))
-        write_note(table, live, text)
+        # Under fog of war a note to everyone about a defence would tell of a battle some did not see:
+        # its players see the roll in their own log.
+        if not (was_defending and live.game.rules.fog == "on"):
+            write_note(table, live, text)
         arm(table, live, now)
         return new_id
 

@@ -42,6 +42,9 @@ def serve_command(
     limit_messages: Annotated[
         str, typer.Option(help="per websocket connection: messages, COUNT/SECONDS or 'off'")
     ] = "100/10",
+    limit_boards: Annotated[
+        str, typer.Option(help="per address: board checks and generated boards, COUNT/SECONDS or 'off'")
+    ] = "30/600",
     no_rate_limits: Annotated[
         bool, typer.Option("--no-rate-limits", help="no rate limit at all (load tests on this machine)")
     ] = False,
@@ -85,7 +88,12 @@ def serve_command(
         limits = (
             Limits.off()
             if no_rate_limits
-            else Limits(Rate.parse(limit_games), Rate.parse(limit_actions), Rate.parse(limit_messages))
+            else Limits(
+                Rate.parse(limit_games),
+                Rate.parse(limit_actions),
+                Rate.parse(limit_messages),
+                Rate.parse(limit_boards),
+            )
         )
         hosts = AllowedHosts.default(allowed_hosts.split(","))
     except ValueError as error:
@@ -102,7 +110,11 @@ def serve_command(
             url = url or default_database_url()
             storage = open_storage(url)
     except StorageError as error:
-        typer.echo(f"risk serve: error: cannot open the game store {url!r}: {error}", err=True)
+        from risk.server.sql import without_password
+
+        # Never the password: the URL shown masked, and the driver's words too (they may quote it).
+        problem = without_password(str(error), url)
+        typer.echo(f"risk serve: error: cannot open the game store {_safe_url(url)}: {problem}", err=True)
         raise typer.Exit(code=2) from None
     if workers > 1 and getattr(storage, "listen_conninfo", lambda: None)() is None:
         storage.close()
@@ -147,7 +159,7 @@ def serve_command(
         {
             "db": url,
             "allow_external_bots": allow_external_bots,
-            "limits": [limit_games, limit_actions, limit_messages],
+            "limits": [limit_games, limit_actions, limit_messages, limit_boards],
             "no_rate_limits": no_rate_limits,
             "allowed_hosts": allowed_hosts,
         }
@@ -178,12 +190,7 @@ def worker_app() -> Any:
     settings = json.loads(os.environ[WORKER_SETTINGS])
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     hide_secrets_everywhere()
-    games, actions, messages = settings["limits"]
-    limits = (
-        Limits.off()
-        if settings["no_rate_limits"]
-        else Limits(Rate.parse(games), Rate.parse(actions), Rate.parse(messages))
-    )
+    limits = Limits.off() if settings["no_rate_limits"] else Limits(*map(Rate.parse, settings["limits"]))
     storage = open_storage(settings["db"])
     return create_app(
         storage,
@@ -198,9 +205,11 @@ def _safe_url(url: str) -> str:
     """The store's URL without its password."""
     from sqlalchemy.engine import make_url
 
+    from risk.server.sql import without_password
+
     if url == "memory":
         return "memory (lost when the server stops)"
     try:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:
-        return "the given database"
+        return without_password(url, url)

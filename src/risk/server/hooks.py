@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from risk.server.live import LiveGame
 from risk.server.storage import ActionRecord, SeatRecord, Storage
+from risk.view import View
 
 T = TypeVar("T")
 
@@ -63,6 +64,7 @@ class TableHooks:
     def check_move(self, live: LiveGame, seat: int, text: str) -> None:
         """A player's own move (its token checked), before it is tried: a Refusal if it may not be sent."""
 
-    def message(self, table: Table, live: LiveGame) -> dict[str, Any]:
-        """This module's part of every state message."""
+    def message(self, table: Table, live: LiveGame, view: View) -> dict[str, Any]:
+        """This module's part of the state message of the seat whose ``view`` is given (under fog of
+        war, it tells that seat nothing of another player's turn that its view does not)."""
         return {}

@@ -13,6 +13,14 @@ Over a limit, nothing is read further: HTTP answers ``429`` with ``Retry-After``
 shape (code ``rate-limited``); the websocket answers an ``error`` message with the same code and
 the refused message's ``ref``. ``risk serve`` sets the defaults below; ``create_app`` without
 ``limits`` has none (tests and benchmarks that play thousands of moves from one address).
+
+- **boards**, per client address: checking and generating a board (``POST /api/boards/check``,
+  ``/api/boards/generate``): seconds of work each on a large board.
+
+And one limit that is always on, whatever the rates: the size of a request's body
+(:class:`BodyLimitMiddleware`). Every HTTP request's body is read here, up to its path's cap
+(:data:`MAX_BODY`, more for the few paths of :data:`LARGE_BODIES`), chunked or not, before any route
+parses it: over the cap it is answered ``413`` (code ``too-large``) and nothing is parsed.
 """
 
 from __future__ import annotations
@@ -32,6 +40,13 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 MAX_ADDRESSES = 10_000  # buckets kept before the idle (full) ones are dropped
+
+KB = 1024
+MAX_BODY = 64 * KB  # a move, a chat message, house rules: a few hundred bytes
+# The paths that take more: a game made on a board given as JSON (at most 1 MiB as stored, more as
+# sent: indented, its letters escaped), an uploaded board or record (their routes refuse past 1 MiB
+# with their own words; this is the backstop).
+LARGE_BODIES = {"/api/games": 4 * KB * KB, "/api/boards/check": 2 * KB * KB, "/api/replay": 2 * KB * KB}
 
 
 @dataclass(frozen=True)
@@ -77,10 +92,11 @@ class Limits:
     games: Rate | None = Rate(20, 600)
     actions: Rate | None = Rate(600, 60)
     messages: Rate | None = Rate(100, 10)
+    boards: Rate | None = Rate(30, 600)
 
     @classmethod
     def off(cls) -> Limits:
-        return cls(games=None, actions=None, messages=None)
+        return cls(games=None, actions=None, messages=None, boards=None)
 
 
 @dataclass
@@ -152,6 +168,7 @@ class Guard:
         self.clock = clock
         self.games = self._limiter(self.limits.games, "new games and record uploads from your address")
         self.actions = self._limiter(self.limits.actions, "moves and requests from your address")
+        self.boards = self._limiter(self.limits.boards, "board checks and generated boards from your address")
 
     def _limiter(self, rate: Rate | None, what: str) -> AddressLimiter | None:
         return None if rate is None else AddressLimiter(rate, what, self.now)
@@ -165,6 +182,8 @@ class Guard:
             return None
         if path in ("/api/games", "/api/replay"):
             return self.games
+        if path in BOARD_PATHS:
+            return self.boards
         if path.startswith("/api/games/"):
             return self.actions
         return None
@@ -202,6 +221,9 @@ class Gate:
             raise
 
 
+BOARD_PATHS = ("/api/boards/check", "/api/boards/generate")
+
+
 def client_address(scope: Scope) -> str:
     """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For here)."""
     client = scope.get("client")
@@ -227,20 +249,78 @@ class RateLimitMiddleware:
         await self.app(scope, receive, send)
 
 
-async def _refuse(send: Send, refusal: RateLimited) -> None:
-    body = json.dumps({"error": refusal.to_dict()}).encode("utf-8")
-    await send(
-        {
-            "type": "http.response.start",
-            "status": refusal.status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(refusal.retry_after).encode()),
-            ],
-        }
+class BodyLimitMiddleware:
+    """ASGI middleware: every HTTP request's body read whole, up to its path's cap, before the app
+    sees it; a body over the cap (said by its Content-Length, or found while reading a chunked one)
+    is answered 413 in the app's error shape, and the app never runs."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cap = body_cap(scope["path"])
+        declared = dict(scope.get("headers") or ()).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > cap:
+            await _refuse(send, too_large(cap))
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left: the app hears it as it would
+                await self.app(scope, _replay([message], receive), send)
+                return
+            body += message.get("body", b"")
+            if len(body) > cap:
+                await _refuse(send, too_large(cap))
+                return
+            if not message.get("more_body", False):
+                break
+        whole = {"type": "http.request", "body": bytes(body), "more_body": False}
+        await self.app(scope, _replay([whole], receive), send)
+
+
+def body_cap(path: str) -> int:
+    """The most bytes a request's body may hold on ``path``."""
+    return LARGE_BODIES.get(path, MAX_BODY)
+
+
+def too_large(cap: int) -> Refusal:
+    return Refusal(
+        "too-large",
+        f"the request's body is larger than {cap // KB} KB, the most this path takes; nothing was done",
     )
+
+
+def _replay(messages: list[MutableMapping[str, Any]], receive: Receive) -> Receive:
+    """A receive that gives ``messages`` first, then what the client sends next (its disconnect)."""
+    waiting = list(messages)
+
+    async def replayed() -> MutableMapping[str, Any]:
+        return waiting.pop(0) if waiting else await receive()
+
+    return replayed
+
+
+async def _refuse(send: Send, refusal: Refusal) -> None:
+    body = json.dumps({"error": refusal.to_dict()}).encode("utf-8")
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if isinstance(refusal, RateLimited):
+        headers.append((b"retry-after", str(refusal.retry_after).encode()))
+    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["Guard", "Limits", "Rate", "RateLimitMiddleware", "RateLimited"]
+__all__ = [
+    "LARGE_BODIES",
+    "MAX_BODY",
+    "BodyLimitMiddleware",
+    "Guard",
+    "Limits",
+    "Rate",
+    "RateLimitMiddleware",
+    "RateLimited",
+    "body_cap",
+]

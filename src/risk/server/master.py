@@ -40,7 +40,7 @@ from risk.record import write_record
 from risk.rounds import count_rounds
 from risk.rules.actions import Attack
 from risk.rules.determinise import without_fog
-from risk.rules.game import PHASE_NAMES, Game, Phase
+from risk.rules.game import PHASE_NAMES, Game, Phase, unshown_in_name
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.auth import hash_token, new_token
 from risk.server.blitz import BlitzPlan, BlitzRun, Defence, most_dice, run_blitz, strength
@@ -157,6 +157,8 @@ def _clean_name(name: str, what: str) -> str:
         raise Refusal("bad-request", f"the name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
     if re.search(r'[,"\n\\]', name):
         raise Refusal("bad-request", f"the name {name!r} may not contain commas, quotes or backslashes")
+    if problem := unshown_in_name(name):
+        raise Refusal("bad-request", problem)
     return name
 
 
@@ -812,10 +814,11 @@ class GameMaster:
                 "outcome": None
                 if outcome is None
                 else {"winner": outcome.winner, "winners": list(outcome.winners), "reason": outcome.reason},
-                "deadline": live.deadline,
+                # Under fog, during another player's turn, when its time runs out tells of its steps.
+                "deadline": None if view.phase == Phase.OTHER_TURN else live.deadline,
                 "undo": None if seat == SPECTATOR else self.undo_state(live, seat),
                 "blitz": live.blitz.describe(game) if live.blitz and live.blitz.seat == seat else None,
-                **self._messages(live, seat if fogged else None),
+                **self._messages(live, view, seat if fogged else None),
             }
 
     def view_of(self, live: LiveGame, seat: int) -> View:
@@ -830,12 +833,12 @@ class GameMaster:
     def spectators_see_all(record: GameRecord) -> bool:
         return record.settings.get("spectator_view", "fogged") == "open"
 
-    def _messages(self, live: LiveGame, fogged_for: int | None) -> dict[str, Any]:
-        """The plugged-in modules' parts of a state message; ``fogged_for``: the seat shown only its
-        own log lines (fog of war), whose server notes are placed among them."""
+    def _messages(self, live: LiveGame, view: View, fogged_for: int | None) -> dict[str, Any]:
+        """The plugged-in modules' parts of the state message of ``view``'s seat; ``fogged_for``: the
+        seat shown only its own log lines (fog of war), whose server notes are placed among them."""
         parts: dict[str, Any] = {}
         for plugged in self.hooks:
-            parts |= plugged.message(self, live)
+            parts |= plugged.message(self, live, view)
         if fogged_for is not None and parts.get("notes"):
             at = live.log.position_for
             parts["notes"] = [note | {"log_at": at(fogged_for, note["log_at"])} for note in parts["notes"]]
@@ -918,6 +921,10 @@ class GameMaster:
         if live.waiting:
             raise Refusal("waiting", "the game starts when every open seat is taken")
         if seat != game.to_act and not out_of_turn:
+            view = self.view_of(live, seat)  # under fog of war: whose turn it is, not its step
+            if view.phase == Phase.OTHER_TURN:
+                whose = game.players[view.to_act]
+                raise Refusal("not-your-turn", f"it is not your turn: it is {whose}'s turn")
             raise Refusal(
                 "not-your-turn",
                 f"it is not your turn: {game.players[game.to_act]} is to act "

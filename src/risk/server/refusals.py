@@ -27,10 +27,11 @@ class ErrorOut(BaseModel):
 
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses=`` of a route that may refuse with these statuses, and 422: any request may be
-    malformed (this also replaces FastAPI's own 422, whose shape the app does not use), and 400: any
-    request may name a host `risk serve` does not answer to (risk.server.hosts)."""
+    malformed (this also replaces FastAPI's own 422, whose shape the app does not use), 400: any
+    request may name a host `risk serve` does not answer to (risk.server.hosts), and 413: any request's
+    body may be larger than its path takes (risk.server.limits.BodyLimitMiddleware)."""
     answers: dict[int | str, dict[str, Any]] = {}
-    for status in sorted({*statuses, 400, 422}):
+    for status in sorted({*statuses, 400, 413, 422}):
         codes = sorted(code for code, code_status in Refusal.STATUS.items() if code_status == status)
         answers[status] = {
             "model": ErrorOut,

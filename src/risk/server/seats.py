@@ -127,6 +127,8 @@ def set_prefs(
     live = table.live(game_id)
     with live.lock:
         record = live.record.seats[seat]
+        if live.game.is_over:
+            raise Refusal("game-over", "the game is over: a seat's settings can no longer change")
         if record.kind != "human":
             raise Refusal("bad-request", f"seat {seat} ({record.name}) is not a human player's seat")
         prefs = SeatPrefs.of(record)

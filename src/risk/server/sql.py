@@ -24,6 +24,7 @@ database at the previous head, and review the file it writes under migrations/ve
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import threading
 from collections.abc import Iterator, Sequence
@@ -167,12 +168,28 @@ def open_storage(url: str | None) -> Storage:
     return SqlStorage(url)
 
 
+def without_password(text: str, url: str) -> str:
+    """``text`` (a URL, an error message) with the password of the database URL ``url`` blanked:
+    as SQLAlchemy parses it, and as written (a URL it cannot parse is still masked)."""
+    text = USERINFO.sub(r"\1***@", text)
+    try:
+        password = make_url(url).password
+    except (ArgumentError, ValueError):
+        password = None
+    return text.replace(str(password), "***") if password else text
+
+
+USERINFO = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")  # scheme://user:PASSWORD@
+
+
 def database_url(url: str) -> URL:
     """The URL parsed, plain ``postgresql://`` (and ``postgres://``) mapped to the psycopg 3 driver."""
     try:
         parsed = make_url(url)
-    except ArgumentError as exc:
-        raise StorageError(f"not a database URL: {url!r} (use sqlite:///PATH or postgresql://...)") from exc
+    except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
+        raise StorageError(
+            f"not a database URL: {without_password(url, url)!r} (use sqlite:///PATH or postgresql://...)"
+        ) from exc
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):

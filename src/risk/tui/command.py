@@ -63,8 +63,10 @@ def register(app: typer.Typer) -> None:
 
 def parse_seat_list(text: str, what: str) -> list[int]:
     """'1,3' -> [0, 2] (seats are numbered from 1 on the command line)."""
-    if text.strip().lower() in ("none", "0", ""):
+    if text.strip().lower() in ("none", ""):
         return []
+    if text.strip() == "0":  # not "no human": seats count from 1, and "none" says that
+        fail(f"{what} {text!r}: seats are numbered from 1 (for no human seat: {what} none)")
     seats: list[int] = []
     for part in text.split(","):
         part = part.strip()
@@ -216,6 +218,7 @@ def play_command(
             fail(str(error))
 
     load_path: Path | None = None
+    grown = ""  # why there are more players than asked for
     settings = SavedSettings()
     if load is not None:
         if game_name != "world":
@@ -239,7 +242,10 @@ def play_command(
             count = len(bot_names) + len(human_seats if human_seats is not None else [0])
         else:
             # 3 players where the game allows it (2 in 2-player RISK), more if --seat/--humans need them.
-            count = max(min(max(3, low), high), 1 + max(human_seats or [0]))
+            usual = min(max(3, low), high)
+            count = max(usual, 1 + max(human_seats or [0]))
+            if count > usual:  # said, not done silently
+                grown = f"{count} players, so that there is a seat {count} (--players sets the number)."
         chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
         try:
             ruleset.check_player_count(count, board)
@@ -266,6 +272,8 @@ def play_command(
         settings=settings,
     )
     console = Console(highlight=False)
+    if grown:
+        console.print(grown)
     if load_path is not None:
         actions = sum(1 for kind, _, _ in game.history if kind == "action")
         where = f"round {session.rounds.current}" if game.turn else "the setup"

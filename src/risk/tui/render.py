@@ -71,6 +71,7 @@ PHASE_LABELS = {
     Phase.GAME_OVER: "game over",
     Phase.CHOOSE_CAPITAL: "setup: headquarters",
     Phase.TURN_END: "end of turn",
+    Phase.OTHER_TURN: "under the fog",  # fog of war: another player's turn, its steps out of sight
 }
 
 

@@ -17,6 +17,9 @@ from pathlib import Path
 
 import platformdirs
 
+from risk.errors import RecordError
+from risk.record import parse_name, parse_names
+
 SEATS_COMMENT = "# risk play seats:"
 STATUS_COMMENT = "# risk play status:"
 AUTODEFEND_COMMENT = "# risk play autodefend:"
@@ -128,12 +131,16 @@ def read_save_info(path: Path) -> SaveInfo | None:
             status = line[len(STATUS_COMMENT) :].strip()
     if "players" not in fields:
         return None
+    try:  # names as the record writes them: '"A#n", Bob' lists as 'A#n, Bob'
+        players, result = ", ".join(parse_names(fields["players"])), parse_name(fields.get("result", ""))
+    except RecordError:
+        players, result = fields["players"], fields.get("result", "")
     return SaveInfo(
         path=path,
         modified=modified,
         rules=fields.get("rules", ""),
-        players=fields["players"],
-        result=fields.get("result", ""),
+        players=players,
+        result=result,
         seats=seats,
         status=status,
     )

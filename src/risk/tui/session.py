@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from risk.rules.missions import ranked_mission
 from risk.rules.variants import game_title
 from risk.rules.variants.fog import action_territories, sees
 from risk.simulate import bot_seed
+from risk.textfile import write_text_file
 from risk.tui.render import (
     HEADQUARTERS_MARK,
     ClearScreen,
@@ -51,6 +53,7 @@ from risk.tui.render import (
     players_line,
     players_table,
     plural,
+    render_text,
     secret_mission_text,
     sentence,
     stack_text,
@@ -83,6 +86,8 @@ from risk.tui.shortforms import (
 from risk.tui.summary import Effect, SetupLog, TurnLog, apply_and_measure, battle_line
 from risk.view import SPECTATOR, View
 
+# The lines `help` may take, the prompt below it making 24: a terminal of 80 by 24 shows it whole.
+HELP_SCREEN_LINES = 23
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")  # up to 10 players
 HUMAN = "human"
 DEFAULT_MAX_TURNS = 1000
@@ -394,8 +399,9 @@ class PlaySession:
     def _meta(self, word: str, args: list[str], text: str) -> None:
         view = self._view()
         if word in ("help", "?"):
-            self._say(help_table(teams=self.game.team is not None))
-            self._show_menu()
+            table = help_table(teams=self.game.team is not None, game=self.game.rules.game)
+            self._say(table)
+            self._show_menu(room=HELP_SCREEN_LINES - table.row_count)
         elif word == "moves":
             self._show_menu()
         elif word == "map":
@@ -426,8 +432,10 @@ class PlaySession:
         elif word in QUIT_WORDS:
             self._quitting = True
             where = self.save_file if self.autosave or self.save_path else None
+            listed = where is not None and where.parent.resolve() == saves_dir().resolve()
             kept = (
-                f"The game is saved in {where}; `risk play --load` resumes it."
+                f"The game is saved in {where}; "
+                + ("`risk play --load` resumes it." if listed else "how to resume it is shown as you leave.")
                 if where
                 else "It is not saved."
             )
@@ -566,10 +574,17 @@ class PlaySession:
         game, board = self.game, self.game.board
         try:
             if len(args) == 2 and all(a.isdigit() for a in args):
-                attackers, defenders = int(args[0]), int(args[1])
-                if max(attackers, defenders) > MAX_ODDS_ARMIES:
+                # A counts the armies in the attacking territory, as the map and `help`'s choices do.
+                armies, defenders = int(args[0]), int(args[1])
+                if max(armies, defenders) > MAX_ODDS_ARMIES:
                     raise ValueError(f"at most {MAX_ODDS_ARMIES} armies a side here (risk odds takes more)")
-                where = f"{attackers} attacking armies (not counting the one that stays) against {defenders}"
+                if armies < 2:
+                    raise ValueError("an attack needs at least 2 armies in the territory (one stays behind)")
+                attackers = armies - 1
+                where = (
+                    f"{armies} armies in the attacking territory ({attackers} attack, 1 stays) against "
+                    f"{defenders}"
+                )
             else:
                 attack = two_territories(game, "attack", args, typed_verb="odds")
                 view = self._view()
@@ -593,8 +608,8 @@ class PlaySession:
             odds = invasion(attackers, defenders)
         except (RiskError, ValueError) as error:
             self._warn(
-                f"{error}. Use odds A D (A attackers not counting the one that stays, D defenders) "
-                "or odds FROM TO."
+                f"{error}. Use odds A D (A armies in the attacking territory, the one that stays "
+                "included; D defending) or odds FROM TO."
             )
             return
         win = odds.attacker_wins
@@ -665,17 +680,22 @@ class PlaySession:
         self._forced_menu = None
         return choices(self.game)
 
-    def _show_menu(self, title: str | None = None, entries: list[tuple[str, str]] | None = None) -> None:
+    def _show_menu(
+        self, title: str | None = None, entries: list[tuple[str, str]] | None = None, room: int | None = None
+    ) -> None:
+        """The numbered choices; with ``room``, only if they fit in that many lines of 80 columns
+        (else a line that says `moves` lists them), so that `help` fits a terminal of 80 by 24."""
         game = self.game
         if self.finished or game.is_over or not self.seats[game.to_act].is_human:
             return
-        if entries is None:
-            self._forced_menu = None
-            entries = self._menu_entries()
-        else:
-            self._forced_menu = entries
+        menu_entries = self._menu_entries() if entries is None else entries
+        menu = menu_renderable(menu_entries, title or f"Your choices ({len(menu_entries)}); type a number:")
+        if room is not None and len(render_text([menu], 80).splitlines()) > room:
+            self._say(hint(f"Your choices ({len(menu_entries)}): `moves` lists them, numbered."))
+            return
+        self._forced_menu = None if entries is None else entries
         self._menu_key = self._menu_state()
-        self._say(menu_renderable(entries, title or f"Your choices ({len(entries)}); type a number:"))
+        self._say(menu)
 
     # ------------------------------------------------------------------------------------------
     # playing on: bots, blitzes, queued setup placements, automatic defence
@@ -1462,9 +1482,12 @@ class PlaySession:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             text = record_text(self.game, self.seats, self.status_text(), self.saved_settings())
-            path.write_text(text, encoding="utf-8")
+            write_text_file(path, text)  # whole or not at all: never an empty or half-written save
         except OSError as error:
             self._warn(f"Could not write {path}: {error.strerror or error}.")
+            return False
+        except UnicodeEncodeError as error:
+            self._warn(f"Could not write {path}: the game's text is not UTF-8 ({error.reason}).")
             return False
         self._saved_at = len(self.game.history)
         return True
@@ -1477,26 +1500,30 @@ class PlaySession:
             self.autosave = False
             self._warn("Saving as you play is off for this game; `save FILE` saves it elsewhere.")
 
-    def _resume_command(self, path: Path | None = None) -> str:
-        """How to resume the game saved in ``path`` (default: ``save_file``): `risk play --load`
-        alone when it is among the saves listed there."""
+    def _resume_command(self, path: Path | None = None) -> Text:
+        """'Resume with: COMMAND' for the game saved in ``path`` (default: ``save_file``): `risk play
+        --load` alone when it is among the saves listed there, else with the file's full path, quoted
+        for the shell, so that it can be copied and run from any folder."""
         path = path or self.save_file
         if path.parent.resolve() == saves_dir().resolve():
-            return "`risk play --load` (it lists your recent games; Enter picks the newest)."
-        return f"`risk play --load {path}`."
+            return hint(
+                "Resume with: `risk play --load` (it lists your recent games; Enter picks the newest)."
+            )
+        command = f"risk play --load {shlex.quote(str(path.resolve()))}"
+        return Text.assemble("Resume with: ", (command, "bold"))  # no full stop: it would join the path
 
     def _save(self, path: Path | None) -> None:
         target = path or self.save_file
         if self._write(target):
             self._say(Text.assemble("Saved to ", (str(target), "bold"), "."))
-            self._say(hint(f"Resume with: {self._resume_command(target)}"))
+            self._say(self._resume_command(target))
 
     def _leave(self, reason: str) -> None:
         self._flush_log()
         self.finished = True
         if (self.autosave or self.save_path is not None) and self._write(self.save_file):
             self._say(Text.assemble(f"{reason} Saved to ", (str(self.save_file), "bold"), "."))
-            self._say(hint(f"Resume with: {self._resume_command()}"))
+            self._say(self._resume_command())
             return
         unsaved = len(self.game.history) != self._saved_at
         self._say(
@@ -1609,47 +1636,43 @@ def reinforcement_breakdown(game: Game, player: int) -> str:
     return ", ".join(parts)
 
 
-def help_table(teams: bool = False) -> Table:
-    """The commands, the short forms and the screens (``teams``: as they read in a game of teams)."""
+def help_table(teams: bool = False, game: str = "world") -> Table:
+    """The commands, one line each so that they fit a terminal of 80 by 24 with the choices below
+    them (``teams``: as they read in a game of teams; ``game``: its own commands, capital, missions)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     rows = [
         ("claim T", "claim an empty territory (setup)"),
-        ("place T [N]", "place armies; without N: all of them (setup: one; place T N queues N)"),
-        ("trade [C C C]", "trade a set of cards (without cards: your set, or a choice)"),
-        ("attack FROM TO [D]", "attack once with D dice (most if left out)"),
-        (
-            "blitz FROM TO",
-            "attack with the most dice until it falls or you are down to 1 (= attack FROM TO all)",
-        ),
-        ("defend N / Enter", "defend with N dice (Enter: the most)"),
-        ("move N / Enter", "armies into a conquered territory (Enter: all but one; move min: the fewest)"),
-        ("fortify FROM TO [N]", "the free move at the end of the turn (without N: all but one)"),
-        ("end", "stop attacking (endattack), then end the turn (endturn)"),
-        ("capital T", "Capital RISK: choose your headquarters, in secret (after the setup)"),
-        ("mission [KEY]", "Mission RISK: claim a completed mission card at its time (alone: the first)"),
-        ("missions", "your mission (Secret Mission) or mission cards (Mission RISK)"),
-        ("a number", "one of the numbered choices listed by help"),
+        ("place T [N]", "place N armies, all without N (setup: 1; N queues N)"),
+        ("trade [C C C]", "trade a set of cards (alone: your set, or a choice)"),
+        ("attack FROM TO [D]", "one battle with D dice (the most without D)"),
+        ("blitz FROM TO", "attack until it falls or you are down to 1 army"),
+        ("defend N · move N", "dice to defend with; armies to move in (Enter: usual)"),
+        ("fortify FROM TO [N]", "the free move that ends the turn (all but one without N)"),
+        ("end", "stop attacking, then end the turn"),
+    ]
+    if game == "capital":
+        rows.append(("capital T", "choose your headquarters, in secret (after the setup)"))
+    if game == "mission":
+        rows.append(("mission [KEY]", "claim a completed mission card at its time"))
+    if game in ("mission", "secret-mission"):
+        rows.append(("missions", "your mission (Secret Mission) or mission cards"))
+    rows += [
+        ("a number", "one of the numbered choices below"),
         ("map · hand · players", "the board, your cards, the players"),
-        ("odds A D / odds FROM TO", "exact odds of an attack fought to the end"),
-        ("neighbours [T]", "T's neighbours; alone: the enemies beside each of your territories"),
-        ("log [N]", "the last N turns in one line each"),
-        ("auto", "let the computer play your setup, or your current turn"),
-        (
-            "save [FILE] · quit",
-            "the game saves itself as you play; save FILE: a copy there; quit: leave (asks)",
-        ),
-        ("autodefend [on|off]", "defend every attack with the most dice, without being asked"),
+        ("odds A D · FROM TO", "odds of an attack to the end (A counts the one that stays)"),
+        ("neighbours [T]", "T's neighbours; alone: the enemies beside yours"),
+        ("log [N]", "the last N turns, one line each"),
+        ("auto", "the computer plays your setup, or this turn"),
+        ("save [FILE] · quit", "saved as you play; save FILE: a copy; quit: leave"),
+        ("autodefend [on|off]", "always defend with the most dice, unasked"),
     ]
     if teams:
         team_rows = {
-            "attack FROM TO [D]": "attack once with D dice (most if left out), from a territory you control "
-            "with your own armies there (a teammate's stay); never a teammate's territory",
-            "fortify FROM TO [N]": "the free move at the end of the turn: your own armies, from a territory "
-            "where you have some, into and through teammates' territories (without N: all of yours "
-            "there, leaving one army)",
-            "map · hand · players": "the board (+ shared, = tied), your team's shared hand, the teams",
+            "attack FROM TO [D]": "one battle, D dice, your own armies; never a teammate",
+            "fortify FROM TO [N]": "the free move: your own armies, through teammates'",
+            "map · hand · players": "the board (+ shared, = tied), your team's hand, teams",
         }
         rows = [(command, team_rows.get(command, meaning)) for command, meaning in rows]
     for command, meaning in rows:

@@ -335,6 +335,11 @@ def refusal(game: Game, action: Action) -> str | None:
         if phase == Phase.CHOOSE_CAPITAL:
             return "every territory is claimed now: choose your headquarters (`capital NAME`)"
         return "every territory was claimed at the start of the game: to take one, attack it"
+    if isinstance(action, Place) and phase == Phase.CLAIM:
+        return (
+            "every territory is claimed first, one each in turn: claim an empty one (`claim NAME`); you "
+            f"place the rest of your {plural(game.setup_armies[game.to_act], 'army')} once all are claimed"
+        )
     if isinstance(action, Claim) and game.owner[action.territory] >= 0:
         who = game.players[game.owner[action.territory]]
         return f"{board.name_of(action.territory)} is already claimed by {who}: claim an empty territory"

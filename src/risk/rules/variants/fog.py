@@ -13,8 +13,10 @@ Which history entries a player witnessed is kept too (``witnessed``: a bit per s
 ``EVERYONE``): an entry that names territories (a claim, a placement, an attack and its dice, a move,
 a fortification) is seen by the players who saw every territory it names, before or after it, and
 by its actor; the others (a trade, the end of an attack or a turn, a card drawn, a resignation, the
-setup's rolls and deals) are public, as the rulebooks make them. :class:`risk.view.View` shows a
-player only that; this module holds the rules of what is seen, the view applies them.
+setup's rolls and deals) are public, as the rulebooks make them. So is the latest battle each player
+witnessed (``seen_battle``): an unseen roll leaves what a player last saw of the dice as it was.
+:class:`risk.view.View` shows a player only that; this module holds the rules of what is seen, the
+view applies them.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from risk.rules.actions import (
     Place,
     Reroll,
 )
-from risk.rules.state import LIST, LISTS, Kept, Phase, State, same
+from risk.rules.state import LIST, LISTS, Battle, Kept, Phase, State, same
 from risk.rules.variants.base import Variant
 
 EVERYONE: Final = -1  # a public history entry
@@ -52,6 +54,21 @@ _SHARED_LISTS = LISTS._replace(copy=same).when_absent(_empty).added_later()
 _NOT_SAVED = Kept(same, None, absent=lambda seats: None)
 
 
+def _save_battles(battles: list[Battle | None], state: Any) -> Any:
+    return [None if b is None else list(b) for b in battles]
+
+
+def _load_battles(value: Any, state: Any) -> list[Battle | None]:
+    return [None if b is None else Battle(b[0], b[1], tuple(b[2]), tuple(b[3]), *b[4:]) for b in value]
+
+
+# Replaced whole when a battle is seen, never written: a copy of the game shares it.
+_BATTLES = Kept(same, _save_battles, _load_battles).when_absent(_empty).added_later()
+# The actions that may settle a battle: an attack (a defender of one army rolls at once), the
+# defender's dice, and the 1993 experts' changes to the dice.
+_BATTLE_ACTIONS: Final = (Attack, Defend, AcceptDice, Reroll, Commander)
+
+
 @trait
 class FogState(State):
     __slots__ = ()
@@ -63,6 +80,8 @@ class FogState(State):
     in_sight: Annotated[list[list[int]], _SHARED_LISTS]
     # One per history entry: the seats that witnessed it, a bit each, or EVERYONE.
     witnessed: Annotated[list[int], LIST.when_absent(_empty).added_later()]
+    # By seat: the latest battle it witnessed (None: none yet).
+    seen_battle: Annotated[list[Battle | None], _BATTLES]
     # The board and what decides sight at the last observation: only what changed since is looked
     # at again. Not saved (a restored game rebuilds it from the memories); never written, so shared.
     fog_last: Annotated[tuple[Any, ...] | None, _NOT_SAVED]
@@ -216,10 +235,12 @@ def observe(game: Any) -> None:
     game.fog_last = (owner[:], armies[:], inputs)
     history, witnessed = game.history, game.witnessed
     last_mask = EVERYONE
+    settled = False
     for index in range(len(witnessed), len(history)):
         entry = history[index]
-        kind, who, _ = entry
+        kind, who, value = entry
         if kind == "action":
+            settled = isinstance(value, _BATTLE_ACTIONS)
             names = named_territories(game, entry)
             if names is None:
                 last_mask = EVERYONE
@@ -235,6 +256,20 @@ def observe(game: Any) -> None:
             witnessed.append(last_mask)  # the battle's dice: seen with the action that rolled them
         else:
             witnessed.append(EVERYONE)
+    # A battle settled by this action (none is while the defender or the attacker's dice are awaited):
+    # the seats that witnessed it remember it.
+    if (
+        settled
+        and game.last_battle is not None
+        and game.pending_attack is None
+        and game.pending_roll is None
+        and last_mask != EVERYONE
+    ):
+        seen = game.seen_battle[:] if game.seen_battle else [None] * seats
+        for seat in range(seats):
+            if last_mask >> seat & 1:
+                seen[seat] = game.last_battle
+        game.seen_battle = seen
     game.in_sight = after
 
 
@@ -248,7 +283,7 @@ class Fog(Variant[FogState]):
 
     def setup(self, game: FogState) -> None:
         game.seen_owner, game.seen_armies, game.seen_turn, game.in_sight = [], [], [], []
-        game.witnessed = []
+        game.witnessed, game.seen_battle = [], []
 
     def observe(self, game: FogState) -> None:
         observe(game)

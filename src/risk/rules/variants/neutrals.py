@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from mypy_extensions import trait
 
 from risk.rules.goal import Goal, GoalKind
+from risk.rules.options import BOOK_TERRITORIES
 from risk.rules.state import Kept, Outcome, State
 from risk.rules.variants.base import Variant
 
@@ -53,18 +54,35 @@ class NeutralArmies(Variant[NeutralState]):
         return names, extra
 
     def setup(self, game: NeutralState) -> None:
-        for seat in range(game.humans, len(game.players)):
-            game.setup_armies[seat] = self.rules.neutral_armies
+        rules, seats = self.rules, len(game.players)
+        players, neutrals = game.setup_armies[0], rules.neutral_armies
+        board = game.board
+        # On a made board larger than the classic one, the book's armies would not cover the deal (or
+        # leave next to nothing to place): each seat gets the book's armies for each territory it is
+        # dealt on the classic board (docs/rules.md, "2-player RISK"). Armies set with
+        # an option stay as set.
+        if board.players is not None and len(board) > BOOK_TERRITORIES:
+            here = self._quotas(len(board), seats, game.humans)
+            book = self._quotas(BOOK_TERRITORIES, seats, game.humans)
+            if "starting_armies" not in rules.overrides:
+                players = round(players * here[0] / book[0])
+            if "neutral_armies" not in rules.overrides:
+                neutrals = round(neutrals * here[-1] / book[-1])
+        for seat in range(seats):
+            game.setup_armies[seat] = neutrals if game.neutral[seat] else players
 
     def deal_quotas(self, game: NeutralState) -> list[int]:
-        """2003: "Deal out 9 Territory cards to each player and 6 to each neutral."; one neutral (1993,
-        2008): as even as can be."""
-        n, t = len(game.players), len(game.board)
+        return self._quotas(len(game.board), len(game.players), game.humans)
+
+    def _quotas(self, territories: int, seats: int, humans: int) -> list[int]:
+        """Territories dealt to each seat (the players first, then the neutrals), before the ones left
+        over. 2003: "Deal out 9 Territory cards to each player and 6 to each neutral."; one neutral
+        (1993, 2008): as even as can be."""
         if self.rules.neutrals == 1:
-            return [t // n] * n
-        per_neutral = min(6, t // n)
-        per_human = (t - per_neutral * self.rules.neutrals) // game.humans
-        return [per_neutral if game.neutral[i] else per_human for i in range(n)]
+            return [territories // seats] * seats
+        per_neutral = min(6, territories // seats)
+        per_human = (territories - per_neutral * self.rules.neutrals) // humans
+        return [per_human] * humans + [per_neutral] * (seats - humans)
 
     def after_deal(self, game: NeutralState) -> None:
         game._setup_queue = self._placements(game)

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
+from risk.server.boards import BoardJobs
 from risk.server.hub import Hub
 from risk.server.limits import Guard
 from risk.server.master import GameMaster
@@ -30,6 +31,7 @@ MasterDep = Annotated[GameMaster, Depends(_from_state("master"))]
 HubDep = Annotated[Hub, Depends(_from_state("hub"))]
 SocialDep = Annotated[Social, Depends(_from_state("social"))]
 GuardDep = Annotated[Guard, Depends(_from_state("guard"))]
+BoardJobsDep = Annotated[BoardJobs, Depends(_from_state("board_jobs"))]
 # Finished games' summaries as JSON, newest last: they never change (risk.server.api.after).
 SummariesDep = Annotated[dict[str, bytes], Depends(_from_state("summaries"))]
 

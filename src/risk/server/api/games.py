@@ -50,9 +50,12 @@ class GameIn(BaseModel):
     seats: list[SeatIn] = Field(min_length=1, max_length=10)
     public: bool = True
     seed: Seed | None = None
-    bot_delay: float = DEFAULT_BOT_DELAY
-    defend_timeout: float = Field(DEFAULT_DEFEND_TIMEOUT, description="seconds for a defender's dice")
-    turn_time: float = Field(0, description="seconds per turn; 0: no turn clock")
+    # Strict: a JSON number, never "3" nor true (as the house rules' table takes them).
+    bot_delay: float = Field(DEFAULT_BOT_DELAY, strict=True)
+    defend_timeout: float = Field(
+        DEFAULT_DEFEND_TIMEOUT, strict=True, description="seconds for a defender's dice"
+    )
+    turn_time: float = Field(0, strict=True, description="seconds per turn; 0: no turn clock")
     missed_turns: int = Field(
         DEFAULT_MISSED_TURNS,
         strict=True,

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from risk.bots import BOTS, DEFAULT_LEVEL, LEVELS
 from risk.maps import available_maps, load_map
@@ -16,7 +16,8 @@ from risk.maps.validate import MAX_BOARD_BYTES
 from risk.odds import invasion
 from risk.rules.options import GAMES, OPTIONS, PRESETS, format_option
 from risk.rules.variants import game_goal
-from risk.server.boards import DRAWINGS, board_answer, check_upload, compact, preview_svg, summary
+from risk.server.api.deps import BoardJobsDep
+from risk.server.boards import DRAWINGS, board_answer, checked_with_preview, compact, preview_svg, summary
 from risk.server.errors import Refusal
 from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT
 from risk.server.refusals import refusals
@@ -99,7 +100,7 @@ async def board_preview(name: str) -> Response:
 @router.post(
     "/api/boards/check",
     summary="Check an uploaded board file",
-    responses=refusals(413, 422, 429),
+    responses=refusals(413, 422, 429, 503),
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -108,7 +109,7 @@ async def board_preview(name: str) -> Response:
         }
     },
 )
-async def check_board(request: Request) -> dict[str, Any]:
+async def check_board(request: Request, jobs: BoardJobsDep) -> dict[str, Any]:
     """Answers ``valid``, every one of its ``problems`` (with its line, as ``risk board validate``
     gives them) and their ``count``; for a valid board, its JSON
     (``board``: send it as a new game's ``board``), a ``summary`` and a ``preview`` (SVG)."""
@@ -124,31 +125,32 @@ async def check_board(request: Request) -> dict[str, Any]:
             raise too_large
     if not body.strip():
         raise Refusal("bad-request", "nothing was uploaded: send the board file's text as the request body")
-    checked = await run_in_threadpool(check_upload, bytes(body))
-    if checked["valid"]:
-        checked["preview"] = await run_in_threadpool(preview_svg, compact(checked["board"]))
-    return checked
+    return await jobs.run(checked_with_preview, bytes(body))
 
 
 class GenerateIn(BaseModel):
     territories: int = Field(42, ge=6, le=300, strict=True)
     continents: int = Field(6, ge=1, le=24, strict=True)
     seed: int = Field(1, ge=0, le=2**31 - 1, strict=True)
-    players: tuple[int, int] | None = Field(None, description="the player counts it supports, low and high")
+    players: tuple[StrictInt, StrictInt] | None = Field(
+        None, description="the player counts it supports, low and high"
+    )
 
 
-@router.post("/api/boards/generate", summary="Generate a board", responses=refusals(422, 429))
-async def generate(body: GenerateIn) -> dict[str, Any]:
+@router.post("/api/boards/generate", summary="Generate a board", responses=refusals(422, 429, 503))
+async def generate(body: GenerateIn, jobs: BoardJobsDep) -> dict[str, Any]:
     """A new board from a seed (risk board generate): its JSON (``board``), ``summary`` and ``preview``."""
     try:
-        data = await run_in_threadpool(
-            generate_board, body.territories, body.continents, body.seed, body.players
-        )
+        return await jobs.run(_generated, body.territories, body.continents, body.seed, body.players)
     except (ValueError, GeneratorUnavailableError) as error:
         raise Refusal("bad-request", str(error)) from None
-    checked = await run_in_threadpool(check_upload, compact(data).encode("utf-8"))
-    checked["preview"] = await run_in_threadpool(preview_svg, compact(checked["board"]))
-    return checked
+
+
+def _generated(
+    territories: int, continents: int, seed: int, players: tuple[int, int] | None
+) -> dict[str, Any]:
+    data = generate_board(territories, continents, seed, players)
+    return checked_with_preview(compact(data).encode("utf-8"))
 
 
 @router.get("/api/odds", summary="Exact odds of an invasion", responses=refusals(422))

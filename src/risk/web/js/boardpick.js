@@ -9,7 +9,7 @@ import { el, clear, $ } from "./ui.js";
 const P = {
   shipped: [],
   maxBytes: 1024 * 1024,
-  chosen: { name: "classic", players: [2, 6], data: null }, // data: a board given as JSON
+  chosen: { name: "classic", players: [2, 6], rulebooks: true, data: null }, // data: a board given as JSON
   custom: null, // {summary, data, preview}: the uploaded or generated board
   onChange: () => {},
 };
@@ -45,7 +45,7 @@ function render() {
       img: picture(b.preview, `The ${b.name} board`),
       on: !P.chosen.data && P.chosen.name === b.name,
     });
-    button.addEventListener("click", () => choose({ name: b.name, players: b.players, data: null }));
+    button.addEventListener("click", () => choose({ name: b.name, players: b.players, rulebooks: b.rulebooks, data: null }));
     list.append(button);
   }
   if (P.custom) {
@@ -53,7 +53,7 @@ function render() {
     const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(P.custom.preview)}`;
     const button = card({ key: "custom", title: s.title && s.title.length < 40 ? s.title : s.name, summary: s,
       img: picture(src, `The ${s.name} board`), on: !!P.chosen.data });
-    button.addEventListener("click", () => choose({ name: s.name, players: s.players, data: P.custom.data }));
+    button.addEventListener("click", () => choose({ name: s.name, players: s.players, rulebooks: s.rulebooks, data: P.custom.data }));
     list.append(button);
   }
 }
@@ -82,7 +82,7 @@ function showProblems(checked) {
 function takeCustom(checked) {
   $("#board-problems").hidden = true;
   P.custom = { summary: checked.summary, data: checked.board, preview: checked.preview };
-  choose({ name: checked.summary.name, players: checked.summary.players, data: checked.board });
+  choose({ name: checked.summary.name, players: checked.summary.players, rulebooks: checked.summary.rulebooks, data: checked.board });
 }
 
 async function upload(file) {
@@ -134,10 +134,10 @@ export async function initBoards(onChange) {
     P.shipped = listed.boards;
     P.maxBytes = listed.max_bytes || P.maxBytes;
   } catch (error) {
-    P.shipped = [{ name: "classic", territories: 42, continents: 6, players: [2, 6], preview: "/api/boards/classic/preview.svg" }];
+    P.shipped = [{ name: "classic", territories: 42, continents: 6, players: [2, 6], rulebooks: true, preview: "/api/boards/classic/preview.svg" }];
   }
   const classic = P.shipped.find((b) => b.name === "classic") || P.shipped[0];
-  P.chosen = { name: classic.name, players: classic.players, data: null };
+  P.chosen = { name: classic.name, players: classic.players, rulebooks: classic.rulebooks, data: null };
   $("#board-file").addEventListener("change", (event) => {
     const file = event.target.files && event.target.files[0];
     if (file) upload(file);
@@ -147,7 +147,8 @@ export async function initBoards(onChange) {
   render();
 }
 
-/** The chosen board: {name, players: [lo, hi] or null, data: the board's JSON or null}. */
+/** The chosen board: {name, players: [lo, hi] or null, rulebooks: whether it is the rulebooks' board (each
+ * edition keeps its own player counts there), data: the board's JSON or null}. */
 export function chosenBoard() {
   return P.chosen;
 }

@@ -22,7 +22,8 @@ export function updateClock(msg, players, mySeat) {
     return;
   }
   // A new message for the same clock keeps counting from its own figure: the latest is the truest.
-  ends = performance.now() + c.remaining * 1000;
+  // Under fog of war another player's time left is not shown (remaining: null): only whose turn it is.
+  ends = c.remaining === null || c.remaining === undefined ? null : performance.now() + c.remaining * 1000;
   const who = players[c.seat] ? players[c.seat].name : "?";
   const key = `${c.seat}|${c.for}|${who}`;
   if (key !== shownKey || box.hidden) {
@@ -38,6 +39,10 @@ export function updateClock(msg, players, mySeat) {
   box.classList.toggle("mine", c.seat === mySeat);
   box.title = `${c.for === "defence" ? "Defence" : "Turn"} time: ${formatSeconds(c.limit)} · then the server plays for ${who}`;
   box.hidden = false;
+  if (ends === null) {
+    $("#clock-time").textContent = "";
+    box.classList.remove("low", "out");
+  }
   tick();
   if (!ticker) ticker = setInterval(tick, 250);
 }

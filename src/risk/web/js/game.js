@@ -748,6 +748,8 @@ function renderPrompt() {
     case "adjust-dice":
       if (!mine) return setPhase(`${actor} looks at the dice`);
       return setPhase("Change the dice?", "Re-roll a die or call on your commander, or accept the dice.");
+    case "other-turn": // fog of war: whose turn it is, never its step
+      return setPhase(`${actor}'s turn`, "Under the fog you see only what happens within your sight.");
     case "ally-place":
       if (!mine) return setPhase(`${actor} reinforces an ally`);
       return setPhase(v.pending > 0 ? `Place ${armiesWord(v.pending)} for your ally` : "Place your ally's armies", `${Click} a territory of your ally.`);

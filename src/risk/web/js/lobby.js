@@ -186,11 +186,13 @@ function playerLimits() {
   let [lo, hi] = text.split("-").map(Number);
   lo = lo || 2;
   hi = hi || 6;
-  // A board that declares its players: the rules' "up to 6" becomes the board's most (up to 10);
-  // narrower ranges (the 2008 rules' 3 to 5, the 2-player game) stay (docs/boards.md).
-  const board = chosenBoard().players;
+  // A board that declares its players: the edition's most (6, or 5 in 2008) becomes the board's most
+  // (up to 10), except on the rulebooks' board; a game of one count (2 players) and a range set with
+  // the players option stay (docs/boards.md, Rules.player_range).
+  const chosen = chosenBoard();
+  const board = chosen.players;
   if (board) {
-    if (!F.options.players && hi === 6) hi = board[1];
+    if (!F.options.players && lo < hi && !chosen.rulebooks) hi = board[1];
     hi = Math.min(hi, board[1]);
     lo = Math.max(lo, board[0]);
   }
@@ -407,7 +409,8 @@ function renderSeats() {
   if (game() === "team") limits = "4 or 6 players, two teams in alternating seats";
   if (game() === "two-player") limits = "2 players, and neutral armies";
   const board = chosenBoard().players;
-  if (board && board[1] > hi && game() === "world") limits += ` (this board takes up to ${board[1]}: choose the 1993 or 2003 rulebook)`;
+  const wider = F.options.players ? "widen the players option" : "choose the 1993 or 2003 rulebook";
+  if (board && board[1] > hi && game() === "world") limits += ` (this board takes up to ${board[1]}: ${wider})`;
   $("#seat-limits").textContent = limits;
 }
 

@@ -7,7 +7,8 @@
 //
 // - seats: seat 1, 2, 3... of a game (up to 10 players);
 // - named: games whose goals name seats by colour (Secret Mission RISK: 1 red, 2 blue, 3 green,
-//   4 yellow, 5 black, 6 gray);
+//   4 yellow, 5 black, 6 gray, and on a board for more, 7 purple, 8 orange, 9 brown, 10 sky: the
+//   colours of risk.rules.missions.COLOURS);
 // - teams: Team RISK, warm colours for the first team (seats 1, 3, 5), cool ones for the second;
 //   each team also has a mark on the army badges (a triangle, a square) and a line in the legend;
 // - neutrals: the neutral armies (2003 2-player RISK has four), each with its own pattern;
@@ -25,7 +26,8 @@ export const PALETTE = {
     {"name": "brown", "fill": "#823500"},
     {"name": "sky", "fill": "#3fdbff"}
   ],
-  "named": ["red", "blue", "green", "yellow", {"name": "black", "fill": "#393840"}, {"name": "gray", "fill": "#aeafa7"}],
+  "named": ["red", "blue", "green", "yellow", {"name": "black", "fill": "#393840"}, {"name": "gray", "fill": "#aeafa7"},
+    "purple", "orange", "brown", "sky"],
   "teams": [
     {"name": "Team 1", "mark": "triangle", "seats": ["red", "yellow", "orange"]},
     {"name": "Team 2", "mark": "square", "seats": ["blue", "green", "teal"]}

@@ -43,6 +43,7 @@ export const PHASE_LABELS = {
   "turn-end": "End of turn",
   "adjust-dice": "Dice",
   "ally-place": "Ally",
+  "other-turn": "Under the fog", // another player's turn, its steps out of sight (fog of war)
 };
 
 /** A legal action as a button label, in words. names: slug -> territory name. */
