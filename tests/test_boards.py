@@ -786,3 +786,20 @@ def test_a_board_of_1000_misspelt_names_is_checked_in_linear_work(monkeypatch: p
     assert unknown[0].endswith("no territory called 'Territory 999x' (did you mean 'Territory 999'?)")
     assert unknown[-3].endswith("no territory called 'Territory 998x': add the territory, or fix the name")
     assert unknown[-1].endswith("(did you mean 'Territory 3'?)")  # a name seen before: its hint again
+
+
+@pytest.mark.parametrize("edition", ["1993", "2003"])
+def test_two_player_armies_on_a_big_board_do_not_hang_on_an_equal_rules_made_before(
+    edition: str, big_board: Board
+) -> None:
+    """Rules that differ only in which options were set by hand are equal, and share their variants
+    (risk.rules.variants.hooks_for is cached by Rules): a game whose starting armies were given by hand,
+    equal to the book's, made first, left the next game on the big board without its scaled armies
+    (found on the compiled build, where the order of the tests put such a game first)."""
+    from risk.rules.options import format_option
+
+    rules = Rules.preset(edition).for_game("two-player")
+    by_hand = rules.with_options(starting_armies=format_option("starting_armies", rules.starting_armies))
+    assert by_hand == rules and "starting_armies" in by_hand.overrides
+    Game(by_hand, 2, seed=1)  # on the classic board
+    assert armies_at_start(Game(rules, 2, seed=1, board=big_board)) == BIG_TWO_PLAYER_ARMIES[edition]

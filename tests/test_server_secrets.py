@@ -37,6 +37,10 @@ GAMES = [
 ]
 FORBIDDEN_KEYS = {"seed", "rng", "deck", "hands", "history", "token", "token_hash", "missions_all", "_rng"}
 SEED_BASE = 7_364_519_283_746  # long enough that its digits never appear by chance
+# Quick bots may play 2-player RISK for hundreds of turns (the 2003 active neutrals' game here goes past
+# turn 450, over 16,000 moves, and ran out of its 120 s on a busy machine): after TURNS, the people
+# resign, one after another.
+TURNS = 120
 
 
 def _spec(edition: str, game: str, options: dict[str, str], seats: str, seed: int) -> GameSpec:
@@ -139,6 +143,15 @@ def test_every_message_of_whole_games(edition: str, game: str, options: dict[str
             while not live.game.is_over:
                 assert time.monotonic() < deadline, "the game did not finish"
                 seat = live.game.to_act
+                if live.game.turn > TURNS:  # the people resign, one after another, until it ends
+                    resigning = next(s for s in tokens if live.game.alive[s])
+                    sockets[resigning].send_json(
+                        {"type": "action", "action": "resign", "state_id": live.state_id, "ref": 1}
+                    )
+                    while (answer := receive(resigning))["type"] not in ("ack", "error"):
+                        latest[resigning] = answer["state_id"]
+                    assert answer["type"] == "ack", answer
+                    continue
                 if seat not in tokens:
                     time.sleep(0.001)  # a bot of the server's is thinking
                     continue
@@ -353,6 +366,16 @@ def test_every_message_with_blitzes_and_undos(
             while not live.game.is_over:
                 assert time.monotonic() < deadline, "the game did not finish"
                 seat = live.game.to_act
+                if live.game.turn > TURNS:  # the people resign, one after another, until it ends
+                    resigning = next(s for s in tokens if live.game.alive[s])
+                    sockets[resigning].send_json(
+                        {"type": "action", "action": "resign", "state_id": live.state_id, "ref": 1}
+                    )
+                    answer = receive(resigning)
+                    while answer["type"] not in ("ack", "error"):
+                        answer = receive(resigning)
+                    assert answer["type"] == "ack", answer
+                    continue
                 if seat not in tokens:
                     time.sleep(0.001)
                     continue

@@ -399,7 +399,7 @@ class PlaySession:
     def _meta(self, word: str, args: list[str], text: str) -> None:
         view = self._view()
         if word in ("help", "?"):
-            table = help_table(teams=self.game.team is not None, game=self.game.rules.game)
+            table = help_table(teams=self.game.team is not None, goal=view.goal.kind)
             self._say(table)
             self._show_menu(room=HELP_SCREEN_LINES - table.row_count)
         elif word == "moves":
@@ -1636,9 +1636,10 @@ def reinforcement_breakdown(game: Game, player: int) -> str:
     return ", ".join(parts)
 
 
-def help_table(teams: bool = False, game: str = "world") -> Table:
+def help_table(teams: bool = False, goal: GoalKind = GoalKind.WORLD) -> Table:
     """The commands, one line each so that they fit a terminal of 80 by 24 with the choices below
-    them (``teams``: as they read in a game of teams; ``game``: its own commands, capital, missions)."""
+    them (``teams``: as they read in a game of teams; ``goal``: the game's own commands, capital,
+    missions)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
@@ -1652,11 +1653,11 @@ def help_table(teams: bool = False, game: str = "world") -> Table:
         ("fortify FROM TO [N]", "the free move that ends the turn (all but one without N)"),
         ("end", "stop attacking, then end the turn"),
     ]
-    if game == "capital":
+    if goal is GoalKind.HEADQUARTERS:
         rows.append(("capital T", "choose your headquarters, in secret (after the setup)"))
-    if game == "mission":
+    if goal is GoalKind.MISSION_CARDS:
         rows.append(("mission [KEY]", "claim a completed mission card at its time"))
-    if game in ("mission", "secret-mission"):
+    if goal in MISSION_GOALS:
         rows.append(("missions", "your mission (Secret Mission) or mission cards"))
     rows += [
         ("a number", "one of the numbered choices below"),

@@ -54,7 +54,10 @@ class NeutralArmies(Variant[NeutralState]):
         return names, extra
 
     def setup(self, game: NeutralState) -> None:
-        rules, seats = self.rules, len(game.players)
+        # The game's own rules: which options were set by hand is not part of a Rules' equality, so
+        # this variant, made once for every equal Rules (risk.rules.variants.hooks_for), must not
+        # read it from its own.
+        rules, seats = game.rules, len(game.players)
         players, neutrals = game.setup_armies[0], rules.neutral_armies
         board = game.board
         # On a made board larger than the classic one, the book's armies would not cover the deal (or
