@@ -34,7 +34,8 @@ pure: $(BIN)/risk
 # whole suite but the browser tests runs on the compiled build, then the whole suite on pure Python
 # (what `make play` serves), which every machine runs. TEST_JOBS processes each (pytest-xdist); the
 # browser tests (marked `browser`) run last in one process, since they wait on real timing and a
-# second process on 2 cores can starve them. RISK_EXPECT_BUILD: tests/test_compiled.py checks each
+# second process on 2 cores can starve them. The docs' examples (tests/test_doc_examples.py) check the
+# pages, not the build: they run once, on pure Python. RISK_EXPECT_BUILD: tests/test_compiled.py checks each
 # run tests the build it names.
 TEST_JOBS ?= 2
 PYTEST_PARALLEL = $(BIN)/pytest -n $(TEST_JOBS) -m "not browser"
@@ -45,7 +46,7 @@ test: $(BIN)/risk
 	$(BIN)/mypy
 	@$(BIN)/python tools/build_compiled.py; status=$$?; \
 	if [ $$status -eq 0 ]; then \
-		RISK_EXPECT_BUILD=compiled $(PYTEST_PARALLEL) && \
+		RISK_EXPECT_BUILD=compiled $(PYTEST_PARALLEL) --ignore=tests/test_doc_examples.py && \
 		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(PYTEST_PARALLEL) && \
 		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(PYTEST_BROWSER); \
 	elif [ $$status -eq 3 ]; then \
