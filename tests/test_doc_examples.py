@@ -38,10 +38,10 @@ from typing import Any
 import pytest
 
 from live_server import free_port
+from test_browser import require_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-BROWSER_BINARY = Path("/usr/bin/chromium")
 
 # The first word of a command line (after VAR=value assignments) in an untagged block.
 COMMAND = re.compile(r"^(?:[A-Z_]+=\S+\s+)*(?:risk|make|python|\.venv/bin/python|nice|pip|git)(?:\s|$)")
@@ -414,10 +414,8 @@ def check(result: subprocess.CompletedProcess[str], run: Run) -> None:
 
 @pytest.mark.parametrize(("example", "run"), params(Run, "shell"))
 def test_shell_example(example: Example, run: Run, scratch: Path) -> None:
-    if run.marks and BROWSER in run.marks and not BROWSER_BINARY.exists():
-        if os.environ.get("CI", "").lower() in ("true", "1"):
-            pytest.fail("Debian's Chromium is missing: .ci/run installs it (apt-get install chromium)")
-        pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
+    if run.marks and BROWSER in run.marks:
+        require_chromium()
     result = subprocess.run(
         ["bash", "-o", "pipefail", "-c", run.instead or example.text], cwd=scratch, env=environment(scratch),
         input=run.stdin, capture_output=True, text=True, timeout=run.timeout,
