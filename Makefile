@@ -43,6 +43,7 @@ PYTEST_BROWSER = $(BIN)/pytest -p no:xdist -m browser
 
 test: $(BIN)/risk
 	$(BIN)/ruff check src tests benchmarks tools
+	$(BIN)/ruff format --check src tests benchmarks tools examples
 	$(BIN)/mypy
 	@$(BIN)/python tools/build_compiled.py; status=$$?; \
 	if [ $$status -eq 0 ]; then \

@@ -45,21 +45,30 @@ def main() -> None:
     options = parser.parse_args()
     bots = options.bots.split(",")
     jobs = simulation_jobs(
-        Rules.preset("2008"), bots, options.games, seed=1, max_turns=options.max_turns,
+        Rules.preset("2008"),
+        bots,
+        options.games,
+        seed=1,
+        max_turns=options.max_turns,
         collect_turns=True,
     )
 
     import ray
 
-    print(f"{options.games} games ({options.bots}, 2008, turns collected), {options.workers} workers, "
-          f"{options.rounds} rounds; load average {os.getloadavg()[0]:.1f} at the start")
+    print(
+        f"{options.games} games ({options.bots}, 2008, turns collected), {options.workers} workers, "
+        f"{options.rounds} rounds; load average {os.getloadavg()[0]:.1f} at the start"
+    )
     _, reference = play_batch(jobs, workers=1)
     started = time.perf_counter()
     ray.init(num_cpus=options.workers, include_dashboard=False, log_to_driver=False)
     ray_start = time.perf_counter() - started
     timings: dict[str, list[float]] = {"one process": [], "local pool": [], "ray": []}
-    backends = (("one process", {"workers": 1}), ("local pool", {"workers": options.workers}),
-                ("ray", {"backend": "ray"}))
+    backends = (
+        ("one process", {"workers": 1}),
+        ("local pool", {"workers": options.workers}),
+        ("ray", {"backend": "ray"}),
+    )
     try:
         play_batch(jobs[: options.workers * 2], backend="ray")  # workers started and warm
         for _ in range(options.rounds):
@@ -71,11 +80,15 @@ def main() -> None:
         ray.shutdown()
     for name, runs in timings.items():
         median = statistics.median(runs)
-        print(f"{name:<12} {options.games / median:8.1f} games/s (median of {len(runs)}; "
-              f"best {options.games / min(runs):.1f})")
+        print(
+            f"{name:<12} {options.games / median:8.1f} games/s (median of {len(runs)}; "
+            f"best {options.games / min(runs):.1f})"
+        )
     ratio = min(timings["ray"]) / min(timings["local pool"])
-    print(f"ray start-up {ray_start:.1f} s (once per run); ray / local pool time (best): {ratio:.2f}; "
-          f"load average {os.getloadavg()[0]:.1f} at the end")
+    print(
+        f"ray start-up {ray_start:.1f} s (once per run); ray / local pool time (best): {ratio:.2f}; "
+        f"load average {os.getloadavg()[0]:.1f} at the end"
+    )
 
 
 if __name__ == "__main__":

@@ -179,8 +179,10 @@ def main() -> None:
         "repeats": args.repeats,
         "games": {},
     }
-    print(f"Python {report['python']} on {report['machine']}, one process; risk from {report['engine']}, "
-          f"rules core {report['build']}")
+    print(
+        f"Python {report['python']} on {report['machine']}, one process; risk from {report['engine']}, "
+        f"rules core {report['build']}"
+    )
     print(f"load average before: {' '.join(f'{x:.2f}' for x in report['load_before'])}")
     for bot, players, preset, games in GAME_RUNS:
         if bot not in wanted:
@@ -210,7 +212,10 @@ def main() -> None:
                 args.repeats, lambda p=players, r=preset, n=n, m=max_turns: search_times(p, r, n, m)
             )
             report["search"][f"search-{players}"] = {
-                "preset": preset, "games": n, "max_turns": max_turns, **row
+                "preset": preset,
+                "games": n,
+                "max_turns": max_turns,
+                **row,
             }
             print(
                 f"     search {players}p {preset}: mean {row['mean_searched_ms']:.1f} ms, "

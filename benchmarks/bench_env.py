@@ -199,9 +199,7 @@ def main() -> None:
     names = [config.name for config in CONFIGS]
     parser.add_argument("--only", nargs="+", choices=names, metavar="EDITION-PLAYERS", help=", ".join(names))
     parser.add_argument("--games", type=int, help="games per run (default 6; --quick 2)")
-    parser.add_argument(
-        "--max-turns", type=int, help="turn cap: random games rarely end (default 100)"
-    )
+    parser.add_argument("--max-turns", type=int, help="turn cap: random games rarely end (default 100)")
     parser.add_argument("--repeats", type=int, help="runs of each configuration (default 5; --quick 3)")
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats: about a minute")
     parser.add_argument("--json", type=Path, help="also write the figures here")

@@ -47,8 +47,12 @@ TABLES: dict[str, list[tuple[str, list[str], str, str]]] = {
         ("with continental, quick", ["continental", "quick"], "2008", "world"),
         ("with 2 x continental", ["continental", "continental"], "2008", "world"),
         ("with continental, 2 x quick", ["continental", "quick", "quick"], "2008", "world"),
-        ("with 2 x continental, 3 x quick (1993)", ["continental", "continental", "quick", "quick", "quick"],
-         "1993", "world"),
+        (
+            "with 2 x continental, 3 x quick (1993)",
+            ["continental", "continental", "quick", "quick", "quick"],
+            "1993",
+            "world",
+        ),
     ],
     # issue 25's goals for the expert, against the strong fast bot (warlord)
     "goal-mixed": [("with warlord, continental", ["warlord", "continental"], "2008", "world")],
@@ -57,8 +61,17 @@ TABLES: dict[str, list[tuple[str, list[str], str, str]]] = {
 }
 
 
-def measure_table(bot: str, label: str, others: list[str], preset: str, game: str, games: int,
-                  workers: int, seed: int, out: Path | None) -> dict[str, object]:
+def measure_table(
+    bot: str,
+    label: str,
+    others: list[str],
+    preset: str,
+    game: str,
+    games: int,
+    workers: int,
+    seed: int,
+    out: Path | None,
+) -> dict[str, object]:
     started = time.perf_counter()
     seats = [bot, *others]
     rules = Rules.preset(preset).for_game(game)
@@ -78,12 +91,13 @@ def measure_table(bot: str, label: str, others: list[str], preset: str, game: st
         "unfinished": result.unfinished,
         "seconds": round(time.perf_counter() - started, 1),
         "command": f"risk tournament --bots {','.join(seats)} --rules {preset} --game {game} "
-                   f"--games {games} --workers {workers} --seed {seed}",
+        f"--games {games} --workers {workers} --seed {seed}",
     }
 
 
-def decision_times(bot: str, games: int, players: int, max_turns: int = 100,
-                   max_seconds: float | None = None) -> dict[str, float | int]:
+def decision_times(
+    bot: str, games: int, players: int, max_turns: int = 100, max_seconds: float | None = None
+) -> dict[str, float | int]:
     """CPU seconds per searched decision of ``bot`` against ``continental`` bots; ``max_seconds``
     replaces a search bot's time cap (``math.inf``: none, so that the games replay exactly)."""
     preset = "2008" if players <= 5 else "1993"
@@ -133,13 +147,17 @@ def main() -> None:
         if args.only not in (None, group):
             continue
         for label, others, preset, game in tables:
-            row = measure_table(args.bot, label, others, preset, game, args.games, args.workers, args.seed,
-                                args.out)
+            row = measure_table(
+                args.bot, label, others, preset, game, args.games, args.workers, args.seed, args.out
+            )
             report["tables"].append(row)  # type: ignore[attr-defined]
             ci = row["ci95"]
-            print(f"{args.bot} {label}: {row['wins']}/{row['games']} {row['win_rate']:.1%} "
-                  f"95% [{ci[0]:.1%}, {ci[1]:.1%}] chance {row['chance']:.0%} others {row['others']} "  # type: ignore[index]
-                  f"unfinished {row['unfinished']} {row['seconds']} s", file=sys.stderr)
+            print(
+                f"{args.bot} {label}: {row['wins']}/{row['games']} {row['win_rate']:.1%} "
+                f"95% [{ci[0]:.1%}, {ci[1]:.1%}] chance {row['chance']:.0%} others {row['others']} "  # type: ignore[index]
+                f"unfinished {row['unfinished']} {row['seconds']} s",
+                file=sys.stderr,
+            )
     if args.timing:
         report["decision_times"] = decision_times(args.bot, args.timing, args.players)
     print(json.dumps(report, indent=2))

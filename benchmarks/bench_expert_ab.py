@@ -52,7 +52,8 @@ def play(job: tuple[str, int, int, list[str], str, str, int, int | None]) -> dic
     recipe = parse_recipe(recipe_text)
     game = Game(Rules.preset(preset).for_game(game_kind), len(seats), seed=seed)
     bots = [
-        ExpertBot(bot_seed(seed, seat), iterations=iterations, recipe=recipe) if spec == EXPERT
+        ExpertBot(bot_seed(seed, seat), iterations=iterations, recipe=recipe)
+        if spec == EXPERT
         else make_bot(spec, bot_seed(seed, seat))
         for seat, spec in enumerate(seats)
     ]
@@ -66,8 +67,13 @@ def play(job: tuple[str, int, int, list[str], str, str, int, int | None]) -> dic
             times.append(elapsed)
         game.apply(action)
     winner = game.winner
-    return {"recipe": recipe_text, "index": index, "won": winner is not None and seats[winner] == EXPERT,
-            "winner": None if winner is None else seats[winner], "times": times}
+    return {
+        "recipe": recipe_text,
+        "index": index,
+        "won": winner is not None and seats[winner] == EXPERT,
+        "winner": None if winner is None else seats[winner],
+        "times": times,
+    }
 
 
 def main() -> None:
@@ -95,8 +101,9 @@ def main() -> None:
         shift = k % n
         seats = table[shift:] + table[:shift]
         for recipe in (args.a, args.b):
-            jobs.append((recipe, k, args.seed + k // n, seats, args.rules, args.game, args.max_turns,
-                         args.iterations))
+            jobs.append(
+                (recipe, k, args.seed + k // n, seats, args.rules, args.game, args.max_turns, args.iterations)
+            )
     results: dict[tuple[str, int], dict[str, object]] = {}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for future in as_completed([pool.submit(play, job) for job in jobs]):
@@ -105,9 +112,20 @@ def main() -> None:
             # One line a game as it ends: a run stopped early still tells what it played.
             times = sorted(result["times"])  # type: ignore[type-var]
             p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
-            print(json.dumps({"index": result["index"], "recipe": result["recipe"], "won": result["won"],
-                              "winner": result["winner"], "decisions": len(times),
-                              "p95_ms": round(1000 * p95, 1)}), file=sys.stderr, flush=True)
+            print(
+                json.dumps(
+                    {
+                        "index": result["index"],
+                        "recipe": result["recipe"],
+                        "won": result["won"],
+                        "winner": result["winner"],
+                        "decisions": len(times),
+                        "p95_ms": round(1000 * p95, 1),
+                    }
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
     report: dict[str, object] = {"table": table, "games": args.games, "first": args.first, "seed": args.seed}
     indices = range(args.first, args.first + args.games)
     for label, recipe in (("a", args.a), ("b", args.b)):
@@ -115,7 +133,9 @@ def main() -> None:
         times = sorted(t for k in indices for t in results[(recipe, k)]["times"])  # type: ignore[attr-defined]
         low, high = wilson_interval(wins, args.games)
         report[label] = {
-            "recipe": recipe, "wins": wins, "win_rate": round(wins / args.games, 4),
+            "recipe": recipe,
+            "wins": wins,
+            "win_rate": round(wins / args.games, 4),
             "ci95": [round(low, 4), round(high, 4)],
             "decisions": len(times),
             "mean_ms": round(1000 * statistics.fmean(times), 1) if times else 0.0,

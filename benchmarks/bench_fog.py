@@ -144,11 +144,24 @@ def main() -> None:
                 table.unfinished += 1
             else:
                 table.wins[winner] = table.wins.get(winner, 0) + 1
-            print(f"[{time.monotonic() - stop + 60 * args.minutes:7.0f} s] game {game_index + 1} "
-                  f"{progress_line(table)}", file=sys.stderr, flush=True)
+            print(
+                f"[{time.monotonic() - stop + 60 * args.minutes:7.0f} s] game {game_index + 1} "
+                f"{progress_line(table)}",
+                file=sys.stderr,
+                flush=True,
+            )
         game_index += 1
-    print(json.dumps({"bot": args.bot, "seed": args.seed, "max_turns": args.max_turns,
-                      "tables": [summary(t, args.bot) for t in tables]}, indent=2))
+    print(
+        json.dumps(
+            {
+                "bot": args.bot,
+                "seed": args.seed,
+                "max_turns": args.max_turns,
+                "tables": [summary(t, args.bot) for t in tables],
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ def measure(name: str, games: int, workers: int, seed: int, bot: str) -> dict[st
         "unfinished": result.unfinished,
         "seconds": round(time.perf_counter() - started, 1),
         "command": f"risk tournament --bots {','.join(seats)} --rules {preset} --game {game} "
-                   f"--games {games} --workers {workers} --seed {seed}",
+        f"--games {games} --workers {workers} --seed {seed}",
     }
 
 

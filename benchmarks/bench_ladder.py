@@ -112,8 +112,9 @@ def verdict(wins: int, games: int, chance: float) -> str:
     return "above chance" if wins / games > chance else "fails"
 
 
-def measure(cell: Cell, stronger: str, weaker: str, games: int, workers: int, seed: int,
-            max_turns: int) -> dict[str, object]:
+def measure(
+    cell: Cell, stronger: str, weaker: str, games: int, workers: int, seed: int, max_turns: int
+) -> dict[str, object]:
     started = time.perf_counter()
     seats = cell.seats(stronger, weaker)
     rules = Rules.preset(cell.edition).for_game(cell.game)
@@ -126,13 +127,17 @@ def measure(cell: Cell, stronger: str, weaker: str, games: int, workers: int, se
             for k in range(played // 2)
             for game in run_tournament(seats, rules, 2, seed=seed + k, max_turns=max_turns).results
         ]
-        command = (f"risk tournament --bots {','.join(seats)} --rules {cell.edition} --game team --games 2 "
-                   f"--max-turns {max_turns} --seed S, for S = {seed} to {seed + played // 2 - 1}")
+        command = (
+            f"risk tournament --bots {','.join(seats)} --rules {cell.edition} --game team --games 2 "
+            f"--max-turns {max_turns} --seed S, for S = {seed} to {seed + played // 2 - 1}"
+        )
     else:
         tournament = run_tournament(seats, rules, played, workers=workers, seed=seed, max_turns=max_turns)
         results = tournament.results
-        command = (f"risk tournament --bots {','.join(seats)} --rules {cell.edition} --game {cell.game} "
-                   f"--games {played} --seed {seed} --max-turns {max_turns}")
+        command = (
+            f"risk tournament --bots {','.join(seats)} --rules {cell.edition} --game {cell.game} "
+            f"--games {played} --seed {seed} --max-turns {max_turns}"
+        )
     wins = sum(1 for game in results if game.winner == stronger)
     unfinished = sum(1 for game in results if game.winner_seat is None)
     low, high = wilson_interval(wins, played)
@@ -158,8 +163,13 @@ def markdown_table(rows: list[dict[str, object]]) -> str:
     """One line per cell: the rung, the game and count, wins, rate, interval, chance and verdict."""
     order = {pair: i for i, pair in enumerate((*RUNGS, *LEVEL_RUNGS))}
     cells = {cell.key: i for i, cell in enumerate(CELLS)}
-    rows = sorted(rows, key=lambda r: (order.get((str(r["stronger"]), str(r["weaker"])), 99),
-                                       cells.get(f"{r['game']}-{r['players']}", 99)))
+    rows = sorted(
+        rows,
+        key=lambda r: (
+            order.get((str(r["stronger"]), str(r["weaker"])), 99),
+            cells.get(f"{r['game']}-{r['players']}", 99),
+        ),
+    )
     lines = [
         "| rung | game | players | rules | games | wins | win rate | 95% interval | chance | verdict |",
         "|---|---|---|---|---|---|---|---|---|---|",
@@ -188,8 +198,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=20,
-                        help="games per cell (rounded up to whole rotations)")
+    parser.add_argument(
+        "--games", type=int, default=20, help="games per cell (rounded up to whole rotations)"
+    )
     parser.add_argument("--only", help="stronger rungs to play, comma-separated (e.g. search,continental)")
     parser.add_argument("--levels", action="store_true", help="the levels (normal > easy, ...), not the bots")
     parser.add_argument("--games-only", help="games to play, comma-separated (e.g. world,team)")
@@ -218,8 +229,10 @@ def main() -> None:
         wanted_games = {name.strip() for name in args.games_only.split(",")}
         cells = [cell for cell in CELLS if cell.game in wanted_games]
         if not cells:
-            parser.error(f"--games-only: none of {args.games_only!r}; games: world, secret-mission, capital, "
-                         "two-player, mission, team")
+            parser.error(
+                f"--games-only: none of {args.games_only!r}; games: world, secret-mission, capital, "
+                "two-player, mission, team"
+            )
     rows = read_rows(args.out) if args.out is not None else []
     done = {(r["stronger"], r["game"], r["players"], r["games"], r["seed"]) for r in rows if "seed" in r}
     for stronger, weaker in rungs:
@@ -233,11 +246,14 @@ def main() -> None:
             if args.out is not None:
                 with args.out.open("a") as stream:
                     stream.write(json.dumps(row) + "\n")
-            print(f"{stronger:>12} > {weaker:<12} {cell.game:>15} {cell.players}p  "
-                  f"{row['wins']:>3}/{row['games']:<3} {row['win_rate']:.0%} "
-                  f"[{row['ci95'][0]:.0%}, {row['ci95'][1]:.0%}] "  # type: ignore[index]
-                  f"chance {cell.chance:.0%}  {row['verdict']}  {row['seconds']} s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"{stronger:>12} > {weaker:<12} {cell.game:>15} {cell.players}p  "
+                f"{row['wins']:>3}/{row['games']:<3} {row['win_rate']:.0%} "
+                f"[{row['ci95'][0]:.0%}, {row['ci95'][1]:.0%}] "  # type: ignore[index]
+                f"chance {cell.chance:.0%}  {row['verdict']}  {row['seconds']} s",
+                file=sys.stderr,
+                flush=True,
+            )
     print(markdown_table(rows))
 
 

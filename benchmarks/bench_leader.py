@@ -95,13 +95,30 @@ class LeaderResult:
 
 
 def schedule(
-    players: int, leader: str, others: str, games: int, seed: int, rules: Rules,
-    continents: Sequence[str] = DEFAULT_CONTINENTS, start_round: int = 0, max_turns: int = DEFAULT_MAX_TURNS,
+    players: int,
+    leader: str,
+    others: str,
+    games: int,
+    seed: int,
+    rules: Rules,
+    continents: Sequence[str] = DEFAULT_CONTINENTS,
+    start_round: int = 0,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> list[LeaderJob]:
     """Game ``k``: seed ``seed + k // players``, the leader in seat ``k % players``."""
     return [
-        LeaderJob(k, seed + k // players, players, k % players, leader, others, tuple(continents),
-                  rules.describe(), start_round, max_turns)
+        LeaderJob(
+            k,
+            seed + k // players,
+            players,
+            k % players,
+            leader,
+            others,
+            tuple(continents),
+            rules.describe(),
+            start_round,
+            max_turns,
+        )
         for k in range(games)
     ]
 
@@ -167,8 +184,10 @@ class Table:
         seats = job.seats
         rules = Rules.from_description(job.rules)
         self.game = Game(rules, [player_name(spec, seat) for seat, spec in enumerate(seats)], seed=job.seed)
-        self.bots = [make_player(spec, bot_seed(job.seed, seat), DEFAULT_TIME_BUDGET)
-                     for seat, spec in enumerate(seats)]
+        self.bots = [
+            make_player(spec, bot_seed(job.seed, seat), DEFAULT_TIME_BUDGET)
+            for seat, spec in enumerate(seats)
+        ]
         self.views = [View(self.game, seat) for seat in range(len(seats))]
 
     def step(self) -> None:
@@ -184,8 +203,9 @@ class Table:
                 if count_rounds(starters, game.humans) > start_round:
                     return
             self.step()
-        raise RuntimeError(f"the game ended in round {count_rounds(starters, game.humans)}, "
-                           "before the scripted start")
+        raise RuntimeError(
+            f"the game ended in round {count_rounds(starters, game.humans)}, before the scripted start"
+        )
 
     def close(self) -> None:
         for bot in self.bots:
@@ -317,8 +337,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", default="4,6", help="player counts, comma-separated (default 4,6)")
     parser.add_argument("--others", default="continental", help="the bot of every other seat")
     parser.add_argument("--leader", help="the leader's bot (default: the others' bot)")
-    parser.add_argument("--continents", default=",".join(DEFAULT_CONTINENTS),
-                        help="the leader's continents, comma-separated (default South America,Africa)")
+    parser.add_argument(
+        "--continents",
+        default=",".join(DEFAULT_CONTINENTS),
+        help="the leader's continents, comma-separated (default South America,Africa)",
+    )
     parser.add_argument("--round", type=int, default=0, help="whole rounds played before the script")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
@@ -368,8 +391,17 @@ def plan_runs(args: argparse.Namespace) -> list[tuple[int, list[LeaderJob]]]:
     for players in counts:
         rules = Rules.preset(args.rules or default_rules(players))
         rules.check_player_count(players)
-        jobs = schedule(players, (args.leader or args.others).strip(), args.others.strip(), args.games,
-                        args.seed, rules, continents, args.round, args.max_turns)
+        jobs = schedule(
+            players,
+            (args.leader or args.others).strip(),
+            args.others.strip(),
+            args.games,
+            args.seed,
+            rules,
+            continents,
+            args.round,
+            args.max_turns,
+        )
         plan.append((players, jobs))
     return plan
 

@@ -431,9 +431,10 @@ def main() -> None:
     on_disk = "/var/tmp" if Path("/var/tmp").is_dir() else None  # /tmp may be tmpfs, where fsync is free
     with tempfile.TemporaryDirectory(prefix="risk-bench-load-", dir=on_disk) as name:
         folder = Path(name)
-        with database(args.db, folder) as url, running_server(
-            url, folder / "server.stderr", "--workers", str(args.workers)
-        ) as server:
+        with (
+            database(args.db, folder) as url,
+            running_server(url, folder / "server.stderr", "--workers", str(args.workers)) as server,
+        ):
             print(
                 f"{args.games} games ({args.humans} with a human-like client), bot delay {args.bot_delay} s, "
                 f"{args.seconds:.0f} s, {args.store}, {args.workers} server process(es); "

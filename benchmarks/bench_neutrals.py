@@ -76,12 +76,16 @@ def measure(case: Case, bot: str, games: int, seed: int, workers: int, out: Path
             for k in range(games // 2)
             for game in run_tournament(specs, case.rules(), 2, seed=seed + k, out=folder).results
         ]
-        command = (f"risk tournament --bots {','.join(specs)} --rules {case.preset} --game {case.game}"
-                   f"{options} --games 2 --seed S, for S = {seed} to {seed + games // 2 - 1}")
+        command = (
+            f"risk tournament --bots {','.join(specs)} --rules {case.preset} --game {case.game}"
+            f"{options} --games 2 --seed S, for S = {seed} to {seed + games // 2 - 1}"
+        )
     else:
         results = run_tournament(specs, case.rules(), games, workers=workers, seed=seed, out=folder).results
-        command = (f"risk tournament --bots {','.join(specs)} --rules {case.preset} --game {case.game}"
-                   f"{options} --games {games} --seed {seed}")
+        command = (
+            f"risk tournament --bots {','.join(specs)} --rules {case.preset} --game {case.game}"
+            f"{options} --games {games} --seed {seed}"
+        )
     wins = sum(1 for game in results if game.winner == bot)
     low, high = wilson_interval(wins, games)
     return {

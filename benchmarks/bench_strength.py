@@ -35,12 +35,14 @@ RUNGS = [
 ]
 
 
-def measure_rung(stronger: str, weaker: str, games: int, workers: int, seed: int, rules: str,
-                 out: Path | None) -> dict[str, object]:
+def measure_rung(
+    stronger: str, weaker: str, games: int, workers: int, seed: int, rules: str, out: Path | None
+) -> dict[str, object]:
     started = time.perf_counter()
     folder = None if out is None else out / f"{stronger}-vs-{weaker}"
-    result = run_tournament([stronger, weaker, weaker, weaker], Rules.preset(rules), games,
-                            workers=workers, seed=seed, out=folder)
+    result = run_tournament(
+        [stronger, weaker, weaker, weaker], Rules.preset(rules), games, workers=workers, seed=seed, out=folder
+    )
     row = next(s for s in result.standings if s.name == stronger)
     return {
         "bot": stronger,
@@ -53,7 +55,7 @@ def measure_rung(stronger: str, weaker: str, games: int, workers: int, seed: int
         "unfinished": result.unfinished,
         "seconds": round(time.perf_counter() - started, 1),
         "command": f"risk tournament --bots {stronger},{weaker},{weaker},{weaker} --rules {rules} "
-                   f"--games {games} --workers {workers} --seed {seed}",
+        f"--games {games} --workers {workers} --seed {seed}",
     }
 
 
@@ -103,12 +105,16 @@ def main() -> None:
         parser.error("--games must be at least 1")
     rungs = [r for r in RUNGS if args.only in (None, r[0])]
     for stronger, weaker, default_games in rungs:
-        row = measure_rung(stronger, weaker, args.games or default_games, args.workers, args.seed,
-                           args.rules, args.out)
+        row = measure_rung(
+            stronger, weaker, args.games or default_games, args.workers, args.seed, args.rules, args.out
+        )
         report["rungs"].append(row)  # type: ignore[attr-defined]
-        print(f"{stronger:>12} vs 3 x {weaker:<12} {row['wins']:>4}/{row['games']:<4} "
-              f"{row['win_rate']:.1%}  95% [{row['ci95'][0]:.1%}, {row['ci95'][1]:.1%}]  "  # type: ignore[index]
-              f"unfinished {row['unfinished']}  {row['seconds']} s", file=sys.stderr)
+        print(
+            f"{stronger:>12} vs 3 x {weaker:<12} {row['wins']:>4}/{row['games']:<4} "
+            f"{row['win_rate']:.1%}  95% [{row['ci95'][0]:.1%}, {row['ci95'][1]:.1%}]  "  # type: ignore[index]
+            f"unfinished {row['unfinished']}  {row['seconds']} s",
+            file=sys.stderr,
+        )
     if args.timing:
         report["search_decision_times"] = search_decision_times(args.timing, args.rules)
     print(json.dumps(report, indent=2))

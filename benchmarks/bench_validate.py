@@ -32,13 +32,15 @@ def grid_board(territories: int, misspelt: bool = False) -> dict[str, Any]:
     for k, name in enumerate(names):
         row, column = divmod(k, columns)
         beside = [k - 1 if column else -1, k + 1 if column < columns - 1 else -1, k - columns, k + columns]
-        rows.append({
-            "name": name,
-            "continent": f"Part {k * continents // territories}",
-            "card": ("infantry", "cavalry", "artillery")[k % 3],
-            "label": [column * 80 + row % 2 * 20, row * 70],
-            "neighbours": [names[j] + ("x" if misspelt else "") for j in beside if 0 <= j < territories],
-        })
+        rows.append(
+            {
+                "name": name,
+                "continent": f"Part {k * continents // territories}",
+                "card": ("infantry", "cavalry", "artillery")[k % 3],
+                "label": [column * 80 + row % 2 * 20, row * 70],
+                "neighbours": [names[j] + ("x" if misspelt else "") for j in beside if 0 <= j < territories],
+            }
+        )
     return {
         "format": 1,
         "name": f"grid-{territories}",

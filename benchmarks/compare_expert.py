@@ -27,8 +27,13 @@ BENCHMARKS = Path(__file__).resolve().parent
 def measure(players: int, games: int, pure: bool) -> dict[str, Any]:
     """One build's decision times, in a process of its own (a process runs one build)."""
     env = {**os.environ, "RISK_PURE": "1" if pure else "0"}
-    done = subprocess.run([sys.executable, __file__, "--child", str(players), str(games)],
-                          env=env, check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", str(players), str(games)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return dict(json.loads(done.stdout))
 
 
@@ -55,10 +60,15 @@ def main() -> None:
         for pure in (True, False):
             row = measure(players, args.games, pure)
             if (row["build"] == "compiled (mypyc)") == pure:
-                sys.exit(f"compare_expert: ran {row['build']!r} for the {'pure' if pure else 'compiled'} "
-                         "build (make compiled first)")
-            print(f"{players:>7} {row['build']:<28} {row['searched']:>8} {1000 * row['mean_s']:>8.0f} "
-                  f"{1000 * row['p95_s']:>7.0f} {1000 * row['max_s']:>7.0f} {row['load']:>5.2f}", flush=True)
+                sys.exit(
+                    f"compare_expert: ran {row['build']!r} for the {'pure' if pure else 'compiled'} "
+                    "build (make compiled first)"
+                )
+            print(
+                f"{players:>7} {row['build']:<28} {row['searched']:>8} {1000 * row['mean_s']:>8.0f} "
+                f"{1000 * row['p95_s']:>7.0f} {1000 * row['max_s']:>7.0f} {row['load']:>5.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

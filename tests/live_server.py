@@ -27,8 +27,19 @@ def server(
     """`risk serve --db URL [OPTIONS]` on ``port``, ready to answer; killed on the way out. With
     ``log``, everything the server prints goes there."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "risk", "serve", "--port", str(port), "--db", url, "--log-level", log_level,
-         *options],
+        [
+            sys.executable,
+            "-m",
+            "risk",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            url,
+            "--log-level",
+            log_level,
+            *options,
+        ],
         stdout=subprocess.DEVNULL if log is None else log,
         stderr=subprocess.PIPE if log is None else subprocess.STDOUT,
     )

@@ -52,7 +52,10 @@ def test_the_tables_describe_the_games_played(tmp_path: Path) -> None:
         game, report = play_game(rules, bots, row["seed"], max_turns=40)
         assert row["seed"] == 11 + row["game"]
         assert (row["winner"], row["winner_bot"], row["turns"], row["actions"]) == (
-            report.winner, report.winner_bot, report.turns, report.actions
+            report.winner,
+            report.winner_bot,
+            report.turns,
+            report.actions,
         )
         assert (row["bots"], row["rules"], row["board"], row["error"]) == (bots, "2003", "classic", None)
         own = [turn for turn in turns if turn["game"] == row["game"]]

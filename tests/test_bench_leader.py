@@ -26,8 +26,9 @@ finally:
     ("players", "rules", "start_round"), [(4, "2008", 0), (6, "1993", 0), (4, "2008", 2)]
 )
 def test_the_scripted_start_is_the_position_described(players: int, rules: str, start_round: int) -> None:
-    for job in schedule(players, "quick", "quick", players, seed=7, rules=Rules.preset(rules),
-                        start_round=start_round):
+    for job in schedule(
+        players, "quick", "quick", players, seed=7, rules=Rules.preset(rules), start_round=start_round
+    ):
         table = Table(job)
         table.play_to_script(start_round)
         game, leader = table.game, job.leader_seat
@@ -40,13 +41,18 @@ def test_the_scripted_start_is_the_position_described(players: int, rules: str, 
         assert held_continents == ["Africa", "South America"]
         assert {t for t in range(len(board)) if game.owner[t] == leader} == ours
         # Each other player keeps what it held outside the leader's continents.
-        assert all(game.owner[t] == played_owner[t] for t in range(len(board))
-                   if t not in ours and played_owner[t] != leader)
+        assert all(
+            game.owner[t] == played_owner[t]
+            for t in range(len(board))
+            if t not in ours and played_owner[t] != leader
+        )
         assert sum(game.armies) == played_total
         if start_round == 0:
             assert played_total == Rules.preset(rules).starting_armies_for(players) * players
-        held = [sum(a for a, o in zip(game.armies, game.owner, strict=True) if o == seat)
-                for seat in range(players)]
+        held = [
+            sum(a for a, o in zip(game.armies, game.owner, strict=True) if o == seat)
+            for seat in range(players)
+        ]
         assert max(held) - min(held) <= 1  # shared equally
         assert min(game.armies) >= 1 and all(game.territory_count)
         # The leader's extra armies stand on its borders; inside, one army each.

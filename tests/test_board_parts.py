@@ -25,11 +25,26 @@ from risk.simulate import play_game
 def small_board() -> dict[str, Any]:
     """A hand-written board: 8 territories in 3 continents (one a single island), for 2 to 4 players;
     colours hold a "#" (a record's comment mark)."""
-    names = {"Hill": ["Vale", "Ford"], "Vale": ["Hill", "Ford", "Moor"], "Ford": ["Hill", "Vale", "Dock"],
-             "Moor": ["Vale", "Dock", "Fen"], "Dock": ["Ford", "Moor", "Fen"], "Fen": ["Moor", "Dock"],
-             "Cape": [], "Isle": []}
-    continent = {"Hill": "Uplands", "Vale": "Uplands", "Ford": "Uplands", "Moor": "Lowlands",
-                 "Dock": "Lowlands", "Fen": "Lowlands", "Cape": "Lowlands", "Isle": "Isle"}
+    names = {
+        "Hill": ["Vale", "Ford"],
+        "Vale": ["Hill", "Ford", "Moor"],
+        "Ford": ["Hill", "Vale", "Dock"],
+        "Moor": ["Vale", "Dock", "Fen"],
+        "Dock": ["Ford", "Moor", "Fen"],
+        "Fen": ["Moor", "Dock"],
+        "Cape": [],
+        "Isle": [],
+    }
+    continent = {
+        "Hill": "Uplands",
+        "Vale": "Uplands",
+        "Ford": "Uplands",
+        "Moor": "Lowlands",
+        "Dock": "Lowlands",
+        "Fen": "Lowlands",
+        "Cape": "Lowlands",
+        "Isle": "Isle",
+    }
     cards = ["infantry", "cavalry", "artillery"]
     return {
         "format": 1,
@@ -47,8 +62,11 @@ def small_board() -> dict[str, Any]:
             {"name": name, "continent": continent[name], "card": cards[k % 3], "neighbours": near}
             for k, (name, near) in enumerate(names.items())
         ],
-        "links": [{"between": ["Fen", "Cape"], "by": "sea"}, {"between": ["Cape", "Isle"], "by": "sea"},
-                  {"between": ["Isle", "Hill"], "by": "sea"}],
+        "links": [
+            {"between": ["Fen", "Cape"], "by": "sea"},
+            {"between": ["Cape", "Isle"], "by": "sea"},
+            {"between": ["Isle", "Hill"], "by": "sea"},
+        ],
     }
 
 
@@ -77,7 +95,11 @@ def played(board: Board, seats: int = 3, seed: int = 5, max_turns: int = 30) -> 
 
 def run_risk(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "risk", *args], capture_output=True, text=True, timeout=300, cwd=cwd,
+        [sys.executable, "-m", "risk", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
         env={**os.environ, "COLUMNS": "100"},
     )
 
@@ -173,9 +195,12 @@ def test_an_old_record_without_a_digest_still_replays() -> None:
     assert read_record(text).history == game.history
     # A record from before digests of a board that was a file: replayed on the file given, by name.
     board = Board(small_board())
-    old = "\n".join(
-        line for line in write_record(played(board)).splitlines() if not line.startswith(("board-",))
-    ) + "\n"
+    old = (
+        "\n".join(
+            line for line in write_record(played(board)).splitlines() if not line.startswith(("board-",))
+        )
+        + "\n"
+    )
     assert read_record(old, board=board).board is board
     with pytest.raises(RecordError, match="played on the 'shire' board, not on 'classic'"):
         read_record(old, board=load_map("classic"))
@@ -192,8 +217,10 @@ def test_risk_replay_with_board_and_its_errors(tmp_path: Path) -> None:
     assert alone.returncode == 0, alone.stderr
     assert json.loads(alone.stdout)["board_sha256"] == board.digest
     bare = tmp_path / "bare.risk"
-    bare.write_text("".join(line + "\n" for line in text.splitlines() if not line.startswith(BOARD_JSON)),
-                    encoding="utf-8")
+    bare.write_text(
+        "".join(line + "\n" for line in text.splitlines() if not line.startswith(BOARD_JSON)),
+        encoding="utf-8",
+    )
     given = run_risk("replay", str(bare), "--board", str(board_file))
     assert given.returncode == 0 and f"board {board.name};" in given.stdout, given.stderr
     one_line_error(run_risk("replay", str(bare)), "not shipped with risk", "--board FILE")
@@ -212,9 +239,29 @@ def test_risk_play_on_a_board_file_with_eight_bots_plays_to_the_end_and_saves_a_
     board_file = write_board(tmp_path, generated_board())
     save = tmp_path / "eight.risk"
     result = subprocess.run(
-        [sys.executable, "-m", "risk", "play", "--board", str(board_file), "-r", "2003", "-p", "8",
-         "--humans", "none", "--seed", "4", "--save", str(save)],
-        input="", capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "100"},
+        [
+            sys.executable,
+            "-m",
+            "risk",
+            "play",
+            "--board",
+            str(board_file),
+            "-r",
+            "2003",
+            "-p",
+            "8",
+            "--humans",
+            "none",
+            "--seed",
+            "4",
+            "--save",
+            str(save),
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "100"},
     )
     assert result.returncode == 0, result.stderr
     assert "wins the world" in result.stdout and "Hal" in result.stdout  # the eighth default name
@@ -228,16 +275,35 @@ def test_risk_play_on_the_small_board_and_its_errors(tmp_path: Path) -> None:
     board_file = write_board(tmp_path, small_board())
     save = tmp_path / "small.risk"
     result = subprocess.run(
-        [sys.executable, "-m", "risk", "play", "--board", str(board_file), "-p", "4", "--humans", "none",
-         "--seed", "2", "--save", str(save)],
-        input="", capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "80"},
+        [
+            sys.executable,
+            "-m",
+            "risk",
+            "play",
+            "--board",
+            str(board_file),
+            "-p",
+            "4",
+            "--humans",
+            "none",
+            "--seed",
+            "2",
+            "--save",
+            str(save),
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "80"},
     )
     assert result.returncode == 0 and "wins the world" in result.stdout, result.stderr
     one_line_error(run_risk("play", "--board", str(board_file), "-p", "5"), "the shire board is for 2 to 4")
     invalid = small_board()
     invalid["links"].append({"between": ["Fen", "Nowhere"]})
-    one_line_error(run_risk("play", "--board", str(write_board(tmp_path, invalid, "bad.json"))),
-                   "bad.json", "Nowhere")
+    one_line_error(
+        run_risk("play", "--board", str(write_board(tmp_path, invalid, "bad.json"))), "bad.json", "Nowhere"
+    )
     other = write_board(tmp_path, generated_board(), "other.json")
     one_line_error(run_risk("play", "--load", str(save), "--board", str(other)), "another one")
 
@@ -268,22 +334,39 @@ def test_ten_players_get_ten_colours_and_tags() -> None:
 # -- simulate, tournament, the bot protocol ------------------------------------------------------------
 def test_risk_simulate_plays_ten_players_on_a_board_that_declares_them(tmp_path: Path) -> None:
     board_file = write_board(tmp_path, generated_board())
-    result = run_risk("simulate", "--map", str(board_file), "-r", "2003", "-p", "10", "-n", "2",
-                      "--record", str(tmp_path / "records"), "--json")
+    result = run_risk(
+        "simulate",
+        "--map",
+        str(board_file),
+        "-r",
+        "2003",
+        "-p",
+        "10",
+        "-n",
+        "2",
+        "--record",
+        str(tmp_path / "records"),
+        "--json",
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["players"] == 10 and report["failed"] == 0 and len(report["games"]) == 2
     for record in sorted((tmp_path / "records").iterdir()):
         assert run_risk("replay", str(record)).returncode == 0
-    one_line_error(run_risk("simulate", "--map", str(board_file), "-r", "2003", "-p", "11"),
-                   "is for 2 to 10 players, not 11")
+    one_line_error(
+        run_risk("simulate", "--map", str(board_file), "-r", "2003", "-p", "11"),
+        "is for 2 to 10 players, not 11",
+    )
     small = write_board(tmp_path, small_board(), "small.json")
     result = run_risk("simulate", "--board", str(small), "-p", "4", "-n", "3", "--json")  # --map's alias
     assert result.returncode == 0 and json.loads(result.stdout)["failed"] == 0, result.stderr
     bad = small_board()
     bad["starting_armies"]["4"] = 1
-    one_line_error(run_risk("simulate", "--map", str(write_board(tmp_path, bad, "bad.json"))),
-                   "bad.json", "starting_armies")
+    one_line_error(
+        run_risk("simulate", "--map", str(write_board(tmp_path, bad, "bad.json"))),
+        "bad.json",
+        "starting_armies",
+    )
 
 
 def test_the_board_message_carries_the_whole_board(board_data: dict[str, Any]) -> None:
@@ -313,8 +396,19 @@ def test_the_example_bots_play_a_tournament_of_eight_on_a_generated_board(tmp_pa
     board_file = write_board(tmp_path, generated_board())
     bots = [str(EXAMPLES / "simple_bot.py"), str(EXAMPLES / "simple_bot.js"), *["quick"] * 6]
     out = tmp_path / "out"
-    result = run_risk("tournament", "--map", str(board_file), "-r", "2003", "--bots", ",".join(bots),
-                      "--games", "2", "--out", str(out))
+    result = run_risk(
+        "tournament",
+        "--map",
+        str(board_file),
+        "-r",
+        "2003",
+        "--bots",
+        ",".join(bots),
+        "--games",
+        "2",
+        "--out",
+        str(out),
+    )
     assert result.returncode == 0, result.stderr
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert results["failed"] == 0 and results["seats"] == 8 and len(results["results"]) == 2
@@ -410,8 +504,9 @@ def test_batch_writes_the_games_of_a_board_file_with_its_digest(tmp_path: Path) 
     data = generated_board()
     board_file = write_board(tmp_path, data)
     out = tmp_path / "runs.parquet"
-    played_games = simulate_to_parquet(out, Rules.preset("2003"), ["quick"] * 8, 2, max_turns=40,
-                                       board=str(board_file))
+    played_games = simulate_to_parquet(
+        out, Rules.preset("2003"), ["quick"] * 8, 2, max_turns=40, board=str(board_file)
+    )
     assert all(game.error is None for game in played_games)
     metadata = pq.read_schema(out).metadata
     assert metadata[b"risk.board"] == str(board_file).encode()

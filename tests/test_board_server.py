@@ -58,10 +58,15 @@ def test_a_game_on_a_board_given_as_json_survives_a_restart(storage_url: str) ->
     board = Board(data)
     names = [f"P{k}" for k in range(8)]
     with serving(SqlStorage(storage_url)) as client:
-        answer = client.post("/api/games", json={
-            "edition": "2003", "seed": 5, "board": data,
-            "seats": [{"kind": "human", "name": name} for name in names],
-        })
+        answer = client.post(
+            "/api/games",
+            json={
+                "edition": "2003",
+                "seed": 5,
+                "board": data,
+                "seats": [{"kind": "human", "name": name} for name in names],
+            },
+        )
         assert answer.status_code == 201, answer.text
         game_id = answer.json()["id"]
         tokens = [seat["token"] for seat in answer.json()["seats"]]
@@ -70,9 +75,14 @@ def test_a_game_on_a_board_given_as_json_survives_a_restart(storage_url: str) ->
         claim_some(client, game_id, tokens, board, 12)
         before = client.get(f"/api/games/{game_id}/view").json()
         # A second game on the same board keeps one copy of it.
-        again = client.post("/api/games", json={
-            "edition": "2003", "board": data, "seats": [{"kind": "human", "name": n} for n in names[:3]],
-        })
+        again = client.post(
+            "/api/games",
+            json={
+                "edition": "2003",
+                "board": data,
+                "seats": [{"kind": "human", "name": n} for n in names[:3]],
+            },
+        )
         assert again.status_code == 201, again.text
 
     engine = sa.create_engine(storage_url.replace("postgresql://", "postgresql+psycopg://"))
@@ -94,10 +104,16 @@ def test_a_game_on_a_board_given_as_json_survives_a_restart(storage_url: str) ->
 
 def test_bots_play_a_hand_written_board_to_the_end() -> None:
     with serving(MemoryStorage()) as client:
-        answer = client.post("/api/games", json={
-            "edition": "2003", "seed": 3, "bot_delay": 0, "board": small_board(),
-            "seats": [{"kind": "bot", "bot": "quick"}] * 4,
-        })
+        answer = client.post(
+            "/api/games",
+            json={
+                "edition": "2003",
+                "seed": 3,
+                "bot_delay": 0,
+                "board": small_board(),
+                "seats": [{"kind": "bot", "bot": "quick"}] * 4,
+            },
+        )
         assert answer.status_code == 201, answer.text
         game_id = answer.json()["id"]
         client.get(f"/api/games/{game_id}/view")  # a page opened: the bots play on
@@ -112,8 +128,9 @@ def test_a_rematch_is_played_on_the_same_board() -> None:
     from risk.server.houserules import rematch
 
     master = GameMaster(MemoryStorage())
-    spec = GameSpec(edition="2003", seed=2, bot_delay=0, board=small_board(),
-                    seats=[SeatSpec("bot", bot="quick")] * 3)
+    spec = GameSpec(
+        edition="2003", seed=2, bot_delay=0, board=small_board(), seats=[SeatSpec("bot", bot="quick")] * 3
+    )
     record, _ = master.create_game(spec)
     while (turn := master.bot_turn(record.id)) is not None:
         seat, state_id, decide = turn
@@ -139,16 +156,25 @@ def too_big_board() -> dict[str, Any]:
         ("nowhere", 422, "bad-request", "no board 'nowhere'"),
         ({"name": "empty"}, 422, "bad-request", "the board is not valid: "),
         (dict(small_board(), links=[{"between": ["Fen", "Nowhere"]}]), 422, "bad-request", "Nowhere"),
-        (dict(small_board(), players={"min": 2, "max": 2}, starting_armies={}), 422, "bad-request",
-         "the shire board is for 2 players, not 3"),
+        (
+            dict(small_board(), players={"min": 2, "max": 2}, starting_armies={}),
+            422,
+            "bad-request",
+            "the shire board is for 2 players, not 3",
+        ),
         (too_big_board(), 413, "too-large", "larger than 1 MiB"),
     ],
 )
 def test_a_board_that_is_not_a_board_is_refused(board: Any, status: int, code: str, words: str) -> None:
     with serving(MemoryStorage()) as client:
-        answer = client.post("/api/games", json={
-            "edition": "2003", "board": board, "seats": [{"kind": "bot", "bot": "quick"}] * 3,
-        })
+        answer = client.post(
+            "/api/games",
+            json={
+                "edition": "2003",
+                "board": board,
+                "seats": [{"kind": "bot", "bot": "quick"}] * 3,
+            },
+        )
         assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), answer.text
         message = answer.json()["error"]["message"]
         assert words in message and "\n" not in message
@@ -172,10 +198,16 @@ def finished_on(storage: Storage, data: dict[str, Any]) -> tuple[str, str]:
     """A game of a human and two bots on ``data``, played to the end (the human's moves chosen by a
     quick bot): its id and the human's token."""
     master = GameMaster(storage)
-    record, seats = master.create_game(GameSpec(
-        edition="2003", seed=11, bot_delay=0, defend_timeout=0, board=data,
-        seats=[SeatSpec("human", "Ann"), SeatSpec("bot", bot="quick"), SeatSpec("bot", bot="quick")],
-    ))
+    record, seats = master.create_game(
+        GameSpec(
+            edition="2003",
+            seed=11,
+            bot_delay=0,
+            defend_timeout=0,
+            board=data,
+            seats=[SeatSpec("human", "Ann"), SeatSpec("bot", bot="quick"), SeatSpec("bot", bot="quick")],
+        )
+    )
     live = master.live(record.id)
     ann = make_bot("quick", 1)
     while not live.game.is_over:
@@ -217,7 +249,8 @@ def test_a_finished_game_on_a_board_given_as_json_after_a_restart(
         uploaded = client.post("/api/replay", content=text, headers={"Content-Type": "text/plain"})
         assert uploaded.status_code == 200, uploaded.text
         assert uploaded.json() == summary.json() | {
-            "verified": True, "board_data": shown | {"sha256": board.digest},
+            "verified": True,
+            "board_data": shown | {"sha256": board.digest},
         }
         # The board it carries, edited: no longer the board of its digest.
         bonus = f'"bonus":{board.continents[0].bonus},'
@@ -252,10 +285,20 @@ def test_a_boards_mission_cards_are_its_own() -> None:
     the book's on the classic board, those made from the board on another."""
     data = generated_board()
     with serving(MemoryStorage()) as client:
-        answer = client.post("/api/games", json={
-            "edition": "2003", "game": "mission", "seed": 4, "board": data,
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "quick"}, {"kind": "open"}],
-        })
+        answer = client.post(
+            "/api/games",
+            json={
+                "edition": "2003",
+                "game": "mission",
+                "seed": 4,
+                "board": data,
+                "seats": [
+                    {"kind": "human", "name": "Ann"},
+                    {"kind": "bot", "bot": "quick"},
+                    {"kind": "open"},
+                ],
+            },
+        )
         assert answer.status_code == 201, answer.text
         game_id, token = answer.json()["id"], answer.json()["seats"][0]["token"]
         cards = client.get(f"/api/games/{game_id}/board").json()["mission_cards"]
@@ -274,9 +317,14 @@ def test_a_stored_board_changed_in_the_store_is_refused_by_every_page() -> None:
     storage = MemoryStorage()
     data = small_board()
     with serving(storage) as client:
-        answer = client.post("/api/games", json={
-            "edition": "2003", "board": data, "seats": [{"kind": "human", "name": n} for n in "ABC"],
-        })
+        answer = client.post(
+            "/api/games",
+            json={
+                "edition": "2003",
+                "board": data,
+                "seats": [{"kind": "human", "name": n} for n in "ABC"],
+            },
+        )
         game_id = answer.json()["id"]
     record = storage.get_game(game_id)
     assert record is not None and record.board_json is not None

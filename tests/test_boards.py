@@ -704,12 +704,32 @@ def test_secret_mission_deals_a_destroy_card_for_every_colour_in_play(count: int
             assert destroyed == list(range(count))
             assert all(View(game, p).mission is not None for p in range(count))
     # As the issue had it: the range set by hand, on the command line and through the web API.
-    result = runner.invoke(app, ["simulate", "--map", "pangaea", "-g", "secret-mission", "-p", str(count),
-                                 "-o", "players=3-10", "--max-turns", "3", "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--map",
+            "pangaea",
+            "-g",
+            "secret-mission",
+            "-p",
+            str(count),
+            "-o",
+            "players=3-10",
+            "--max-turns",
+            "3",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0 and json.loads(result.stdout)["failed"] == 0, result.output
     master = GameMaster(MemoryStorage())
-    spec = GameSpec(edition="1993", game="secret-mission", board="pangaea", options={"players": "3-10"},
-                    seats=[SeatSpec("bot", bot="quick")] * count)
+    spec = GameSpec(
+        edition="1993",
+        game="secret-mission",
+        board="pangaea",
+        options={"players": "3-10"},
+        seats=[SeatSpec("bot", bot="quick")] * count,
+    )
     _record, seats = master.create_game(spec)
     assert len(seats) == count
 
@@ -747,6 +767,7 @@ def test_two_player_risk_plays_a_big_board_with_armies_for_its_size(edition: str
     two_on_pangaea = ["simulate", "--map", "pangaea", "-r", edition, "-g", "two-player", "-p", "2"]
     result = runner.invoke(app, two_on_pangaea)
     assert result.exit_code == 2 and "the pangaea board is for 3 to 10 players, not 2" in result.stderr
+
 
 def test_a_board_of_1000_misspelt_names_is_checked_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each unknown name got a "did you mean" from difflib against every territory's name: 4,000 wrong

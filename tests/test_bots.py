@@ -53,7 +53,14 @@ def play_to_turn(game: Game, bots: list[Bot], turn: int) -> None:
 # -- the ladder ---------------------------------------------------------------------------------
 def test_ladder_names_and_descriptions() -> None:
     assert list(BOTS) == [
-        "random", "beginner", "quick", "fortress", "continental", "warlord", "search", "expert"
+        "random",
+        "beginner",
+        "quick",
+        "fortress",
+        "continental",
+        "warlord",
+        "search",
+        "expert",
     ]
     assert [cls.name for cls in LADDER] == [name for name in BOTS if name != "beginner"]
     assert DEFAULT_BOT == "quick"

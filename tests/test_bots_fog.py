@@ -31,8 +31,15 @@ FOGGED = {
     "secret-mission": Rules.preset("2008").for_game("secret-mission"),
     "mission": Rules.preset("2003").for_game("mission"),
 }
-SEATS = {"world": 3, "team": 4, "two-player": 2, "two-player-active": 2, "capital": 3, "secret-mission": 4,
-         "mission": 3}
+SEATS = {
+    "world": 3,
+    "team": 4,
+    "two-player": 2,
+    "two-player-active": 2,
+    "capital": 3,
+    "secret-mission": 4,
+    "mission": 3,
+}
 COMPANY = ["continental", "quick", "warlord"]
 
 
@@ -75,7 +82,7 @@ def test_every_bot_plays_fogged_games_of_every_type(kind: str, bot: str) -> None
     count = SEATS[kind]
     seed = sorted(BOTS).index(bot) + 7 * sorted(FOGGED).index(kind)
     names = [bot] + [COMPANY[(seed + i) % len(COMPANY)] for i in range(count - 1)]
-    names = names[seed % count:] + names[: seed % count]  # the bot takes every seat over the types
+    names = names[seed % count :] + names[: seed % count]  # the bot takes every seat over the types
     game = Game(fogged(kind), [f"{name}-{seat}" for seat, name in enumerate(names)], seed=seed)
     max_turns = 40 if bot in ("search", "expert") else 120  # (the search bots are slow)
     play_fogged(game, [bot_for(name, seat) for seat, name in enumerate(names)], max_turns)
@@ -103,8 +110,9 @@ def test_no_legal_action_names_a_territory_out_of_sight() -> None:
     assert any(isinstance(a, Place) and a.territory == hidden for a in view.legal_actions())
     game.in_sight[me][hidden] = 0
     assert all(not isinstance(a, Place) or a.territory != hidden for a in view.legal_actions())
-    assert view.legal_actions() and all(view.visible(a.territory) for a in view.legal_actions()
-                                        if isinstance(a, Place))
+    assert view.legal_actions() and all(
+        view.visible(a.territory) for a in view.legal_actions() if isinstance(a, Place)
+    )
     place = Place(hidden, 1)
     assert game.is_legal(place) and not view.is_legal(place)
     with pytest.raises(IllegalActionError, match="out of your sight"):

@@ -25,9 +25,12 @@ def test_a_passive_neutral_stack_is_no_threat() -> None:
     # Alaska (ours, 1 army) faces a 20-army neutral in Kamchatka and the opponent's 1 army elsewhere;
     # Greenland (ours, 1 army) faces the opponent's 6 armies in Iceland.
     game = make_position(
-        TWO_PLAYER, 2,
+        TWO_PLAYER,
+        2,
         {"alaska": (0, 1), "kamchatka": (NEUTRAL, 20), "greenland": (0, 1), "iceland": (1, 6)},
-        default_owner=NEUTRAL, phase=Phase.REINFORCE, pending=5,
+        default_owner=NEUTRAL,
+        phase=Phase.REINFORCE,
+        pending=5,
     )
     board = game.board
     bot = ContinentalBot(0)
@@ -47,7 +50,8 @@ def test_taking_the_opponents_territory_is_worth_more_than_a_neutral_buffer() ->
     # Ontario borders us (Quebec) and the opponent (Eastern United States): a buffer; the opponent's
     # Greenland is worth its loss to them too.
     game = make_position(
-        TWO_PLAYER, 2,
+        TWO_PLAYER,
+        2,
         {"quebec": (0, 10), "ontario": (NEUTRAL, 1), "eastern united states": (1, 3), "greenland": (1, 1)},
         default_owner=NEUTRAL,
     )
@@ -65,10 +69,18 @@ def test_taking_the_opponents_territory_is_worth_more_than_a_neutral_buffer() ->
 
 def test_a_neutral_setup_army_goes_between_us_and_the_opponent() -> None:
     game = make_position(
-        TWO_PLAYER, 2,
-        {"peru": (0, 1), "brazil": (NEUTRAL, 1), "venezuela": (1, 1), "argentina": (1, 1),
-         "north africa": (1, 1), "siam": (NEUTRAL, 1)},
-        default_owner=0, phase=Phase.SETUP_PLACE,
+        TWO_PLAYER,
+        2,
+        {
+            "peru": (0, 1),
+            "brazil": (NEUTRAL, 1),
+            "venezuela": (1, 1),
+            "argentina": (1, 1),
+            "north africa": (1, 1),
+            "siam": (NEUTRAL, 1),
+        },
+        default_owner=0,
+        phase=Phase.SETUP_PLACE,
     )
     game.placing_for = NEUTRAL
     action = ContinentalBot(0).choose(View(game, 0))
@@ -78,9 +90,12 @@ def test_a_neutral_setup_army_goes_between_us_and_the_opponent() -> None:
 
 def test_active_neutrals_reinforce_an_ally_and_bribe_the_opponents_ally() -> None:
     game = make_position(
-        ACTIVE, 2,
+        ACTIVE,
+        2,
         {"alaska": (0, 3), "kamchatka": (NEUTRAL, 8), "greenland": (1, 3)},
-        default_owner=0, phase=Phase.REINFORCE, pending=3,
+        default_owner=0,
+        phase=Phase.REINFORCE,
+        pending=3,
         hands={0: ["alaska", "greenland", "peru", "siam"]},
     )
     game.ally[NEUTRAL] = 1  # the opponent's ally stands next to us with 8 armies
@@ -94,8 +109,14 @@ def test_active_neutrals_reinforce_an_ally_and_bribe_the_opponents_ally() -> Non
 
 
 def test_no_bribe_that_costs_a_set() -> None:
-    game = make_position(ACTIVE, 2, {"kamchatka": (NEUTRAL, 8), "alaska": (1, 2)}, default_owner=0,
-                         phase=Phase.REINFORCE, pending=3)
+    game = make_position(
+        ACTIVE,
+        2,
+        {"kamchatka": (NEUTRAL, 8), "alaska": (1, 2)},
+        default_owner=0,
+        phase=Phase.REINFORCE,
+        pending=3,
+    )
     game.ally[NEUTRAL] = 1
     symbols = game.board.card_symbols
     alike = [c for c in range(len(game.board)) if symbols[c] == symbols[0]]
@@ -180,8 +201,10 @@ def test_heuristic_bots_finish_every_two_player_and_team_game() -> None:
         (TWO_PLAYER, ("warlord", "continental")),
         (ACTIVE, ("continental", "warlord")),
         (Rules.preset("2003").for_game("team"), ("continental", "fortress") * 2),
-        (Rules.preset("1993").with_option_text(["attack-advantage=on", "commanders=on"]),
-         ("continental", "fortress", "quick")),
+        (
+            Rules.preset("1993").with_option_text(["attack-advantage=on", "commanders=on"]),
+            ("continental", "fortress", "quick"),
+        ),
     ]
     for rules, bots in cases:
         game, _ = play_game(rules, bots, 3, max_turns=400)
@@ -204,8 +227,13 @@ def test_baseline_bots_load_next_to_todays() -> None:
     assert risk.bots.BOTS["continental"] is today
     rules = Rules.preset("2008").for_game("two-player")
     mine, _ = play_game(rules, ("continental", "quick"), 5, max_turns=200)
-    theirs, _ = play_game(rules, ("continental", "quick"), 5, max_turns=200,
-                          bots=[old["continental"](mine_seed(5, 0)), old["quick"](mine_seed(5, 1))])
+    theirs, _ = play_game(
+        rules,
+        ("continental", "quick"),
+        5,
+        max_turns=200,
+        bots=[old["continental"](mine_seed(5, 0)), old["quick"](mine_seed(5, 1))],
+    )
     assert theirs.history == mine.history
 
 

@@ -51,14 +51,20 @@ def test_the_last_units_of_an_opposing_player_are_worth_the_game() -> None:
 def test_a_game_winning_attack_is_made_at_long_odds() -> None:
     # Kamchatka's 3 fighting armies against Alaska's 3 (47%: below every style's odds) end the game;
     # Peru's 9 against Venezuela's 2 (99%) is the attack the world-domination plan would make.
-    game = team_position({"alaska": (1, 3), "kamchatka": (0, 4), "argentina": (3, 20), "venezuela": (3, 2),
-                          "peru": (0, 10)})
+    game = team_position(
+        {"alaska": (1, 3), "kamchatka": (0, 4), "argentina": (3, 20), "venezuela": (3, 2), "peru": (0, 10)}
+    )
     board = game.board
     for bot in (ContinentalBot(0), FortressBot(0)):
         assert bot.choose(View(game, 0)) == Attack(board.territory("kamchatka"), board.territory("alaska"), 3)
     # In a world game the same odds are not worth it.
-    world = make_position("2003", 4, {"alaska": (1, 3), "kamchatka": (0, 4), "venezuela": (3, 2),
-                                      "peru": (0, 10)}, default_owner=2, default_armies=3)
+    world = make_position(
+        "2003",
+        4,
+        {"alaska": (1, 3), "kamchatka": (0, 4), "venezuela": (3, 2), "peru": (0, 10)},
+        default_owner=2,
+        default_armies=3,
+    )
     action = ContinentalBot(0).choose(View(world, 0))
     assert action != Attack(board.territory("kamchatka"), board.territory("alaska"), 3)
 
@@ -77,9 +83,18 @@ def test_a_free_move_ties_no_territory() -> None:
     # Seat 0's interior stack of 5 in the Eastern United States; its teammate (seat 2) holds 4 in
     # Quebec, the border most threatened by seat 1's 20 in Greenland. Moving all 4 spare armies would
     # tie Quebec at 4 against 4: no one could reinforce it or attack from it.
-    game = team_position({"eastern united states": (0, 5), "quebec": (2, 4), "greenland": (1, 20),
-                          "ontario": (2, 10), "iceland": (2, 10), "northwest territory": (2, 10),
-                          "argentina": (3, 1)}, phase=Phase.FORTIFY)
+    game = team_position(
+        {
+            "eastern united states": (0, 5),
+            "quebec": (2, 4),
+            "greenland": (1, 20),
+            "ontario": (2, 10),
+            "iceland": (2, 10),
+            "northwest territory": (2, 10),
+            "argentina": (3, 1),
+        },
+        phase=Phase.FORTIFY,
+    )
     board = game.board
     source, quebec = board.territory("eastern united states"), board.territory("quebec")
     assert teams.ties(View(game, 0), 0, source, quebec, 4) == 1
@@ -91,8 +106,10 @@ def test_a_move_in_leaves_no_tie_behind() -> None:
     # Seat 0 has just taken Alaska from Kamchatka (3 moved in), where 6 of its units stand with 3 of
     # its teammate's; seat 1 threatens both (6 in Japan, 4 in Alberta), so the plan keeps 2 back:
     # moving 3 more would leave 3 against 3, a tie. The bot moves 2 more (4 stay, in control).
-    game = team_position({"kamchatka": (0, 6), "alaska": (0, 3), "japan": (1, 6), "alberta": (1, 4),
-                          "argentina": (3, 20)}, phase=Phase.OCCUPY)
+    game = team_position(
+        {"kamchatka": (0, 6), "alaska": (0, 3), "japan": (1, 6), "alberta": (1, 4), "argentina": (3, 20)},
+        phase=Phase.OCCUPY,
+    )
     board = game.board
     kamchatka, alaska = board.territory("kamchatka"), board.territory("alaska")
     share(game, "kamchatka", 2, 3)
@@ -115,9 +132,11 @@ def test_the_search_bot_counts_a_teammates_win_as_its_own() -> None:
 def test_the_team_evaluation_weighs_the_race_to_the_first_player_out() -> None:
     # The same armies for both teams; in the second position the opposing team's weakest player
     # has fewer units than ours, in the first ours has fewer.
-    behind = team_position({"alaska": (1, 10), "argentina": (3, 10), "peru": (0, 2), "brazil": (2, 18)},
-                           armies=0)
-    ahead = team_position({"alaska": (1, 2), "argentina": (3, 18), "peru": (0, 10), "brazil": (2, 10)},
-                          armies=0)
+    behind = team_position(
+        {"alaska": (1, 10), "argentina": (3, 10), "peru": (0, 2), "brazil": (2, 18)}, armies=0
+    )
+    ahead = team_position(
+        {"alaska": (1, 2), "argentina": (3, 18), "peru": (0, 10), "brazil": (2, 10)}, armies=0
+    )
     assert team_evaluate(View(ahead, 0)) > 0.5 > team_evaluate(View(behind, 0))
     assert SearchBot(0).evaluate(View(ahead, 0)) == team_evaluate(View(ahead, 0))

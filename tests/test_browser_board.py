@@ -55,8 +55,11 @@ def test_no_name_covers_another_name_or_a_badge_at_laptop_width(browser: Any, po
     assert len(names) == len(badges) == 42
     assert all(box[2] - box[0] > 10 and box[3] - box[1] > 5 for box in names.values())  # drawn, visible
     found = [f"{a} / {b}" for (a, x), (b, y) in itertools.combinations(names.items(), 2) if overlap(x, y)]
-    found += [f"{a} / badge of {b}" for (a, x), (b, y) in itertools.product(names.items(), badges.items())
-              if overlap(x, y)]
+    found += [
+        f"{a} / badge of {b}"
+        for (a, x), (b, y) in itertools.product(names.items(), badges.items())
+        if overlap(x, y)
+    ]
     assert found == []
     assert page.errors == []
     page.close()

@@ -225,8 +225,12 @@ def test_mission_cards_in_the_words_of_the_board(browser: Any, port: int) -> Non
     """Mission RISK on a generated board: the goal panel shows the board's own cards (the view names a
     card by key; the board's JSON gives its words), not the classic board's."""
     body = {
-        "edition": "2003", "game": "mission", "seed": 7, "bot_delay": 0,
-        "board": big_board(), "seats": [{"kind": "human", "name": "Ann"}, *BOTS8[:2]],
+        "edition": "2003",
+        "game": "mission",
+        "seed": 7,
+        "bot_delay": 0,
+        "board": big_board(),
+        "seats": [{"kind": "human", "name": "Ann"}, *BOTS8[:2]],
     }
     created = request(port, "POST", "/api/games", body)
     token = created["seats"][0]["token"]

@@ -180,7 +180,7 @@ def test_a_blitz_in_one_click_shows_every_roll(browser: Any, port: int) -> None:
     page.locator(".selection-row").wait_for(timeout=30_000)
     chosen = page.locator(".selection-row strong").inner_text()
     assert chosen in (names[source], names[target])
-    assert page.locator('[data-territory].selected').count() == 1
+    assert page.locator("[data-territory].selected").count() == 1
     shot(page, "attack-reselected-laptop")
     page.keyboard.press("Escape")
     page.locator(".selection-row").wait_for(state="detached")

@@ -289,7 +289,7 @@ def test_two_friends_and_a_bot_play_a_fogged_game(browser: Any, store: tuple[int
             "() => [...document.querySelectorAll('#log .log-entry[data-index] .log-text')]"
             ".map((e) => e.textContent)"
         )
-        assert shown[-len(newest):] == newest, name
+        assert shown[-len(newest) :] == newest, name
         last_index = page.evaluate(
             "() => Number([...document.querySelectorAll('#log .log-entry[data-index]')].pop().dataset.index)"
         )

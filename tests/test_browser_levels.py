@@ -66,7 +66,8 @@ def test_the_seat_menu_offers_levels_with_their_descriptions(browser: Any, port:
     game_id = (play_now.get_attribute("href") or "").split("/game/")[1].split("#")[0]
     seats = request(port, "GET", f"/api/games/{game_id}")["seats"]
     assert [(s["bot"], s["bot_label"]) for s in seats[1:]] == [
-        ("easy", "easy · beginner"), ("hard", "hard · warlord")
+        ("easy", "easy · beginner"),
+        ("hard", "hard · warlord"),
     ]
     # The game page names the level and the bot that plays it.
     page.goto(f"http://127.0.0.1:{port}{play_now.get_attribute('href')}")
@@ -93,10 +94,14 @@ def test_the_seat_menu_at_phone_width(browser: Any, port: int) -> None:
 
 def test_the_server_takes_levels_for_seats_and_stand_ins(port: int) -> None:
     seats_asked = [
-        {"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "Expert"}, {"kind": "bot", "bot": "easy"}
+        {"kind": "human", "name": "Ann"},
+        {"kind": "bot", "bot": "Expert"},
+        {"kind": "bot", "bot": "easy"},
     ]
     created = request(
-        port, "POST", "/api/games",
+        port,
+        "POST",
+        "/api/games",
         {"seats": seats_asked, "seed": 4, "bot_delay": 0, "stand_in": "hard", "turn_time": 600},
     )
     seats = request(port, "GET", f"/api/games/{created['id']}")["seats"]

@@ -144,8 +144,10 @@ def test_simulate_refuses_a_game_the_board_cannot_start(tmp_path) -> None:
     board.write_text(json.dumps(data))
     code, out, err = run("simulate", "--board", str(board), "--games", "2")
     assert code == 2 and out == ""
-    assert err.startswith("risk: error: 3 players with 35 starting armies each cannot claim the 150 "
-                          "territories") and err.count("\n") == 1
+    assert (
+        err.startswith("risk: error: 3 players with 35 starting armies each cannot claim the 150 territories")
+        and err.count("\n") == 1
+    )
 
 
 def test_simulate_exits_non_zero_when_every_game_failed(monkeypatch: pytest.MonkeyPatch) -> None:

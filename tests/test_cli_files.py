@@ -35,7 +35,9 @@ COMMANDS: dict[str, tuple[Callable[[str, str], list[str]], str, int | None]] = {
     "play --load": (lambda path, out: ["play", "--load", path], ".risk", MAX_RECORD_BYTES),
     "map": (lambda path, out: ["map", path], ".json", MAX_MAP_BYTES),
     "simulate --map": (
-        lambda path, out: ["simulate", "--map", path, "--record", out], ".json", MAX_MAP_BYTES
+        lambda path, out: ["simulate", "--map", path, "--record", out],
+        ".json",
+        MAX_MAP_BYTES,
     ),
     "tournament --map": (
         lambda path, out: ["tournament", "--bots", "quick,quick,quick", "--map", path, "--out", out],
@@ -98,7 +100,10 @@ def run_risk(args: list[str], *, bound_by_modes: bool) -> tuple[int, str]:
         return result.exit_code, result.stderr
     done = subprocess.run(
         [sys.executable, "-m", "risk", *args],
-        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
         preexec_fn=give_up_reading_everything,
     )
     return done.returncode, done.stderr
@@ -106,7 +111,9 @@ def run_risk(args: list[str], *, bound_by_modes: bool) -> tuple[int, str]:
 
 # Every kind on every command, but a bot program is no text: a compiled one is not UTF-8, and may be large.
 CASES = [
-    (command, kind) for command, (_, _, limit) in COMMANDS.items() for kind in KINDS
+    (command, kind)
+    for command, (_, _, limit) in COMMANDS.items()
+    for kind in KINDS
     if limit is not None or kind not in TEXT_ONLY
 ]
 
@@ -137,8 +144,10 @@ def test_a_record_with_a_byte_order_mark_replays(tmp_path: Path) -> None:
     [
         ("[1, 2]", "is not a board"),
         ('{"name": "x", "continents": [1], "territories": [], "links": []}', "is not a board"),
-        ('{"name": "x", "continents": [{"name": "A", "bonus": "two"}], "territories": [], "links": []}',
-         "is not a board"),
+        (
+            '{"name": "x", "continents": [{"name": "A", "bonus": "two"}], "territories": [], "links": []}',
+            "is not a board",
+        ),
         ("{", "is not valid JSON"),
     ],
 )

@@ -23,7 +23,11 @@ def piped(*args: str, code: int = 0) -> tuple[list[str], list[str]]:
     """The lines of standard output and error of `risk ARGS`, both sent to pipes."""
     done = subprocess.run(
         [sys.executable, "-m", "risk", *args],
-        capture_output=True, text=True, env=NARROW, stdin=subprocess.DEVNULL, timeout=300,
+        capture_output=True,
+        text=True,
+        env=NARROW,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
     )
     assert done.returncode == code, done.stderr
     assert "…" not in done.stdout  # no cell cut short
@@ -76,11 +80,17 @@ def test_bots_arrive_whole() -> None:
 def test_odds_arrive_whole() -> None:
     path = ",".join(str(n) for n in range(1, 31))
     lines, _ = piped("odds", "200", "--chain", path)
-    line_with(lines, "Chain: 200 fighting armies (the territory holds 201) through territories defended by "
-              + ", ".join(path.split(",")))
+    line_with(
+        lines,
+        "Chain: 200 fighting armies (the territory holds 201) through territories defended by "
+        + ", ".join(path.split(",")),
+    )
     lines, _ = piped("odds", "30", "20", "--stop", "3")
-    line_with(lines, "Invasion: 30 fighting armies (the territory holds 31) against 20 defenders; "
-              "the attacker stops at 3 or fewer")
+    line_with(
+        lines,
+        "Invasion: 30 fighting armies (the territory holds 31) against 20 defenders; "
+        "the attacker stops at 3 or fewer",
+    )
 
 
 def test_simulate_arrives_whole() -> None:

@@ -129,8 +129,10 @@ Disposition = Run | Serve | Covered | Excerpt | Synopsis
 
 QUIT = "quit\n"
 BROWSER = pytest.mark.browser
-BUILD_TESTS = ("tests/test_compiled.py::test_make_play_builds_only_when_the_build_is_missing_or_out_of_date",
-               "tests/test_compiled.py::test_the_build_in_use_is_the_one_make_test_asked_for")
+BUILD_TESTS = (
+    "tests/test_compiled.py::test_make_play_builds_only_when_the_build_is_missing_or_out_of_date",
+    "tests/test_compiled.py::test_the_build_in_use_is_the_one_make_test_asked_for",
+)
 POSTGRESQL_SERVER = (
     "tests/test_server_processes.py::test_workers_option_two_processes_one_port_worker_killed",
     "tests/test_server_processes.py::test_two_processes_killed_in_turn_nothing_lost_or_doubled",
@@ -145,52 +147,72 @@ BUILDS_WHY = "runs both builds: the compiled one exists only in make test's firs
 
 EXAMPLES: dict[str, Disposition] = {
     # README.md
-    "README.md: make play": Covered(BUILD_TESTS, "builds the compiled core if needed, then `risk serve "
-                                    "--open`"
-                                    "(docs/web.md's example below)"),
+    "README.md: make play": Covered(
+        BUILD_TESTS,
+        "builds the compiled core if needed, then `risk serve --open`(docs/web.md's example below)",
+    ),
     "README.md: make test": Covered(BUILD_TESTS, "this suite itself, on each build"),
     "README.md: import risk": Run(expect=""),
     # docs/architecture.md: the sources it quotes
     "docs/architecture.md: @trait": Excerpt("src/risk/rules/variants/capital.py"),
     "docs/architecture.md: OptionInfo(": Excerpt("src/risk/rules/options.py"),
-    "docs/architecture.md: card_value_cap: int = 0  # in Rules: 0, off, so every preset stays its rulebook's":
-        Excerpt("src/risk/rules/options.py"),
+    "docs/architecture.md: card_value_cap: int = 0  # in Rules: 0, off, so every preset stays its rulebook's": Excerpt(
+        "src/risk/rules/options.py"
+    ),
     "docs/architecture.md: class CardValueCap(Variant[State]):": Excerpt(
-        "src/risk/rules/variants/card_cap.py"),
+        "src/risk/rules/variants/card_cap.py"
+    ),
     # docs/boards.md
     "docs/boards.md: from risk.maps import Board": Run(),
     "docs/boards.md: risk board import europe.map -o europe.json": Covered(
-        ("tests/test_importers.py::test_each_format_imports_to_a_valid_board_that_bots_play_to_the_end",
-         "tests/test_importers.py::test_the_same_stem_cards_file_and_an_explicit_one_are_read"),
-        "needs a Domination file of the reader's own"),
+        (
+            "tests/test_importers.py::test_each_format_imports_to_a_valid_board_that_bots_play_to_the_end",
+            "tests/test_importers.py::test_the_same_stem_cards_file_and_an_explicit_one_are_read",
+        ),
+        "needs a Domination file of the reader's own",
+    ),
     "docs/boards.md: risk board import islands.luxb -o islands.json": Covered(
-        ("tests/test_importers.py::test_each_format_imports_to_a_valid_board_that_bots_play_to_the_end",
-         "tests/test_importers.py::test_lux_outlines_and_colours_carried_over"),
-        "needs a Lux Delux file of the reader's own"),
+        (
+            "tests/test_importers.py::test_each_format_imports_to_a_valid_board_that_bots_play_to_the_end",
+            "tests/test_importers.py::test_lux_outlines_and_colours_carried_over",
+        ),
+        "needs a Lux Delux file of the reader's own",
+    ),
     "docs/boards.md: risk board import castles.xml --players 2-8 -o castles.json": Covered(
-        ("tests/test_importers.py::test_each_format_imports_to_a_valid_board_that_bots_play_to_the_end",
-         "tests/test_importers.py::test_players_option_declares_up_to_ten_with_scaled_armies"),
-        "needs a Conquer Club file of the reader's own"),
+        (
+            "tests/test_importers.py::test_each_format_imports_to_a_valid_board_that_bots_play_to_the_end",
+            "tests/test_importers.py::test_players_option_declares_up_to_ten_with_scaled_armies",
+        ),
+        "needs a Conquer Club file of the reader's own",
+    ),
     "docs/boards.md: risk board import world.map -o world.json": Covered(
-        ("tests/test_importers.py::test_conquest_maps_import_with_or_without_their_map_section",
-         "tests/test_importers.py::test_conquest_map_problems_name_the_line"),
-        "needs a Conquest file of the reader's own"),
+        (
+            "tests/test_importers.py::test_conquest_maps_import_with_or_without_their_map_section",
+            "tests/test_importers.py::test_conquest_map_problems_name_the_line",
+        ),
+        "needs a Conquest file of the reader's own",
+    ),
     "docs/boards.md: risk board validate europe.json && risk simulate --map europe.json": Run(
         instead="python -c 'import json; from risk.maps.generate import generate_board; "
-                "json.dump(generate_board(30, 5, seed=1), open(\"europe.json\", \"w\"))' && "
-                "risk board validate europe.json && "
-                "risk simulate --map europe.json --games 1 --max-turns 20"),
+        'json.dump(generate_board(30, 5, seed=1), open("europe.json", "w"))\' && '
+        "risk board validate europe.json && "
+        "risk simulate --map europe.json --games 1 --max-turns 20"
+    ),
     "docs/boards.md: risk play --board crossroads": Run(stdin=QUIT, expect="Players: Ann (you)"),
     "docs/boards.md: risk simulate --map pangaea -p 10": Run(
-        instead="risk simulate --map pangaea -p 10 --games 1 --max-turns 3"),
+        instead="risk simulate --map pangaea -p 10 --games 1 --max-turns 3"
+    ),
     "docs/boards.md: risk board show crossroads": Run(expect="Ashford"),
     # docs/bots.md
     "docs/bots.md: risk tournament --bots search,continental,continental,continental --games 200 --workers 2 "
-    "--seed 1": Run(instead="risk tournament --bots search,continental,continental,continental --games 1 "
-                            "--workers 1 --seed 1 --max-turns 3"),
+    "--seed 1": Run(
+        instead="risk tournament --bots search,continental,continental,continental --games 1 "
+        "--workers 1 --seed 1 --max-turns 3"
+    ),
     "docs/bots.md: risk tournament --bots ./examples/bots/simple_bot.py,quick,random --json": Run(
         instead="risk tournament --bots ./examples/bots/simple_bot.py,quick,random --json --games 1 "
-                "--max-turns 5"),
+        "--max-turns 5"
+    ),
     "docs/bots.md: risk bots --json": Run(expect='"quick"'),
     "docs/bots.md: nice -n 10 python benchmarks/bench_ladder.py --games 100 --workers 2 --only "
     "quick,fortress,continental --out ladder.jsonl": Covered(LADDER_RUN, LADDER_WHY),
@@ -200,7 +222,8 @@ EXAMPLES: dict[str, Disposition] = {
     "--workers 2 --out levels.jsonl": Covered(LADDER_RUN, LADDER_WHY),
     "docs/bots.md: python benchmarks/bench_ladder.py --table ladder.jsonl": Run(
         instead="python benchmarks/bench_ladder.py --games 1 --workers 1 --max-turns 10 --only quick --out "
-                "ladder.jsonl > /dev/null && python benchmarks/bench_ladder.py --table ladder.jsonl"),
+        "ladder.jsonl > /dev/null && python benchmarks/bench_ladder.py --table ladder.jsonl"
+    ),
     "docs/bots.md: nice -n 10 python benchmarks/bench_ladder.py --games 100 --workers 2 --only warlord --out "
     "ladder-warlord.jsonl": Covered(LADDER_RUN, LADDER_WHY),
     "docs/bots.md: nice -n 10 python benchmarks/bench_ladder.py --levels --only hard --games 100 --workers 2 "
@@ -209,17 +232,20 @@ EXAMPLES: dict[str, Disposition] = {
     "docs/compiled.md: make compiled": Covered(BUILD_TESTS, "a 1 to 2 minute build: make test's first"),
     "docs/compiled.md: make pure": Covered(
         ("tests/test_compiled.py::test_a_pure_run_imports_the_sources_even_beside_a_compiled_build",),
-        "would remove the build that `make test`'s compiled run tests"),
+        "would remove the build that `make test`'s compiled run tests",
+    ),
     "docs/compiled.md: risk --version": Run(expect="rules core:"),
     "docs/compiled.md: RISK_PURE=1 risk ...": Run(instead="RISK_PURE=1 risk --version", expect="pure Python"),
     "docs/compiled.md: .venv/bin/python benchmarks/compare_engine.py --builds --rounds 3 --scale 1 --only "
     "quick continental engine": Covered(BUILDS_COMPARED, BUILDS_WHY),
     "docs/compiled.md: .venv/bin/python benchmarks/bench_engine.py --only engine --repeats 3": Run(
-        instead=".venv/bin/python benchmarks/bench_engine.py --only engine --repeats 1 --scale 0.02"),
+        instead=".venv/bin/python benchmarks/bench_engine.py --only engine --repeats 1 --scale 0.02"
+    ),
     "docs/compiled.md: .venv/bin/python benchmarks/compare_engine.py --builds --rounds 1 --scale 1 --only "
     "continental engine": Covered(BUILDS_COMPARED, BUILDS_WHY),
     "docs/compiled.md: .venv/bin/python benchmarks/compare_expert.py --players 3 4 --games 2": Covered(
-        BUILDS_COMPARED, BUILDS_WHY),
+        BUILDS_COMPARED, BUILDS_WHY
+    ),
     # docs/odds.md
     "docs/odds.md: from risk.odds import roll_outcomes, invasion, chain": Run(),
     "docs/odds.md: risk odds A D [--stop K] [--json]": Synopsis("risk odds"),
@@ -235,9 +261,12 @@ EXAMPLES: dict[str, Disposition] = {
     "docs/play.md: risk play --rules 1993 --seed 42 --save game.risk": Run(stdin=QUIT),
     "docs/play.md: risk play --load game.risk": Run(
         instead="echo quit | risk play --rules 1993 --seed 42 --save game.risk > /dev/null && "
-                "risk play --load game.risk", stdin=QUIT),
-    "docs/play.md: risk play --load": Run(instead="echo quit | risk play > /dev/null && risk play --load",
-                                          stdin="q\n", expect="Which game?"),
+        "risk play --load game.risk",
+        stdin=QUIT,
+    ),
+    "docs/play.md: risk play --load": Run(
+        instead="echo quit | risk play > /dev/null && risk play --load", stdin="q\n", expect="Which game?"
+    ),
     "docs/play.md: risk play --game secret-mission": Run(stdin=QUIT),
     "docs/play.md: risk play --game capital --option capitals-to-win=short --players 4": Run(stdin=QUIT),
     "docs/play.md: risk play --game two-player --rules 2003": Run(stdin=QUIT),
@@ -247,101 +276,136 @@ EXAMPLES: dict[str, Disposition] = {
     # docs/protocol.md: ./mybot is the reader's bot; the example bot stands in for it
     "docs/protocol.md: risk tournament --bots ./mybot,quick,continental --games 20": Run(
         instead="risk tournament --bots ./examples/bots/simple_bot.py,quick,continental --games 1 "
-                "--max-turns 5"),
+        "--max-turns 5"
+    ),
     "docs/protocol.md: risk tournament --bots ./mybot,hard,hard --games 20": Run(
-        instead="risk tournament --bots ./examples/bots/simple_bot.py,hard,hard --games 1 --max-turns 3"),
+        instead="risk tournament --bots ./examples/bots/simple_bot.py,hard,hard --games 1 --max-turns 3"
+    ),
     # docs/reliability.md
     "docs/reliability.md: .venv/bin/python benchmarks/bench_crash.py --games 50 --kills 20 --outages 5 "
     "--outage-seconds 5 --baseline": Covered(
-        ("tests/test_server_crash.py::test_killed_at_random_moments_every_game_ends_as_without_a_kill",
-         "tests/test_server_db_down.py::"
-         "test_database_stopped_mid_game_players_try_again_and_the_server_recovers"),
-        "a soak of a real server killed again and again, on SQLite and a PostgreSQL cluster"),
-    "docs/reliability.md: git archive 8d71b17 | (mkdir -p /tmp/risk-base && tar -x -C /tmp/risk-base)":
-    Covered(
-        ("tests/test_server_restart.py::"
-         "test_a_game_stored_by_an_older_release_is_loaded_in_the_background_and_goes_on",),
-        "an older release checked out of this repository, for the comparison below"),
+        (
+            "tests/test_server_crash.py::test_killed_at_random_moments_every_game_ends_as_without_a_kill",
+            "tests/test_server_db_down.py::"
+            "test_database_stopped_mid_game_players_try_again_and_the_server_recovers",
+        ),
+        "a soak of a real server killed again and again, on SQLite and a PostgreSQL cluster",
+    ),
+    "docs/reliability.md: git archive 8d71b17 | (mkdir -p /tmp/risk-base && tar -x -C /tmp/risk-base)": Covered(
+        (
+            "tests/test_server_restart.py::"
+            "test_a_game_stored_by_an_older_release_is_loaded_in_the_background_and_goes_on",
+        ),
+        "an older release checked out of this repository, for the comparison below",
+    ),
     "docs/reliability.md: .venv/bin/python benchmarks/bench_restart.py --games 0,10,100,1000 --base "
     "/tmp/risk-base/src": Run(
-        instead=".venv/bin/python benchmarks/bench_restart.py --games 0,2 --stores stores"),
+        instead=".venv/bin/python benchmarks/bench_restart.py --games 0,2 --stores stores"
+    ),
     "docs/reliability.md: .venv/bin/python benchmarks/bench_load.py --games 50 --humans 25 --seconds 60": Run(
-        instead=".venv/bin/python benchmarks/bench_load.py --games 2 --humans 1 --seconds 4 --every 2"),
+        instead=".venv/bin/python benchmarks/bench_load.py --games 2 --humans 1 --seconds 4 --every 2"
+    ),
     "docs/reliability.md: .venv/bin/python benchmarks/bench_load.py --games 50 --humans 25 --seconds 60 --db "
     "postgresql": Covered(POSTGRESQL_SERVER, "the same soak on a throwaway PostgreSQL cluster"),
     "docs/reliability.md: .venv/bin/python benchmarks/bench_load.py": Covered(
         ("tests/test_server_restart.py::test_startup_serves_at_once_and_loads_a_game_on_its_first_page",),
-        "the 10-minute soak; its shortened form is run above"),
+        "the 10-minute soak; its shortened form is run above",
+    ),
     "docs/reliability.md: .venv/bin/python benchmarks/bench_load.py --db "
     "postgresql+psycopg://USER:PASSWORD@127.0.0.1:5432/NAME": Covered(
-        POSTGRESQL_SERVER, "needs the reader's PostgreSQL server"),
+        POSTGRESQL_SERVER, "needs the reader's PostgreSQL server"
+    ),
     # docs/research.md
     "docs/research.md: pip install 'risk[research]'": Covered(
         ("tests/test_doc_examples.py::test_the_research_extra_has_what_the_page_says",),
-        "an install from PyPI"),
+        "an install from PyPI",
+    ),
     "docs/research.md: import numpy as np": Run(replace=(("max_turns=500", "max_turns=10"),)),
     "docs/research.md: from risk.env import RiskGymEnv": Run(),
-    "docs/research.md: >>> env = RiskEnv(\"2008\", \"world\", [\"agent\", \"quick\", \"quick\"])": Run(
-        setup=">>> from risk.env import RiskEnv\n"),
+    'docs/research.md: >>> env = RiskEnv("2008", "world", ["agent", "quick", "quick"])': Run(
+        setup=">>> from risk.env import RiskEnv\n"
+    ),
     "docs/research.md: .venv/bin/python benchmarks/bench_env.py": Run(
-        instead=".venv/bin/python benchmarks/bench_env.py --games 1 --repeats 1 --only 2008-3"),
+        instead=".venv/bin/python benchmarks/bench_env.py --games 1 --repeats 1 --only 2008-3"
+    ),
     "docs/research.md: .venv/bin/python benchmarks/bench_env.py --quick": Run(
-        instead=".venv/bin/python benchmarks/bench_env.py --quick --games 1 --repeats 1 --only 2008-3"),
+        instead=".venv/bin/python benchmarks/bench_env.py --quick --games 1 --repeats 1 --only 2008-3"
+    ),
     "docs/research.md: .venv/bin/python benchmarks/bench_env.py --max-turns 20": Run(
-        instead=".venv/bin/python benchmarks/bench_env.py --max-turns 20 --games 1 --repeats 1 "
-                "--only 2008-3"),
+        instead=".venv/bin/python benchmarks/bench_env.py --max-turns 20 --games 1 --repeats 1 --only 2008-3"
+    ),
     "docs/research.md: python examples/learn/train.py --workers 2": Covered(
         ("tests/test_learn_example.py::test_a_short_training_run_writes_weights_that_load",),
-        "minutes of training, and it writes the shipped weights"),
+        "minutes of training, and it writes the shipped weights",
+    ),
     "docs/research.md: python examples/learn/evaluate.py --workers 2": Covered(
-        ("tests/test_learn_example.py::test_evaluate_prints_win_rates_with_intervals",), "400 games"),
+        ("tests/test_learn_example.py::test_evaluate_prints_win_rates_with_intervals",), "400 games"
+    ),
     "docs/research.md: risk simulate --bots quick,fortress,continental --games 10000 --seed 1 --out "
     "runs.parquet --workers 2": Run(
         instead="risk simulate --bots quick,fortress,continental --games 2 --seed 1 --out "
-                               "runs.parquet --workers 2 --max-turns 30"),
+        "runs.parquet --workers 2 --max-turns 30"
+    ),
     "docs/research.md: risk simulate --game secret-mission --players 4 --games 500 --out "
     "data/missions.parquet --no-turns": Run(
         instead="risk simulate --game secret-mission --players 4 --games 2 --out "
-                              "data/missions.parquet --no-turns --max-turns 30"),
+        "data/missions.parquet --no-turns --max-turns 30"
+    ),
     "docs/research.md: from risk.batch import simulate_to_parquet, turns_path": Run(
-        replace=((", 1000,", ", 2,"), ("max_turns=500", "max_turns=30"))),
+        replace=((", 1000,", ", 2,"), ("max_turns=500", "max_turns=30"))
+    ),
     "docs/research.md: import pyarrow.compute as pc": Run(
         setup="from risk.batch import simulate_to_parquet, turns_path\n"
-              "from risk.rules.options import Rules\n"
-              "simulate_to_parquet('runs.parquet', Rules.preset('2008'), ['quick'] * 3, 2, seed=1, "
-              "max_turns=30)\n"),
+        "from risk.rules.options import Rules\n"
+        "simulate_to_parquet('runs.parquet', Rules.preset('2008'), ['quick'] * 3, 2, seed=1, "
+        "max_turns=30)\n"
+    ),
     "docs/research.md: risk tournament --bots hard,normal,easy --games 2000 --backend ray": Covered(
-        ("tests/test_ray.py::test_the_command_on_its_own_ray_leaves_nothing_behind",
-         "tests/test_ray.py::test_a_ray_tournament_is_the_local_one"), "starts a Ray of its own"),
-    "docs/research.md: risk simulate --games 100000 --out runs.parquet --backend ray --address head:6379":
-    Covered(
-        ("tests/test_ray.py::test_ray_batch_files_are_the_local_ones",
-         "tests/test_ray.py::test_an_address_nothing_answers_at_is_a_clear_error"),
-        "needs the reader's Ray cluster"),
+        (
+            "tests/test_ray.py::test_the_command_on_its_own_ray_leaves_nothing_behind",
+            "tests/test_ray.py::test_a_ray_tournament_is_the_local_one",
+        ),
+        "starts a Ray of its own",
+    ),
+    "docs/research.md: risk simulate --games 100000 --out runs.parquet --backend ray --address head:6379": Covered(
+        (
+            "tests/test_ray.py::test_ray_batch_files_are_the_local_ones",
+            "tests/test_ray.py::test_an_address_nothing_answers_at_is_a_clear_error",
+        ),
+        "needs the reader's Ray cluster",
+    ),
     # docs/web.md
     "docs/web.md: risk serve": Serve(),
     "docs/web.md: risk serve --open": Serve(),
     "docs/web.md: risk serve --host 0.0.0.0": Serve(expect="anyone"),
     "docs/web.md: risk serve --db postgresql+psycopg://user:pass@host/risk": Covered(
-        POSTGRESQL_SERVER, "needs the reader's PostgreSQL server"),
+        POSTGRESQL_SERVER, "needs the reader's PostgreSQL server"
+    ),
     "docs/web.md: risk serve --no-rate-limits": Serve(),
     "docs/web.md: risk serve --workers 4 --db postgresql+psycopg://risk:PASSWORD@127.0.0.1:5432/risk --host "
     "0.0.0.0": Covered(POSTGRESQL_SERVER, "needs the reader's PostgreSQL server"),
     "docs/web.md: .venv/bin/python benchmarks/bench_blitz.py --games 12": Run(
-        instead=".venv/bin/python benchmarks/bench_blitz.py --games 1"),
+        instead=".venv/bin/python benchmarks/bench_blitz.py --games 1"
+    ),
     "docs/web.md: .venv/bin/python benchmarks/bench_web_game.py --pace fast": Run(
-        instead=".venv/bin/python benchmarks/bench_web_game.py --pace skip --place-rest", timeout=600,
-        marks=(BROWSER,)),
-    "docs/web.md: PYTHONPATH=/path/to/older/src .venv/bin/python benchmarks/bench_web_game.py --bot-delay 0":
-        Covered(("tests/test_doc_examples.py::test_shell_example",),
-                "the same script, run above with --pace (an older release's src is the reader's)"),
+        instead=".venv/bin/python benchmarks/bench_web_game.py --pace skip --place-rest",
+        timeout=600,
+        marks=(BROWSER,),
+    ),
+    "docs/web.md: PYTHONPATH=/path/to/older/src .venv/bin/python benchmarks/bench_web_game.py --bot-delay 0": Covered(
+        ("tests/test_doc_examples.py::test_shell_example",),
+        "the same script, run above with --pace (an older release's src is the reader's)",
+    ),
     "docs/web.md: .venv/bin/python benchmarks/bench_server.py": Covered(
-        ("tests/test_doc_examples.py::test_shell_example",), "the same script, run with --json below"),
+        ("tests/test_doc_examples.py::test_shell_example",), "the same script, run with --json below"
+    ),
     "docs/web.md: .venv/bin/python benchmarks/bench_server.py --json": Run(
-        instead=".venv/bin/python benchmarks/bench_server.py --json --games 1 --stores sqlite --seconds 60"),
+        instead=".venv/bin/python benchmarks/bench_server.py --json --games 1 --stores sqlite --seconds 60"
+    ),
     "docs/web.md: .venv/bin/python benchmarks/bench_server.py --profile /tmp/prof": Covered(
         ("tests/test_doc_examples.py::test_shell_example",),
-        "the same script under py-spy, which is not installed"),
+        "the same script under py-spy, which is not installed",
+    ),
 }
 
 ALL = examples()
@@ -417,8 +481,13 @@ def test_shell_example(example: Example, run: Run, scratch: Path) -> None:
     if run.marks and BROWSER in run.marks:
         require_chromium()
     result = subprocess.run(
-        ["bash", "-o", "pipefail", "-c", run.instead or example.text], cwd=scratch, env=environment(scratch),
-        input=run.stdin, capture_output=True, text=True, timeout=run.timeout,
+        ["bash", "-o", "pipefail", "-c", run.instead or example.text],
+        cwd=scratch,
+        env=environment(scratch),
+        input=run.stdin,
+        capture_output=True,
+        text=True,
+        timeout=run.timeout,
     )
     check(result, run)
 
@@ -435,8 +504,9 @@ def test_python_example(example: Example, run: Run, scratch: Path) -> None:
     else:
         (scratch / "example.py").write_text(run.setup + code, encoding="utf-8")
         command = [sys.executable, "example.py"]
-    result = subprocess.run(command, cwd=scratch, env=environment(scratch), capture_output=True, text=True,
-                            timeout=run.timeout)
+    result = subprocess.run(
+        command, cwd=scratch, env=environment(scratch), capture_output=True, text=True, timeout=run.timeout
+    )
     check(result, run)
 
 
@@ -444,8 +514,12 @@ def test_python_example(example: Example, run: Run, scratch: Path) -> None:
 def test_server_example_starts(example: Example, serve: Serve, scratch: Path) -> None:
     port = free_port()
     with subprocess.Popen(
-        [*example.text.split(), "--port", str(port)], cwd=scratch, env=environment(scratch),
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [*example.text.split(), "--port", str(port)],
+        cwd=scratch,
+        env=environment(scratch),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     ) as server:
         try:
             deadline, answered = time.monotonic() + 60, False
@@ -474,8 +548,14 @@ def test_quoted_source_is_the_source(example: Example, excerpt: Excerpt) -> None
 
 @pytest.mark.parametrize(("example", "synopsis"), params(Synopsis, "shell"))
 def test_synopsis_options_are_the_commands(example: Example, synopsis: Synopsis, scratch: Path) -> None:
-    result = subprocess.run([*synopsis.command.split(), "--help"], cwd=scratch, env=environment(scratch),
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [*synopsis.command.split(), "--help"],
+        cwd=scratch,
+        env=environment(scratch),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     options = re.findall(r"--[a-z][a-z-]*", example.text)
     assert options and all(option in result.stdout for option in options), (options, result.stdout)

@@ -23,8 +23,9 @@ def examples(module: ModuleType) -> list[doctest.DocTest]:
     file = Path(module.__file__ or "")
     if file.suffix == ".py":
         return doctest.DocTestFinder().find(module)
-    spec = importlib.util.spec_from_file_location(f"_source_of_{module.__name__}", file.with_name(
-        file.name.split(".")[0] + ".py"))
+    spec = importlib.util.spec_from_file_location(
+        f"_source_of_{module.__name__}", file.with_name(file.name.split(".")[0] + ".py")
+    )
     assert spec is not None and spec.loader is not None
     source = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = source  # (the state's fields are read through sys.modules)

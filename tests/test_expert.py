@@ -114,14 +114,17 @@ def test_candidates_add_the_surest_conquest_before_the_card_is_earned() -> None:
     assert len(candidates) == len(set(candidates)) <= bot.candidate_count
     attacks = [
         win_probability(game.armies[s] - 1, game.armies[t])
-        for s in range(len(game.owner)) if game.owner[s] == me and game.armies[s] > 1
-        for t in game.board.neighbours[s] if game.owner[t] != me
+        for s in range(len(game.owner))
+        if game.owner[s] == me and game.armies[s] > 1
+        for t in game.board.neighbours[s]
+        if game.owner[t] != me
     ]
     best = max(attacks)
     if best >= 0.5:
         offered = [
             win_probability(game.armies[c.source] - 1, game.armies[c.target])
-            for c in candidates if isinstance(c, Attack)
+            for c in candidates
+            if isinstance(c, Attack)
         ]
         assert best in offered
 
@@ -156,17 +159,29 @@ def test_same_seed_same_game() -> None:
 def test_reinforcements_all_in_reads_each_placement_phase() -> None:
     history = [
         # Setup: one army at a time, the seats alternating: no reinforcement phase.
-        ("action", 0, Place(3)), ("action", 1, Place(9)), ("action", 1, Place(9)), ("action", 0, Place(3)),
+        ("action", 0, Place(3)),
+        ("action", 1, Place(9)),
+        ("action", 1, Place(9)),
+        ("action", 0, Place(3)),
         # Seat 0's turn, right after its last setup army: a trade, then everything on one
         # territory, then an attack.
-        ("action", 0, Trade((1, 2, 3))), ("action", 0, Place(3, 9)), ("action", 0, Attack(3, 4, 3)),
-        ("chance", "dice", ((6, 5, 1), (4, 4))), ("action", 1, Defend(2)), ("action", 0, END_ATTACK),
+        ("action", 0, Trade((1, 2, 3))),
+        ("action", 0, Place(3, 9)),
+        ("action", 0, Attack(3, 4, 3)),
+        ("chance", "dice", ((6, 5, 1), (4, 4))),
+        ("action", 1, Defend(2)),
+        ("action", 0, END_ATTACK),
         ("action", 0, END_TURN),
         # Seat 1's turn: its armies spread over three territories.
-        ("action", 1, Place(9, 2)), ("action", 1, Place(10, 1)), ("action", 1, Place(11, 1)),
-        ("action", 1, END_ATTACK), ("action", 1, END_TURN),
+        ("action", 1, Place(9, 2)),
+        ("action", 1, Place(10, 1)),
+        ("action", 1, Place(11, 1)),
+        ("action", 1, END_ATTACK),
+        ("action", 1, END_TURN),
         # Seat 0 again: two armies, too few to tell.
-        ("action", 0, Place(3, 2)), ("action", 0, END_ATTACK), ("action", 0, END_TURN),
+        ("action", 0, Place(3, 2)),
+        ("action", 0, END_ATTACK),
+        ("action", 0, END_TURN),
     ]
     assert reinforcements_all_in(history, 0) == [True]
     assert reinforcements_all_in(history, 1) == [False]

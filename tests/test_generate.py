@@ -116,10 +116,16 @@ def test_same_seed_same_board_byte_for_byte_and_other_seeds_differ() -> None:
     others = {json.dumps(generate_board(40, 5, seed)) for seed in (124, 125, 126)}
     assert len(others) == 3 and first not in others
     # A subprocess: no state of this process (caches, hash seeds) makes the board.
-    code = "import json; from risk.maps.generate import generate_board; " \
-           "print(json.dumps(generate_board(40, 5, 123, players=(3, 6))))"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True).stdout.strip() == first
+    code = (
+        "import json; from risk.maps.generate import generate_board; "
+        "print(json.dumps(generate_board(40, 5, 123, players=(3, 6))))"
+    )
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        == first
+    )
 
 
 def test_a_board_file_loads_and_keeps_the_drawing_fields(tmp_path: Path) -> None:

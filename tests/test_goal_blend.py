@@ -95,7 +95,6 @@ def test_a_determinised_sample_keeps_the_seats_own_goal(rng_seed: int) -> None:
     assert evaluate(View(sample, 0)) == pytest.approx(evaluate(View(game, 0)))
 
 
-
 def test_mission_risk_keeps_the_strength_share_alone() -> None:
     # Not measured with the blend (docs/bots.md): its leaves are the share, though it has a goal.
     owners = {name: (0, 3) for name in ("indonesia", "new-guinea", "western-australia", "eastern-australia")}

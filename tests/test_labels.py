@@ -29,9 +29,7 @@ from risk.maps.labels import (
 def boxes(drawing: dict[str, Any]) -> tuple[dict[str, Box], dict[str, Box]]:
     unit = board_unit(drawing["viewBox"], len(drawing["territories"]))
     names = {slug: Box(*row["box"]) for slug, row in drawing["names"].items()}
-    badges = {
-        slug: around(*t["label"], BADGE_RADIUS * unit) for slug, t in drawing["territories"].items()
-    }
+    badges = {slug: around(*t["label"], BADGE_RADIUS * unit) for slug, t in drawing["territories"].items()}
     return names, badges
 
 
@@ -47,8 +45,11 @@ def collisions(drawing: dict[str, Any]) -> list[str]:
             out.append(f"the name of {a} and the badge of {b}")
     for a, row in drawing["names"].items():
         if "leader" in row:
-            out.extend(f"the leader of {a} and the name of {b}" for b, box in names.items()
-                       if b != a and box.crosses(tuple(row["leader"])))
+            out.extend(
+                f"the leader of {a} and the name of {b}"
+                for b, box in names.items()
+                if b != a and box.crosses(tuple(row["leader"]))
+            )
     return out
 
 
@@ -124,8 +125,11 @@ def test_a_crowded_board_of_any_shape_gets_names_that_do_not_collide() -> None:
         square = f"M{x - 45} {y - 40}L{x + 45} {y - 40}L{x + 45} {y + 40}L{x - 45} {y + 40}Z"
         territories[slug] = {"path": square, "label": [x, y]}
         names[slug] = f"Greater Province of {slug.upper()}"
-    drawing = {"viewBox": [0, 0, 900, 600], "territories": territories,
-               "continents": {"Middle": {"label": [450, 30]}}}
+    drawing = {
+        "viewBox": [0, 0, 900, 600],
+        "territories": territories,
+        "continents": {"Middle": {"label": [450, 30]}},
+    }
     placed = with_names(drawing, names, {"Middle": 7})
     assert collisions(placed) == []
     middle = continent_box("Middle", 7, 450, 30, board_unit(drawing["viewBox"], len(drawing["territories"])))

@@ -78,7 +78,10 @@ def beginner_games(count: int, opponents: str = "quick", players: int = 4) -> li
             action = bots[actor].choose(View(game, actor))
             if actor == seat:
                 note: dict = {
-                    "phase": game.phase, "action": action, "pending": game.pending, "turn": game.turn
+                    "phase": game.phase,
+                    "action": action,
+                    "pending": game.pending,
+                    "turn": game.turn,
                 }
                 if isinstance(action, Attack):
                     note["odds"] = win_probability(game.armies[action.source] - 1, game.armies[action.target])

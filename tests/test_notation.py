@@ -107,11 +107,17 @@ def test_apply_with_dice_says_why_an_action_does_not_roll() -> None:
         game.apply_unchecked(chooser.choice(list(game.legal_actions())))
     attack = next(a for a in game.legal_actions() if isinstance(a, risk.Attack))
     before = game.to_dict()
-    with pytest.raises(risk.IllegalActionError, match=r"the defender chooses its dice first: give the "
-                       r"dice with its 'defend N'"):
+    with pytest.raises(
+        risk.IllegalActionError,
+        match=r"the defender chooses its dice first: give the "
+        r"dice with its 'defend N'",
+    ):
         game.apply_with_dice(attack, (6, 5, 1)[: attack.dice], (4,))
-    with pytest.raises(risk.IllegalActionError, match=r"'endattack' does not roll the dice: only an "
-                       r"attack or a defence does"):
+    with pytest.raises(
+        risk.IllegalActionError,
+        match=r"'endattack' does not roll the dice: only an "
+        r"attack or a defence does",
+    ):
         game.apply_with_dice("endattack", (6,), (4,))
     assert game.to_dict() == before
     game.apply(attack)

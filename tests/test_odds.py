@@ -236,8 +236,19 @@ def assert_floats_match_exact(floats: BattleOdds[float], exact: BattleOdds[Fract
 @pytest.mark.parametrize(
     ("attackers", "defenders", "stop_at"),
     [
-        (40, 35, 0), (64, 3, 0), (3, 64, 0), (2, 41, 0), (1, 30, 0), (30, 1, 0), (2, 30, 1),
-        (50, 50, 1), (50, 50, 2), (45, 30, 7), (21, 60, 20), (100, 80, 0), (120, 2, 5),
+        (40, 35, 0),
+        (64, 3, 0),
+        (3, 64, 0),
+        (2, 41, 0),
+        (1, 30, 0),
+        (30, 1, 0),
+        (2, 30, 1),
+        (50, 50, 1),
+        (50, 50, 2),
+        (45, 30, 7),
+        (21, 60, 20),
+        (100, 80, 0),
+        (120, 2, 5),
     ],
 )
 def test_float_engine_matches_exact_outcome_by_outcome(attackers: int, defenders: int, stop_at: int) -> None:

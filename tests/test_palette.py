@@ -49,7 +49,8 @@ def shade(hex_colour: str, amount: float) -> str:
 def closest(colours: dict[str, str]) -> tuple[float, str, str, str]:
     return min(
         (difference(colours[a], colours[b], vision), vision, a, b)
-        for a, b in itertools.combinations(colours, 2) for vision in VISIONS
+        for a, b in itertools.combinations(colours, 2)
+        for vision in VISIONS
     )
 
 
@@ -89,8 +90,16 @@ def test_the_simulations_confuse_what_each_deficiency_confuses() -> None:
 
 def test_the_old_colours_failed_the_check() -> None:
     """The colours before issue 23 (red, green: brown to a deuteranope; blue, purple) do not pass."""
-    old = {"red": "#d4483f", "blue": "#3c7fd9", "green": "#3e9f4e", "yellow": "#e9c43b", "purple": "#9257c9",
-           "orange": "#e77f2e", "teal": "#26a69a", "pink": "#d9619b"}
+    old = {
+        "red": "#d4483f",
+        "blue": "#3c7fd9",
+        "green": "#3e9f4e",
+        "yellow": "#e9c43b",
+        "purple": "#9257c9",
+        "orange": "#e77f2e",
+        "teal": "#26a69a",
+        "pink": "#d9619b",
+    }
     assert closest(old)[0] < MIN_DIFFERENCE
 
 

@@ -21,7 +21,11 @@ def private_reads(path: str, source: str) -> list[str]:
     assert RUFF is not None, "ruff is a dev dependency (pip install -e '.[dev]')"
     result = subprocess.run(
         [RUFF, "check", "--no-cache", "--output-format", "json", "--stdin-filename", path, "-"],
-        input=source, capture_output=True, text=True, cwd=ROOT, check=False,
+        input=source,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
     return [found["message"] for found in json.loads(result.stdout) if found["code"] == "SLF001"]
 
@@ -30,7 +34,10 @@ READS_THE_GAME = "def decide(view, master):\n    return view._game.owner, master
 
 
 OUTSIDE_THE_CORE = [
-    "src/risk/bots/quick.py", "src/risk/protocol.py", "src/risk/server/chat.py", "src/risk/tui/rounds.py",
+    "src/risk/bots/quick.py",
+    "src/risk/protocol.py",
+    "src/risk/server/chat.py",
+    "src/risk/tui/rounds.py",
 ]
 
 
@@ -46,6 +53,9 @@ def test_the_rules_core_may_read_its_own_games() -> None:
 def test_no_private_read_is_left_in_the_package() -> None:
     result = subprocess.run(
         [RUFF, "check", "--no-cache", "--select", "SLF001", "src", "benchmarks", "tools"],
-        capture_output=True, text=True, cwd=ROOT, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
     assert result.returncode == 0, result.stdout

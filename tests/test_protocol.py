@@ -40,6 +40,7 @@ def need_node() -> None:
             pytest.fail(f"the JavaScript bot cannot run: {reason}; CI must run it (.ci/run installs it)")
         pytest.skip(f"JavaScript example bot skipped: {reason}")
 
+
 # The start of every misbehaving bot: answers the greeting like a good one.
 PREAMBLE = """
 import sys
@@ -157,8 +158,14 @@ def test_bot_that_never_greets_times_out(tmp_path: Path) -> None:
 def test_tournament_survives_broken_bots(tmp_path: Path) -> None:
     crash, hang, illegal = (str(write_bot(tmp_path, kind)) for kind in ("crash", "hang", "illegal"))
     result = run_tournament(
-        [crash, hang, illegal, "quick"], Rules.preset("2008"), 4, workers=2, seed=5,
-        time_budget=0.3, max_turns=300, out=tmp_path / "out",
+        [crash, hang, illegal, "quick"],
+        Rules.preset("2008"),
+        4,
+        workers=2,
+        seed=5,
+        time_budget=0.3,
+        max_turns=300,
+        out=tmp_path / "out",
     )
     assert len(result.results) == 4
     # Every external seat failed once per game: 3 log lines per game, each in the log file too.
@@ -224,15 +231,20 @@ def test_bot_is_sent_the_board_before_its_first_view(tmp_path: Path) -> None:
     assert [t["name"] for t in board["territories"]] == [t["name"] for t in first_view["territories"]]
     by_slug = {t["slug"]: t for t in board["territories"]}
     assert by_slug["northwest-territory"]["name"] == "Northwest Territory"
-    assert sorted(by_slug["kamchatka"]["neighbours"]) == [
-        "alaska", "irkutsk", "japan", "mongolia", "yakutsk"
-    ]
+    assert sorted(by_slug["kamchatka"]["neighbours"]) == ["alaska", "irkutsk", "japan", "mongolia", "yakutsk"]
     assert all(slug in by_slug[n]["neighbours"] for slug, t in by_slug.items() for n in t["neighbours"])
     assert by_slug["kamchatka"]["continent"] == "Asia" and by_slug["kamchatka"]["card"] in (
-        "infantry", "cavalry", "artillery"
+        "infantry",
+        "cavalry",
+        "artillery",
     )
     assert {c["name"]: c["bonus"] for c in board["continents"]} == {
-        "North America": 5, "South America": 2, "Europe": 5, "Africa": 3, "Asia": 7, "Australia": 2
+        "North America": 5,
+        "South America": 2,
+        "Europe": 5,
+        "Africa": 3,
+        "Asia": 7,
+        "Australia": 2,
     }
     assert sorted(s for c in board["continents"] for s in c["territories"]) == sorted(by_slug)
     assert board["wild_cards"] == 2
@@ -287,7 +299,11 @@ def test_javascript_example_bot_plays_whole_games_in_a_tournament(tmp_path: Path
     need_node()
     assert external_command(str(JAVASCRIPT_BOT))[-1] == str(JAVASCRIPT_BOT)
     result = run_tournament(
-        [str(JAVASCRIPT_BOT), "quick", "random"], Rules.preset("2008"), 3, seed=1, time_budget=5.0,
+        [str(JAVASCRIPT_BOT), "quick", "random"],
+        Rules.preset("2008"),
+        3,
+        seed=1,
+        time_budget=5.0,
         out=tmp_path,
     )
     assert result.log == []  # never a crash, a timeout or an illegal action: the random bot never stood in
@@ -297,13 +313,18 @@ def test_javascript_example_bot_plays_whole_games_in_a_tournament(tmp_path: Path
         seat = game.seats.index(str(JAVASCRIPT_BOT))
         own_log = (tmp_path / "log" / f"game-{game.index:04d}-seat-{seat}-simple_bot.log").read_text()
         assert own_log.splitlines() == [
-            "info board classic: 42 territories", f"info game over, winner: {game.winner_seat}"
+            "info board classic: 42 territories",
+            f"info game over, winner: {game.winner_seat}",
         ]
 
 
 def test_example_bot_in_a_tournament(tmp_path: Path) -> None:
     result = run_tournament(
-        [str(EXAMPLE_BOT), "random", "quick"], Rules.preset("1993"), 3, seed=2, time_budget=5.0,
+        [str(EXAMPLE_BOT), "random", "quick"],
+        Rules.preset("1993"),
+        3,
+        seed=2,
+        time_budget=5.0,
         out=tmp_path,
     )
     assert result.log == []
@@ -431,7 +452,12 @@ def test_records_and_tables_name_a_bot_by_the_name_it_gives(tmp_path: Path) -> N
     named = f"{program} 'My Bot 2.0, the best!'"
     hostile = f"{program} '../../evil\tname #1'"
     result = run_tournament(
-        [named, hostile, "quick"], Rules.preset("2008"), 3, seed=3, time_budget=5.0, max_turns=40,
+        [named, hostile, "quick"],
+        Rules.preset("2008"),
+        3,
+        seed=3,
+        time_budget=5.0,
+        max_turns=40,
         out=tmp_path / "out",
     )
     assert result.log == []

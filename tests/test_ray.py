@@ -43,7 +43,10 @@ def worker_path() -> str:
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[Any]:
     ray.init(
-        address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
         runtime_env={
             "worker_process_setup_hook": "crashing_bot.register",
             "env_vars": {"PYTHONPATH": worker_path()},
@@ -133,8 +136,13 @@ def test_the_command_on_its_own_ray_leaves_nothing_behind(tmp_path: Path) -> Non
     env.pop("RAY_ADDRESS", None)
     args = ["simulate", "--games", "4", "--seed", "3", "--max-turns", "30", "--json"]
     command = [sys.executable, "-m", "risk", *args]
-    on_ray = subprocess.run([*command, "--backend", "ray", "--out", str(tmp_path / "r.parquet")],
-                            capture_output=True, text=True, env=env, timeout=300)
+    on_ray = subprocess.run(
+        [*command, "--backend", "ray", "--out", str(tmp_path / "r.parquet")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert on_ray.returncode == 0, on_ray.stderr
     assert on_ray.stderr == ""  # Ray's own logging is kept off the user's terminal
     local = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)

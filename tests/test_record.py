@@ -233,7 +233,8 @@ def test_a_fogged_players_record_is_its_fogged_history_and_is_not_replayable(tmp
         assert "seed:" not in header
         assert header.endswith(f"{FOGGED_FOR}: {game.players[seat]}\nresult: unfinished\n")
         expected = [
-            ("capital ?" if value is None else value.text(game.board)) if kind == "action"
+            ("capital ?" if value is None else value.text(game.board))
+            if kind == "action"
             else _format_chance(game.board, who, value)
             for kind, who, value in View(game, seat).public_history()
         ]
@@ -301,7 +302,7 @@ def test_plain_names_are_written_as_before_and_odd_ones_quoted() -> None:
 @given(st.lists(st.text(), min_size=1, max_size=6), st.text())
 def test_any_names_round_trip_through_a_record_header(names: list[str], result: str) -> None:
     text = (
-        f"risk-record 1\nrules: 2008\nplayers: {format_names(names)}   # a comment, \"quoted\" # too\n"
+        f'risk-record 1\nrules: 2008\nplayers: {format_names(names)}   # a comment, "quoted" # too\n'
         f"result: {format_name(result)}\n---\n"
     )
     header = read_header(text)
@@ -319,14 +320,30 @@ def test_a_header_error_names_the_players_line(finished: tuple[Game, str]) -> No
 def test_a_hash_in_a_name_saves_and_replays_from_the_command_line(tmp_path: Path) -> None:
     save = tmp_path / "h.risk"
     play = subprocess.run(
-        [sys.executable, "-m", "risk", "play", "--names", "A#n,Bob,Cy", "--humans", "none", "--seed", "1",
-         "--save", str(save)],
-        capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "risk",
+            "play",
+            "--names",
+            "A#n,Bob,Cy",
+            "--humans",
+            "none",
+            "--seed",
+            "1",
+            "--save",
+            str(save),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
     )
     assert play.returncode == 0, play.stderr
     assert 'players: "A#n", Bob, Cy' in save.read_text()
-    replay = subprocess.run([sys.executable, "-m", "risk", "replay", str(save)], capture_output=True,
-                            text=True, check=False)
+    replay = subprocess.run(
+        [sys.executable, "-m", "risk", "replay", str(save)], capture_output=True, text=True, check=False
+    )
     assert replay.returncode == 0 and replay.stderr == ""
     assert "valid record of" in replay.stdout
 

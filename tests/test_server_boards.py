@@ -335,7 +335,7 @@ def test_the_apis_whole_answer_uploaded_says_to_take_its_board(client: TestClien
     answer = client.get("/api/boards/crossroads").text
     checked = client.post("/api/boards/check", content=answer.encode()).json()
     assert not checked["valid"] and checked["count"] == 1
-    assert "its \"board\" field is the board file" in checked["problems"][0]["message"]
+    assert 'its "board" field is the board file' in checked["problems"][0]["message"]
     board = json.dumps(json.loads(answer)["board"])
     assert client.post("/api/boards/check", content=board.encode()).json()["valid"]
 
@@ -349,13 +349,15 @@ def crowded_board(territories: int) -> dict[str, Any]:
     for k, name in enumerate(names):
         row, column = divmod(k, columns)
         beside = [k - 1 if column else -1, k + 1 if column < columns - 1 else -1, k - columns, k + columns]
-        rows.append({
-            "name": name,
-            "continent": f"Part {k * 20 // territories}",
-            "card": ("infantry", "cavalry", "artillery")[k % 3],
-            "label": [column * 80 + row % 2 * 30, row * 70],
-            "neighbours": [names[j] for j in beside if 0 <= j < territories],
-        })
+        rows.append(
+            {
+                "name": name,
+                "continent": f"Part {k * 20 // territories}",
+                "card": ("infantry", "cavalry", "artillery")[k % 3],
+                "label": [column * 80 + row % 2 * 30, row * 70],
+                "neighbours": [names[j] for j in beside if 0 <= j < territories],
+            }
+        )
     return {
         "format": 1,
         "name": f"crowded-{territories}",

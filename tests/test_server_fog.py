@@ -309,6 +309,8 @@ def test_http_and_websocket_answers_are_the_same_bytes_whatever_the_fog_hides() 
 
 # -- whole games over the websocket -------------------------------------------------------------------
 TURNS = 80  # then the people in the game resign, one after another, until it ends
+
+
 @pytest.mark.parametrize(("edition", "game", "options", "seats"), FOGGED_GAMES[:5])
 def test_whole_fogged_games_each_seat_reads_its_own_lines(
     edition: str, game: str, options: dict[str, str], seats: str

@@ -99,8 +99,12 @@ def test_the_balance_tool_shuffles_the_order_not_the_map() -> None:
 
     def shape(b: Board) -> set[tuple[str, frozenset[str], str, int]]:
         return {
-            (t.name, frozenset(b.territories[n].name for n in b.neighbours[t.index]),
-             b.continents[t.continent].name, b.continents[t.continent].bonus)
+            (
+                t.name,
+                frozenset(b.territories[n].name for n in b.neighbours[t.index]),
+                b.continents[t.continent].name,
+                b.continents[t.continent].bonus,
+            )
             for t in b.territories
         }
 

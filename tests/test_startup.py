@@ -60,7 +60,12 @@ def test_importing_risk_loads_the_rules_only_when_asked() -> None:
 
 
 PUBLIC_MODULES = (
-    "risk.errors", "risk.maps", "risk.record", "risk.rules.actions", "risk.rules.game", "risk.rules.options",
+    "risk.errors",
+    "risk.maps",
+    "risk.record",
+    "risk.rules.actions",
+    "risk.rules.game",
+    "risk.rules.options",
     "risk.view",
 )
 

@@ -475,7 +475,13 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
     finally:
         store.close()
     assert table_names(storage_url) == {
-        "alembic_version", "games", "seats", "actions", "chat", "rulesets", "boards",
+        "alembic_version",
+        "games",
+        "seats",
+        "actions",
+        "chat",
+        "rulesets",
+        "boards",
     }
 
 

@@ -103,15 +103,36 @@ def test_turn_cap_means_the_same_in_tournament_and_simulate(tmp_path: Path) -> N
     # "turns" reports them, in both commands; the same game, capped, gives the same record.
     cap = 4
     code, stdout, stderr = invoke(
-        "tournament", "--bots", "quick,random,quick", "--games", "1", "--seed", "7", "--max-turns", str(cap),
-        "--json", "--out", str(tmp_path / "tournament"),
+        "tournament",
+        "--bots",
+        "quick,random,quick",
+        "--games",
+        "1",
+        "--seed",
+        "7",
+        "--max-turns",
+        str(cap),
+        "--json",
+        "--out",
+        str(tmp_path / "tournament"),
     )
     assert code == 0, stderr
     tournament_game = json.loads(stdout)["results"][0]
-    simulated = CliRunner().invoke(risk_app, [
-        "simulate", "--bots", "quick,random,quick", "--seed", "7", "--max-turns", str(cap), "--json",
-        "--record", str(tmp_path / "simulate"),
-    ])
+    simulated = CliRunner().invoke(
+        risk_app,
+        [
+            "simulate",
+            "--bots",
+            "quick,random,quick",
+            "--seed",
+            "7",
+            "--max-turns",
+            str(cap),
+            "--json",
+            "--record",
+            str(tmp_path / "simulate"),
+        ],
+    )
     assert simulated.exit_code == 0, simulated.stderr
     simulate_game = json.loads(simulated.stdout)["games"][0]
     assert tournament_game["winner"] is None and simulate_game["winner"] is None
@@ -137,8 +158,18 @@ def test_run_tournament_checks_its_arguments() -> None:
 def test_tournament_json_chart_and_records(tmp_path: Path) -> None:
     out = tmp_path / "out"
     code, stdout, stderr = invoke(
-        "tournament", "--bots", "quick,random,fortress,continental", "--games", "8", "--workers", "2",
-        "--seed", "3", "--json", "--out", str(out),
+        "tournament",
+        "--bots",
+        "quick,random,fortress,continental",
+        "--games",
+        "8",
+        "--workers",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+        "--out",
+        str(out),
     )
     assert code == 0, stderr
     data = json.loads(stdout)
@@ -194,8 +225,16 @@ def test_tournament_argument_errors(args: list[str], message: str, tmp_path: Pat
 
 def test_tournament_of_another_game(tmp_path: Path) -> None:
     code, stdout, stderr = invoke(
-        "tournament", "--game", "two-player", "--bots", "continental,fortress", "--games", "2", "--json",
-        "--out", str(tmp_path),
+        "tournament",
+        "--game",
+        "two-player",
+        "--bots",
+        "continental,fortress",
+        "--games",
+        "2",
+        "--json",
+        "--out",
+        str(tmp_path),
     )
     assert code == 0, stderr
     data = json.loads(stdout)

@@ -60,8 +60,18 @@ def kill_and_check_children_exit(parent: subprocess.Popen[bytes], count: int) ->
 
 def test_killed_tournament_leaves_no_worker(tmp_path: Path) -> None:
     command = [
-        sys.executable, "-m", "risk", "tournament", "--bots", "continental,continental,continental",
-        "--games", "400", "--workers", "2", "--out", str(tmp_path / "out"),
+        sys.executable,
+        "-m",
+        "risk",
+        "tournament",
+        "--bots",
+        "continental,continental,continental",
+        "--games",
+        "400",
+        "--workers",
+        "2",
+        "--out",
+        str(tmp_path / "out"),
     ]
     parent = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     kill_and_check_children_exit(parent, 2)

@@ -673,7 +673,8 @@ def test_a_save_that_cannot_be_written_leaves_the_last_one_whole(
 ) -> None:
     path = tmp_path / "game.risk"
     session = PlaySession(
-        Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=4), make_seats(("human", "quick", "quick"), 4),
+        Game(Rules.preset("2008"), ["Ann", "Bob", "Cy"], seed=4),
+        make_seats(("human", "quick", "quick"), 4),
         save_path=path,
     )
     session.start()

@@ -115,8 +115,15 @@ def shuffled(board: Board, seed: int) -> Board:
     return Board(data)
 
 
-def play_one(board_ref: str, edition: str, bots: tuple[str, ...], players: int, seed: int,
-             max_turns: int, order: str = "shuffled") -> Outcome:
+def play_one(
+    board_ref: str,
+    edition: str,
+    bots: tuple[str, ...],
+    players: int,
+    seed: int,
+    max_turns: int,
+    order: str = "shuffled",
+) -> Outcome:
     listed = load_map(board_ref)
     board = shuffled(listed, seed) if order == "shuffled" else listed
     # Mirror games: every seat plays the game's one bot (the bots take turns from game to game), so a
@@ -133,15 +140,24 @@ def play_one(board_ref: str, edition: str, bots: tuple[str, ...], players: int, 
     ((first, owner),) = at_start
     turn_order = [(first + i) % players for i in range(players)]
     # Homes by the continent's place in the board as listed (the same continent whatever the order).
-    homes = tuple(listed.continent(board.continents[home_continent(board, owner, player)].name)
-                  for player in turn_order)
+    homes = tuple(
+        listed.continent(board.continents[home_continent(board, owner, player)].name) for player in turn_order
+    )
     place = None if report.winner is None else turn_order.index(report.winner)
     return Outcome(players, place, homes, report.turns)
 
 
-def measure(board_ref: str, players: int, games: int, edition: str = "1993",
-            bots: tuple[str, ...] = ("quick", "continental"), processes: int = 1, first_seed: int = 0,
-            max_turns: int = 1000, order: str = "shuffled") -> list[Outcome]:
+def measure(
+    board_ref: str,
+    players: int,
+    games: int,
+    edition: str = "1993",
+    bots: tuple[str, ...] = ("quick", "continental"),
+    processes: int = 1,
+    first_seed: int = 0,
+    max_turns: int = 1000,
+    order: str = "shuffled",
+) -> list[Outcome]:
     """``games`` bot games on the board with ``players`` seats (seeds from ``first_seed``); ``order``:
     ``shuffled``, each game on the board under an order of its own (:func:`shuffled`), or ``file``,
     every game on the board as listed."""
@@ -173,8 +189,10 @@ class Row:
         low, high = self.interval
         rate = self.wins / self.games if self.games else 0.0
         mark = " *" if self.off_chance else ""
-        return (f"| {self.label} | {self.wins}/{self.games} | {rate:.1%} | {low:.1%} to {high:.1%} "
-                f"| {self.chance:.1%}{mark} |")
+        return (
+            f"| {self.label} | {self.wins}/{self.games} | {rate:.1%} | {low:.1%} to {high:.1%} "
+            f"| {self.chance:.1%}{mark} |"
+        )
 
 
 def turn_order_rows(outcomes: list[Outcome]) -> list[Row]:
@@ -206,8 +224,9 @@ def chi_square(rows: list[Row]) -> tuple[float, float]:
     return statistic, chi_square_p(statistic, len(rows) - 1)
 
 
-def report(board: Board, outcomes: list[Outcome], edition: str, bots: tuple[str, ...],
-           order: str = "shuffled") -> str:
+def report(
+    board: Board, outcomes: list[Outcome], edition: str, bots: tuple[str, ...], order: str = "shuffled"
+) -> str:
     players = outcomes[0].players
     capped = sum(1 for o in outcomes if o.winner_place is None)
     turns = sorted(o.turns for o in outcomes)
@@ -223,8 +242,13 @@ def report(board: Board, outcomes: list[Outcome], edition: str, bots: tuple[str,
     rows = turn_order_rows(outcomes)
     lines += [r.text() for r in rows]
     statistic, p = chi_square(rows)
-    lines += ["", f"chi-square {statistic:.2f} on {players - 1} degrees of freedom: p = {p:.3f}", "",
-              "| home continent | won | rate | 95% interval | chance |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        f"chi-square {statistic:.2f} on {players - 1} degrees of freedom: p = {p:.3f}",
+        "",
+        "| home continent | won | rate | 95% interval | chance |",
+        "|---|---|---|---|---|",
+    ]
     lines += [r.text() for r in home_rows(board, outcomes)]
     return "\n".join(lines)
 
@@ -239,9 +263,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     parser.add_argument("--max-turns", type=int, default=1000)
-    parser.add_argument("--order", choices=("shuffled", "file"), default="shuffled",
-                        help="each game on the board under an order of territories of its own "
-                             "(default), or every game in the file's order")
+    parser.add_argument(
+        "--order",
+        choices=("shuffled", "file"),
+        default="shuffled",
+        help="each game on the board under an order of territories of its own "
+        "(default), or every game in the file's order",
+    )
     args = parser.parse_args(argv)
     try:
         board = load_map(args.board)
@@ -254,8 +282,17 @@ def main(argv: list[str] | None = None) -> int:
         print("balance_board: error: --games must be at least 1", file=sys.stderr)
         return 2
     for players in args.players:
-        outcomes = measure(args.board, players, args.games, args.rules, tuple(args.bots), args.processes,
-                           args.seed, args.max_turns, args.order)
+        outcomes = measure(
+            args.board,
+            players,
+            args.games,
+            args.rules,
+            tuple(args.bots),
+            args.processes,
+            args.seed,
+            args.max_turns,
+            args.order,
+        )
         print(report(board, outcomes, args.rules, tuple(args.bots), args.order))
         print()
     return 0

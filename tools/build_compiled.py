@@ -209,24 +209,35 @@ def keep_docstrings(c_file: Path) -> None:
         return match[0] if doc is None else f'{match["head"]}PyDoc_STR("{match["sig"] or ""}{c_string(doc)}")'
 
     def getter(match: re.Match[str]) -> str:
-        doc = docs.get(f'{match["ident"]}___{match["name"]}')
+        doc = docs.get(f"{match['ident']}___{match['name']}")
         return match[0] if doc is None else f'{match["head"]}"{c_string(doc)}", NULL}}'
 
     text = c_file.read_text(encoding="utf-8")
-    text = re.sub(r'(?P<head>\(PyCFunction\)CPyPy_(?P<ident>\w+),\s*[A-Z_| ]+,\s*)'
-                  r'(?:PyDoc_STR\("(?P<sig>(?:[^"\\]|\\.)*?\\n--\\n\\n)"\)|NULL)'
-                  r'(?P<note>\s*/\* docstring \*/)?\}', method, text)
-    text = re.sub(r'(?P<head>static PyTypeObject CPyType_(?P<ident>\w+)_template_ = \{[^}]*?\.tp_doc = )'
-                  r'(?:PyDoc_STR\("(?P<sig>(?:[^"\\]|\\.)*?\\n--\\n\\n)"\)|NULL)', class_doc, text)
-    text = re.sub(r'(?P<head>\{"(?P<name>\w+)",\s*\(getter\)(?P<ident>\w+)_get_(?P=name),\s*'
-                  r'(?:\(setter\)\w+|NULL),\s*)NULL,\s*NULL\}', getter, text)
+    text = re.sub(
+        r"(?P<head>\(PyCFunction\)CPyPy_(?P<ident>\w+),\s*[A-Z_| ]+,\s*)"
+        r'(?:PyDoc_STR\("(?P<sig>(?:[^"\\]|\\.)*?\\n--\\n\\n)"\)|NULL)'
+        r"(?P<note>\s*/\* docstring \*/)?\}",
+        method,
+        text,
+    )
+    text = re.sub(
+        r"(?P<head>static PyTypeObject CPyType_(?P<ident>\w+)_template_ = \{[^}]*?\.tp_doc = )"
+        r'(?:PyDoc_STR\("(?P<sig>(?:[^"\\]|\\.)*?\\n--\\n\\n)"\)|NULL)',
+        class_doc,
+        text,
+    )
+    text = re.sub(
+        r'(?P<head>\{"(?P<name>\w+)",\s*\(getter\)(?P<ident>\w+)_get_(?P=name),\s*'
+        r"(?:\(setter\)\w+|NULL),\s*)NULL,\s*NULL\}",
+        getter,
+        text,
+    )
     c_file.write_text(text, encoding="utf-8")
 
 
 def build() -> None:
     from mypyc.build import mypycify
     from setuptools import setup
-
 
     clean()
     BUILD.mkdir(parents=True, exist_ok=True)
@@ -237,7 +248,9 @@ def build() -> None:
     os.chdir(SRC)
     extensions = mypycify(
         ["--config-file", str(config), "--cache-dir", str(BUILD / "mypy_cache"), *COMPILED],
-        opt_level="3", group_name=GROUP, target_dir=str(BUILD),
+        opt_level="3",
+        group_name=GROUP,
+        target_dir=str(BUILD),
     )
     for c_file in BUILD.glob("*.c"):
         keep_docstrings(c_file)
@@ -245,8 +258,17 @@ def build() -> None:
         setup(
             name="risk-compiled",
             ext_modules=extensions,
-            script_args=["--quiet", "build_ext", "--inplace", "--parallel", "2",
-                         "--build-temp", temp, "--build-lib", temp],
+            script_args=[
+                "--quiet",
+                "build_ext",
+                "--inplace",
+                "--parallel",
+                "2",
+                "--build-temp",
+                temp,
+                "--build-lib",
+                temp,
+            ],
         )
     MANIFEST.write_text(json.dumps(current_manifest(), indent=1) + "\n")
 
@@ -254,8 +276,9 @@ def build() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clean", action="store_true", help="remove the compiled build")
-    parser.add_argument("--if-needed", action="store_true",
-                        help="build only when the build present is missing or out of date")
+    parser.add_argument(
+        "--if-needed", action="store_true", help="build only when the build present is missing or out of date"
+    )
     args = parser.parse_args()
     if args.clean:
         clean()
@@ -264,20 +287,28 @@ def main() -> None:
         print("build_compiled: the compiled core is up to date")
         return
     if (missing := missing_tools()) is not None:
-        print(f"build_compiled: cannot build the compiled core: {missing}; the pure-Python build is used",
-              file=sys.stderr)
+        print(
+            f"build_compiled: cannot build the compiled core: {missing}; the pure-Python build is used",
+            file=sys.stderr,
+        )
         sys.exit(CANNOT_BUILD)
     if args.if_needed:
-        print("build_compiled: compiling the rules core and the bots with mypyc, once (1 to 2 minutes; "
-              "the bots then think about twice as fast)", flush=True)
+        print(
+            "build_compiled: compiling the rules core and the bots with mypyc, once (1 to 2 minutes; "
+            "the bots then think about twice as fast)",
+            flush=True,
+        )
         log = ROOT / "build" / "build_compiled.log"
         try:
             with quiet(log):  # mypyc's and the compiler's notes are for us, not for a player
                 build()
         except (Exception, SystemExit) as error:  # `make play` goes on, on pure Python
             clean()
-            print(f"build_compiled: the build failed ({error or type(error).__name__}; its output: {log}); "
-                  "the pure-Python build is used", file=sys.stderr)
+            print(
+                f"build_compiled: the build failed ({error or type(error).__name__}; its output: {log}); "
+                "the pure-Python build is used",
+                file=sys.stderr,
+            )
             sys.exit(CANNOT_BUILD)
     else:
         build()

@@ -138,8 +138,15 @@ YAKUTSK = box(112, 59, 145, 80)
 KAMCHATKA = region((127, 40), (127, 59), (145, 59), (145, 80), (192, 80), (192, 40))
 # China north of the Great Wall (Inner Mongolia's east, Manchuria) is the board's Mongolia.
 MANCHURIA = region(
-    (96, 42.6), (111, 41.6), (117.5, 41.2), (119.7, 39.9), (119.7, 39.0), (122, 38.0), (136, 38),
-    (136, 54), (96, 54),
+    (96, 42.6),
+    (111, 41.6),
+    (117.5, 41.2),
+    (119.7, 39.9),
+    (119.7, 39.0),
+    (122, 38.0),
+    (136, 38),
+    (136, 54),
+    (96, 54),
 )
 KAZAKH_URAL = region((59, 47.5), (59, 57), (83, 57), (83, 45), (79, 45))
 KAZAKH_SIBERIA = box(83, 45, 90, 57)
@@ -157,8 +164,20 @@ RULES: list[Rule] = [
     Rule(
         "central-america",
         (
-            "Mexico", "Guatemala", "Belize", "Honduras", "El Salvador", "Nicaragua", "Costa Rica",
-            "Panama", "Cuba", "Jamaica", "Haiti", "Dominican Rep.", "Puerto Rico", "Bahamas",
+            "Mexico",
+            "Guatemala",
+            "Belize",
+            "Honduras",
+            "El Salvador",
+            "Nicaragua",
+            "Costa Rica",
+            "Panama",
+            "Cuba",
+            "Jamaica",
+            "Haiti",
+            "Dominican Rep.",
+            "Puerto Rico",
+            "Bahamas",
         ),
     ),
     # South America
@@ -176,8 +195,17 @@ RULES: list[Rule] = [
     Rule(
         "northern-europe",
         (
-            "Germany", "Poland", "Denmark", "Netherlands", "Belgium", "Luxembourg", "Czechia",
-            "Slovakia", "Austria", "Switzerland", "Liechtenstein",
+            "Germany",
+            "Poland",
+            "Denmark",
+            "Netherlands",
+            "Belgium",
+            "Luxembourg",
+            "Czechia",
+            "Slovakia",
+            "Austria",
+            "Switzerland",
+            "Liechtenstein",
         ),
         EUROPE,
     ),
@@ -185,9 +213,22 @@ RULES: list[Rule] = [
     Rule(
         "southern-europe",
         (
-            "Italy", "Vatican", "San Marino", "Malta", "Slovenia", "Croatia", "Bosnia and Herz.",
-            "Serbia", "Kosovo", "Montenegro", "Albania", "Macedonia", "Greece", "Bulgaria",
-            "Romania", "Hungary",
+            "Italy",
+            "Vatican",
+            "San Marino",
+            "Malta",
+            "Slovenia",
+            "Croatia",
+            "Bosnia and Herz.",
+            "Serbia",
+            "Kosovo",
+            "Montenegro",
+            "Albania",
+            "Macedonia",
+            "Greece",
+            "Bulgaria",
+            "Romania",
+            "Hungary",
         ),
     ),
     Rule("ukraine", ("Ukraine", "Belarus", "Moldova", "Estonia", "Latvia", "Lithuania")),
@@ -196,17 +237,44 @@ RULES: list[Rule] = [
     Rule(
         "north-africa",
         (
-            "Morocco", "W. Sahara", "Algeria", "Tunisia", "Mauritania", "Mali", "Niger", "Chad",
-            "Senegal", "Gambia", "Guinea-Bissau", "Guinea", "Sierra Leone", "Liberia",
-            "Côte d'Ivoire", "Burkina Faso", "Ghana", "Togo", "Benin", "Nigeria",
+            "Morocco",
+            "W. Sahara",
+            "Algeria",
+            "Tunisia",
+            "Mauritania",
+            "Mali",
+            "Niger",
+            "Chad",
+            "Senegal",
+            "Gambia",
+            "Guinea-Bissau",
+            "Guinea",
+            "Sierra Leone",
+            "Liberia",
+            "Côte d'Ivoire",
+            "Burkina Faso",
+            "Ghana",
+            "Togo",
+            "Benin",
+            "Nigeria",
         ),
     ),
     Rule("egypt", ("Egypt", "Libya")),
     Rule(
         "east-africa",
         (
-            "Sudan", "S. Sudan", "Ethiopia", "Eritrea", "Djibouti", "Somalia", "Somaliland", "Kenya",
-            "Uganda", "Rwanda", "Burundi", "Tanzania",
+            "Sudan",
+            "S. Sudan",
+            "Ethiopia",
+            "Eritrea",
+            "Djibouti",
+            "Somalia",
+            "Somaliland",
+            "Kenya",
+            "Uganda",
+            "Rwanda",
+            "Burundi",
+            "Tanzania",
         ),
     ),
     Rule(
@@ -216,8 +284,15 @@ RULES: list[Rule] = [
     Rule(
         "south-africa",
         (
-            "South Africa", "Namibia", "Botswana", "Zimbabwe", "Mozambique", "Zambia", "Malawi",
-            "Lesotho", "eSwatini",
+            "South Africa",
+            "Namibia",
+            "Botswana",
+            "Zimbabwe",
+            "Mozambique",
+            "Zambia",
+            "Malawi",
+            "Lesotho",
+            "eSwatini",
         ),
     ),
     Rule("madagascar", ("Madagascar",)),
@@ -240,9 +315,26 @@ RULES: list[Rule] = [
     Rule(
         "middle-east",
         (
-            "Turkey", "Syria", "Lebanon", "Israel", "Palestine", "Jordan", "Iraq", "Saudi Arabia",
-            "Yemen", "Oman", "United Arab Emirates", "Qatar", "Bahrain", "Kuwait", "Iran", "Cyprus",
-            "N. Cyprus", "Georgia", "Armenia", "Azerbaijan",
+            "Turkey",
+            "Syria",
+            "Lebanon",
+            "Israel",
+            "Palestine",
+            "Jordan",
+            "Iraq",
+            "Saudi Arabia",
+            "Yemen",
+            "Oman",
+            "United Arab Emirates",
+            "Qatar",
+            "Bahrain",
+            "Kuwait",
+            "Iran",
+            "Cyprus",
+            "N. Cyprus",
+            "Georgia",
+            "Armenia",
+            "Azerbaijan",
         ),
     ),
     Rule("india", ("India", "Pakistan", "Nepal", "Bhutan", "Bangladesh", "Sri Lanka", "Siachen Glacier")),
@@ -284,7 +376,9 @@ def fetch_world() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="world-atlas-"))
     subprocess.run(
         ["npm", "pack", WORLD_ATLAS, "--pack-destination", str(folder)],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     tarball = next(folder.glob("world-atlas-*.tgz"))
     with tarfile.open(tarball) as archive:
@@ -424,8 +518,10 @@ def build_territories(countries: dict[str, list[Polygon]]) -> dict[str, MultiPol
         biggest = max(pieces, key=lambda p: p.area)
         others = [q for other, polys in parts.items() if other != slug for q in polys]
         pieces = [
-            p for p in pieces
-            if p is biggest or p.area >= min(KEEP_PIECE, biggest.area / 4)
+            p
+            for p in pieces
+            if p is biggest
+            or p.area >= min(KEEP_PIECE, biggest.area / 4)
             or any(p.distance(q) < 0.01 for q in others)
         ]
         factor = ENLARGE.get(slug)
@@ -434,8 +530,11 @@ def build_territories(countries: dict[str, list[Polygon]]) -> dict[str, MultiPol
             pieces = [affinity.scale(p, factor, factor, origin=centre) for p in pieces]
         # no specks of holes (slits left between countries), and coordinates on the 0.1 grid
         snapped = polygons_of(shapely.set_precision(MultiPolygon(pieces), 0.1))
-        snapped = [Polygon(p.exterior, [r for r in p.interiors if Polygon(r).area > 5 * MIN_PIECE])
-                   for p in snapped if p.area >= MIN_PIECE or len(snapped) == 1]
+        snapped = [
+            Polygon(p.exterior, [r for r in p.interiors if Polygon(r).area > 5 * MIN_PIECE])
+            for p in snapped
+            if p.area >= MIN_PIECE or len(snapped) == 1
+        ]
         territories[slug] = MultiPolygon([orient(p, 1.0) for p in snapped])
     return territories
 
@@ -525,8 +624,7 @@ def wrap_line(west: MultiPolygon, east: MultiPolygon) -> str:
     wx, wy = min((c for p in west.geoms for c in p.exterior.coords), key=lambda c: c[0])
     ex, ey = max((c for p in east.geoms for c in p.exterior.coords), key=lambda c: c[0])
     y = (wy + ey) / 2
-    return (f"M{fmt(wx - 2)} {fmt(wy)}L0 {fmt(y)}"
-            f"M{fmt(WIDTH)} {fmt(y)}L{fmt(ex + 2)} {fmt(ey)}")
+    return f"M{fmt(wx - 2)} {fmt(wy)}L0 {fmt(y)}M{fmt(WIDTH)} {fmt(y)}L{fmt(ex + 2)} {fmt(ey)}"
 
 
 def build(world: Path) -> tuple[dict, list[str]]:
@@ -547,12 +645,15 @@ def build(world: Path) -> tuple[dict, list[str]]:
     if problems:
         return {}, problems
 
-    links = {frozenset((slug_of[a], slug_of[b])): link.get("by", "border")
-             for link in board["links"] for a, b in [link["between"]]}
+    links = {
+        frozenset((slug_of[a], slug_of[b])): link.get("by", "border")
+        for link in board["links"]
+        for a, b in [link["between"]]
+    }
     slugs = list(slug_of.values())
     sea_lines = []
     for i, a in enumerate(slugs):
-        for b in slugs[i + 1:]:
+        for b in slugs[i + 1 :]:
             shared = touching(shapes[a], shapes[b])
             if shapes[a].intersection(shapes[b]).area > 1:
                 problems.append(f"{a} and {b} overlap")
@@ -630,20 +731,28 @@ def preview_svg(drawing: dict) -> str:
     ]
     for slug, t in drawing["territories"].items():
         colour = COLOURS[continent_of[slug]]
-        out.append(f'<path d="{t["path"]}" fill="{colour}" stroke="#ffffff" stroke-width="0.8" '
-                   'stroke-linejoin="round"/>')
+        out.append(
+            f'<path d="{t["path"]}" fill="{colour}" stroke="#ffffff" stroke-width="0.8" '
+            'stroke-linejoin="round"/>'
+        )
     for line in drawing["sea_lines"]:  # above the land: some cross narrow straits
-        out.append(f'<path d="{line["path"]}" stroke="#2f4f63" stroke-width="1.2" '
-                   'stroke-dasharray="4 3" fill="none"/>')
+        out.append(
+            f'<path d="{line["path"]}" stroke="#2f4f63" stroke-width="1.2" '
+            'stroke-dasharray="4 3" fill="none"/>'
+        )
     for slug, t in drawing["territories"].items():
         x, y = t["label"]
         out.append(f'<circle cx="{x}" cy="{y}" r="6" fill="#fff" stroke="#333" stroke-width="0.8"/>')
-        out.append(f'<text x="{x}" y="{y + 15}" font-family="sans-serif" font-size="8" '
-                   f'text-anchor="middle" fill="#222">{name_of[slug]}</text>')
+        out.append(
+            f'<text x="{x}" y="{y + 15}" font-family="sans-serif" font-size="8" '
+            f'text-anchor="middle" fill="#222">{name_of[slug]}</text>'
+        )
     for name, c in drawing["continents"].items():
         x, y = c["label"]
-        out.append(f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="13" font-weight="bold" '
-                   f'text-anchor="middle" fill="#29465a">{name.upper()} ({bonus[name]})</text>')
+        out.append(
+            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="13" font-weight="bold" '
+            f'text-anchor="middle" fill="#29465a">{name.upper()} ({bonus[name]})</text>'
+        )
     out.append("</svg>")
     return "\n".join(out)
 

@@ -43,8 +43,11 @@ DESIGNS = (
     Design(
         name="crossroads",
         title="The Crossroads: four lands that meet in the middle, for quick 2 or 3 player games "
-              "(24 territories, 4 continents)",
-        territories=24, continents=4, seed=3, players=(2, 3),
+        "(24 territories, 4 continents)",
+        territories=24,
+        continents=4,
+        seed=3,
+        players=(2, 3),
         continent_names=("Ashford", "Fernvale", "Stormcrest", "Goldmere"),
         # It replaced the isles (22 territories, seed 4), whose 3-player game favoured the first
         # player once measured with the order of territories shuffled. The generator's Fernvale 4
@@ -55,9 +58,21 @@ DESIGNS = (
     Design(
         name="pangaea",
         title="Pangaea: one great land for 3 to 10 players (90 territories, 9 continents)",
-        territories=90, continents=9, seed=11, players=(3, 10),
-        continent_names=("Westmarch", "Thornwood", "Saltplain", "Crown Peaks", "Heartland", "Sunfields",
-                         "Frostmere", "Red Canyons", "Eastwatch"),
+        territories=90,
+        continents=9,
+        seed=11,
+        players=(3, 10),
+        continent_names=(
+            "Westmarch",
+            "Thornwood",
+            "Saltplain",
+            "Crown Peaks",
+            "Heartland",
+            "Sunfields",
+            "Frostmere",
+            "Red Canyons",
+            "Eastwatch",
+        ),
         # Measured on the generator's bonuses, players starting in the east corner won well above
         # chance (Red Canyons 19-26%, Eastwatch 20-32% against 12.5-17%), those in Thornwood and
         # Frostmere below it: their bonuses moved one step the other way.
@@ -116,8 +131,10 @@ def board_text(data: dict[str, Any]) -> str:
 def main(argv: list[str]) -> int:
     wanted = [d for d in DESIGNS if not argv or d.name in argv]
     if not wanted:
-        print(f"make_shipped_boards: error: no design {argv}; designs: {[d.name for d in DESIGNS]}",
-              file=sys.stderr)
+        print(
+            f"make_shipped_boards: error: no design {argv}; designs: {[d.name for d in DESIGNS]}",
+            file=sys.stderr,
+        )
         return 2
     for design in wanted:
         path = MAPS / f"{design.name}.json"

@@ -58,7 +58,8 @@ class BotFigures:
             "turns_without_conquest": round(self.turns_without_conquest / turns, 3),
             "moves_everything_in": round(self.moves_in["all"] / moves, 3) if moves else 0.0,
             "mean_hand_at_trade": round(sum(k * v for k, v in self.trade_hands.items()) / trades, 2)
-            if trades else 0.0,
+            if trades
+            else 0.0,
             "eliminated": dict(self.eliminated),
             "new_attacks_on_weaker_opponent": round(self.new_attacks_on["weaker"] / max(1, aimed), 3),
         }
@@ -87,8 +88,11 @@ def study_game(game_at_end: Game, seed: int, figures: dict[str, BotFigures]) -> 
             mine.moves_in[amount] += 1
         elif isinstance(action, Attack):
             battle = game.last_battle
-            fresh = battle is None or battle.conquered or (battle.source, battle.target) != (
-                action.source, action.target)
+            fresh = (
+                battle is None
+                or battle.conquered
+                or (battle.source, battle.target) != (action.source, action.target)
+            )
             opponents = [p for p in range(game.humans) if game.alive[p] and p != actor]
             counts = game.territory_count
             if fresh and len(opponents) == 2 and counts[opponents[0]] != counts[opponents[1]]:

@@ -160,8 +160,15 @@ def play_simulation(job: SimulationJob) -> SimulatedGame:
 # many games
 # ---------------------------------------------------------------------------------------------
 def simulation_jobs(
-    rules: Rules, bots: Sequence[str], games: int, *, seed: int = 1, max_turns: int = DEFAULT_MAX_TURNS,
-    board: str = "classic", collect_turns: bool = False, keep_records: bool = False,
+    rules: Rules,
+    bots: Sequence[str],
+    games: int,
+    *,
+    seed: int = 1,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    board: str = "classic",
+    collect_turns: bool = False,
+    keep_records: bool = False,
 ) -> list[SimulationJob]:
     described = rules.describe()
     return [
@@ -171,7 +178,10 @@ def simulation_jobs(
 
 
 def simulate_games(
-    jobs: Sequence[SimulationJob], *, workers: int | None = None, backend: str = "local",
+    jobs: Sequence[SimulationJob],
+    *,
+    workers: int | None = None,
+    backend: str = "local",
     address: str | None = None,
 ) -> Iterator[SimulatedGame]:
     """Play the jobs (:func:`risk.parallel.run_jobs`); yields each game as it finishes, in any order.
@@ -218,8 +228,12 @@ def arrow_schema(fields: Sequence[tuple[str, str, bool, str]], metadata: dict[st
     import pyarrow as pa
 
     types = {
-        "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(), "int64": pa.int64(),
-        "string": pa.string(), "bool": pa.bool_(),
+        "int8": pa.int8(),
+        "int16": pa.int16(),
+        "int32": pa.int32(),
+        "int64": pa.int64(),
+        "string": pa.string(),
+        "bool": pa.bool_(),
     }
 
     def arrow_type(name: str) -> pyarrow.DataType:
@@ -227,8 +241,10 @@ def arrow_schema(fields: Sequence[tuple[str, str, bool, str]], metadata: dict[st
         return pa.list_(types[inner]) if inner != name else types[name]
 
     return pa.schema(
-        [pa.field(name, arrow_type(kind), nullable, metadata={"doc": doc})
-         for name, kind, nullable, doc in fields],
+        [
+            pa.field(name, arrow_type(kind), nullable, metadata={"doc": doc})
+            for name, kind, nullable, doc in fields
+        ],
         metadata=metadata,
     )
 
@@ -333,8 +349,13 @@ def simulate_to_parquet(
 
 
 def write_games(
-    path: Path, jobs: Sequence[SimulationJob], *, workers: int | None = None, backend: str = "local",
-    address: str | None = None, on_game: Callable[[SimulatedGame], None] | None = None,
+    path: Path,
+    jobs: Sequence[SimulationJob],
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    on_game: Callable[[SimulatedGame], None] | None = None,
     record_dir: Path | None = None,
 ) -> list[SimulatedGame]:
     """Play the jobs and write the tables to ``path`` (checked by :func:`check_out_path`); the games'
@@ -347,8 +368,12 @@ def write_games(
         risk_version = "unknown"
     first = jobs[0]
     # The board as given (a name or a file) and its digest: a file may change after the run.
-    metadata = {"risk.version": risk_version, "risk.rules": first.rules, "risk.board": first.board,
-                "risk.board_sha256": load_map(first.board).digest}
+    metadata = {
+        "risk.version": risk_version,
+        "risk.rules": first.rules,
+        "risk.board": first.board,
+        "risk.board_sha256": load_map(first.board).digest,
+    }
     out = ParquetOut(path, metadata, turns=first.collect_turns)
     played: list[SimulatedGame] = []
     try:

@@ -95,6 +95,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="RISK, the world-conquest game: exact rules of the 1993, 2003 and 2008 editions.",
 )
+
+
 def _print_version(value: bool) -> None:
     if value:
         from importlib.metadata import PackageNotFoundError, version
@@ -113,8 +115,12 @@ def _print_version(value: bool) -> None:
 def _root(
     show_version: Annotated[
         bool,
-        typer.Option("--version", is_eager=True, callback=_print_version,
-                     help="the version, and whether the rules core runs compiled (mypyc) or pure Python"),
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="the version, and whether the rules core runs compiled (mypyc) or pure Python",
+        ),
     ] = False,
 ) -> None:
     """RISK, the world-conquest game: exact rules of the 1993, 2003 and 2008 editions."""
@@ -234,9 +240,7 @@ def simulate_command(
     players: Annotated[int | None, typer.Option("--players", "-p", help="number of players")] = None,
     bots: Annotated[
         str | None,
-        typer.Option(
-            "--bots", "-b", help=f"bots or levels by seat, comma-separated (default {DEFAULT_BOT})"
-        ),
+        typer.Option("--bots", "-b", help=f"bots or levels by seat, comma-separated (default {DEFAULT_BOT})"),
     ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the first game; game k uses seed+k")] = 1,
@@ -258,18 +262,23 @@ def simulate_command(
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", help="write the games to FILE.parquet and their turns to FILE.turns.parquet "
-            "(docs/research.md)", metavar="FILE.parquet",
+            "--out",
+            help="write the games to FILE.parquet and their turns to FILE.turns.parquet (docs/research.md)",
+            metavar="FILE.parquet",
         ),
     ] = None,
     turns: Annotated[
         bool, typer.Option("--turns/--no-turns", help="with --out: also the turns table")
     ] = True,
     workers: Annotated[
-        int | None, typer.Option(
-            "--workers", "-w", help="parallel processes [default: 1]; with --backend ray, the most games "
-            "in flight [default: twice the cluster's CPUs]", show_default=False,
-        )
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            help="parallel processes [default: 1]; with --backend ray, the most games "
+            "in flight [default: twice the cluster's CPUs]",
+            show_default=False,
+        ),
     ] = None,
     backend: Annotated[
         str, typer.Option("--backend", help="where the games run: local or ray (pip install 'risk[ray]')")
@@ -334,8 +343,14 @@ def simulate_command(
             fail(f"cannot create {record}: {error.strerror}")
 
     jobs = simulation_jobs(
-        ruleset, bot_names, games, seed=seed, max_turns=max_turns, board=board,
-        collect_turns=out is not None and turns, keep_records=record is not None,
+        ruleset,
+        bot_names,
+        games,
+        seed=seed,
+        max_turns=max_turns,
+        board=board,
+        collect_turns=out is not None and turns,
+        keep_records=record is not None,
     )
     where = {"workers": workers, "backend": backend, "address": address}
     with progress_bar(games) as advance:
@@ -371,7 +386,8 @@ def simulate_command(
                 "bots": bot_names,
                 "max_turns": max_turns,
                 "games": [
-                    simulated.report.to_json() | {"error": None} if simulated.report is not None
+                    simulated.report.to_json() | {"error": None}
+                    if simulated.report is not None
                     else {"seed": simulated.job.seed, "winner": None, "error": simulated.error}
                     for simulated in played
                 ],
@@ -431,8 +447,10 @@ def replay_command(
     board: Annotated[
         str | None,
         typer.Option(
-            "--board", help="the board the record was played on (a shipped name or a .json file), for a "
-            "record that does not hold its board; refused if it is not the record's", metavar="NAME|FILE",
+            "--board",
+            help="the board the record was played on (a shipped name or a .json file), for a "
+            "record that does not hold its board; refused if it is not the record's",
+            metavar="NAME|FILE",
         ),
     ] = None,
 ) -> None:

@@ -434,9 +434,7 @@ def summarize_history(
                 changes += [territory, now_owner, now_armies]
                 owner[territory], armies[territory] = now_owner, now_armies
         text = _text(narrate(game, before, entries)) or f"{game.players[seat]}: {action.text(board_data)}."
-        frames.append(
-            [game.turn, rounds(), int(game.phase), game.current, seat, changes, text, arrow]
-        )
+        frames.append([game.turn, rounds(), int(game.phase), game.current, seat, changes, text, arrow])
         if game.turn != turn and game.turn >= 1:
             sample(number)
     if outcomes:
@@ -513,6 +511,13 @@ def summarize_record(text: str) -> tuple[dict[str, Any], bool]:
 
 
 __all__ = [
-    "FRAME_FIELDS", "SERIES", "SUMMARY_VERSION", "check_board", "expected_losses", "replay_upload",
-    "summarize", "summarize_history", "summarize_record",
+    "FRAME_FIELDS",
+    "SERIES",
+    "SUMMARY_VERSION",
+    "check_board",
+    "expected_losses",
+    "replay_upload",
+    "summarize",
+    "summarize_history",
+    "summarize_record",
 ]

@@ -149,16 +149,17 @@ def narrate(
             if lost_d:
                 losses.append(f"{players[defender]} loses {_armies(lost_d)}" if defender >= 0 else "")
             lines.append(
-                _seen(LogLine(
-                    f"{players[attacker]} rolls {'-'.join(map(str, attack))}, "
-                    f"{players[defender] if defender >= 0 else 'the defence'} rolls "
-                    f"{'-'.join(map(str, defence))}: "
-                    + " and ".join(x for x in losses if x)
-                    + ".",
-                    "battle",
-                    attacker,
-                    {"attack": list(attack), "defence": list(defence), "defender": defender},
-                ), seen_by)
+                _seen(
+                    LogLine(
+                        f"{players[attacker]} rolls {'-'.join(map(str, attack))}, "
+                        f"{players[defender] if defender >= 0 else 'the defence'} rolls "
+                        f"{'-'.join(map(str, defence))}: " + " and ".join(x for x in losses if x) + ".",
+                        "battle",
+                        attacker,
+                        {"attack": list(attack), "defence": list(defence), "defender": defender},
+                    ),
+                    seen_by,
+                )
             )
         elif who == "draw":
             # The card goes to the player whose turn earned it: under the 1993 and 2003 rules it is

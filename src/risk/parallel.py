@@ -124,5 +124,11 @@ def _exit_when_orphaned(parent_pid: int) -> None:
 
 
 __all__ = [
-    "BACKENDS", "BackendError", "Outcome", "check_backend", "die_with_parent", "run_jobs", "watch_parent",
+    "BACKENDS",
+    "BackendError",
+    "Outcome",
+    "check_backend",
+    "die_with_parent",
+    "run_jobs",
+    "watch_parent",
 ]

@@ -71,7 +71,10 @@ def connected(address: str | None) -> Iterator[Any]:
         address = "local"
     try:
         ray.init(
-            address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,
+            address=address,
+            include_dashboard=False,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
             configure_logging=True,
         )
     except (Exception, SystemExit) as error:  # ray.init exits the process on some failures

@@ -131,8 +131,10 @@ def parse_names(text: str, line: int | None = None) -> list[str]:
             name, position = _JSON.raw_decode(text, position)
         except json.JSONDecodeError as error:
             raise RecordError(
-                f"the quoted name {text[position:position + 20]!r} is not closed or holds a bad escape "
-                f"({error.msg.lower()})", line) from None
+                f"the quoted name {text[position : position + 20]!r} is not closed or holds a bad escape "
+                f"({error.msg.lower()})",
+                line,
+            ) from None
         rest = text[position:].lstrip()
         if rest and not rest.startswith(","):
             raise RecordError(f"the quoted name {name!r} is followed by {rest[:20]!r}, not a comma", line)
@@ -251,8 +253,9 @@ def _parse_header(lines: list[tuple[int, str]]) -> tuple[RecordHeader, int]:
     if BOARD_DIGEST in fields:
         number, text = fields[BOARD_DIGEST]
         if not re.fullmatch(r"[0-9a-f]{64}", text):
-            raise RecordError(f"the {BOARD_DIGEST} line holds {text[:20]!r}, not 64 hexadecimal digits",
-                              number)
+            raise RecordError(
+                f"the {BOARD_DIGEST} line holds {text[:20]!r}, not 64 hexadecimal digits", number
+            )
         digest = text
     result_line, result = fields.get("result", (0, ""))
     fogged_for = fields.get(FOGGED_FOR)
@@ -293,10 +296,15 @@ def _record_board(header: RecordHeader, given: Board | None) -> Board:
             raise RecordError(
                 f"the record was played on the {name!r} board (sha256 {_short(digest)}...), and the board "
                 f"given is another one ({given.name!r}, sha256 {_short(given.digest)}...): give the record's "
-                "own board", header.board_line)
+                "own board",
+                header.board_line,
+            )
         if digest is None and normalise(given.name) != normalise(name):
-            raise RecordError(f"the record was played on the {name!r} board, not on {given.name!r}: "
-                              "give the record's own board", header.board_line)
+            raise RecordError(
+                f"the record was played on the {name!r} board, not on {given.name!r}: "
+                "give the record's own board",
+                header.board_line,
+            )
         return given
     if header.board_json is not None:
         number, text = header.board_json
@@ -307,18 +315,24 @@ def _record_board(header: RecordHeader, given: Board | None) -> Board:
         if digest is not None and header.board_digest is not None and board.digest != digest:
             raise RecordError(
                 f"the record's {BOARD_JSON} is not the board of its {BOARD_DIGEST} line: the record was "
-                "changed", number)
+                "changed",
+                number,
+            )
         return board
     if shipped is None:
         raise RecordError(
             f"the record was played on the {name!r} board, which is not shipped with risk and not in the "
-            "record: give its file (risk replay RECORD --board FILE)", header.board_line)
+            "record: give its file (risk replay RECORD --board FILE)",
+            header.board_line,
+        )
     board = load_map(shipped)
     if digest is not None and board.digest != digest:
         raise RecordError(
             f"the record was played on a {name!r} board (sha256 {_short(digest)}...) that is not the "
             f"shipped one (sha256 {_short(board.digest)}...): give the record's board file "
-            "(risk replay RECORD --board FILE)", header.board_line)
+            "(risk replay RECORD --board FILE)",
+            header.board_line,
+        )
     return board
 
 
@@ -456,8 +470,9 @@ def replay_record(text: str, verify: bool = True, board: Board | None = None) ->
     except RiskError as error:
         raise RecordError(str(error), _header_error_line(header, board, first_line)) from None
     if opening:
-        raise RecordError("the record has chance outcomes before the first action that the game did not use",
-                          first_line)
+        raise RecordError(
+            "the record has chance outcomes before the first action that the game did not use", first_line
+        )
     turns_played = 0
     for number, line, outcomes, outcome_lines in groups:
         try:
@@ -477,8 +492,9 @@ def replay_record(text: str, verify: bool = True, board: Board | None = None) ->
     if header.result and header.result != "unfinished":
         winner = game.players[game.winner] if game.winner is not None else "unfinished"
         if header.result != winner:
-            raise RecordError(f"the header says the result is {header.result!r}, the replay gives {winner!r}",
-                              lines[-1][0])
+            raise RecordError(
+                f"the header says the result is {header.result!r}, the replay gives {winner!r}", lines[-1][0]
+            )
     return Replay(game, header.seed, game.chance_from_seed, turns_played)
 
 

@@ -100,4 +100,5 @@ def play_game(
     )
     return game, report
 
+
 picklable(GameReport)

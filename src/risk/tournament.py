@@ -143,8 +143,17 @@ class GameResult:
 
     @classmethod
     def of_failure(cls, job: GameJob, error: str) -> GameResult:
-        return cls(job.index, job.seed, job.seats, None, 0, 0, 0.0, [f"game {job.index} failed: {error}"],
-                   error=error)
+        return cls(
+            job.index,
+            job.seed,
+            job.seats,
+            None,
+            0,
+            0,
+            0.0,
+            [f"game {job.index} failed: {error}"],
+            error=error,
+        )
 
     @property
     def winner(self) -> str | None:
@@ -175,7 +184,9 @@ def play_job(job: GameJob) -> GameResult:
     out = None if job.record_dir is None else Path(job.record_dir)
     bots = [
         make_player(
-            spec, bot_seed(job.seed, seat), job.time_budget,
+            spec,
+            bot_seed(job.seed, seat),
+            job.time_budget,
             None if out is None else bot_log_file(out, job.index, seat, spec),
         )
         for seat, spec in enumerate(job.seats)
@@ -194,8 +205,10 @@ def play_job(job: GameJob) -> GameResult:
                 game.apply(action)
             except ValueError as error:
                 # A built-in bot error is a bug; still, one bad seat must not stop the tournament.
-                log.append(f"game {job.index}: {job.seats[actor]} (seat {actor}) failed: {error}; "
-                           "the random bot plays this seat for the rest of the game")
+                log.append(
+                    f"game {job.index}: {job.seats[actor]} (seat {actor}) failed: {error}; "
+                    "the random bot plays this seat for the rest of the game"
+                )
                 bots[actor] = make_bot("random", bot_seed(job.seed, actor))
                 continue
             actions += 1
@@ -225,8 +238,14 @@ def play_job(job: GameJob) -> GameResult:
 
 
 def schedule(
-    bots: Sequence[str], games: int, seed: int, rules: Rules, board: str, max_turns: int,
-    time_budget: float, record_dir: Path | None,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    rules: Rules,
+    board: str,
+    max_turns: int,
+    time_budget: float,
+    record_dir: Path | None,
 ) -> list[GameJob]:
     """Game k: seed ``seed + k // n``, seats rotated by ``k % n`` (n = number of seats)."""
     n = len(bots)
@@ -234,8 +253,18 @@ def schedule(
     for k in range(games):
         shift = k % n
         seats = tuple(bots[shift:]) + tuple(bots[:shift])
-        jobs.append(GameJob(k, seed + k // n, seats, rules.describe(), board, max_turns, time_budget,
-                            None if record_dir is None else str(record_dir)))
+        jobs.append(
+            GameJob(
+                k,
+                seed + k // n,
+                seats,
+                rules.describe(),
+                board,
+                max_turns,
+                time_budget,
+                None if record_dir is None else str(record_dir),
+            )
+        )
     return jobs
 
 
@@ -381,8 +410,17 @@ def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[BotSt
     for name in names:
         seats = sum(result.seats.count(name) for result in results)
         wins = sum(1 for result in results if result.winner == name)
-        table.append(BotStanding(name, seats, wins, wins / seats if seats else 0.0,
-                                 wilson_interval(wins, seats), ratings[name], labels[name]))
+        table.append(
+            BotStanding(
+                name,
+                seats,
+                wins,
+                wins / seats if seats else 0.0,
+                wilson_interval(wins, seats),
+                ratings[name],
+                labels[name],
+            )
+        )
     table.sort(key=lambda standing: (-standing.rating, standing.name))
     return table
 
@@ -470,7 +508,7 @@ def _short_label(name: str) -> str:
     """A bot's name cut to fit the chart's margin (a program's path can be long; the table keeps it whole)."""
     if len(name) <= CHART_LABEL_CHARACTERS:
         return name
-    return "…" + name[-(CHART_LABEL_CHARACTERS - 1):]
+    return "…" + name[-(CHART_LABEL_CHARACTERS - 1) :]
 
 
 def write_chart(tournament: TournamentResult, path: Path) -> None:

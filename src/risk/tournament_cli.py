@@ -68,7 +68,8 @@ def tournament_command(
     bots: Annotated[
         str | None,
         typer.Option(
-            "--bots", "-b",
+            "--bots",
+            "-b",
             help="bots, one per seat, comma-separated: levels (easy, normal, hard, expert), built-in "
             "names (search:N sets its iterations) or program paths (./mybot)",
         ),
@@ -82,14 +83,22 @@ def tournament_command(
     ] = None,
     games_text: Annotated[str, typer.Option("--games", "-n", help="number of games")] = "20",
     workers_text: Annotated[
-        str | None, typer.Option(
-            "--workers", "-w", help="parallel processes [default: 1]; with --backend ray, the most games "
-            "in flight [default: twice the cluster's CPUs]", show_default=False,
-        )
+        str | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            help="parallel processes [default: 1]; with --backend ray, the most games "
+            "in flight [default: twice the cluster's CPUs]",
+            show_default=False,
+        ),
     ] = None,
     backend: Annotated[
-        str, typer.Option("--backend", help="where the games run: local (processes here) or ray (pip install "
-                          "'risk[ray]'; a local Ray, or the cluster at --address)")
+        str,
+        typer.Option(
+            "--backend",
+            help="where the games run: local (processes here) or ray (pip install "
+            "'risk[ray]'; a local Ray, or the cluster at --address)",
+        ),
     ] = "local",
     address: Annotated[
         str | None, typer.Option("--address", help="with --backend ray: the cluster's head (host:port, auto)")
@@ -98,16 +107,17 @@ def tournament_command(
     max_turns_text: Annotated[
         str, typer.Option("--max-turns", help="stop a game unfinished (no winner) after this many turns")
     ] = str(DEFAULT_MAX_TURNS),
-    time_text: Annotated[
-        str, typer.Option("--time", help="seconds per decision for external bots")
-    ] = str(DEFAULT_TIME_BUDGET),
+    time_text: Annotated[str, typer.Option("--time", help="seconds per decision for external bots")] = str(
+        DEFAULT_TIME_BUDGET
+    ),
     board: Annotated[
         str, typer.Option("--map", "--board", help="a shipped board or a .json board file")
     ] = "classic",
     out: Annotated[
-        Path, typer.Option(
+        Path,
+        typer.Option(
             "--out", help="folder for game records, results.json, tournament.log, chart.png, bot logs (log/)"
-        )
+        ),
     ] = DEFAULT_OUT,
     as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
 ) -> None:
@@ -152,8 +162,18 @@ def tournament_command(
 
         try:
             tournament = run_tournament(
-                specs, ruleset, games, workers=workers, seed=seed, board=board, max_turns=max_turns,
-                time_budget=time_budget, out=out, on_result=advance, backend=backend, address=address,
+                specs,
+                ruleset,
+                games,
+                workers=workers,
+                seed=seed,
+                board=board,
+                max_turns=max_turns,
+                time_budget=time_budget,
+                out=out,
+                on_result=advance,
+                backend=backend,
+                address=address,
             )
         except (RiskError, TournamentError) as error:
             _fail(str(error))
@@ -170,8 +190,12 @@ def tournament_command(
     for standing in tournament.standings:
         low, high = standing.ci95
         table.add_row(
-            standing.label or standing.name, str(standing.games), str(standing.wins),
-            f"{standing.win_rate:.1%}", f"{low:.1%} - {high:.1%}", f"{standing.rating:.0f}",
+            standing.label or standing.name,
+            str(standing.games),
+            str(standing.wins),
+            f"{standing.win_rate:.1%}",
+            f"{low:.1%} - {high:.1%}",
+            f"{standing.rating:.0f}",
         )
     console = output_console()
     console.print(table)

@@ -14,7 +14,13 @@ from risk.bots.warlord import WarlordBot
 
 # Weakest first (the order measured by benchmarks/bench_strength.py).
 LADDER: tuple[type[Bot], ...] = (
-    RandomBot, QuickBot, FortressBot, ContinentalBot, WarlordBot, SearchBot, ExpertBot
+    RandomBot,
+    QuickBot,
+    FortressBot,
+    ContinentalBot,
+    WarlordBot,
+    SearchBot,
+    ExpertBot,
 )
 # Every bot by name: the ladder, and the beginner behind the easy level.
 _NAMED: tuple[type[Bot], ...] = (RandomBot, BeginnerBot, *LADDER[1:])

@@ -160,4 +160,3 @@ class BeginnerBot(Bot):
         if self.rng.random() < MOVES_THE_LEAST:
             return Occupy(low)  # the stack that won stays behind, out of the fight
         return Occupy(low + int(self.rng.random() * (high - low + 1)))
-

@@ -99,7 +99,12 @@ CLASSIC = Recipe()
 # candidates, the budget focused on decisions at stake, and 2-player RISK's neutral left out of the
 # strength share (measured: docs/bots.md, "The top bot").
 RECIPE = Recipe(
-    source="warlord", rollout="warlord", opponents="warlord", quick_model=False, plans=True, focus=True,
+    source="warlord",
+    rollout="warlord",
+    opponents="warlord",
+    quick_model=False,
+    plans=True,
+    focus=True,
     neutrals=False,
 )
 
@@ -216,8 +221,10 @@ class ExpertBot(SearchBot):
         quick_model = self.recipe.quick_model
         recent = view.public_history(-HISTORY_TAIL) if quick_model else []
         self._policies = [
-            self._rollout_policy if seat == view.player
-            else all_in if quick_model and self.plays_all_in(recent, seat)
+            self._rollout_policy
+            if seat == view.player
+            else all_in
+            if quick_model and self.plays_all_in(recent, seat)
             else opponent
             for seat in range(len(view.players))
         ]
@@ -288,7 +295,8 @@ class ExpertBot(SearchBot):
             extra_actions = [*plans, *self.predator_attacks(view, me)]
         elif view.phase == Phase.REINFORCE and isinstance(default, Place):
             extra_actions = [
-                *plans, *(Place(attack.source, view.pending) for attack in self.predator_attacks(view, me))
+                *plans,
+                *(Place(attack.source, view.pending) for attack in self.predator_attacks(view, me)),
             ]
         else:
             return base

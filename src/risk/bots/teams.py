@@ -93,5 +93,12 @@ def untied(view: View, me: int, source: int, target: int, wanted: int, low: int,
 
 
 __all__ = [
-    "FOCUS_FLOOR", "FOCUS_ODDS", "FOCUS_WEIGHT", "WIN_VALUE", "focus_values", "ties", "units_of", "untied",
+    "FOCUS_FLOOR",
+    "FOCUS_ODDS",
+    "FOCUS_WEIGHT",
+    "WIN_VALUE",
+    "focus_values",
+    "ties",
+    "units_of",
+    "untied",
 ]

@@ -480,7 +480,6 @@ class WarlordBot(HeuristicBot):
         return Attack(s, t, min(3, armies[s] - 1))
 
 
-
 # A committed plan (the expert's candidate) is followed while the rest of it holds this well.
 COMMIT_ODDS = PLAN_ODDS_LOW
 

@@ -160,9 +160,7 @@ class ActionCodec:
         # The board's own Mission RISK cards (made from it on a board other than the classic one).
         self.mission_keys: tuple[str, ...] = tuple(m.key for m in ranked_missions(board))
         self._mission_index = {key: i for i, key in enumerate(self.mission_keys)}
-        self.edges: tuple[tuple[int, int], ...] = tuple(
-            (s, d) for s in range(t) for d in board.neighbours[s]
-        )
+        self.edges: tuple[tuple[int, int], ...] = tuple((s, d) for s in range(t) for d in board.neighbours[s])
         self.edge_of: dict[tuple[int, int], int] = {edge: i for i, edge in enumerate(self.edges)}
         # attack_of[source][target] + dice: an attack's offset in its block (a table: no tuple to hash).
         self.attack_of: list[list[int]] = [[0] * t for _ in range(t)]

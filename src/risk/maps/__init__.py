@@ -319,8 +319,10 @@ def board_from_json(text: str, what: str = "the board") -> Board:
         where = f" ({problems[0].where})" if problems[0].where else ""
         raise MapError(f"{what} is {problems[0].message}{where}")
     if not isinstance(data, dict):  # checked here: the compiled Board takes only a dict
-        raise MapError(f"{what} is not a board: it holds a JSON {type(data).__name__}, "
-                       "not an object with the board's fields")
+        raise MapError(
+            f"{what} is not a board: it holds a JSON {type(data).__name__}, "
+            "not an object with the board's fields"
+        )
     try:
         return Board(data)
     except MapError as error:

@@ -30,11 +30,101 @@ from typing import Any
 
 # -- type: DejaVu Sans Bold advance widths (thousandths of an em), characters 32..126 ------------------
 _WIDTHS = (
-    348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696,
-    696, 696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683,
-    683, 821, 837, 372, 372, 775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771,
-    724, 725, 457, 365, 457, 838, 500, 500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665,
-    343, 1042, 712, 687, 716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838,
+    348,
+    456,
+    521,
+    838,
+    696,
+    1002,
+    872,
+    306,
+    457,
+    457,
+    523,
+    838,
+    380,
+    415,
+    380,
+    365,
+    696,
+    696,
+    696,
+    696,
+    696,
+    696,
+    696,
+    696,
+    696,
+    696,
+    400,
+    400,
+    838,
+    838,
+    838,
+    580,
+    1000,
+    774,
+    762,
+    734,
+    830,
+    683,
+    683,
+    821,
+    837,
+    372,
+    372,
+    775,
+    637,
+    995,
+    837,
+    850,
+    733,
+    850,
+    770,
+    720,
+    682,
+    812,
+    774,
+    1103,
+    771,
+    724,
+    725,
+    457,
+    365,
+    457,
+    838,
+    500,
+    500,
+    675,
+    716,
+    593,
+    716,
+    678,
+    435,
+    716,
+    712,
+    343,
+    343,
+    665,
+    343,
+    1042,
+    712,
+    687,
+    716,
+    716,
+    493,
+    595,
+    478,
+    712,
+    652,
+    924,
+    645,
+    652,
+    582,
+    712,
+    365,
+    712,
+    838,
 )
 WIDE = 1000  # any other character (accented letters are as wide as their base letter or less)
 ASCENT, DESCENT = 0.928, 0.236  # of the em: the text box of one line is ASCENT + DESCENT tall
@@ -96,8 +186,10 @@ class Box:
 
     def overlaps(self, other: Box, pad: float = 0.0) -> bool:
         return (
-            self.x0 < other.x1 + pad and other.x0 < self.x1 + pad
-            and self.y0 < other.y1 + pad and other.y0 < self.y1 + pad
+            self.x0 < other.x1 + pad
+            and other.x0 < self.x1 + pad
+            and self.y0 < other.y1 + pad
+            and other.y0 < self.y1 + pad
         )
 
     def distance(self, other: Box) -> float:
@@ -110,8 +202,10 @@ class Box:
         x1, y1, x2, y2 = line
         low, high = 0.0, 1.0
         sides = (
-            (x1 - x2, x1 - self.x0), (x2 - x1, self.x1 - x1),
-            (y1 - y2, y1 - self.y0), (y2 - y1, self.y1 - y1),
+            (x1 - x2, x1 - self.x0),
+            (x2 - x1, self.x1 - x1),
+            (y1 - y2, y1 - self.y0),
+            (y2 - y1, self.y1 - y1),
         )
         for p, q in sides:
             if p == 0:
@@ -377,8 +471,10 @@ def spots(
     reach = radius + GAP * unit
     preferred = (bx, by + reach + h / 2)
     centres = [
-        preferred, (bx, by - reach - h / 2),
-        (bx + reach + w / 2, by), (bx - reach - w / 2, by),
+        preferred,
+        (bx, by - reach - h / 2),
+        (bx + reach + w / 2, by),
+        (bx - reach - w / 2, by),
     ]
     for shift in (0.25, 0.5):
         for side in (-1, 1):
@@ -392,7 +488,8 @@ def spots(
         count = int(SEARCH / STEP)
         centres = [
             (bx + i * step, by + j * step * 0.6)
-            for i in range(-count, count + 1) for j in range(-count, count + 1)
+            for i in range(-count, count + 1)
+            for j in range(-count, count + 1)
         ]
     out = []
     for cx, cy in centres:
@@ -434,7 +531,8 @@ def place_names(
     x0, y0, width, height = (float(v) for v in drawing["viewBox"])
     unit = board_unit(drawing["viewBox"], len(drawing["territories"]))
     drawn = {
-        slug: t for slug, t in drawing["territories"].items()
+        slug: t
+        for slug, t in drawing["territories"].items()
         if slug in names and t.get("path") and isinstance(t.get("label"), list)
     }
     anchors = {slug: (float(t["label"][0]), float(t["label"][1])) for slug, t in drawn.items()}
@@ -447,8 +545,9 @@ def place_names(
             x, y = (float(v) for v in row["label"][:2])
             fixed.append(continent_box(name, continents[name], x, y, unit))
     dx, dy = HQ_OFFSET
-    stars = BoxIndex((around(x + dx * unit, y + dy * unit, HQ_RADIUS * unit) for x, y in anchors.values()),
-                     4 * radius)
+    stars = BoxIndex(
+        (around(x + dx * unit, y + dy * unit, HQ_RADIUS * unit) for x, y in anchors.values()), 4 * radius
+    )
     margin = 1.0 * unit
     frame = Box(x0 + margin, y0 + margin, x0 + width - margin, y0 + height - margin)
     pad = PAD * unit
@@ -461,8 +560,13 @@ def place_names(
         others = {i for i in badge_index.indices(region) if i != place[slug] and badges[i].overlaps(region)}
 
         def keep(box: Box) -> bool:
-            return (frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
-                    and not near.overlaps(box, pad))
+            return (
+                frame.x0 <= box.x0
+                and box.x1 <= frame.x1
+                and frame.y0 <= box.y0
+                and box.y1 <= frame.y1
+                and not near.overlaps(box, pad)
+            )
 
         options = []
         for spot in (spot for layout in sets for spot in spots(anchors[slug], layout, unit, far, keep)):
@@ -471,9 +575,13 @@ def place_names(
             mine = spot.box.distance(own)
             reach = max(mine + GAP * unit, 1.5 * radius)  # the badges farther cannot count
             closer = sum(
-                1 for i in badge_index.indices(spot.box, reach)
-                if i in others and (spot.box.distance(badges[i]) <= mine + GAP * unit
-                                    or hangs_under(spot.box, badges[i], radius))
+                1
+                for i in badge_index.indices(spot.box, reach)
+                if i in others
+                and (
+                    spot.box.distance(badges[i]) <= mine + GAP * unit
+                    or hangs_under(spot.box, badges[i], radius)
+                )
             )
             leader, cost = spot.leader, spot.cost + AMBIGUOUS * closer
             if closer and leader is None:
@@ -506,8 +614,11 @@ def place_names(
 
     def best(slug: str, placed: Placed) -> Spot | None:
         chosen = nearest(slug, placed)
-        if (slug not in searched and len(searched) < FAR_SEARCHES
-                and (chosen is None or full_cost(slug, chosen) > FAR_ENOUGH)):
+        if (
+            slug not in searched
+            and len(searched) < FAR_SEARCHES
+            and (chosen is None or full_cost(slug, chosen) > FAR_ENOUGH)
+        ):
             searched.add(slug)
             candidates[slug] = sorted(candidates[slug] + allowed(slug, far=True), key=lambda spot: spot.cost)
             chosen = nearest(slug, placed)
@@ -521,9 +632,7 @@ def place_names(
             if not placed.free(slug, spot, pad):
                 continue
             if spot.leader and any(
-                badges[i].crosses(spot.leader)
-                for i in badge_index.indices(spot.extent)
-                if i != place[slug]
+                badges[i].crosses(spot.leader) for i in badge_index.indices(spot.extent) if i != place[slug]
             ):
                 continue
             cost = full_cost(slug, spot)

@@ -532,6 +532,22 @@ _PARSERS: dict[str, Callable[[list[str], Board, str], Action]] = {
 
 # Pickled and copied through their constructors in both builds (risk.rules.pickling).
 picklable(
-    Claim, Capital, ClaimMission, Bribe, ReinforceAlly, CallOff, Reroll, Commander, AcceptDice,
-    Place, Trade, Attack, Defend, Occupy, EndAttack, Fortify, EndTurn, Resign,
+    Claim,
+    Capital,
+    ClaimMission,
+    Bribe,
+    ReinforceAlly,
+    CallOff,
+    Reroll,
+    Commander,
+    AcceptDice,
+    Place,
+    Trade,
+    Attack,
+    Defend,
+    Occupy,
+    EndAttack,
+    Fortify,
+    EndTurn,
+    Resign,
 )

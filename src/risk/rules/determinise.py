@@ -84,7 +84,8 @@ def _resample_board(real: Game, game: Game, me: int, rng: random.Random) -> None
     seen_owner = real.seen_owner[me] if me >= 0 else [-1] * count
     seen_armies = real.seen_armies[me] if me >= 0 else [0] * count
     rivals = [
-        p for p in range(len(real.players))
+        p
+        for p in range(len(real.players))
         if p != me and real.alive[p] and (real.team is None or me < 0 or real.team[p] != real.team[me])
     ]
     hidden = [t for t in range(count) if not sight[t]]

@@ -65,8 +65,10 @@ def unshown_in_name(name: str) -> str | None:
     ("the player name 'a\\tb' holds a control character (U+0009), ..."); None when it can be shown."""
     for character in name:
         if unicodedata.category(character) in _UNSHOWN_CATEGORIES:
-            return (f"the player name {name!r} holds {_describe_unshown(character)}, which cannot be shown "
-                    "in a name")
+            return (
+                f"the player name {name!r} holds {_describe_unshown(character)}, which cannot be shown "
+                "in a name"
+            )
     return None
 
 
@@ -273,12 +275,15 @@ class Game(VariantStates):
                 defender_chooses = self.phase is _DEFEND
                 self._restore(snapshot)
                 if defender_chooses:
-                    raise IllegalActionError(f"{self._describe(action)} does not roll the dice now: the "
-                                             "defender chooses its dice first: give the dice with its "
-                                             "'defend N'")
+                    raise IllegalActionError(
+                        f"{self._describe(action)} does not roll the dice now: the "
+                        "defender chooses its dice first: give the dice with its "
+                        "'defend N'"
+                    )
                 if not isinstance(action, (Attack, Defend)):
-                    raise IllegalActionError(f"{self._describe(action)} does not roll the dice: only an "
-                                             "attack or a defence does")
+                    raise IllegalActionError(
+                        f"{self._describe(action)} does not roll the dice: only an attack or a defence does"
+                    )
                 raise IllegalActionError(f"{self._describe(action)} does not roll the dice now")
             assert len(self.history) > before
         finally:

@@ -16,4 +16,5 @@ class Outcome:
     reason: str
     winners: tuple[int, ...] = ()
 
+
 picklable(Outcome)

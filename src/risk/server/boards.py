@@ -98,7 +98,6 @@ def board_data(stored: str) -> dict[str, Any]:
     return dict(json.loads(text))
 
 
-
 def board_json(board: Board) -> dict[str, Any]:
     """The board as a board file, the ``risk board show --json`` shape (:meth:`Board.to_json`): it
     validates and uploads back as the same board; each territory has its notation ``slug``."""

@@ -185,8 +185,11 @@ def spec_board(spec: GameSpec) -> Board:
     as ``risk board validate``) and at most :data:`MAX_MAP_BYTES` as canonical JSON."""
     if isinstance(spec.board, str):
         if spec.board not in available_maps():
-            raise Refusal("bad-request", f"no board {spec.board!r}; boards: {', '.join(available_maps())} "
-                          "(or a board given as a JSON object, docs/boards.md)")
+            raise Refusal(
+                "bad-request",
+                f"no board {spec.board!r}; boards: {', '.join(available_maps())} "
+                "(or a board given as a JSON object, docs/boards.md)",
+            )
         return load_map(spec.board)
     if not isinstance(spec.board, dict):
         raise Refusal("bad-request", "the board is a shipped board's name or a board as a JSON object")
@@ -195,8 +198,10 @@ def spec_board(spec: GameSpec) -> Board:
     except (TypeError, ValueError, RecursionError):
         raise Refusal("bad-request", "the board is not JSON data: give it as a JSON object") from None
     if len(text.encode("utf-8")) > MAX_MAP_BYTES:
-        raise Refusal("too-large", f"the board is larger than {MAX_MAP_BYTES // 1024 // 1024} MiB, "
-                      "the largest board taken")
+        raise Refusal(
+            "too-large",
+            f"the board is larger than {MAX_MAP_BYTES // 1024 // 1024} MiB, the largest board taken",
+        )
     problems = board_problems(spec.board)
     if problems:  # the lobby's words for an upload the validator refuses (risk.server.boards)
         summary = problems_summary([str(problem) for problem in problems])

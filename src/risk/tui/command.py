@@ -181,7 +181,8 @@ def play_command(
     board_name: Annotated[
         str | None,
         typer.Option(
-            "--board", "--map",
+            "--board",
+            "--map",
             help="the board: a shipped name (`risk board list`) or a .json board file (default classic)",
             metavar="NAME|FILE",
         ),
@@ -327,8 +328,13 @@ def choose_save(console: Console) -> Path:
 
 
 def load_game(
-    path: Path, players: int | None, seed: int | None, option: list[str] | None, names: str | None,
-    rules: str, board: Board | None = None,
+    path: Path,
+    players: int | None,
+    seed: int | None,
+    option: list[str] | None,
+    names: str | None,
+    rules: str,
+    board: Board | None = None,
 ) -> tuple[Game, list[str], SavedSettings]:
     """The saved game, the seat kinds it names (or one human in seat 1 and the default bot), and the
     session's settings it keeps (``autodefend``, ``auto``). ``board``: the board the save was played

@@ -490,8 +490,13 @@ def players_table(view: View, palette: Palette) -> RenderableType:
             ", ".join(continent_names(view, p)),
         )
     fog = (
-        [Text("Fog of war: the others' territories, armies, reinforcements and continents count what you "
-              "last saw.", style=FOG_STYLE)]
+        [
+            Text(
+                "Fog of war: the others' territories, armies, reinforcements and continents count what you "
+                "last saw.",
+                style=FOG_STYLE,
+            )
+        ]
         if view.fogged
         else []
     )

@@ -590,8 +590,12 @@ class PlaySession:
                 view = self._view()
                 hidden = [t for t in (attack.source, attack.target) if not view.visible(t)]
                 if hidden:  # fog of war: the odds would tell its armies
-                    self._say(Text(f"{board.name_of(hidden[0])} is out of your sight (fog of war): "
-                                   "`odds A D` gives the odds for any armies."))
+                    self._say(
+                        Text(
+                            f"{board.name_of(hidden[0])} is out of your sight (fog of war): "
+                            "`odds A D` gives the odds for any armies."
+                        )
+                    )
                     return
                 cannot = self._cannot_attack(attack.source, attack.target)
                 if cannot is not None:

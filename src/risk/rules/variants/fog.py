@@ -217,8 +217,10 @@ def observe(game: Any) -> None:
         was, now = before[seat], after[seat]
         # Territories whose memory may change: those that changed, in sight before or after, and
         # those coming into or out of sight.
-        looked = changed if was is now or was == now else sorted(
-            {*changed, *(t for t in range(count) if was[t] != now[t])}
+        looked = (
+            changed
+            if was is now or was == now
+            else sorted({*changed, *(t for t in range(count) if was[t] != now[t])})
         )
         touched = [t for t in looked if was[t] or now[t]]
         if not touched:

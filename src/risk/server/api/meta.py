@@ -72,8 +72,10 @@ async def meta() -> dict[str, Any]:
 @router.get("/api/boards", summary="The shipped boards")
 async def boards() -> dict[str, Any]:
     return {
-        "boards": [summary(load_map(name)) | {"preview": f"/api/boards/{name}/preview.svg"}
-                   for name in available_maps()],
+        "boards": [
+            summary(load_map(name)) | {"preview": f"/api/boards/{name}/preview.svg"}
+            for name in available_maps()
+        ],
         "max_bytes": MAX_BOARD_BYTES,
     }
 
