@@ -682,7 +682,7 @@ def test_a_save_that_cannot_be_written_leaves_the_last_one_whole(
     saved = path.read_bytes()
     assert saved.startswith(b"risk-record 1\n")
     # Text that cannot be written as UTF-8 (a lone surrogate): the save fails before the file is touched.
-    monkeypatch.setattr("risk.tui.session.record_text", lambda *args: "risk-record 1\n\udcff")
+    monkeypatch.setattr("risk.tui.saving.record_text", lambda *args: "risk-record 1\n\udcff")
     output = squashed(say(session, "save"))
     assert "Couldnotwrite" in output and "notUTF-8" in output
     assert path.read_bytes() == saved and sorted(p.name for p in tmp_path.iterdir()) == ["game.risk"]

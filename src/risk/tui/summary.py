@@ -1,4 +1,5 @@
-"""What an action did, and one-line summaries of whole turns (for bots' turns and the setup).
+"""What an action did, one-line summaries of whole turns (for bots' turns and the setup), and the
+line that says who won.
 
 ``Effect`` is measured around one ``game.apply``: the dice, a conquest, eliminations, cards drawn.
 A ``TurnLog`` gathers the effects of one player's turn into a line such as
@@ -22,9 +23,10 @@ from risk.rules.actions import (
     Trade,
 )
 from risk.rules.game import Battle, Game, Phase
+from risk.rules.goal import GoalKind
 from risk.rules.missions import ranked_mission
 from risk.rules.variants.fog import EVERYONE
-from risk.tui.render import Palette
+from risk.tui.render import Palette, mission_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,3 +334,40 @@ class SetupLog:
         if one_line.cell_len < 80:
             return one_line.append(".")
         return Text("\n").join(log.describe(game, palette) for log in logs)
+
+
+def victory_text(game: Game, palette: Palette, round_number: int) -> Text:
+    """Who won, in which round, and how: the game's own goal, or the last player standing (the
+    engine's ``outcome().reason``)."""
+    winner, outcome = game.winner, game.outcome()
+    assert winner is not None and outcome is not None
+    kind, board = game.goal.kind, game.board
+    if game.team is not None:
+        # "the team of Ann and Cy: Bob was eliminated"
+        team, _, how = outcome.reason.partition(": ")
+        how = f": {how} by {game.players[winner]}" if how else ""
+        return Text(f"{team[0].upper()}{team[1:]} wins in round {round_number}{how}!", style="bold")
+    line = Text.assemble(palette.name(winner), style="bold")
+    standing = sum(game.alive[: game.humans]) == 1
+    if kind is GoalKind.SECRET_MISSION and game.mission_complete(winner):
+        mission = game.missions[winner]
+        assert mission is not None
+        line.append(f" completes the secret mission and wins in round {round_number}: ")
+        return line.append_text(mission_text(mission.key, mission.text, palette))
+    if kind is GoalKind.HEADQUARTERS and not standing:
+        taken = [
+            board.name_of(c)
+            for p, c in enumerate(game.capitals)
+            if p != winner and c >= 0 and game.owner[c] == winner
+        ]
+        home = board.name_of(game.capitals[winner])
+        return line.append(
+            f" wins in round {round_number}, holding the headquarters {', '.join(taken)} "
+            f"and their own ({home})!"
+        )
+    if kind is GoalKind.MISSION_CARDS and not game.mission_cards[winner]:
+        return line.append(f" completes all four missions and wins in round {round_number}!")
+    if kind is GoalKind.WORLD:
+        return line.append(f" wins the world in round {round_number}!")
+    neutral = " (the neutral armies need not be beaten)" if kind is GoalKind.OPPONENT else ""
+    return line.append(f" wins in round {round_number}: {outcome.reason}{neutral}!")
