@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
 
@@ -27,7 +28,9 @@ from risk.rules.goal import GoalKind
 from risk.rules.options import GAMES, Rules
 from risk.rules.variants import game_title, goal_of
 from risk.tui.saves import SUFFIX, SavedSettings, recent_saves, saves_dir
-from risk.tui.session import DEFAULT_NAMES, HUMAN, PlaySession, make_seats, seat_kinds_in_record
+from risk.tui.saving import seat_kinds_in_record
+from risk.tui.seats import DEFAULT_NAMES, HUMAN, make_seats
+from risk.tui.session import PlaySession
 
 LineReader = Callable[[str], str]
 
@@ -113,82 +116,145 @@ def check_save_path(path: Path) -> None:
         fail(f"cannot save to {path}: {error.strerror or error}")
 
 
+# The options of `risk play`, each with its help text.
+RulesOption = Annotated[str, typer.Option("--rules", "-r", help="preset: 1993, 2003, 2008 (or an alias)")]
+PlayersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--players", "-p", help="number of players, neutral armies not counted (default 3; two-player: 2)"
+    ),
+]
+BotsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        help=f"bot(s) or level(s) for the other seats, comma-separated "
+        f"(one name: every bot seat; default {DEFAULT_BOT}; {bot_choices()}; see `risk bots`)",
+    ),
+]
+LevelOption = Annotated[
+    str | None,
+    typer.Option("--level", "-l", help=f"the level of every bot seat: {', '.join(LEVELS)} (as --bots LEVEL)"),
+]
+SeatOption = Annotated[int | None, typer.Option("--seat", help="your seat, from 1 (default 1)")]
+HumansOption = Annotated[
+    str | None, typer.Option("--humans", help="human seats for hot-seat play, e.g. 1,3 (none: bots only)")
+]
+HotseatOption = Annotated[bool, typer.Option("--hotseat", help="every seat is a human at this keyboard")]
+NamesOption = Annotated[str | None, typer.Option("--names", help="player names by seat, comma-separated")]
+SeedOption = Annotated[int | None, typer.Option("--seed", "-s", help="seed of the dice and cards")]
+LoadOption = Annotated[
+    str | None,
+    typer.Option(
+        "--load",
+        help="resume a saved game (a record file or a save's name); alone: choose among recent saves",
+        metavar="[FILE]",
+    ),
+]
+SaveOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--save", help="where to save the game as it goes (default: a new file in your saves folder)"
+    ),
+]
+RuleOverrides = Annotated[list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")]
+GameOption = Annotated[
+    str,
+    typer.Option(
+        "--game",
+        "-g",
+        help=f"which game: {', '.join(GAMES)} (or an alias; `risk rules` lists which rulebook has which)",
+    ),
+]
+AutoDefendOption = Annotated[
+    bool, typer.Option("--auto-defend", help="always defend with the most dice, without asking")
+]
+BoardOption = Annotated[
+    str | None,
+    typer.Option(
+        "--board",
+        "--map",
+        help="the board: a shipped name (`risk board list`) or a .json board file (default classic)",
+        metavar="NAME|FILE",
+    ),
+]
+
+
+@dataclass
+class SeatChoice:
+    """Who sits where, as the options say: the bots' names, and the human seats (None: the default,
+    one human in seat 1)."""
+
+    bot_names: list[str]
+    human_seats: list[int] | None
+    hotseat: bool
+
+    def humans_among(self, count: int) -> list[int]:
+        """The human seats of a game of ``count`` players."""
+        if self.hotseat:
+            return list(range(count))
+        return self.human_seats if self.human_seats is not None else [0]
+
+
 def play_command(
-    rules: Annotated[
-        str, typer.Option("--rules", "-r", help="preset: 1993, 2003, 2008 (or an alias)")
-    ] = "2008",
-    players: Annotated[
-        int | None,
-        typer.Option(
-            "--players", "-p", help="number of players, neutral armies not counted (default 3; two-player: 2)"
-        ),
-    ] = None,
-    bots: Annotated[
-        str | None,
-        typer.Option(
-            "--bots",
-            "-b",
-            help=f"bot(s) or level(s) for the other seats, comma-separated "
-            f"(one name: every bot seat; default {DEFAULT_BOT}; {bot_choices()}; see `risk bots`)",
-        ),
-    ] = None,
-    level: Annotated[
-        str | None,
-        typer.Option(
-            "--level", "-l", help=f"the level of every bot seat: {', '.join(LEVELS)} (as --bots LEVEL)"
-        ),
-    ] = None,
-    seat: Annotated[int | None, typer.Option("--seat", help="your seat, from 1 (default 1)")] = None,
-    humans: Annotated[
-        str | None, typer.Option("--humans", help="human seats for hot-seat play, e.g. 1,3 (none: bots only)")
-    ] = None,
-    hotseat: Annotated[
-        bool, typer.Option("--hotseat", help="every seat is a human at this keyboard")
-    ] = False,
-    names: Annotated[
-        str | None, typer.Option("--names", help="player names by seat, comma-separated")
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the dice and cards")] = None,
-    load: Annotated[
-        str | None,
-        typer.Option(
-            "--load",
-            help="resume a saved game (a record file or a save's name); alone: choose among recent saves",
-            metavar="[FILE]",
-        ),
-    ] = None,
-    save: Annotated[
-        Path | None,
-        typer.Option(
-            "--save",
-            help="where to save the game as it goes (default: a new file in your saves folder)",
-        ),
-    ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="rule override: name=value")
-    ] = None,
-    game_name: Annotated[
-        str,
-        typer.Option(
-            "--game",
-            "-g",
-            help=f"which game: {', '.join(GAMES)} (or an alias; `risk rules` lists which rulebook has which)",
-        ),
-    ] = "world",
-    auto_defend: Annotated[
-        bool, typer.Option("--auto-defend", help="always defend with the most dice, without asking")
-    ] = False,
-    board_name: Annotated[
-        str | None,
-        typer.Option(
-            "--board",
-            "--map",
-            help="the board: a shipped name (`risk board list`) or a .json board file (default classic)",
-            metavar="NAME|FILE",
-        ),
-    ] = None,
+    rules: RulesOption = "2008",
+    players: PlayersOption = None,
+    bots: BotsOption = None,
+    level: LevelOption = None,
+    seat: SeatOption = None,
+    humans: HumansOption = None,
+    hotseat: HotseatOption = False,
+    names: NamesOption = None,
+    seed: SeedOption = None,
+    load: LoadOption = None,
+    save: SaveOption = None,
+    option: RuleOverrides = None,
+    game_name: GameOption = "world",
+    auto_defend: AutoDefendOption = False,
+    board_name: BoardOption = None,
 ) -> None:
     """Play RISK in the terminal."""
+    seating = seat_choice(seat, humans, hotseat, bots, level)
+    if save is not None:
+        check_save_path(save)
+    board = chosen_board(board_name)
+    grown = ""  # why there are more players than asked for
+    settings = SavedSettings()
+    if load is not None:
+        if game_name != "world":
+            fail("--load resumes a saved game: --game does not apply (the record names its game)")
+        load_path = choose_save(Console(highlight=False)) if load == "" else find_save(load)
+        game, kinds, settings = load_game(load_path, players, seed, option, names, rules, board)
+        if seating.human_seats is not None or hotseat or bots is not None or level is not None:
+            kinds = seat_kinds(game.humans, seating.humans_among(game.humans), seating.bot_names)
+    else:
+        load_path = None
+        game, kinds, grown = new_game(rules, game_name, option, players, seating, names, seed, board)
+    session = PlaySession(
+        game,
+        make_seats(kinds, game.seed),
+        save_path=save,
+        auto_defend=auto_defend,
+        loaded_from=load_path,
+        settings=settings,
+    )
+    console = Console(highlight=False)
+    if grown:
+        console.print(grown)
+    if load_path is not None:
+        actions = sum(1 for kind, _, _ in game.history if kind == "action")
+        where = f"round {session.rounds.current}" if game.turn else "the setup"
+        console.print(f"Resumed {load_path}: {actions} actions, {where}.")
+    reader = terminal_reader(session) if sys.stdin.isatty() else stream_reader(sys.stdin, console)
+    run_session(session, console, reader)
+
+
+def seat_choice(
+    seat: int | None, humans: str | None, hotseat: bool, bots: str | None, level: str | None
+) -> SeatChoice:
+    """Who sits where, from ``--seat``, ``--humans``, ``--hotseat``, ``--bots`` and ``--level``
+    (refused when they contradict each other or name no bot)."""
     if sum(x is not None for x in (seat, humans)) + hotseat > 1:
         fail("give only one of --seat, --humans and --hotseat")
     if level is not None:
@@ -208,79 +274,71 @@ def play_command(
         human_seats = [seat - 1]
     elif humans is not None:
         human_seats = parse_seat_list(humans, "--humans")
+    return SeatChoice(bot_names, human_seats, hotseat)
 
-    if save is not None:
-        check_save_path(save)
-    board: Board | None = None
-    if board_name is not None:
-        try:
-            board = load_map(board_name)
-        except RiskError as error:
-            fail(str(error))
 
-    load_path: Path | None = None
-    grown = ""  # why there are more players than asked for
-    settings = SavedSettings()
-    if load is not None:
-        if game_name != "world":
-            fail("--load resumes a saved game: --game does not apply (the record names its game)")
-        load_path = choose_save(Console(highlight=False)) if load == "" else find_save(load)
-        game, kinds, settings = load_game(load_path, players, seed, option, names, rules, board)
-        if human_seats is not None or hotseat or bots is not None:  # --level sets bots too
-            count = game.humans
-            chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
-            kinds = seat_kinds(count, chosen, bot_names)
-    else:
-        try:
-            # The game first: it sets options that --option may then change again.
-            ruleset = Rules.preset(rules).for_game(game_name).with_option_text(option or [])
-        except RiskError as error:
-            fail(str(error))
-        low, high = ruleset.player_range(board)
-        if players is not None:
-            count = players
-        elif len(bot_names) > 1:
-            count = len(bot_names) + len(human_seats if human_seats is not None else [0])
-        else:
-            # 3 players where the game allows it (2 in 2-player RISK), more if --seat/--humans need them.
-            usual = min(max(3, low), high)
-            count = max(usual, 1 + max(human_seats or [0]))
-            if count > usual:  # said, not done silently
-                grown = f"{count} players, so that there is a seat {count} (--players sets the number)."
-        chosen = list(range(count)) if hotseat else human_seats if human_seats is not None else [0]
-        try:
-            ruleset.check_player_count(count, board)
-        except RiskError as error:
-            # Name the game unless the message does already ("Team RISK is for 4 or 6 players ...") or
-            # it is world domination, whose player counts are the edition's.
-            named = goal_of(ruleset).kind is GoalKind.WORLD or game_title(ruleset.game) in str(error)
-            fail(str(error) if named else f"{error} ({ruleset.game} game)")
-        kinds = seat_kinds(count, chosen, bot_names)
-        player_names = [n.strip() for n in names.split(",")] if names else list(DEFAULT_NAMES[:count])
-        if len(player_names) != count:
-            fail(f"--names gives {len(player_names)} names for {count} players")
-        try:
-            game = Game(ruleset, player_names, seed=seed, board=board or "classic")
-        except RiskError as error:
-            fail(str(error))
+def chosen_board(board_name: str | None) -> Board | None:
+    """The board ``--board`` names (None: the game's default, classic)."""
+    if board_name is None:
+        return None
+    try:
+        return load_map(board_name)
+    except RiskError as error:
+        fail(str(error))
 
-    session = PlaySession(
-        game,
-        make_seats(kinds, game.seed),
-        save_path=save,
-        auto_defend=auto_defend,
-        loaded_from=load_path,
-        settings=settings,
-    )
-    console = Console(highlight=False)
-    if grown:
-        console.print(grown)
-    if load_path is not None:
-        actions = sum(1 for kind, _, _ in game.history if kind == "action")
-        where = f"round {session.rounds.current}" if game.turn else "the setup"
-        console.print(f"Resumed {load_path}: {actions} actions, {where}.")
-    reader = terminal_reader(session) if sys.stdin.isatty() else stream_reader(sys.stdin, console)
-    run_session(session, console, reader)
+
+def new_game(
+    rules: str,
+    game_name: str,
+    option: list[str] | None,
+    players: int | None,
+    seating: SeatChoice,
+    names: str | None,
+    seed: int | None,
+    board: Board | None,
+) -> tuple[Game, list[str], str]:
+    """A new game as the options ask, its seat kinds, and why it has more players than asked for
+    ("" if it does not)."""
+    try:
+        # The game first: it sets options that --option may then change again.
+        ruleset = Rules.preset(rules).for_game(game_name).with_option_text(option or [])
+    except RiskError as error:
+        fail(str(error))
+    count, grown = player_count(ruleset, players, seating, board)
+    try:
+        ruleset.check_player_count(count, board)
+    except RiskError as error:
+        # Name the game unless the message does already ("Team RISK is for 4 or 6 players ...") or
+        # it is world domination, whose player counts are the edition's.
+        named = goal_of(ruleset).kind is GoalKind.WORLD or game_title(ruleset.game) in str(error)
+        fail(str(error) if named else f"{error} ({ruleset.game} game)")
+    kinds = seat_kinds(count, seating.humans_among(count), seating.bot_names)
+    player_names = [n.strip() for n in names.split(",")] if names else list(DEFAULT_NAMES[:count])
+    if len(player_names) != count:
+        fail(f"--names gives {len(player_names)} names for {count} players")
+    try:
+        game = Game(ruleset, player_names, seed=seed, board=board or "classic")
+    except RiskError as error:
+        fail(str(error))
+    return game, kinds, grown
+
+
+def player_count(
+    ruleset: Rules, players: int | None, seating: SeatChoice, board: Board | None
+) -> tuple[int, str]:
+    """How many players: ``--players``, else one a bot named and the humans, else 3 where the game
+    allows it (2 in 2-player RISK), more if ``--seat``/``--humans`` need them (and then why)."""
+    human_seats = seating.human_seats
+    if players is not None:
+        return players, ""
+    if len(seating.bot_names) > 1:
+        return len(seating.bot_names) + len(human_seats if human_seats is not None else [0]), ""
+    low, high = ruleset.player_range(board)
+    usual = min(max(3, low), high)
+    count = max(usual, 1 + max(human_seats or [0]))
+    if count > usual:  # said, not done silently
+        return count, f"{count} players, so that there is a seat {count} (--players sets the number)."
+    return count, ""
 
 
 def find_save(name: str) -> Path:

@@ -236,8 +236,9 @@ def distinct_sets(game: Game, player: int) -> list[HeldSet]:
         else:
             front = [t for t in held if any(enemy_of(game, player, n) for n in board.neighbours[t])]
             bonus = (*front, *(t for t in held if t not in front))
-            rest = tuple(c for c in option.cards if c != bonus[0])
-            sets.append(HeldSet(Trade((bonus[0], *rest)), bonus))
+            # The front-line card first: the +2 goes to the first card named whose territory is held.
+            second, third = (c for c in option.cards if c != bonus[0])  # a set's three cards differ
+            sets.append(HeldSet(Trade((bonus[0], second, third)), bonus))
     return sets
 
 
