@@ -12,7 +12,7 @@ What counts as an import, for both checks (the graph is read from the source, no
 - the same under ``if TYPE_CHECKING:``: it never runs, but the module means the other's types (the
   issue counts ``server/app`` <-> ``server/peers``, type-only, among the cycles);
 - a module named by its dotted path in a string, as ``importlib.import_module`` tables do (the lazy
-  commands of ``risk.cli``, the lazy names of ``risk``); a logger's name is not an import.
+  commands of ``risk.cli.main``, the lazy names of ``risk``); a logger's name is not an import.
 
 Importing ``risk.a.b`` also runs the package ``risk.a`` first; that is not counted (a package that
 imports its own modules would otherwise be in a cycle with each of them).
@@ -59,23 +59,25 @@ PLACES: dict[str, str] = {
     "risk.rounds": "view/record/narrate",  # rounds as players count them: a fact of a game played
     "risk": "view/record/narrate",  # the library's front door: re-exports the rules, View and records
     "risk.bots.*": "bots",
-    "risk.protocol": "protocol/tournament/history",
-    "risk.tournament": "protocol/tournament/history",
+    "risk.bots.protocol": "protocol/tournament/history",
+    "risk.play": "protocol/tournament/history",  # the package of many games
+    "risk.play.tournament": "protocol/tournament/history",
     "risk.history": "protocol/tournament/history",
-    "risk.simulate": "protocol/tournament/history",  # plays whole games with bots, for every front end
+    "risk.play.simulate": "protocol/tournament/history",  # plays whole games with bots, for every front end
     "risk.env.*": "protocol/tournament/history",  # learning environments: bots (and protocol bots) play
-    "risk.batch": "protocol/tournament/history",  # many simulated games, written as Parquet tables
-    "risk.parallel": "protocol/tournament/history",  # where many games run: local processes or Ray
-    "risk.ray_backend": "protocol/tournament/history",  # the Ray backend (Ray imported lazily)
-    "risk.jobs": "protocol/tournament/history",  # one game's outcome, as every backend reports it
+    "risk.play.batch": "protocol/tournament/history",  # many simulated games, written as Parquet tables
+    "risk.play.parallel": "protocol/tournament/history",  # where many games run: local processes or Ray
+    "risk.play.ray_backend": "protocol/tournament/history",  # the Ray backend (Ray imported lazily)
+    "risk.play.jobs": "protocol/tournament/history",  # one game's outcome, as every backend reports it
     "risk.tui.*": "tui/server",
     "risk.server.*": "tui/server",
-    "risk.cli": "cli",
+    "risk.cli": "cli",  # the package of the command
+    "risk.cli.main": "cli",
     "risk.__main__": "cli",  # `python -m risk`: the command
-    "risk.odds_cli": "cli",  # the `risk odds` command
-    "risk.tournament_cli": "cli",  # the `risk tournament` and `risk bots` commands
-    "risk.board_cli": "cli",  # the `risk board` commands (and `risk map`)
-    "risk.output": "cli",  # the console the commands print to
+    "risk.cli.odds": "cli",  # the `risk odds` command
+    "risk.cli.tournament": "cli",  # the `risk tournament` and `risk bots` commands
+    "risk.cli.board": "cli",  # the `risk board` commands (and `risk map`)
+    "risk.cli.output": "cli",  # the console the commands print to
 }
 
 # Packages of one layer that never import each other: two front ends share the layers below them.

@@ -26,6 +26,7 @@ from risk.bots import DEFAULT_BOT, Bot, bot_label, make_bot
 from risk.bots.levels import level_of
 from risk.errors import IllegalActionError, NotationError, RiskError
 from risk.odds import invasion
+from risk.play.simulate import bot_seed
 from risk.record import write_record
 from risk.rules.actions import Action, Attack, Capital, ClaimMission, Defend, EndTurn, Fortify, Occupy, Place
 from risk.rules.game import Game, Phase
@@ -33,7 +34,6 @@ from risk.rules.goal import GoalKind
 from risk.rules.missions import ranked_mission
 from risk.rules.variants import game_title
 from risk.rules.variants.fog import action_territories, sees
-from risk.simulate import bot_seed
 from risk.textfile import write_text_file
 from risk.tui.render import (
     HEADQUARTERS_MARK,

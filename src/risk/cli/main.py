@@ -2,7 +2,7 @@
 
 Every command that prints data takes ``--json``; wrong arguments, and files that cannot be used
 (:mod:`risk.textfile`), give a one-line error on stderr and exit code 2, never a traceback. Output
-to a pipe or a file is never cut or wrapped (:mod:`risk.output`).
+to a pipe or a file is never cut or wrapped (:mod:`risk.cli.output`).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ import typer
 from typer.core import TyperGroup, TyperOption
 
 from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name
+from risk.cli.odds import CONTEXT_SETTINGS as ODDS_CONTEXT
+from risk.cli.odds import odds_command
+from risk.cli.output import output_console
 from risk.errors import RiskError
 from risk.maps import load_map
-from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
-from risk.odds_cli import odds_command
-from risk.output import output_console
+from risk.play.simulate import DEFAULT_MAX_TURNS
 from risk.rules.options import GAME_ALIASES, GAMES, OPTIONS, PRESET_ALIASES, PRESETS, Rules
-from risk.simulate import DEFAULT_MAX_TURNS
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,9 +38,9 @@ if TYPE_CHECKING:
 LAZY_COMMANDS = {
     "play": "risk.tui.command",
     "serve": "risk.server.command",
-    "tournament": "risk.tournament_cli",
-    "bots": "risk.tournament_cli",
-    "board": "risk.board_cli",
+    "tournament": "risk.cli.tournament",
+    "bots": "risk.cli.tournament",
+    "board": "risk.cli.board",
 }
 
 
@@ -175,7 +175,7 @@ def map_command(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """The board: territories by continent, with their neighbours (the same as `risk board show`)."""
-    from risk.board_cli import show_board
+    from risk.cli.board import show_board
 
     show_board(name, as_json)
 
@@ -289,7 +289,7 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Bot-only games, played to a winner or to the turn cap. Same arguments, same output."""
-    from risk.batch import (
+    from risk.play.batch import (
         check_out_path,
         save_record_of,
         simulate_games,
@@ -297,7 +297,7 @@ def simulate_command(
         turns_path,
         write_games,
     )
-    from risk.parallel import BackendError, check_backend
+    from risk.play.parallel import BackendError, check_backend
     from risk.rules.game import Game
 
     ruleset = make_rules(rules, option, game_name)
