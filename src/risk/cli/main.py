@@ -30,7 +30,8 @@ from risk.rules.options import GAME_ALIASES, GAMES, OPTIONS, PRESET_ALIASES, PRE
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from typer._click import Command  # the click that typer builds on
+    from typer._click import Command, Context  # the click that typer builds on
+    from typer._click.exceptions import UsageError
 
 # Commands defined in other modules, with the module whose ``register(app)`` adds them. They are
 # imported only when used (or listed by --help): `risk simulate` need not load the terminal game,
@@ -47,10 +48,10 @@ LAZY_COMMANDS = {
 class LazyGroup(TyperGroup):
     """The `risk` group: the commands of LAZY_COMMANDS are built from their module on first use."""
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         return [*super().list_commands(ctx), *(name for name in LAZY_COMMANDS if name not in self.commands)]
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> Command | None:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         if cmd_name not in self.commands:
             # An unknown name loads every command, so that "did you mean" knows them all.
             for name in [cmd_name] if cmd_name in LAZY_COMMANDS else list(LAZY_COMMANDS):
@@ -352,14 +353,21 @@ def simulate_command(
         collect_turns=out is not None and turns,
         keep_records=record is not None,
     )
-    where = {"workers": workers, "backend": backend, "address": address}
     with progress_bar(games) as advance:
         try:
             if out is not None:
-                played = write_games(out, jobs, **where, on_game=lambda _: advance(), record_dir=record)
+                played = write_games(
+                    out,
+                    jobs,
+                    workers=workers,
+                    backend=backend,
+                    address=address,
+                    on_game=lambda _: advance(),
+                    record_dir=record,
+                )
             else:
                 played = []
-                for simulated in simulate_games(jobs, **where):
+                for simulated in simulate_games(jobs, workers=workers, backend=backend, address=address):
                     save_record_of(simulated, record)
                     simulated.record_text = None
                     played.append(simulated)
@@ -518,10 +526,10 @@ def main() -> None:
     sys.exit(result if isinstance(result, int) else 0)
 
 
-def _usage_error() -> type[Exception]:
+def _usage_error() -> type[UsageError]:
     """Click's UsageError: vendored inside newer typer releases, the click package in older ones."""
     try:
-        from typer._click.exceptions import UsageError
+        from typer._click.exceptions import UsageError as usage_error
     except ImportError:  # typer before it vendored click
-        from click.exceptions import UsageError  # type: ignore[no-redef]
-    return UsageError
+        from click.exceptions import UsageError as usage_error  # type: ignore[assignment]
+    return usage_error
