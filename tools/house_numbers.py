@@ -126,28 +126,41 @@ def _is_private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
-def mypy_settings(pyproject: Path) -> tuple[list[str], list[str]]:
-    """The modules and packages ``[tool.mypy]`` checks, and the module patterns it checks strictly."""
+@dataclass(frozen=True)
+class MypyReach:
+    """What ``[tool.mypy]`` checks: its targets, and the module patterns of its overrides."""
+
+    packages: list[str]  # checked with every module in them
+    modules: list[str]  # checked alone
+    strict: list[str]  # patterns checked with every setting of STRICT_SETTINGS
+    unreported: list[str]  # patterns read for their types only (follow_imports silent or skip, ignore_errors)
+
+    def is_strict(self, module: str) -> bool:
+        """Checked by mypy with --strict's settings: a target of the run, or a module the targets
+        import that a strict override names by its own name; with its errors reported."""
+        if _matches(module, self.unreported) or not _matches(module, self.strict):
+            return False
+        in_package = any(module == package or module.startswith(package + ".") for package in self.packages)
+        return in_package or module in self.modules or module in self.strict
+
+
+def _matches(module: str, patterns: list[str]) -> bool:
+    return any(fnmatch.fnmatchcase(module, pattern) for pattern in patterns)
+
+
+def mypy_settings(pyproject: Path) -> MypyReach:
     config = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("mypy", {})
-    targets = [*config.get("packages", []), *config.get("modules", [])]
+    reach = MypyReach(config.get("packages", []), config.get("modules", []), [], [])
     if config.get("strict"):
-        return targets, ["*"]
-    strict_patterns = []
+        reach.strict.append("*")
     for override in config.get("overrides", []):
+        patterns = override["module"]
+        patterns = [patterns] if isinstance(patterns, str) else patterns
         if all(override.get(setting) for setting in STRICT_SETTINGS):
-            patterns = override["module"]
-            strict_patterns += [patterns] if isinstance(patterns, str) else patterns
-    return targets, strict_patterns
-
-
-def is_strict(module: str, targets: list[str], strict_patterns: list[str]) -> bool:
-    """Checked by mypy with --strict's settings: named by a strict override, and a target of the run
-    or (a module the targets import) named by the override itself."""
-    named = any(fnmatch.fnmatchcase(module, pattern) for pattern in strict_patterns)
-    reached = module in strict_patterns or any(
-        module == target or module.startswith(target + ".") for target in targets
-    )
-    return named and reached
+            reach.strict.extend(patterns)
+        if override.get("follow_imports") in ("silent", "skip") or override.get("ignore_errors"):
+            reach.unreported.extend(patterns)
+    return reach
 
 
 def tool(name: str) -> list[str]:
@@ -185,7 +198,7 @@ def format_check(root: Path) -> tuple[int, int]:
 def measure(root: Path, most: int, run_mypy: bool) -> Numbers:
     src = root / "src"
     numbers = Numbers(str(root))
-    targets, strict_patterns = mypy_settings(root / "pyproject.toml")
+    reach = mypy_settings(root / "pyproject.toml")
     classes: list[Sized] = []
     functions: list[Sized] = []
     reads: Counter[str] = Counter()
@@ -206,7 +219,7 @@ def measure(root: Path, most: int, run_mypy: bool) -> Numbers:
                 numbers.private_reads_elsewhere += 1
                 if len(numbers.private_reads_outside_rules) < 20:
                     numbers.private_reads_outside_rules.append(f"{path.relative_to(src)}:{lineno} {name}")
-        if is_strict(module, targets, strict_patterns):
+        if reach.is_strict(module):
             numbers.strict_lines += lines
         else:
             unchecked.append((lines, module))
