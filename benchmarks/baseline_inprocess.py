@@ -26,7 +26,7 @@ import risk
 import risk.bots
 from risk.build import SourceOnly
 
-# The interface every bot implements. On the compiled build the game loop (risk.simulate) accepts only
+# The interface every bot implements. On the compiled build the game loop (risk.play.simulate) accepts only
 # instances of the compiled ``Bot``: the old bots then subclass today's, which is the same interface.
 INTERFACE = "risk.bots.base"
 

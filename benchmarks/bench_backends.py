@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_backends.py [--games N] [--workers W] [--rounds R] [--max-turns T]
         [--bots A,B,C]
 
-Plays the same batch (risk.batch: by default 3 quick bots, 2008 rules, the turns table collected, as
+Plays the same batch (risk.play.batch: by default 3 quick bots, 2008 rules, the turns table collected, as
 `risk simulate --out` does) on each backend with W parallel workers (default 2): in this process (one
 worker, the baseline), on the local pool and on a local Ray started with W CPUs. Ray's
 start-up is timed apart (it is paid once per run, or never when joining a running cluster), and each
@@ -19,8 +19,8 @@ import os
 import statistics
 import time
 
-from risk.batch import SimulationJob, play_simulation, simulation_jobs
-from risk.parallel import run_jobs
+from risk.play.batch import SimulationJob, play_simulation, simulation_jobs
+from risk.play.parallel import run_jobs
 from risk.rules.options import Rules
 
 

@@ -4,7 +4,7 @@
     python benchmarks/bench_boards.py --territories 150 --continents 12 --games 20 --bots continental
 
 Generates the board several times (the median time; the same seed each time, the same board), then
-plays ``--games`` bot games on it (risk.simulate, world domination, 1993 rules) with ``--players``
+plays ``--games`` bot games on it (risk.play.simulate, world domination, 1993 rules) with ``--players``
 seats (default 10): the board declares 2 to that many players and its own starting armies
 (docs/boards.md). Prints generation time, games/s, turns and the games the cap stopped. Run by hand;
 never part of the test pass/fail.
@@ -22,8 +22,8 @@ from typing import Any
 from risk.errors import RiskError
 from risk.maps import Board
 from risk.maps.generate import generate_board
+from risk.play.simulate import play_game
 from risk.rules.options import Rules
-from risk.simulate import play_game
 
 
 def main() -> None:

@@ -38,10 +38,10 @@ import risk
 from risk.bots.heuristic import ContinentalBot
 from risk.bots.search import SearchBot
 from risk.build import running_build
+from risk.play.simulate import bot_seed, play_game
 from risk.rules.actions import Action
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import bot_seed, play_game
 from risk.view import View
 
 # (bot, players, preset, games per run at --scale 1)

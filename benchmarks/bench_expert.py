@@ -34,9 +34,9 @@ from pathlib import Path
 
 from risk.bots import make_bot
 from risk.bots.search import SearchBot
+from risk.play.tournament import make_player, run_tournament
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.tournament import make_player, run_tournament
 from risk.view import View
 
 # name: (seats after the bot's, rules preset, game)

@@ -24,9 +24,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from risk.bots import make_bot
 from risk.bots.expert import CLASSIC, RECIPE, ExpertBot, Recipe
+from risk.play.tournament import bot_seed, wilson_interval
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.tournament import bot_seed, wilson_interval
 from risk.view import View
 
 EXPERT = "expert"

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 
 from risk.bots.base import Bot
 from risk.bots.search import SearchBot
+from risk.play.tournament import make_player, wilson_interval
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.tournament import make_player, wilson_interval
 from risk.view import View
 
 SEER = "seer"  # a seat of the measured bot that sees through the fog

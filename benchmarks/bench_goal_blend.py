@@ -24,8 +24,8 @@ import risk.bots
 from bench_missions import GAMES, summary  # the same games, reported the same way
 from risk.bots.expert import ExpertBot
 from risk.bots.search import SearchBot
+from risk.play.tournament import run_tournament
 from risk.rules.options import Rules
-from risk.tournament import run_tournament
 
 SEARCHERS: dict[str, type[SearchBot]] = {"search": SearchBot, "expert": ExpertBot}
 

@@ -23,9 +23,9 @@ import statistics
 import time
 
 from risk.bots import make_bot
+from risk.play.tournament import run_tournament
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.tournament import run_tournament
 from risk.view import View
 
 BOT = "warlord"

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 
 from risk.history import summarize, summarize_record
+from risk.play.simulate import play_game
 from risk.record import write_record
 from risk.rules.options import Rules
-from risk.simulate import play_game
 
 EXPERTS = Rules.preset("1993").with_options(attack_advantage="on", commanders="on")
 ACTIVE_NEUTRALS = Rules.preset("2003").for_game("two-player").with_options(neutral_mode="active")

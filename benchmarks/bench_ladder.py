@@ -36,8 +36,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from risk.play.tournament import DEFAULT_MAX_TURNS, run_tournament, wilson_interval
 from risk.rules.options import Rules
-from risk.tournament import DEFAULT_MAX_TURNS, run_tournament, wilson_interval
 
 # (stronger, weaker), weakest pair first.
 RUNGS: tuple[tuple[str, str], ...] = (

@@ -38,22 +38,22 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from risk.bots.protocol import DEFAULT_TIME_BUDGET
 from risk.errors import RiskError
 from risk.maps import load_map
-from risk.parallel import run_jobs
-from risk.protocol import DEFAULT_TIME_BUDGET
-from risk.rounds import count_rounds
-from risk.rules.game import Game
-from risk.rules.options import Rules
-from risk.rules.scenario import rearrange
-from risk.simulate import bot_seed
-from risk.tournament import (
+from risk.play.parallel import run_jobs
+from risk.play.simulate import bot_seed
+from risk.play.tournament import (
     DEFAULT_MAX_TURNS,
     check_bot_spec,
     make_player,
     player_name,
     wilson_interval,
 )
+from risk.rounds import count_rounds
+from risk.rules.game import Game
+from risk.rules.options import Rules
+from risk.rules.scenario import rearrange
 from risk.view import View
 
 DEFAULT_CONTINENTS = ("South America", "Africa")

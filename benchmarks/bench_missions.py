@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
+from risk.play.tournament import run_tournament
 from risk.record import read_record_file
 from risk.rules.options import Rules
-from risk.tournament import run_tournament
 
 GAMES = {"secret-mission": "2008", "capital": "2008", "mission": "2003"}
 PROGRAM = Path(__file__).resolve().parent / "baseline_bot.py"

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from baseline_inprocess import register_baseline
+from risk.play.tournament import run_tournament, wilson_interval
 from risk.rules.options import Rules
-from risk.tournament import run_tournament, wilson_interval
 
 EXPERT_OPTIONS = ("attack-advantage=on", "commanders=on")
 

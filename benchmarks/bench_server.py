@@ -53,9 +53,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # for
 from pg import PgCluster, unavailable_reason
 from risk.bots import make_bot
 from risk.bots.base import Bot
+from risk.play.simulate import bot_seed
 from risk.rules.game import PHASE_NAMES, Game
 from risk.rules.options import Rules
-from risk.simulate import bot_seed
 from risk.view import View
 
 HOST = "127.0.0.1"  # loopback only

@@ -7,7 +7,7 @@ in the OS cache and lets Python write its bytecode cache, as on a user's machine
 PYTHONDONTWRITEBYTECODE, which would make every start compile the project's sources again). The
 table gives the median and fastest wall-clock time, and the median CPU time (user + system),
 which a busy machine disturbs less. Most of a short command's time is Python importing modules:
-`python -X importtime -c "import risk.cli"` says where it goes.
+`python -X importtime -c "import risk.cli.main"` says where it goes.
 """
 
 from __future__ import annotations

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from risk.bots import BOTS, make_bot
 from risk.bots.search import SearchBot
+from risk.play.tournament import run_tournament
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.tournament import run_tournament
 from risk.view import View
 
 # (stronger, weaker, default number of games)

@@ -59,12 +59,12 @@ from websockets.exceptions import WebSocketException
 
 from live_server import free_port, request
 from risk.bots import make_bot
+from risk.play.simulate import bot_seed
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.sql import SqlStorage
 from risk.server.storage import MemoryStorage
-from risk.simulate import bot_seed
 from risk.view import View
 
 HOST = "127.0.0.1"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from risk.bots import BOTS
 from risk.bots.quick import QuickBot
+from risk.play.simulate import bot_seed
 from risk.rules.actions import Action
-from risk.simulate import bot_seed
 from risk.view import View
 
 NAME = "crasher"

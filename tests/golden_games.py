@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from risk.bots import Bot, make_bot
 from risk.bots.search import SearchBot
+from risk.play.simulate import bot_seed, play_game
 from risk.record import write_record
 from risk.rules.options import Rules
-from risk.simulate import bot_seed, play_game
 
 
 @dataclass(frozen=True, slots=True)

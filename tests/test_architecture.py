@@ -12,7 +12,7 @@ What counts as an import, for both checks (the graph is read from the source, no
 - the same under ``if TYPE_CHECKING:``: it never runs, but the module means the other's types (the
   issue counts ``server/app`` <-> ``server/peers``, type-only, among the cycles);
 - a module named by its dotted path in a string, as ``importlib.import_module`` tables do (the lazy
-  commands of ``risk.cli``, the lazy names of ``risk``); a logger's name is not an import.
+  commands of ``risk.cli.main``, the lazy names of ``risk``); a logger's name is not an import.
 
 Importing ``risk.a.b`` also runs the package ``risk.a`` first; that is not counted (a package that
 imports its own modules would otherwise be in a cycle with each of them).
@@ -21,61 +21,48 @@ imports its own modules would otherwise be in a cycle with each of them).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
+# The layers, lowest first: the rows of docs/architecture.md's table "The layers", in its order
+# (test_the_documented_layers_are_these checks that the page names these, with the same packages).
 LAYERS = (
-    "maps/odds",
-    "rules",
-    "view/record/narrate",
+    "boards and odds",
+    "the rules",
+    "what a player sees, what was played",
     "bots",
-    "protocol/tournament/history",
-    "tui/server",
-    "cli",
+    "many games",
+    "front ends",
+    "the command",
 )
 
 # Where every module of src/risk sits. "risk.x.*" is the package risk.x and every module in it; a
-# module's own entry wins over its package's.
+# module's own entry wins over its package's. Each entry is one the page's table names in its layer.
 PLACES: dict[str, str] = {
-    "risk.maps": "maps/odds",
-    "risk.maps.labels": "maps/odds",  # where names go on a board's drawing: geometry only
-    "risk.maps.validate": "maps/odds",  # the board format's checks (risk board validate, every load)
-    "risk.maps.generate": "maps/odds",  # generated boards (shapely geometry); imports the board's names
-    "risk.maps.armies": "maps/odds",  # player counts and starting armies for generated and imported boards
-    "risk.maps.importers": "maps/odds",  # boards from Domination, Lux and Conquer Club files (board import)
-    "risk.maps.cells": "maps/odds",  # the drawing of any board: outlines, computed cells or a layout
-    "risk.odds": "maps/odds",
-    "risk.odds_float": "maps/odds",  # the bots' float path of risk.odds, compiled
-    "risk.errors": "maps/odds",  # the exceptions every layer raises; imports nothing
-    "risk.textfile": "maps/odds",  # reading a text file the user named (boards, records); under maps
-    "risk.build": "rules",  # which build of the rules core runs (compiled or pure): imported first by risk
-    "risk.rules.*": "rules",
-    "risk.view": "view/record/narrate",
-    "risk.record": "view/record/narrate",
-    "risk.narrate": "view/record/narrate",
-    "risk.rounds": "view/record/narrate",  # rounds as players count them: a fact of a game played
-    "risk": "view/record/narrate",  # the library's front door: re-exports the rules, View and records
-    "risk.bots.*": "bots",
-    "risk.protocol": "protocol/tournament/history",
-    "risk.tournament": "protocol/tournament/history",
-    "risk.history": "protocol/tournament/history",
-    "risk.simulate": "protocol/tournament/history",  # plays whole games with bots, for every front end
-    "risk.env.*": "protocol/tournament/history",  # learning environments: bots (and protocol bots) play
-    "risk.batch": "protocol/tournament/history",  # many simulated games, written as Parquet tables
-    "risk.parallel": "protocol/tournament/history",  # where many games run: local processes or Ray
-    "risk.ray_backend": "protocol/tournament/history",  # the Ray backend (Ray imported lazily)
-    "risk.jobs": "protocol/tournament/history",  # one game's outcome, as every backend reports it
-    "risk.tui.*": "tui/server",
-    "risk.server.*": "tui/server",
-    "risk.cli": "cli",
-    "risk.__main__": "cli",  # `python -m risk`: the command
-    "risk.odds_cli": "cli",  # the `risk odds` command
-    "risk.tournament_cli": "cli",  # the `risk tournament` and `risk bots` commands
-    "risk.board_cli": "cli",  # the `risk board` commands (and `risk map`)
-    "risk.output": "cli",  # the console the commands print to
+    "risk.maps.*": "boards and odds",
+    "risk.odds": "boards and odds",
+    "risk.odds_float": "boards and odds",  # the bots' float path of risk.odds, compiled
+    "risk.errors": "boards and odds",  # the exceptions every layer raises; imports nothing
+    "risk.textfile": "boards and odds",  # reading a text file the user named (boards, records); under maps
+    "risk.build": "the rules",  # which build of the rules core runs: imported first by risk
+    "risk.rules.*": "the rules",
+    "risk.view": "what a player sees, what was played",
+    "risk.record": "what a player sees, what was played",
+    "risk.narrate": "what a player sees, what was played",
+    "risk.rounds": "what a player sees, what was played",  # rounds as players count them
+    "risk.history": "what a player sees, what was played",  # one game's charts and luck, from its record
+    "risk": "what a player sees, what was played",  # the library's front door: the rules, View, records
+    "risk.bots.*": "bots",  # with risk.bots.protocol: bots in other processes
+    "risk.play.*": "many games",  # bot-only games, tournaments, batch simulation; where they run
+    "risk.env.*": "many games",  # learning environments: bots (and protocol bots) play
+    "risk.tui.*": "front ends",
+    "risk.server.*": "front ends",
+    "risk.cli.*": "the command",
+    "risk.__main__": "the command",  # `python -m risk`: the command
 }
 
 # Packages of one layer that never import each other: two front ends share the layers below them.
@@ -321,6 +308,48 @@ def test_no_import_cycles() -> None:
     assert not loops, "import cycles:\n" + "\n".join(
         f"{', '.join(group)}; for instance:" + _listed(loop) for group, loop in loops
     )
+
+
+# -- the page that names the layers ----------------------------------------------------------------
+ARCHITECTURE_PAGE = SRC.parent / "docs" / "architecture.md"
+
+
+def documented_layers(page: str) -> list[tuple[str, set[str]]]:
+    """The rows of the page's table under "## The layers": each layer's name and the packages and
+    modules its second column names (in backticks)."""
+    section = page.split("\n## The layers\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    layers = []
+    for row in rows[1:]:  # the first is the header; the separator starts with "| ---"
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        if not set(cells[0]) <= {"-", " "}:
+            layers.append((cells[0], set(re.findall(r"`([\w.]+)`", cells[1]))))
+    return layers
+
+
+def placed_layers(places: Mapping[str, str], layers: tuple[str, ...]) -> list[tuple[str, set[str]]]:
+    """Each layer and the packages and modules :data:`PLACES` puts in it by their own entry."""
+    return [
+        (layer, {name.removesuffix(".*") for name, at in places.items() if at == layer}) for layer in layers
+    ]
+
+
+def test_the_documented_layers_are_these() -> None:
+    """docs/architecture.md names the layers of :data:`LAYERS`, in their order, each with the packages
+    and modules that :data:`PLACES` puts there: the page a newcomer reads is the layout that is checked."""
+    documented = documented_layers(ARCHITECTURE_PAGE.read_text(encoding="utf-8"))
+    assert documented == placed_layers(PLACES, LAYERS)
+
+
+def test_every_placed_package_exists_as_a_package() -> None:
+    """A ``risk.x.*`` entry is a package (a folder with ``__init__.py``) whose docstring says what it
+    is for."""
+    for name in PLACES:
+        if name.endswith(".*"):
+            init = SRC.joinpath(*name.removesuffix(".*").split("."), "__init__.py")
+            assert init.is_file(), name
+            docstring = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+            assert docstring, f"{init.relative_to(SRC)}: no docstring saying what the package is for"
 
 
 # -- the server: routers, and the master's interface --------------------------------------------------

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from risk.play.tournament import GameJob, play_job
 from risk.rules.options import Rules
-from risk.tournament import GameJob, play_job
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = ROOT / "benchmarks" / "baseline_bot.py"

@@ -1,4 +1,4 @@
-"""Batch simulation for data (risk.batch, `risk simulate --out`): the Parquet tables, their schema and
+"""Batch simulation for data (risk.play.batch, `risk simulate --out`): the Parquet tables, their schema and
 their agreement with the games played, parallel runs, failed games, and the one-line errors.
 
 The Ray backend's own tests are in tests/test_ray.py.
@@ -16,12 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 import crashing_bot
-from risk.batch import GAME_FIELDS, TURN_FIELDS, simulate_to_parquet, turns_path
 from risk.bots import BOTS
-from risk.cli import app
+from risk.cli.main import app
+from risk.play.batch import GAME_FIELDS, TURN_FIELDS, simulate_to_parquet, turns_path
+from risk.play.simulate import play_game
+from risk.play.tournament import run_tournament
 from risk.rules.options import Rules
-from risk.simulate import play_game
-from risk.tournament import run_tournament
 from risk.view import SPECTATOR, View
 
 

@@ -17,9 +17,9 @@ import pytest
 from risk.errors import RecordError
 from risk.maps import Board, load_map, shipped_board
 from risk.maps.generate import generate_board
+from risk.play.simulate import play_game
 from risk.record import BOARD_DIGEST, BOARD_JSON, read_record, write_record
 from risk.rules.options import Rules
-from risk.simulate import play_game
 
 
 def small_board() -> dict[str, Any]:
@@ -370,7 +370,7 @@ def test_risk_simulate_plays_ten_players_on_a_board_that_declares_them(tmp_path:
 
 
 def test_the_board_message_carries_the_whole_board(board_data: dict[str, Any]) -> None:
-    from risk.protocol import board_message
+    from risk.bots.protocol import board_message
 
     board = Board(board_data)
     message = json.loads(json.dumps(board_message(board)))
@@ -417,7 +417,7 @@ def test_the_example_bots_play_a_tournament_of_eight_on_a_generated_board(tmp_pa
         assert run_risk("replay", game["record"]).returncode == 0
 
 
-# -- the research environment and risk.batch -----------------------------------------------------------
+# -- the research environment and risk.play.batch -----------------------------------------------------------
 @pytest.mark.parametrize(("name", "seats"), [("generated", 8), ("hand-written", 4)])
 def test_the_environment_sizes_its_actions_by_the_board_and_plays_it(name: str, seats: int) -> None:
     import warnings
@@ -499,7 +499,7 @@ def test_the_environment_numbers_the_boards_own_missions(name: str, edition: str
 def test_batch_writes_the_games_of_a_board_file_with_its_digest(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
-    from risk.batch import simulate_to_parquet, turns_path
+    from risk.play.batch import simulate_to_parquet, turns_path
 
     data = generated_board()
     board_file = write_board(tmp_path, data)

@@ -12,16 +12,16 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from risk.cli import app
+from risk.cli.main import app
 from risk.errors import RulesError
 from risk.maps import Board, MapError, load_map
 from risk.maps.validate import MAX_BOARD_BYTES, board_problems
+from risk.play.simulate import play_game
 from risk.rules.game import Game
 from risk.rules.missions import COLOURS, destroy_mission, mission_deck
 from risk.rules.options import GAMES, MOST_PLAYERS, PRESETS, Rules
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
 from risk.server.storage import MemoryStorage
-from risk.simulate import play_game
 from risk.view import View
 
 runner = CliRunner()

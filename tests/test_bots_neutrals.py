@@ -9,10 +9,10 @@ from pathlib import Path
 from positions import make_position
 from risk.bots import expert_dice, make_bot, neutrals
 from risk.bots.heuristic import ContinentalBot, FortressBot, Survey
+from risk.play.simulate import play_game
 from risk.rules.actions import ACCEPT_DICE, CALL_OFF, Attack, Bribe, Commander, Place, ReinforceAlly, Reroll
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
-from risk.simulate import play_game
 from risk.view import View
 
 TWO_PLAYER = Rules.preset("2008").for_game("two-player")
@@ -238,6 +238,6 @@ def test_baseline_bots_load_next_to_todays() -> None:
 
 
 def mine_seed(seed: int, seat: int) -> int:
-    from risk.simulate import bot_seed
+    from risk.play.simulate import bot_seed
 
     return bot_seed(seed, seat)

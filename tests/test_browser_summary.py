@@ -20,10 +20,10 @@ import pytest
 from live_server import request
 from risk.history import summarize
 from risk.maps import Board
+from risk.play.simulate import play_game
 from risk.record import write_record
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import play_game
 from test_board_parts import generated_board, small_board
 from test_browser import LAPTOP, PHONE, browser, port, shot, wait_until
 

@@ -14,12 +14,12 @@ import pytest
 from positions import make_position
 from risk.errors import RulesError
 from risk.maps import WILD
+from risk.play.simulate import play_game
 from risk.record import replay_record, write_record
 from risk.rules.actions import Trade
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.rules.variants import variants_for
-from risk.simulate import play_game
 from risk.view import View
 
 

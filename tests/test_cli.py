@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from risk.cli import app
+from risk.cli.main import app
 
 runner = CliRunner()
 
@@ -151,12 +151,12 @@ def test_simulate_refuses_a_game_the_board_cannot_start(tmp_path) -> None:
 
 
 def test_simulate_exits_non_zero_when_every_game_failed(monkeypatch: pytest.MonkeyPatch) -> None:
-    import risk.batch
+    import risk.play.batch
 
-    def broken(job: risk.batch.SimulationJob) -> risk.batch.SimulatedGame:
+    def broken(job: risk.play.batch.SimulationJob) -> risk.play.batch.SimulatedGame:
         raise RuntimeError("a bot broke")
 
-    monkeypatch.setattr(risk.batch, "play_simulation", broken)
+    monkeypatch.setattr(risk.play.batch, "play_simulation", broken)
     code, out, err = run("simulate", "--games", "2", "--seed", "3")
     assert code == 1 and "failed: 2" in out
     assert err == "risk: error: every game failed (seed 3: RuntimeError: a bot broke)\n"

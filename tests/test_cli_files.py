@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from risk.cli import app
+from risk.cli.main import app
 from risk.maps import MAX_MAP_BYTES
 from risk.record import MAX_RECORD_BYTES
 

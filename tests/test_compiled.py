@@ -121,10 +121,10 @@ def test_a_game_takes_its_players_as_any_sequence() -> None:
 
 def test_the_frozen_values_pickle_and_copy_on_both_builds() -> None:
     """Worker processes receive rules and send back reports and actions: pickling must work compiled too."""
+    from risk.play.simulate import play_game
     from risk.rules.actions import END_TURN, Attack, Place, Resign
     from risk.rules.goal import WORLD_DOMINATION
     from risk.rules.outcome import Outcome
-    from risk.simulate import play_game
 
     _, report = play_game(Rules.preset("2008"), ["quick"] * 3, seed=1, max_turns=3)
     rules = Rules.preset("1993").for_game("secret-mission")

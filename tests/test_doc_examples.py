@@ -351,11 +351,11 @@ EXAMPLES: dict[str, Disposition] = {
         instead="risk simulate --game secret-mission --players 4 --games 2 --out "
         "data/missions.parquet --no-turns --max-turns 30"
     ),
-    "docs/research.md: from risk.batch import simulate_to_parquet, turns_path": Run(
+    "docs/research.md: from risk.play.batch import simulate_to_parquet, turns_path": Run(
         replace=((", 1000,", ", 2,"), ("max_turns=500", "max_turns=30"))
     ),
     "docs/research.md: import pyarrow.compute as pc": Run(
-        setup="from risk.batch import simulate_to_parquet, turns_path\n"
+        setup="from risk.play.batch import simulate_to_parquet, turns_path\n"
         "from risk.rules.options import Rules\n"
         "simulate_to_parquet('runs.parquet', Rules.preset('2008'), ['quick'] * 3, 2, seed=1, "
         "max_turns=30)\n"

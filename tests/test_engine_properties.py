@@ -229,8 +229,8 @@ def test_legal_actions_take_the_notation_as_apply_does() -> None:
 
 def test_a_thousand_quick_games_end_with_a_winner() -> None:
     """Every edition for every player count: the default bot plays to a winner within the cap."""
+    from risk.play.simulate import play_game
     from risk.rules.options import Rules
-    from risk.simulate import play_game
 
     played = 0
     for preset, (low, high) in PRESETS.items():

@@ -23,11 +23,11 @@ from risk.bots import make_bot
 from risk.errors import IllegalActionError, NotationError, RecordError, RulesError
 from risk.history import summarize_record
 from risk.maps import load_map
+from risk.play.simulate import bot_seed
 from risk.record import replay_record, write_record
 from risk.rules.actions import VERBS, parse_action
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import bot_seed
 
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), database=None, max_examples=300)
 BOARD = load_map("classic")

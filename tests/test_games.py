@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from positions import make_position
 from risk.errors import IllegalActionError, RulesError
+from risk.play.simulate import play_game
 from risk.record import read_record, write_record
 from risk.rules.actions import Capital, ClaimMission, Place
 from risk.rules.game import Game, Phase
 from risk.rules.missions import BASE_MISSIONS, OCCUPY_24, destroy_mission, mission_by_key, mission_deck
 from risk.rules.options import Rules
-from risk.simulate import play_game
 from risk.tui.shortforms import placeable
 from risk.view import View, public_history
 

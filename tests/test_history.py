@@ -30,11 +30,11 @@ from risk.history import (
     summarize_record,
 )
 from risk.odds import roll_outcomes
+from risk.play.simulate import play_game
 from risk.record import write_record
 from risk.rules.actions import Capital, ClaimMission, Trade
 from risk.rules.game import PHASE_NAMES, Game, Phase, battle_losses
 from risk.rules.options import Rules
-from risk.simulate import play_game
 from risk.view import SPECTATOR, public_history
 
 BOARD = load_map("classic")

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from risk.cli import app
+from risk.cli.main import app
 from risk.maps import Board
 from risk.maps.importers import MAX_IMPORT_BYTES, BoardImportError, guess_format, import_board
 from risk.maps.validate import board_problems
+from risk.play.simulate import play_game
 from risk.rules.options import Rules
-from risk.simulate import play_game
 
 runner = CliRunner()
 

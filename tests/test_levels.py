@@ -11,12 +11,12 @@ from risk.bots.base import Bot
 from risk.bots.battle_odds import win_probability
 from risk.bots.beginner import RECKLESS_ODDS, USUAL_ODDS, WORST_ODDS, BeginnerBot
 from risk.bots.search import SearchBot
+from risk.play.simulate import bot_seed, play_game
+from risk.play.tournament import run_tournament
 from risk.record import write_record
 from risk.rules.actions import Attack, EndTurn, Fortify, Place
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
-from risk.simulate import bot_seed, play_game
-from risk.tournament import run_tournament
 from risk.tui.command import register
 from risk.view import View
 

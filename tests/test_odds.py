@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from risk import odds as odds_module
+from risk.cli.odds import CONTEXT_SETTINGS, odds_command
 from risk.odds import BattleOdds, chain, clear_cache, invasion, roll_outcomes
-from risk.odds_cli import CONTEXT_SETTINGS, odds_command
 
 # ---------------------------------------------------------------------------------------------
 # An independent, deliberately plain reference: enumerate dice, recurse over states.
@@ -569,7 +569,7 @@ def test_the_risk_command_reads_a_negative_count_and_its_help_gives_the_usage_of
     forms of the command as the page's usage block does."""
     from pathlib import Path
 
-    from risk.cli import app
+    from risk.cli.main import app
 
     result = runner.invoke(app, ["odds", "-3", "2"])
     assert result.exit_code == 2

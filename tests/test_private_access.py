@@ -35,7 +35,7 @@ READS_THE_GAME = "def decide(view, master):\n    return view._game.owner, master
 
 OUTSIDE_THE_CORE = [
     "src/risk/bots/quick.py",
-    "src/risk/protocol.py",
+    "src/risk/bots/protocol.py",
     "src/risk/server/chat.py",
     "src/risk/tui/rounds.py",
 ]

@@ -19,13 +19,13 @@ import pytest
 
 from fogged import fogged_positions, fogged_rules, hidden_territories, perturb_fogged
 from risk.bots import make_bot
+from risk.bots.protocol import BOT_LOG_CAP, ExternalBot, external_command, is_external, legal_lines
 from risk.maps import load_map
-from risk.protocol import BOT_LOG_CAP, ExternalBot, external_command, is_external, legal_lines
+from risk.play.tournament import run_tournament
 from risk.record import read_record_file
 from risk.rules.actions import Attack, Place
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.tournament import run_tournament
 from risk.view import View
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bots"

@@ -1,4 +1,4 @@
-"""The Ray backend (risk.ray_backend): the same games and results as the local backend for the same seed,
+"""The Ray backend (risk.play.ray_backend): the same games and results as the local backend for the same seed,
 failed games reported, clear errors, and no Ray process left behind.
 
 One local Ray with 2 CPUs serves the module's tests (starting Ray takes seconds); its workers find the
@@ -25,11 +25,11 @@ import ray
 from typer.testing import CliRunner
 
 import crashing_bot
-from risk.batch import simulate_to_parquet, turns_path
 from risk.bots import BOTS
-from risk.cli import app
+from risk.cli.main import app
+from risk.play.batch import simulate_to_parquet, turns_path
+from risk.play.tournament import TournamentError, run_tournament
 from risk.rules.options import Rules
-from risk.tournament import TournamentError, run_tournament
 
 TESTS = Path(__file__).resolve().parent
 SRC = TESTS.parent / "src"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from fogged import fogged_positions, fogged_rules
 from risk.errors import RecordError, RulesError
+from risk.play.simulate import play_game
 from risk.record import (
     FOGGED_FOR,
     _format_chance,
@@ -26,7 +27,6 @@ from risk.record import (
 from risk.rules.actions import Attack
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
-from risk.simulate import play_game
 from risk.view import View
 
 

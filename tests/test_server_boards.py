@@ -254,7 +254,7 @@ def shown_boards(client: TestClient, name: str, data: dict[str, Any], tmp_path: 
     show --json` and `risk map --json` (by name, or of its file)."""
     from typer.testing import CliRunner
 
-    from risk.cli import app
+    from risk.cli.main import app
 
     runner = CliRunner()
     path = tmp_path / f"{name}.json"
@@ -301,7 +301,7 @@ def test_an_upload_lists_every_problem_with_its_line_one_of_each_kind_first(
 ) -> None:
     from typer.testing import CliRunner
 
-    from risk.cli import app
+    from risk.cli.main import app
     from risk.maps import load_map
 
     # The shape `risk map --json` had before it was a board file: 130 problems.

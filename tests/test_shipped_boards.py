@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from risk.cli import app
+from risk.cli.main import app
 from risk.maps import Board, available_maps, load_map
 from risk.maps.cells import board_drawing
 from risk.maps.generate import generate_board
+from risk.play.simulate import play_game
 from risk.rules.options import Rules
-from risk.simulate import play_game
 
 runner = CliRunner()
 MAPS = Path(__file__).resolve().parent.parent / "src" / "risk" / "maps"

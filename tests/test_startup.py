@@ -16,7 +16,7 @@ import risk
 
 # Modules that a short command must not pay for unless it uses them.
 HEAVY = ("numpy", "fastapi", "sqlalchemy", "uvicorn", "matplotlib", "alembic", "psycopg")
-OTHER_COMMANDS = ("risk.tui", "risk.server", "risk.tournament", "risk.protocol")
+OTHER_COMMANDS = ("risk.tui", "risk.server", "risk.play.tournament", "risk.bots.protocol")
 
 
 def modules_after(code: str) -> set[str]:
@@ -31,7 +31,7 @@ def loaded(modules: set[str], prefixes: tuple[str, ...]) -> set[str]:
 
 
 def test_the_risk_command_loads_no_other_command_nor_heavy_library() -> None:
-    modules = modules_after("import risk.cli")
+    modules = modules_after("import risk.cli.main")
     assert loaded(modules, HEAVY) == set()
     assert loaded(modules, OTHER_COMMANDS) == set()
 
@@ -39,12 +39,12 @@ def test_the_risk_command_loads_no_other_command_nor_heavy_library() -> None:
 def test_a_simulated_game_loads_no_heavy_library() -> None:
     code = (
         "import contextlib, io, sys\n"
-        "from risk.cli import app\n"
+        "from risk.cli.main import app\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    app(['simulate', '--games', '1', '--json'], standalone_mode=False)"
     )
     modules = modules_after(code)
-    assert "risk.simulate" in modules
+    assert "risk.play.simulate" in modules
     assert loaded(modules, HEAVY) == set()
     assert loaded(modules, OTHER_COMMANDS) == set()
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from risk.play.simulate import play_game
 from risk.rules.game import Game
 from risk.rules.options import Rules
 from risk.rules.state import same, state_fields
-from risk.simulate import play_game
 
 GAMES = {
     "world": "2008",

@@ -6,9 +6,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from risk.play.tournament import run_tournament
 from risk.record import read_record_file
 from risk.rules.options import Rules
-from risk.tournament import run_tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 

@@ -10,11 +10,9 @@ import typer
 from typer.testing import CliRunner
 
 from risk.bots import BOTS
-from risk.cli import app as risk_app
-from risk.record import replay_record_file
-from risk.rules.game import Game
-from risk.rules.options import Rules
-from risk.tournament import (
+from risk.cli.main import app as risk_app
+from risk.cli.tournament import register
+from risk.play.tournament import (
     GameResult,
     TournamentError,
     bradley_terry_ratings,
@@ -22,7 +20,9 @@ from risk.tournament import (
     schedule,
     wilson_interval,
 )
-from risk.tournament_cli import register
+from risk.record import replay_record_file
+from risk.rules.game import Game
+from risk.rules.options import Rules
 
 
 def cli() -> typer.Typer:

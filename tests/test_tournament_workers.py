@@ -83,7 +83,7 @@ def test_the_watch_alone_ends_an_orphaned_worker() -> None:
     program = textwrap.dedent(
         """
         import multiprocessing, os, time
-        from risk.parallel import watch_parent
+        from risk.play.parallel import watch_parent
 
         def worker(parent_pid):
             watch_parent(parent_pid)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from risk.cli import app as risk_app
+from risk.cli.main import app as risk_app
 from risk.record import read_record_file
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
@@ -776,8 +776,8 @@ def test_a_seat_beyond_the_players_is_said_and_seat_0_refused() -> None:
 
 
 def test_replay_says_1_round(tmp_path: Path) -> None:
+    from risk.play.simulate import play_game
     from risk.record import write_record
-    from risk.simulate import play_game
 
     game, _ = play_game(Rules.preset("2008"), ["quick"] * 3, 1, max_turns=1)
     assert rounds_played(game) == 1

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from risk.errors import IllegalActionError
+from risk.play.simulate import play_game
 from risk.rules.game import Game, Phase, trade_options
 from risk.rules.options import Rules
-from risk.simulate import play_game
 from risk.view import SPECTATOR, View, public_history
 
 

@@ -38,9 +38,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from risk.maps import Board, load_map
+from risk.play.simulate import play_game
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import play_game
 from risk.view import SPECTATOR, View
 
 Z95 = 1.959963984540054

@@ -72,7 +72,7 @@ COMPILED: tuple[str, ...] = (
     "risk/maps/__init__.py",
     "risk/odds_float.py",
     "risk/view.py",
-    "risk/simulate.py",
+    "risk/play/simulate.py",
     "risk/bots/base.py",
     "risk/bots/quick.py",
     "risk/bots/heuristic.py",

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from risk.bots import make_bot
+from risk.play.simulate import bot_seed
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
-from risk.simulate import bot_seed
 from risk.view import View
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

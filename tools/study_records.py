@@ -20,10 +20,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from risk.play.tournament import wilson_interval
 from risk.record import read_record_file
 from risk.rules.actions import Attack, Occupy, Trade
 from risk.rules.game import Game, Phase
-from risk.tournament import wilson_interval
 
 
 def bot_of(player: str) -> str:

@@ -1,3 +1,3 @@
-from risk.cli import main
+from risk.cli.main import main
 
 main()

@@ -66,8 +66,8 @@ def expected_losses(attacker_dice: int, defender_dice: int) -> tuple[Fraction, F
     """The exact expected losses (attacker's, defender's) of one roll of these dice."""
     outcomes = roll_outcomes(attacker_dice, defender_dice)
     return (
-        sum((p * lost_a for (lost_a, _), p in outcomes.items()), 0),
-        sum((p * lost_d for (_, lost_d), p in outcomes.items()), 0),
+        sum((p * lost_a for (lost_a, _), p in outcomes.items()), Fraction(0)),
+        sum((p * lost_d for (_, lost_d), p in outcomes.items()), Fraction(0)),
     )
 
 

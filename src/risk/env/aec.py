@@ -11,14 +11,14 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from risk.bots import Bot, make_bot
+from risk.bots.protocol import ExternalBot, is_external
 from risk.env.actions import DEFAULT_MAX_HAND, ActionCodec, LegalMap
 from risk.env.observation import Array, Observer
 from risk.errors import IllegalActionError, RulesError
 from risk.maps import Board, load_map
-from risk.protocol import ExternalBot, is_external
+from risk.play.simulate import bot_seed
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import bot_seed
 from risk.view import View
 
 AGENT: Final = "agent"  # a seat spec: a learning agent plays this seat

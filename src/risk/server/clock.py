@@ -23,13 +23,13 @@ from dataclasses import replace
 from typing import Any
 
 from risk.bots import make_bot
+from risk.play.simulate import bot_seed
 from risk.rules.game import Game, Phase
 from risk.server.hooks import Table, TableHooks
 from risk.server.live import LiveGame
 from risk.server.seatprefs import attack_key, with_answer
 from risk.server.storage import ActionRecord, ChatRecord, StaleWrite, StorageError
 from risk.server.timing import Timing, defending, plays_own_seat
-from risk.simulate import bot_seed
 from risk.view import View
 
 log = logging.getLogger("risk.server")

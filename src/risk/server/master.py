@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from risk.bots import Bot, bot_choices, bot_label, is_bot_name, make_bot
+from risk.bots.protocol import ExternalBot, external_command
 from risk.errors import IllegalActionError, NotationError, RecordError, RiskError
 from risk.history import summarize
 from risk.maps import (
@@ -35,7 +36,7 @@ from risk.maps import (
     shipped_board,
 )
 from risk.maps.validate import board_problems
-from risk.protocol import ExternalBot, external_command
+from risk.play.simulate import bot_seed
 from risk.record import write_record
 from risk.rounds import count_rounds
 from risk.rules.actions import Attack
@@ -83,7 +84,6 @@ from risk.server.undo import (
     undo_target,
     undo_text,
 )
-from risk.simulate import bot_seed
 from risk.view import SPECTATOR, View
 
 log = logging.getLogger("risk.server")

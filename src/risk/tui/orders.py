@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from rich.text import Text
 
 from risk.bots import DEFAULT_BOT, Bot, make_bot
+from risk.play.simulate import bot_seed
 from risk.rules.actions import Place
 from risk.rules.game import Phase
-from risk.simulate import bot_seed
 from risk.tui.context import Context
 from risk.tui.saves import SavedSettings
 

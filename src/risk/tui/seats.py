@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from risk.bots import Bot, make_bot
 from risk.bots.levels import level_of
-from risk.simulate import bot_seed
+from risk.play.simulate import bot_seed
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")  # up to 10 players
 HUMAN = "human"

@@ -13,13 +13,19 @@ from typing import Annotated, NoReturn
 import typer
 
 from risk.bots import BOTS, LEVELS
+from risk.bots.protocol import DEFAULT_TIME_BUDGET
+from risk.cli.output import output_console
 from risk.errors import RiskError
 from risk.maps import load_map
-from risk.output import output_console
-from risk.parallel import BackendError, check_backend
-from risk.protocol import DEFAULT_TIME_BUDGET
+from risk.play.parallel import BackendError, check_backend
+from risk.play.tournament import (
+    DEFAULT_MAX_TURNS,
+    GameResult,
+    TournamentError,
+    parse_bot_list,
+    run_tournament,
+)
 from risk.rules.options import Rules
-from risk.tournament import DEFAULT_MAX_TURNS, GameResult, TournamentError, parse_bot_list, run_tournament
 
 DEFAULT_OUT = Path("tournament-out")
 

@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from risk.bots import BOTS, Bot, bot_choices, is_bot_name, make_bot
+from risk.bots.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
 from risk.bots.search import SearchBot
 from risk.maps import load_map
-from risk.parallel import BackendError, check_backend, run_jobs
-from risk.protocol import DEFAULT_TIME_BUDGET, ExternalBot, external_command, is_external
+from risk.play.parallel import BackendError, check_backend, run_jobs
+from risk.play.simulate import bot_seed, turns_played
 from risk.record import write_record
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import bot_seed, turns_played
 from risk.view import View
 
 DEFAULT_MAX_TURNS = 500
@@ -448,7 +448,7 @@ def run_tournament(
     With ``out``, every game's record, ``results.json``, ``tournament.log`` and ``chart.png`` are
     written there, and external bots' debugging output in ``log/`` (:func:`bot_log_file`).
     ``on_result`` is called as each game finishes (for progress bars). ``backend`` and ``address``:
-    where the games run (:func:`risk.parallel.run_jobs`; ``workers``: local processes, default 1, or
+    where the games run (:func:`risk.play.parallel.run_jobs`; ``workers``: local processes, default 1, or
     Ray's games in flight). A game that fails is reported (``error``, a log line) and counts for no one.
     """
     for spec in bots:

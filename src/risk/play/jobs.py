@@ -1,4 +1,4 @@
-"""One game's run, as every backend reports it (:mod:`risk.parallel`, :mod:`risk.ray_backend`)."""
+"""One game's run, as every backend reports it (:mod:`risk.play.parallel`, :mod:`risk.play.ray_backend`)."""
 
 from __future__ import annotations
 

@@ -11,10 +11,10 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from risk.cli.output import output_console
 from risk.errors import RiskError
 from risk.maps import SYMBOLS, Board, available_maps, load_map
 from risk.maps.validate import MAX_BOARD_BYTES, MAX_PLAYERS, MAX_TERRITORIES, MIN_PLAYERS, file_problems
-from risk.output import output_console
 
 board_app = typer.Typer(
     no_args_is_help=True,

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from risk.bots import bot_choices, is_bot_name
 from risk.maps import load_map
-from risk.parallel import BackendError, check_backend, run_jobs
+from risk.play.parallel import BackendError, check_backend, run_jobs
+from risk.play.simulate import DEFAULT_MAX_TURNS, GameReport, play_game
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.simulate import DEFAULT_MAX_TURNS, GameReport, play_game
 from risk.textfile import write_text_file
 from risk.view import SPECTATOR, View
 
@@ -184,8 +184,8 @@ def simulate_games(
     backend: str = "local",
     address: str | None = None,
 ) -> Iterator[SimulatedGame]:
-    """Play the jobs (:func:`risk.parallel.run_jobs`); yields each game as it finishes, in any order.
-    :class:`~risk.parallel.BackendError` when the backend cannot run."""
+    """Play the jobs (:func:`risk.play.parallel.run_jobs`); yields each game as it finishes, in any order.
+    :class:`~risk.play.parallel.BackendError` when the backend cannot run."""
     for outcome in run_jobs(play_simulation, jobs, workers=workers, backend=backend, address=address):
         if outcome.error is not None:
             yield SimulatedGame(jobs[outcome.position], None, error=outcome.error)
@@ -328,10 +328,10 @@ def simulate_to_parquet(
     """Play ``games`` bot-only games (seat ``i``: ``bots[i]``, a bot or level name; game ``k``: seed
     ``seed + k``) and write them to ``path`` (a ``.parquet`` file) and, with ``turns``, the turns to
     :func:`turns_path` (``path`` with ``.turns.parquet``). ``workers``, ``backend``, ``address``: where
-    the games run (:func:`risk.parallel.run_jobs`). ``on_game`` is called as each game finishes (for
+    the games run (:func:`risk.play.parallel.run_jobs`). ``on_game`` is called as each game finishes (for
     progress bars). Returns the games in order, without their turn rows (they are in the file).
 
-    ``ValueError`` (a :class:`~risk.parallel.BackendError` for the backend) with a one-line reason
+    ``ValueError`` (a :class:`~risk.play.parallel.BackendError` for the backend) with a one-line reason
     when the path or an option cannot be used."""
     path = Path(path)
     if games < 1:

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from risk.cli.output import output_console
 from risk.odds import BattleOdds, ChainOdds, chain, invasion
-from risk.output import output_console
 
 if TYPE_CHECKING:  # rich is imported by the functions that print tables, not for --json
     from rich.console import Console

@@ -1,14 +1,14 @@
 """Where many games run: in this process, in a pool of local processes, or on Ray.
 
-Tournaments (:mod:`risk.tournament`) and batch simulation (:mod:`risk.batch`) hand :func:`run_jobs` a
-function that plays one game and the games' jobs; it yields each game's outcome as it finishes, in any
-order. A game whose function raises is an outcome with an error (the exception's type and message),
-never the end of the run: the other games play on. Every backend plays the same games (a job carries
-its own seed), so they give the same results; only their order of arrival differs.
+Tournaments (:mod:`risk.play.tournament`) and batch simulation (:mod:`risk.play.batch`) hand
+:func:`run_jobs` a function that plays one game and the games' jobs; it yields each game's outcome as
+it finishes, in any order. A game whose function raises is an outcome with an error (the exception's
+type and message), never the end of the run: the other games play on. Every backend plays the same
+games (a job carries its own seed), so they give the same results; only their order of arrival differs.
 
 - ``local``: one worker plays the games in this process; more start a process pool whose workers die
   with this process, even when it is killed (:func:`die_with_parent`).
-- ``ray``: the games are Ray tasks (:mod:`risk.ray_backend`), on a local Ray started for the run or on
+- ``ray``: the games are Ray tasks (:mod:`risk.play.ray_backend`), on a local Ray started for the run or on
   the cluster at ``address``. Ray is an optional dependency, imported only then.
 """
 
@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
-from risk.jobs import BackendError, Outcome, attempt
+from risk.play.jobs import BackendError, Outcome, attempt
 
 BACKENDS = ("local", "ray")
 
@@ -39,7 +39,7 @@ def check_backend(backend: str, address: str | None, workers: int | None) -> Non
     if workers is not None and workers < 1:
         raise BackendError("--workers must be at least 1")
     if backend == "ray":
-        from risk.ray_backend import import_ray
+        from risk.play.ray_backend import import_ray
 
         import_ray()  # installed? Said now, before anything is written
 
@@ -60,7 +60,7 @@ def run_jobs(
     """
     check_backend(backend, address, workers)  # here, not at the first game: the caller's error at once
     if backend == "ray":
-        from risk.ray_backend import run_on_ray
+        from risk.play.ray_backend import run_on_ray
 
         return run_on_ray(play, jobs, in_flight=workers, address=address)
     if workers is None or workers == 1:

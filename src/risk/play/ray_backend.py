@@ -1,4 +1,4 @@
-"""Games as Ray tasks: the ``ray`` backend of :func:`risk.parallel.run_jobs`.
+"""Games as Ray tasks: the ``ray`` backend of :func:`risk.play.parallel.run_jobs`.
 
 Ray (``pip install 'risk[ray]'``) is imported here only, and only when a run asks for it, so that
 ``import risk`` never needs it. A run uses the Ray this process is already connected to (a notebook's,
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from risk.jobs import BackendError, Outcome, attempt, describe_error
+from risk.play.jobs import BackendError, Outcome, attempt, describe_error
 
 if TYPE_CHECKING:
     from types import ModuleType

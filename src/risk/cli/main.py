@@ -2,7 +2,7 @@
 
 Every command that prints data takes ``--json``; wrong arguments, and files that cannot be used
 (:mod:`risk.textfile`), give a one-line error on stderr and exit code 2, never a traceback. Output
-to a pipe or a file is never cut or wrapped (:mod:`risk.output`).
+to a pipe or a file is never cut or wrapped (:mod:`risk.cli.output`).
 """
 
 from __future__ import annotations
@@ -20,17 +20,18 @@ import typer
 from typer.core import TyperGroup, TyperOption
 
 from risk.bots import DEFAULT_BOT, bot_choices, is_bot_name
+from risk.cli.odds import CONTEXT_SETTINGS as ODDS_CONTEXT
+from risk.cli.odds import odds_command
+from risk.cli.output import output_console
 from risk.errors import RiskError
 from risk.maps import load_map
-from risk.odds_cli import CONTEXT_SETTINGS as ODDS_CONTEXT
-from risk.odds_cli import odds_command
-from risk.output import output_console
+from risk.play.simulate import DEFAULT_MAX_TURNS
 from risk.rules.options import GAME_ALIASES, GAMES, OPTIONS, PRESET_ALIASES, PRESETS, Rules
-from risk.simulate import DEFAULT_MAX_TURNS
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from typer._click import Command  # the click that typer builds on
+    from typer._click import Command, Context  # the click that typer builds on
+    from typer._click.exceptions import UsageError
 
 # Commands defined in other modules, with the module whose ``register(app)`` adds them. They are
 # imported only when used (or listed by --help): `risk simulate` need not load the terminal game,
@@ -38,19 +39,19 @@ if TYPE_CHECKING:
 LAZY_COMMANDS = {
     "play": "risk.tui.command",
     "serve": "risk.server.command",
-    "tournament": "risk.tournament_cli",
-    "bots": "risk.tournament_cli",
-    "board": "risk.board_cli",
+    "tournament": "risk.cli.tournament",
+    "bots": "risk.cli.tournament",
+    "board": "risk.cli.board",
 }
 
 
 class LazyGroup(TyperGroup):
     """The `risk` group: the commands of LAZY_COMMANDS are built from their module on first use."""
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         return [*super().list_commands(ctx), *(name for name in LAZY_COMMANDS if name not in self.commands)]
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> Command | None:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         if cmd_name not in self.commands:
             # An unknown name loads every command, so that "did you mean" knows them all.
             for name in [cmd_name] if cmd_name in LAZY_COMMANDS else list(LAZY_COMMANDS):
@@ -175,7 +176,7 @@ def map_command(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """The board: territories by continent, with their neighbours (the same as `risk board show`)."""
-    from risk.board_cli import show_board
+    from risk.cli.board import show_board
 
     show_board(name, as_json)
 
@@ -289,7 +290,7 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Bot-only games, played to a winner or to the turn cap. Same arguments, same output."""
-    from risk.batch import (
+    from risk.play.batch import (
         check_out_path,
         save_record_of,
         simulate_games,
@@ -297,7 +298,7 @@ def simulate_command(
         turns_path,
         write_games,
     )
-    from risk.parallel import BackendError, check_backend
+    from risk.play.parallel import BackendError, check_backend
     from risk.rules.game import Game
 
     ruleset = make_rules(rules, option, game_name)
@@ -352,14 +353,21 @@ def simulate_command(
         collect_turns=out is not None and turns,
         keep_records=record is not None,
     )
-    where = {"workers": workers, "backend": backend, "address": address}
     with progress_bar(games) as advance:
         try:
             if out is not None:
-                played = write_games(out, jobs, **where, on_game=lambda _: advance(), record_dir=record)
+                played = write_games(
+                    out,
+                    jobs,
+                    workers=workers,
+                    backend=backend,
+                    address=address,
+                    on_game=lambda _: advance(),
+                    record_dir=record,
+                )
             else:
                 played = []
-                for simulated in simulate_games(jobs, **where):
+                for simulated in simulate_games(jobs, workers=workers, backend=backend, address=address):
                     save_record_of(simulated, record)
                     simulated.record_text = None
                     played.append(simulated)
@@ -518,10 +526,10 @@ def main() -> None:
     sys.exit(result if isinstance(result, int) else 0)
 
 
-def _usage_error() -> type[Exception]:
+def _usage_error() -> type[UsageError]:
     """Click's UsageError: vendored inside newer typer releases, the click package in older ones."""
     try:
-        from typer._click.exceptions import UsageError
+        from typer._click.exceptions import UsageError as usage_error
     except ImportError:  # typer before it vendored click
-        from click.exceptions import UsageError  # type: ignore[no-redef]
-    return UsageError
+        from click.exceptions import UsageError as usage_error  # type: ignore[assignment]
+    return usage_error
