@@ -1,6 +1,6 @@
 // Faster play on the board page (docs/web.md "Faster play"): a blitz settled by the server in one
 // message, the last attacker kept selected so the next target is one click, and undo of the moves
-// that revealed nothing new. The page's state (S in game.js) is passed in; nothing here sends.
+// that revealed nothing new. The page's state (gamestate.js) is passed in, read only; nothing here sends.
 
 import { el, armies as armiesWord, plural } from "./ui.js";
 
@@ -29,23 +29,19 @@ export function blitzResult(ack) {
 /**
  * After an attack, select its source again while it can still attack, with the same target if that
  * can still be attacked; if the source cannot, the territory the armies moved into. Forgotten when
- * the turn leaves its attacks, or when the player cancels the selection (S.lastAttack = null).
+ * the turn leaves its attacks, or when the player cancels the selection. Returns the state's fields
+ * that change (gamestate.js), or null.
  */
 export function keepAttacker(S) {
   const last = S.lastAttack;
-  if (!last || !S.view || !S.legal) return;
-  if (S.view.current !== S.seat || !ATTACKING.includes(S.view.phase)) {
-    S.lastAttack = null;
-    return;
-  }
-  if (S.selection || !S.legal.attack.size) return;
+  if (!last || !S.view || !S.legal) return null;
+  if (S.view.current !== S.seat || !ATTACKING.includes(S.view.phase)) return { lastAttack: null };
+  if (S.selection || !S.legal.attack.size) return null;
   for (const from of [last.from, last.to]) {
     const targets = S.legal.attack.get(from);
-    if (targets) {
-      S.selection = { kind: "attack", from, to: targets.has(last.to) ? last.to : null };
-      return;
-    }
+    if (targets) return { selection: { kind: "attack", from, to: targets.has(last.to) ? last.to : null } };
   }
+  return null;
 }
 
 /** A move that can be taken back, in words: "2 armies placed in Alaska". */
