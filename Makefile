@@ -44,6 +44,8 @@ PYTEST_BROWSER = $(BIN)/pytest -p no:xdist -m browser
 test: $(BIN)/risk
 	$(BIN)/ruff check src tests benchmarks tools
 	$(BIN)/ruff format --check src tests benchmarks tools examples
+	npx --no-install eslint src/risk/web/js tests/js eslint.config.js
+	node --test tests/js/
 	$(BIN)/mypy
 	@$(BIN)/python tools/build_compiled.py; status=$$?; \
 	if [ $$status -eq 0 ]; then \
@@ -55,6 +57,12 @@ test: $(BIN)/risk
 	else \
 		exit $$status; \
 	fi
+
+# The browser client's checks (package.json): ESLint over src/risk/web/js and the unit tests of its pure
+# parts under Node's own test runner (tests/js), with the packages of package-lock.json (`npm ci`).
+test: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
 
 # Known vulnerabilities in the installed packages (pip-audit; says so when its service is unreachable).
 audit: $(BIN)/risk

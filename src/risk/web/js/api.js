@@ -22,7 +22,7 @@ async function request(method, path, { body, token } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
-  } catch (error) {
+  } catch {
     throw new ApiError("network", "The server cannot be reached: check your connection and try again.");
   }
   const type = response.headers.get("Content-Type") || "";
@@ -165,7 +165,7 @@ export class GameSocket {
     let ws;
     try {
       ws = new WebSocket(this.url());
-    } catch (error) {
+    } catch {
       this._scheduleRetry();
       return;
     }

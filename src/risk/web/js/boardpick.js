@@ -102,7 +102,7 @@ async function upload(file) {
       });
     if (checked.valid) takeCustom(checked);
     else showProblems(checked);
-  } catch (error) {
+  } catch {
     showProblems({ count: 1, problems: [{ message: "the server cannot be reached: check your connection and try again" }] });
   } finally {
     status.textContent = "";
@@ -133,7 +133,7 @@ export async function initBoards(onChange) {
     const listed = await api.boards();
     P.shipped = listed.boards;
     P.maxBytes = listed.max_bytes || P.maxBytes;
-  } catch (error) {
+  } catch {
     P.shipped = [{ name: "classic", territories: 42, continents: 6, players: [2, 6], rulebooks: true, preview: "/api/boards/classic/preview.svg" }];
   }
   const classic = P.shipped.find((b) => b.name === "classic") || P.shipped[0];

@@ -1,6 +1,6 @@
 // Faster play on the board page (docs/web.md "Faster play"): a blitz settled by the server in one
 // message, the last attacker kept selected so the next target is one click, and undo of the moves
-// that revealed nothing new. The page's state (S in game.js) is passed in; nothing here sends.
+// that revealed nothing new. The page's state (gamestate.js) is passed in, read only; nothing here sends.
 
 import { el, armies as armiesWord, plural } from "./ui.js";
 
@@ -29,23 +29,19 @@ export function blitzResult(ack) {
 /**
  * After an attack, select its source again while it can still attack, with the same target if that
  * can still be attacked; if the source cannot, the territory the armies moved into. Forgotten when
- * the turn leaves its attacks, or when the player cancels the selection (S.lastAttack = null).
+ * the turn leaves its attacks, or when the player cancels the selection. Returns the state's fields
+ * that change (gamestate.js), or null.
  */
-export function keepAttacker(S) {
-  const last = S.lastAttack;
-  if (!last || !S.view || !S.legal) return;
-  if (S.view.current !== S.seat || !ATTACKING.includes(S.view.phase)) {
-    S.lastAttack = null;
-    return;
-  }
-  if (S.selection || !S.legal.attack.size) return;
+export function keepAttacker(s) {
+  const last = s.lastAttack;
+  if (!last || !s.view || !s.legal) return null;
+  if (s.view.current !== s.seat || !ATTACKING.includes(s.view.phase)) return { lastAttack: null };
+  if (s.selection || !s.legal.attack.size) return null;
   for (const from of [last.from, last.to]) {
-    const targets = S.legal.attack.get(from);
-    if (targets) {
-      S.selection = { kind: "attack", from, to: targets.has(last.to) ? last.to : null };
-      return;
-    }
+    const targets = s.legal.attack.get(from);
+    if (targets) return { selection: { kind: "attack", from, to: targets.has(last.to) ? last.to : null } };
   }
+  return null;
 }
 
 /** A move that can be taken back, in words: "2 armies placed in Alaska". */
@@ -62,10 +58,10 @@ export function undoWords(text, names, view) {
 }
 
 /** The undo button (#undo) when the state says a move can be taken back; null otherwise. */
-export function undoControl(S, onUndo) {
-  const undo = S.msg && S.msg.undo;
+export function undoControl(s, onUndo) {
+  const undo = s.msg && s.msg.undo;
   if (!undo) return null;
-  const words = undoWords(undo.last, S.names, S.view);
+  const words = undoWords(undo.last, s.names, s.view);
   const more = undo.actions > 1 ? ` · ${undo.actions - 1} more before it` : "";
   const b = el("button", {
     type: "button",
@@ -89,10 +85,10 @@ export function isUndoKey(event) {
 }
 
 /** A blitz of ours waiting for a human defender's dice: what is going on, and Stop (#stop-auto). */
-export function waitingBlitz(S, onStop) {
-  const b = S.msg && S.msg.blitz;
+export function waitingBlitz(s, onStop) {
+  const b = s.msg && s.msg.blitz;
   if (!b) return null;
-  const v = S.view;
+  const v = s.view;
   const defender = v.players[v.to_act] ? v.players[v.to_act].name : "the defender";
   const until = b.until > 1 ? ` (until ${b.until} left)` : "";
   const stop = el("button", { type: "button", class: "btn btn-danger btn-small", id: "stop-auto", text: "Stop after this roll" });
@@ -104,7 +100,7 @@ export function waitingBlitz(S, onStop) {
       "div",
       { class: "auto-row" },
       el("span", { class: "spinner", "aria-hidden": "true" }),
-      el("span", { text: `Blitz ${S.names.get(b.from) || b.from} → ${S.names.get(b.to) || b.to}${until}` }),
+      el("span", { text: `Blitz ${s.names.get(b.from) || b.from} → ${s.names.get(b.to) || b.to}${until}` }),
     ),
     el("p", { class: "hint", text: `${defender} chooses the defence dice; your blitz goes on after.` }),
     stop,

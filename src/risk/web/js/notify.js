@@ -1,4 +1,4 @@
-// "Your turn" (docs/web.md): the page title (game.js), the favicon, an optional sound and a browser
+// "Your turn" (docs/web.md): the page title (status.js), the favicon, an optional sound and a browser
 // notification when the tab is in the background. Sound and notifications are off until the
 // player turns them on with a click: the browser's permission is asked only then.
 

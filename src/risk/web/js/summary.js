@@ -7,7 +7,7 @@
 import { api, seats } from "./api.js";
 import { Board } from "./board.js";
 import { fetchJson, setupUpload } from "./replay.js";
-import { $, el, svg, clear, seatColours, describeRules, plural, toast } from "./ui.js";
+import { $, el, svg, clear, seatColours, describeRules, plural, toast, downloadRecord } from "./ui.js";
 
 const CHARTS = [
   { key: "armies", title: "Armies on the board" },
@@ -203,7 +203,7 @@ function renderResult(summary, { game, held, boardLink, file }) {
   } else {
     if (held) {
       const button = el("button", { type: "button", id: "download-record", class: "btn btn-small btn-primary", text: "Download the record" });
-      button.addEventListener("click", () => downloadRecord(held));
+      button.addEventListener("click", () => downloadRecord(S.gameId, held.token));
       actions.append(button);
     } else {
       actions.append(el("span", { class: "hint", id: "record-note", text: "The record is for the game's players: it opens from a seat's link." }));
@@ -216,20 +216,6 @@ function renderResult(summary, { game, held, boardLink, file }) {
     players,
     actions,
   );
-}
-
-async function downloadRecord(held) {
-  try {
-    const text = await api.record(S.gameId, held.token);
-    const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-    const link = el("a", { href: url, download: `risk-${S.gameId}.risk` });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 5000);
-  } catch (error) {
-    toast(`The record could not be downloaded: ${error.message}`, "error");
-  }
 }
 
 // -- the timelapse ------------------------------------------------------------------------------------
@@ -676,7 +662,7 @@ function renderBattles(summary) {
   const order = $("#battle-order").value;
   // With a player chosen, luck is counted from that player's side (the attacker's otherwise).
   const luckOf = (b) => (seat === null || b.attacker === seat ? b.luck : -b.luck);
-  let list = summary.luck.battles.map((b, index) => ({ ...b, index })).filter((b) => seat === null || b.attacker === seat || b.defender === seat);
+  const list = summary.luck.battles.map((b, index) => ({ ...b, index })).filter((b) => seat === null || b.attacker === seat || b.defender === seat);
   if (order === "lucky") list.sort((a, b) => luckOf(b) - luckOf(a));
   else if (order === "unlucky") list.sort((a, b) => luckOf(a) - luckOf(b));
   else if (order === "big") list.sort((a, b) => b.lost[0] + b.lost[1] - (a.lost[0] + a.lost[1]) || a.index - b.index);

@@ -1,6 +1,7 @@
 // Small helpers shared by the pages: DOM building (never innerHTML with anyone's text), colours,
 // toasts, words.
 
+import { api } from "./api.js";
 import { PALETTE } from "./palette.js";
 import { optionInWords, presetOf } from "./rulewords.js";
 
@@ -134,6 +135,21 @@ export async function copyText(text) {
     }
     area.remove();
     return ok;
+  }
+}
+
+/** A seat's record of the game, saved as a file (risk-ID.risk); a toast says why not. */
+export async function downloadRecord(gameId, token) {
+  try {
+    const text = await api.record(gameId, token);
+    const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    const link = el("a", { href: url, download: `risk-${gameId}.risk` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+  } catch (error) {
+    toast(`The record could not be downloaded: ${error.message}`, "error");
   }
 }
 

@@ -1,0 +1,95 @@
+// The log (#log: newest last, one `li` per entry, numbered by its place in the whole log) and the
+// last battle's dice (#dice) on the board page.
+
+import { $, clear, el, slugify, dieFace, NEUTRAL } from "./ui.js";
+import { LOG_KEEP, territoryOf } from "./gamestate.js";
+import { store } from "./page.js";
+
+let renderedLog = 0; // the place in the whole log up to which lines are in the list
+let renderedVersion = 0; // the state's logVersion the list was drawn from
+
+export function renderLog(colours) {
+  const s = store.state;
+  const box = $("#log");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  const end = s.logBase + s.log.length;
+  let from = renderedLog;
+  let restarted = false;
+  if (s.logVersion !== renderedVersion || renderedLog > end || renderedLog < s.logBase) {
+    clear(box);
+    from = s.logBase;
+    restarted = true;
+  }
+  renderedVersion = s.logVersion;
+  if (end - from > LOG_KEEP) {
+    clear(box);
+    from = end - LOG_KEEP;
+    restarted = true;
+  }
+  for (let i = from; i < end; i++) box.append(logLine(s.log[i - s.logBase], i, colours));
+  while (box.childElementCount > LOG_KEEP) box.firstElementChild.remove();
+  renderedLog = end;
+  if (atBottom || restarted) box.scrollTop = box.scrollHeight;
+}
+
+function logLine(entry, place, colours) {
+  const seat = entry.seat;
+  const colour = seat >= 0 && colours[seat] ? colours[seat].fill : null;
+  const item = el(
+    "li",
+    { class: `log-entry log-${entry.kind || "info"}`, dataset: { kind: entry.kind || "", index: place } },
+    colour ? el("span", { class: "log-dot", style: { background: colour } }) : el("span", { class: "log-dot none" }),
+    el("span", { class: "log-text", text: entry.text }),
+  );
+  if (entry.kind === "battle" && entry.data && entry.data.attack) {
+    const dice = el("span", { class: "log-dice", "aria-hidden": "true" });
+    entry.data.attack.forEach((d) => dice.append(dieFace(d, "attack", 15)));
+    dice.append(el("span", { class: "vs", text: "vs" }));
+    (entry.data.defence || []).forEach((d) => dice.append(dieFace(d, "defence", 15)));
+    item.append(dice);
+  }
+  return item;
+}
+
+export function renderDice(colours) {
+  const s = store.state;
+  const v = s.view;
+  const tray = $("#dice");
+  const b = v.last_battle;
+  if (!b) {
+    tray.hidden = true;
+    return;
+  }
+  clear(tray);
+  // The attacker still holds the territory it attacked from.
+  const fromRow = territoryOf(s, slugify(b.from));
+  const attacker = fromRow && !fromRow.hidden ? fromRow.owner : v.current;
+  const pairs = Math.min(b.attacker_dice.length, b.defender_dice.length);
+  const col = (dice, side) => {
+    const c = el("div", { class: `dice-col dice-${side}` });
+    dice.forEach((d, i) => {
+      const face = dieFace(d, side, 30);
+      if (i < pairs) {
+        const won = side === "attack" ? d > b.defender_dice[i] : d >= b.attacker_dice[i];
+        face.classList.add(won ? "won" : "lost");
+      } else face.classList.add("idle");
+      c.append(face);
+    });
+    return c;
+  };
+  tray.append(
+    el(
+      "div",
+      { class: "dice-head" },
+      el("span", { class: "swatch", style: { background: (colours[attacker] || NEUTRAL).fill } }),
+      ` ${b.from} → ${b.to}`,
+    ),
+    el("div", { class: "dice-body" }, col(b.attacker_dice, "attack"), col(b.defender_dice, "defence")),
+    el(
+      "div",
+      { class: "dice-foot" },
+      b.conquered ? el("strong", { class: "good", text: "Conquered!" }) : `−${b.attacker_losses} / −${b.defender_losses}`,
+    ),
+  );
+  tray.hidden = false;
+}
