@@ -32,7 +32,9 @@ from risk.rules.game import Game, Phase
 from risk.rules.goal import GoalKind
 from risk.rules.missions import ranked_mission
 from risk.rules.variants import game_title
+from risk.rules.variants.capital import capitals_needed
 from risk.rules.variants.fog import action_territories, sees
+from risk.rules.variants.missions import claimable_missions, mission_complete
 from risk.simulate import bot_seed
 from risk.textfile import write_text_file
 from risk.tui.render import (
@@ -1360,7 +1362,7 @@ class PlaySession:
         if kind is GoalKind.HEADQUARTERS:
             home = game.capitals[view.player]
             if home >= 0:
-                needed = game.capitals_needed()
+                needed = capitals_needed(game)
                 held = sum(
                     1
                     for p, c in enumerate(game.capitals)
@@ -1379,7 +1381,7 @@ class PlaySession:
         game = self.game
         if game.goal.kind is not GoalKind.MISSION_CARDS or game.to_act != game.current:
             return None
-        claimable = game.claimable_missions()
+        claimable = claimable_missions(game)
         if not claimable:
             return None
         if self._hotseat:
@@ -1394,7 +1396,7 @@ class PlaySession:
             not game.is_over
             and self.seats[game.to_act].is_human
             and game.to_act == game.current
-            and (claimable := game.claimable_missions())
+            and (claimable := claimable_missions(game))
         ):
             self._act(f"mission {claimable[0]}")
             return
@@ -1409,7 +1411,7 @@ class PlaySession:
             player = view.player
             unclaimed = game.mission_cards[player] if player >= 0 else []
             complete = [k for k in unclaimed if ranked_mission(k, game.board).is_complete(game, player)]
-            claimable = game.claimable_missions() if player == game.current and not game.is_over else []
+            claimable = claimable_missions(game) if player == game.current and not game.is_over else []
             self._say(mission_cards_text(view, self.palette, complete, claimable))
         elif kind is GoalKind.HEADQUARTERS:
             goal = self._goal_line()
@@ -1427,7 +1429,7 @@ class PlaySession:
                 return line.append_text(hint("Type `mission` to see yours when no one else is looking."))
             return line.append_text(secret_mission_text(self._view(), self.palette))
         if kind is GoalKind.HEADQUARTERS:
-            needed = game.capitals_needed()
+            needed = capitals_needed(game)
             return hint(
                 "Capital RISK: after the setup each player secretly chooses a headquarters "
                 f"(`capital NAME`); hold your own and {needed} of the others' to win."
@@ -1602,7 +1604,7 @@ def victory_text(game: Game, palette: Palette, round_number: int) -> Text:
         return Text(f"{team[0].upper()}{team[1:]} wins in round {round_number}{how}!", style="bold")
     line = Text.assemble(palette.name(winner), style="bold")
     standing = sum(game.alive[: game.humans]) == 1
-    if kind is GoalKind.SECRET_MISSION and game.mission_complete(winner):
+    if kind is GoalKind.SECRET_MISSION and mission_complete(game, winner):
         mission = game.missions[winner]
         assert mission is not None
         line.append(f" completes the secret mission and wins in round {round_number}: ")
