@@ -14,6 +14,7 @@ from risk.rules.actions import Attack, Capital, ClaimMission, EndTurn, Fortify, 
 from risk.rules.game import Game, Phase
 from risk.rules.missions import mission_by_key
 from risk.rules.options import Rules
+from risk.rules.variants.missions import claimable_missions, mission_complete
 from risk.view import View
 
 SECRET = Rules.preset("2008").with_options(game="secret-mission")
@@ -239,7 +240,7 @@ def test_sampled_secret_missions_are_never_already_complete(seed: int) -> None:
         assert sample.missions[me] == game.missions[me]
         for seat in range(4):
             if seat != me and game.alive[seat]:
-                assert not sample.mission_complete(seat)
+                assert not mission_complete(sample, seat)
 
 
 def test_a_complete_looking_mission_is_never_sampled() -> None:
@@ -296,5 +297,5 @@ def test_the_search_bot_claims_a_complete_mission_without_searching() -> None:
     game = make_position(MISSION, players=4, owners=owners, default_owner=1, default_armies=2)
     game.mission_cards[0] = cards
     game.placed_this_turn = True  # reinforcements placed: the attack phase has begun
-    assert game.claimable_missions() == ["captain-south-america"]
+    assert claimable_missions(game) == ["captain-south-america"]
     assert SearchBot(0, iterations=8).choose(View(game, 0)) == ClaimMission("captain-south-america")

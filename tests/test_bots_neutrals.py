@@ -13,6 +13,7 @@ from risk.play.simulate import play_game
 from risk.rules.actions import ACCEPT_DICE, CALL_OFF, Attack, Bribe, Commander, Place, ReinforceAlly, Reroll
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
+from risk.rules.variants.active import invasion_needs_call_off, open_invasion
 from risk.view import View
 
 TWO_PLAYER = Rules.preset("2008").for_game("two-player")
@@ -153,7 +154,7 @@ def test_an_open_invasion_of_a_neutral_is_called_off_before_the_next_target() ->
     game.apply(Attack(board.territory("alaska"), board.territory("kamchatka"), 3))
     while game.phase == Phase.DEFEND:
         game.apply(make_bot("quick", 1).choose(View(game, game.to_act)))
-    assert game.open_invasion == board.territory("kamchatka") and game.invasion_needs_call_off()
+    assert open_invasion(game) == board.territory("kamchatka") and invasion_needs_call_off(game)
     other = Attack(board.territory("alaska"), board.territory("northwest territory"), 3)
     assert not game.is_legal(other)
     assert neutrals.call_off_first(View(game, 0), other) == CALL_OFF

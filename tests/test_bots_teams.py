@@ -11,6 +11,7 @@ from risk.bots.search import SearchBot, strength_share, team_evaluate
 from risk.rules.actions import Attack, Fortify, Occupy
 from risk.rules.game import TIED, Game, Phase
 from risk.rules.options import Rules
+from risk.rules.variants.team import recontrol
 from risk.view import View
 
 TEAM = Rules.preset("2003").for_game("team")  # seats 0 and 2 against seats 1 and 3
@@ -32,7 +33,7 @@ def share(game: Game, territory: str, seat: int, units: int) -> None:
     assert game.units is not None
     game.units[t][seat] += units
     game.armies[t] += units
-    game._recontrol(t)
+    recontrol(game, t)
 
 
 def test_the_last_units_of_an_opposing_player_are_worth_the_game() -> None:

@@ -17,6 +17,9 @@ from risk.rules.actions import Capital, ClaimMission, Place
 from risk.rules.game import Game, Phase
 from risk.rules.missions import BASE_MISSIONS, OCCUPY_24, destroy_mission, mission_by_key, mission_deck
 from risk.rules.options import Rules
+from risk.rules.variants.capital import capitals_needed
+from risk.rules.variants.missions import claimable_missions, mission_complete
+from risk.rules.variants.team import recontrol
 from risk.tui.shortforms import placeable
 from risk.view import View, public_history
 
@@ -223,9 +226,9 @@ def test_capital_short_game() -> None:
     game.apply_with_dice("attack siam india 3", (6, 6, 6), (1,))
     assert game.is_over and game.winner == 0
     # 5-6 players: any 3.
-    assert capital_position("short", 5).capitals_needed() == 3
-    assert capital_position("short", 6).capitals_needed() == 3
-    assert capital_position("all", 5).capitals_needed() == 4
+    assert capitals_needed(capital_position("short", 5)) == 3
+    assert capitals_needed(capital_position("short", 6)) == 3
+    assert capitals_needed(capital_position("all", 5)) == 4
 
 
 def test_losing_your_capital_does_not_eliminate_you() -> None:
@@ -381,11 +384,11 @@ def test_every_game_plays_to_a_correct_end(case: tuple, players: int, seed: int,
     winner = game.winner
     assert winner is not None and winner < game.humans
     if name == "secret-mission":
-        assert game.mission_complete(winner) or sum(game.alive[: game.humans]) == 1
+        assert mission_complete(game, winner) or sum(game.alive[: game.humans]) == 1
     elif name == "capital":
         home = game.capitals[winner]
         others = sum(1 for p, c in enumerate(game.capitals) if p != winner and game.owner[c] == winner)
-        assert (game.owner[home] == winner and others >= game.capitals_needed()) or game.territory_count[
+        assert (game.owner[home] == winner and others >= capitals_needed(game)) or game.territory_count[
             winner
         ] == 42
     elif name == "mission":
@@ -703,7 +706,7 @@ def test_mission_risk_always_asks_at_the_end_of_the_turn() -> None:
         ["general-asia", "major-europe"], {"Siam": (0, 5)}, phase=Phase.FORTIFY, pending=0
     )
     game.apply("endturn")
-    assert game.phase == Phase.TURN_END and game.claimable_missions() == []
+    assert game.phase == Phase.TURN_END and claimable_missions(game) == []
     assert [a.text(game.board) for a in game.legal_actions()] == ["endturn"]
     game.apply("endturn")
     assert game.current == 1
@@ -727,7 +730,7 @@ def team_position(units: dict[str, dict[int, int]], players: int = 6, **kwargs: 
     game.owner = [-1] * 42
     game.territory_count = [0] * players
     for t in range(42):
-        game._recontrol(t)
+        recontrol(game, t)
     game.alive = [any(u[p] for u in game.units) for p in range(players)]
     return game
 
@@ -857,7 +860,7 @@ def test_two_teammates_eliminated_by_one_conquest_are_both_out() -> None:
         if t != game.board.territory("Western Australia"):
             game.units[t] = [0, 0, 1, 0] if t != game.board.territory("Indonesia") else game.units[t]
             game.armies[t] = sum(game.units[t])
-            game._recontrol(t)
+            recontrol(game, t)
     game.alive = [True] * 4
     game.apply("attack indonesia western-australia 3")
     game.apply_with_dice("defend 2", (6, 6, 6), (1, 1))

@@ -19,6 +19,8 @@ from risk.record import replay_record, write_record
 from risk.rules.actions import Resign, parse_action
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
+from risk.rules.variants.capital import capitals_needed
+from risk.rules.variants.missions import mission_complete
 from risk.view import View
 
 BOARD = load_map("classic")
@@ -122,9 +124,9 @@ def test_a_resigned_players_armies_defend_with_the_most_dice_and_yield_its_cards
     # A test position: the resigned player keeps one territory, next to a big army of the player to act.
     last, *rest = game.territories_of(gone)
     for territory in rest:
-        game._take(territory, me, 1)
+        game.take_territory(territory, me, 1)
     source = BOARD.neighbours[last][0]
-    game._take(source, me, 60)
+    game.take_territory(source, me, 60)
     game.armies[last] = 3
     held = me_cards = len(game.hands[me])
     while game.owner[last] == gone:
@@ -197,20 +199,20 @@ def test_a_destroy_mission_needs_the_resigned_armies_destroyed() -> None:
     if game.to_act == target or game.current == target:
         play_until(game, lambda g: g.current not in (target,) and g.to_act != target)
     game.apply(Resign(target))
-    assert not game.mission_complete(holder)  # its armies are still on the board
+    assert not mission_complete(game, holder)  # its armies are still on the board
     for t in game.territories_of(target):
-        game._take(t, holder, 1)  # the armies destroyed (a test position)
-    assert game.mission_complete(holder)
+        game.take_territory(t, holder, 1)  # the armies destroyed (a test position)
+    assert mission_complete(game, holder)
 
 
 def test_capital_risk_a_headquarters_not_chosen_is_not_wanted() -> None:
     game = Game(Rules.preset("2008").for_game("capital"), ["A", "B", "C", "D"], seed=12)
     play_until(game, lambda g: g.phase == Phase.CHOOSE_CAPITAL)
-    needed = game.capitals_needed()
+    needed = capitals_needed(game)
     chooser = game.to_act
     game.apply(Resign(chooser))
     assert game.phase == Phase.CHOOSE_CAPITAL and game.to_act != chooser
-    assert game.capitals[chooser] == -1 and game.capitals_needed() == needed - 1
+    assert game.capitals[chooser] == -1 and capitals_needed(game) == needed - 1
     play_until(game, lambda g: g.phase == Phase.REINFORCE)
     assert game.current != chooser and all(game.capitals[p] >= 0 for p in range(4) if p != chooser)
 

@@ -27,6 +27,7 @@ from risk.record import read_record, read_record_file
 from risk.rules.actions import Fortify
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
+from risk.rules.variants.team import recontrol
 from risk.tui.command import load_game, register
 from risk.tui.render import (
     HEADQUARTERS_MARK,
@@ -685,7 +686,7 @@ def team_position(units: dict[str, dict[int, int]], kinds: tuple[str, ...], **kw
     game.owner = [-1] * len(game.board)
     game.territory_count = [0] * 4
     for t in range(len(game.board)):
-        game._recontrol(t)
+        recontrol(game, t)
     game.alive = [True] * 4
     return PlaySession(game, make_seats(kinds, 1), auto_defend=True)
 

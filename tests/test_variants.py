@@ -73,7 +73,7 @@ def test_a_new_variant_plugs_in_through_the_registry(monkeypatch: pytest.MonkeyP
             if game.turn > self.limit:  # the turn after the last has begun
                 seats = range(game.humans)
                 leader = max(seats, key=lambda p: (game.alive[p], game.territory_count[p], -p))
-                game._end_game(leader)
+                game.end_game(leader)
 
         def outcome(self, game: State, winner: int, last_standing: bool) -> Outcome | None:
             if last_standing:

@@ -24,6 +24,7 @@ from risk.bots import make_bot
 from risk.play.simulate import bot_seed
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
+from risk.rules.variants.active import open_invasion
 from risk.view import View
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -56,7 +57,7 @@ CASES = (
         "2003 game=two-player neutral-mode=active",
         2,
         8,
-        lambda g: g.turn >= 5 and g.phase == Phase.ATTACK and g.open_invasion is not None,
+        lambda g: g.turn >= 5 and g.phase == Phase.ATTACK and open_invasion(g) is not None,
     ),
     Case("capital-1993-4", "1993 game=capital", 4, 2, lambda g: g.turn >= 8 and g.phase == Phase.FORTIFY),
     Case("capital-choosing", "2008 game=capital", 3, 6, lambda g: g.phase == Phase.CHOOSE_CAPITAL),

@@ -18,7 +18,8 @@
 Action lines use the action notation (``risk.rules.actions``). Lines starting with ``~`` are chance
 outcomes: ``first P`` / ``first-turn P`` (a roll-off won by player number P), ``deal T,T,...`` (the
 territories in dealing order), ``dice A,A,A D,D`` (a battle, each side sorted high to low),
-``draw CARD``, ``die N`` (a re-rolled die) and ``missions KEY,...`` (by seat). Replay takes the outcomes
+``draw CARD``, ``die N`` (a re-rolled die) and a variant's outcome of one key per seat, ``KIND
+KEY,...`` (its ``chance_keys``: ``missions``, ``mission-cards``). Replay takes the outcomes
 from the record, so it needs no generator; a record that does not follow the rules is refused
 with its line number and the reason. ``#`` starts a comment.
 
@@ -67,8 +68,9 @@ from risk.maps import Board, MapError, available_maps, board_from_json, load_map
 from risk.rules.actions import Action
 from risk.rules.game import ChanceMismatch, Game
 from risk.rules.options import Rules
+from risk.rules.variants import chance_keys
 from risk.textfile import MB, read_text_file, write_text_file
-from risk.view import public_history
+from risk.view import history_leaves_out, indexed_history
 
 MAGIC = "risk-record 1"
 SEPARATOR = "---"
@@ -163,7 +165,7 @@ def _format_chance(board: Board, kind: str, value: Any) -> str:
         return "~ draw ?" if value is None else f"~ draw {board.card_name(value)}"
     if kind == "deal":
         return "~ deal " + ",".join(board.slug_of(t) for t in value)
-    if kind in ("missions", "mission-cards"):
+    if kind in chance_keys():  # a variant's outcome of one key per seat
         return f"~ {kind} " + ",".join("?" if k is None else k for k in value)
     raise ValueError(f"unknown chance outcome {kind!r}")
 
@@ -182,14 +184,18 @@ def write_record(game: Game, viewer: int | None = None, result: str | None = Non
     if viewer is None and game.chance_from_seed:
         # Only a seed that gave every outcome is named: a record that names one is checked against it.
         lines.append(f"seed: {game.seed}")
-    if viewer is not None and game.rules.fog == "on" and not game.is_over:
+    if viewer is not None and history_leaves_out(game):
         # Entries it did not see are left out.
         lines.append(f"{FOGGED_FOR}: {format_name(game.players[viewer])}")
     lines += [f"result: {format_name(result)}", SEPARATOR]
-    history = game.history if viewer is None else public_history(game, viewer)
-    for kind, who, value in history:
-        if kind == "action":
-            lines.append("capital ?" if value is None else value.text(game.board))
+    history = list(enumerate(game.history)) if viewer is None else indexed_history(game, viewer)
+    for index, (kind, who, value) in history:
+        if kind == "action" and value is None:
+            # An action a variant hides (a headquarters chosen in secret): its verb, then "?".
+            verb = game.history[index][2].text(game.board).split()[0]
+            lines.append(f"{verb} ?")
+        elif kind == "action":
+            lines.append(value.text(game.board))
         else:
             lines.append(_format_chance(game.board, who, value))
     return "\n".join(lines) + "\n"
@@ -356,9 +362,9 @@ def _parse_chance(text: str, game_board: Any, number: int) -> tuple[str, Any]:
             if args[0] == "?":
                 raise RecordError("this record hides a card draw: it was written for one player", number)
             return kind, game_board.card(args[0])
-        if kind in ("missions", "mission-cards") and len(args) == 1:
+        if kind in chance_keys() and len(args) == 1:  # a variant's outcome of one key per seat
             if "?" in args[0].split(","):
-                raise RecordError("this record hides the missions: it was written for one player", number)
+                raise RecordError(f"this record hides the {kind}: it was written for one player", number)
             return kind, tuple(args[0].split(","))
         if kind == "deal" and len(args) == 1:
             return kind, tuple(game_board.territory(t) for t in args[0].split(","))

@@ -5,13 +5,16 @@ player's army counts and number of cards, the traded (face-up) cards, and its ow
 shows other hands, the order of the draw pile or the generator. Bots, the terminal game, the bot
 protocol and the records given to players all go through it.
 
-Under fog of war (the ``fog`` rule, :mod:`risk.rules.variants.fog`), while the game runs, a view shows
-only what its player sees: the owner and armies of the territories in its sight, and of the others
-what it last saw (``visible``, ``seen_turn``); the history entries it witnessed; another player's
-armies to place and territory count only as its memory implies them. During another player's turn
-it sees whose turn it is, not the step (``phase`` is ``OTHER_TURN``, ``to_act`` the player whose turn
-it is, no attack or move-in under way), and the latest battle it witnessed. A spectator sees no
-territory.
+What a game variant hides, the variant says (its secrecy hooks, :mod:`risk.rules.variants.base`):
+which of its fields a player may see (``shown``, ``to_dict``), how it hides a history entry
+(``public_history``), how it samples what it hides (``determinise``); this module decides no
+variant's secrets (it only offers the variants' queries, typed, to bots). A variant that hides the
+board (fog of war, the ``fog`` rule) lets a view show, while the game runs, only what its player
+sees: the owner and armies of the territories in its sight, and of the others what it last saw
+(``visible``, ``seen_turn``); the history entries it witnessed; another player's armies to place and
+territory count only as its memory implies them. During another player's turn it sees whose turn it
+is, not the step (``phase`` is ``OTHER_TURN``, ``to_act`` the player whose turn it is, no attack or
+move-in under way), and the latest battle it witnessed. A spectator sees no territory.
 Once the game is over, everything is shown. ``View(game, player, through_fog=True)`` shows the
 player the whole board under fog: for benchmarks that measure what fog costs a bot, never for play
 (no server, protocol or front end passes it; tests/test_bots_fog.py checks that).
@@ -26,19 +29,21 @@ from typing import TYPE_CHECKING, Any, Final
 
 from risk.errors import IllegalActionError
 from risk.maps import SYMBOLS, WILD
-from risk.rules.actions import Action, Trade
+from risk.rules.actions import Action, Trade, action_territories
 from risk.rules.determinise import determinise
 from risk.rules.game import PHASE_NAMES, Battle, Game, Outcome, Phase, trade_options
-from risk.rules.goal import Goal, GoalKind
-from risk.rules.missions import Mission, ranked_mission
-from risk.rules.variants.fog import NEVER, action_territories, sees
+from risk.rules.goal import Goal
+from risk.rules.missions import Mission
+from risk.rules.state import NEVER_SEEN, HistoryEntry
+from risk.rules.variants.active import invasion_needs_call_off, open_invasion
+from risk.rules.variants.missions import claimable_missions, ready_missions
+from risk.rules.variants.team import team_at
 
 if TYPE_CHECKING:
     from risk.maps import Board
     from risk.rules.options import Rules
 
 SPECTATOR = -1
-_SETUP_PHASES: Final = (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 _OTHER_TURN: Final = Phase.OTHER_TURN
 
 
@@ -56,8 +61,8 @@ class View:
     """
 
     __slots__ = (
-        "_fog",
         "_game",
+        "_hides",
         "_through_fog",
         "active_neutrals",
         "board",
@@ -110,19 +115,20 @@ class View:
         # Fog of war: the queries that read the board answer from what this player sees and remembers.
         # through_fog (measurement only): the player sees the board as if there were no fog.
         self._through_fog: Final = through_fog
-        fog = game.rules.fog == "on" and not through_fog
-        self._fog: Final = fog
-        self.force: Final = self._fogged_force if fog else game.force
-        self.defending_seat: Final = self._fogged_defending_seat if fog else game.defending_seat
-        self.team_at: Final = self._fogged_team_at if fog else game.team_at
-        self.territories_of: Final = self._fogged_territories_of if fog else game.territories_of
-        self.continents_of: Final = self._fogged_continents_of if fog else game.continents_of
-        self.room: Final = self._fogged_room if fog else game.room
-        self.may_reinforce: Final = self._fogged_may_reinforce if fog else game.may_reinforce
-        self.reinforcement_for: Final = self._fogged_reinforcement_for if fog else game.reinforcement_for
-        self.fortify_targets: Final = self._fogged_fortify_targets if fog else game.fortify_targets
-        self.occupy_range: Final = self._fogged_occupy_range if fog else game.occupy_range
-        self.invasion_needs_call_off: Final = game.invasion_needs_call_off
+        # Whether a variant hides part of the board (fog of war) from this view while the game runs.
+        hides = game.hooks.in_sight is not None and not through_fog
+        self._hides: Final = hides
+        self.force: Final = self._hidden_force if hides else game.force
+        self.defending_seat: Final = self._hidden_defending_seat if hides else game.defending_seat
+        self.team_at: Final = self._hidden_team_at if hides else self._team_at
+        self.territories_of: Final = self._hidden_territories_of if hides else game.territories_of
+        self.continents_of: Final = self._hidden_continents_of if hides else game.continents_of
+        self.room: Final = self._hidden_room if hides else game.room
+        self.may_reinforce: Final = self._hidden_may_reinforce if hides else game.may_reinforce
+        self.reinforcement_for: Final = self._hidden_reinforcement_for if hides else game.reinforcement_for
+        self.fortify_targets: Final = self._hidden_fortify_targets if hides else game.fortify_targets
+        self.occupy_range: Final = self._hidden_occupy_range if hides else game.occupy_range
+        self.invasion_needs_call_off: Final = self._invasion_needs_call_off
 
     # -- public facts ----------------------------------------------------------------------------
     @property
@@ -130,7 +136,7 @@ class View:
         """The phase; under fog, during another player's turn, ``Phase.OTHER_TURN``: which step of it
         is under way (an attack awaiting the defender's dice, a move-in, ...) is not this player's
         to know, unless it is the one to act."""
-        return _OTHER_TURN if self._fog and self._step_hidden() else self._game.phase
+        return _OTHER_TURN if self._hides and self._step_hidden() else self._game.phase
 
     @property
     def current(self) -> int:
@@ -140,20 +146,14 @@ class View:
     def to_act(self) -> int:
         """Who must act now; under fog, during another player's turn, that player (see ``phase``)."""
         game = self._game
-        return game.current if self._fog and self._step_hidden() else game.to_act
+        return game.current if self._hides and self._step_hidden() else game.to_act
 
     def _step_hidden(self) -> bool:
-        """Under fog: another player's turn of play, whose step this player may not know. Its own turn,
-        a step it must act in (a defence), its teammate's turn (Team RISK: every step of it is in the
-        team's sight) and the setup (turn by turn, in the open) are shown."""
+        """Under fog: another player's turn of play, whose step this player may not know (the
+        variant that hides the board says which)."""
         game = self._game
-        if not self.fogged or game.phase in _SETUP_PHASES:
-            return False
-        player = self.player
-        if player == game.current or player == game.to_act:
-            return False
-        team = game.team
-        return team is None or player < 0 or team[player] != team[game.current]
+        step_hidden = game.hooks.step_hidden
+        return self.fogged and step_hidden is not None and step_hidden(game, self.player)
 
     @property
     def turn(self) -> int:
@@ -163,14 +163,14 @@ class View:
     def owner(self) -> list[int]:
         """Each territory's owner (``-1`` unclaimed; Team RISK ``-2``: tied, no one controls it).
         Under fog: the owner this player last saw (``-1``: never seen; see :meth:`visible`)."""
-        if self._fog and not self._game.is_over:
+        if self._hides and not self._game.is_over:
             return self._memory()[0]
         return self._game.owner
 
     @property
     def armies(self) -> list[int]:
         """Each territory's armies; under fog, the armies this player last saw (0: never seen)."""
-        if self._fog and not self._game.is_over:
+        if self._hides and not self._game.is_over:
             return self._memory()[1]
         return self._game.armies
 
@@ -182,7 +182,7 @@ class View:
     def territory_count(self) -> list[int]:
         """Territories held by each seat; under fog, another seat's as this player's memory counts them."""
         game = self._game
-        if self._fog and not game.is_over:
+        if self._hides and not game.is_over:
             counts = [0] * len(game.players)
             for owner in self._memory()[0]:
                 if owner >= 0:
@@ -196,100 +196,122 @@ class View:
     @property
     def fogged(self) -> bool:
         """Whether this view hides part of the board now (fog of war, while the game runs)."""
-        return self._fog and not self._game.is_over
+        return self._hides and not self._game.is_over
 
     def visible(self, territory: int) -> bool:
         """Whether this player sees ``territory`` now (always, without fog or once the game is over)."""
         game = self._game
-        if not self._fog or game.is_over:
+        if not self._hides or game.is_over:
             return True
-        return self.player != SPECTATOR and bool(game.in_sight[self.player][territory])
+        return self.player != SPECTATOR and bool(self._sight()[territory])
 
     def seen_turn(self, territory: int) -> int:
         """The turn this player last saw ``territory`` (the current turn while it is in sight; -1:
         never seen). Without fog, the current turn."""
         game = self._game
-        if not self._fog or game.is_over:
+        if not self._hides or game.is_over:
             return game.turn
         if self.player == SPECTATOR:
-            return NEVER
-        return game.turn if game.in_sight[self.player][territory] else game.seen_turn[self.player][territory]
+            return NEVER_SEEN
+        return game.turn if self._sight()[territory] else self._remembered()[2][territory]
+
+    def _sight(self) -> list[int]:
+        """For each territory, 1 when this player sees it now (a player's: a hidden board's rule)."""
+        game = self._game
+        in_sight = game.hooks.in_sight
+        assert in_sight is not None and self.player != SPECTATOR
+        return in_sight(game, self.player)
+
+    def _remembered(self) -> tuple[list[int], list[int], list[int]]:
+        """Owners, armies and turns this player last saw (a player's: a hidden board's rule)."""
+        game = self._game
+        memory = game.hooks.memory
+        assert memory is not None and self.player != SPECTATOR
+        return memory(game, self.player)
 
     def _memory(self) -> tuple[list[int], list[int]]:
         game = self._game
         if self.player == SPECTATOR:  # a spectator of a fogged game sees no territory
             return [-1] * len(game.board), [0] * len(game.board)
-        return game.seen_owner[self.player], game.seen_armies[self.player]
+        owner, armies, _ = self._remembered()
+        return owner, armies
 
     def _sees_all(self, territories: tuple[int, ...] | None) -> bool:
-        if territories is None or not self._fog or self._game.is_over:
+        if territories is None or not self._hides or self._game.is_over:
             return True
         if self.player == self._game.to_act:  # the one to act must know (2-player RISK: it rolls a
             return True  # neutral's defence, wherever the neutral is)
         if self.player == SPECTATOR:
             return False
-        sight = self._game.in_sight[self.player]
+        sight = self._sight()
         return all(sight[t] for t in territories)
 
     def _witnessed(self, index: int) -> bool:
         """Whether this player witnessed history entry ``index``."""
         game = self._game
-        if not self._fog or game.is_over:
+        witnessed = game.hooks.witnessed
+        if not self._hides or game.is_over or witnessed is None:
             return True
-        return sees(game.witnessed[index], self.player)
+        return witnessed(game, index, self.player)
 
-    def _fogged_force(self, territory: int, seat: int) -> int:
+    def _hidden_force(self, territory: int, seat: int) -> int:
         if self.visible(territory):
             return self._game.force(territory, seat)
         owner, armies = self._memory()
         return armies[territory] if owner[territory] == seat else 0
 
-    def _fogged_defending_seat(self, territory: int) -> int:
+    def _hidden_defending_seat(self, territory: int) -> int:
         if self.visible(territory):
             return self._game.defending_seat(territory)
         return self._memory()[0][territory]
 
-    def _fogged_team_at(self, territory: int) -> int:
+    def _team_at(self, territory: int) -> int:
+        return team_at(self._game, territory)
+
+    def _invasion_needs_call_off(self) -> bool:
+        return invasion_needs_call_off(self._game)
+
+    def _hidden_team_at(self, territory: int) -> int:
         game = self._game
         if self.visible(territory):
-            return game.team_at(territory)
+            return team_at(game, territory)
         owner = self._memory()[0][territory]
         return -1 if game.team is None or owner < 0 else game.team[owner]
 
-    def _fogged_territories_of(self, player: int) -> list[int]:
+    def _hidden_territories_of(self, player: int) -> list[int]:
         if player == self.player or self._game.is_over:
             return self._game.territories_of(player)
         return [t for t, o in enumerate(self._memory()[0]) if o == player]
 
-    def _fogged_continents_of(self, player: int) -> list[int]:
+    def _hidden_continents_of(self, player: int) -> list[int]:
         if player == self.player or self._game.is_over:
             return self._game.continents_of(player)
         owner = self._memory()[0]
         return [c.index for c in self.board.continents if all(owner[t] == player for t in c.territories)]
 
-    def _fogged_reinforcement_for(self, player: int) -> int:
+    def _hidden_reinforcement_for(self, player: int) -> int:
         """Another player's: as this player's memory implies it (territories and continents)."""
         if player == self.player or self._game.is_over:
             return self._game.reinforcement_for(player)
-        bonus = sum(self.board.continents[c].bonus for c in self._fogged_continents_of(player))
+        bonus = sum(self.board.continents[c].bonus for c in self._hidden_continents_of(player))
         return max(3, self.territory_count[player] // 3) + bonus
 
-    def _fogged_room(self, territory: int) -> int:
+    def _hidden_room(self, territory: int) -> int:
         game = self._game
         if self.visible(territory) or game.rules.army_cap == 0:
             return game.room(territory)
         return max(0, game.rules.army_cap - self._memory()[1][territory])
 
-    def _fogged_may_reinforce(self, territory: int, player: int) -> bool:
+    def _hidden_may_reinforce(self, territory: int, player: int) -> bool:
         return self.visible(territory) and self._game.may_reinforce(territory, player)
 
-    def _fogged_fortify_targets(self, source: int) -> list[int]:
+    def _hidden_fortify_targets(self, source: int) -> list[int]:
         game = self._game
         if self.visible(source) and game.owner[source] == self.player:
             return game.fortify_targets(source)
         return [] if not game.is_over else game.fortify_targets(source)
 
-    def _fogged_occupy_range(self) -> tuple[int, int]:
+    def _hidden_occupy_range(self) -> tuple[int, int]:
         occupation = self._game.pending_occupation
         if occupation is None or not self._sees_step(occupation[:2]):
             return 0, 0
@@ -321,13 +343,13 @@ class View:
         """Armies still to place (reinforcements, or an ally's); under fog, 0 for another player's turn
         of play (its income is hidden: ``to_dict`` leaves it out)."""
         game = self._game
-        if self._fog and self._pending_hidden():
+        if self._hides and self._pending_hidden():
             return 0
         return game.pending
 
     def _pending_hidden(self) -> bool:
         game = self._game
-        return self.fogged and self.player != game.current and game.phase not in _SETUP_PHASES
+        return self.fogged and self.player != game.current and game.turn > 0  # (turn 0: the setup)
 
     @property
     def setup_armies(self) -> Sequence[int]:
@@ -346,10 +368,10 @@ class View:
         """The latest battle (under fog: the latest this player witnessed; a spectator, none)."""
         game = self._game
         battle = game.last_battle
-        if battle is None or not self.fogged:
+        seen_battle = game.hooks.seen_battle
+        if battle is None or not self.fogged or seen_battle is None:
             return battle
-        seen = game.seen_battle
-        return seen[self.player] if 0 <= self.player < len(seen) else None
+        return seen_battle(game, self.player)
 
     @property
     def pending_attack(self) -> tuple[int, int, int] | None:
@@ -372,22 +394,22 @@ class View:
         return rolled if rolled is None or self._sees_step(rolled[:2]) else None
 
     def _sees_step(self, territories: tuple[int, ...]) -> bool:
-        return not (self._fog and self._step_hidden()) and self._sees_all(territories)
+        return not (self._hides and self._step_hidden()) and self._sees_all(territories)
 
     # What the current player did this turn: under fog, another player's turn shows none of it (a
     # conquest or an attack out of sight is hidden; its card, drawn at the end, is public).
     @property
     def conquered_this_turn(self) -> bool:
-        return self._game.conquered_this_turn and not (self._fog and self._turn_hidden())
+        return self._game.conquered_this_turn and not (self._hides and self._turn_hidden())
 
     @property
     def conquests_this_turn(self) -> int:
         """Territories the current player has conquered this turn (Mission RISK counts them)."""
-        return 0 if self._fog and self._turn_hidden() else self._game.conquests_this_turn
+        return 0 if self._hides and self._turn_hidden() else self._game.conquests_this_turn
 
     @property
     def placed_this_turn(self) -> bool:
-        return self._game.placed_this_turn and not (self._fog and self._turn_hidden())
+        return self._game.placed_this_turn and not (self._hides and self._turn_hidden())
 
     @property
     def traded_this_turn(self) -> bool:
@@ -395,7 +417,7 @@ class View:
 
     @property
     def attacked_this_turn(self) -> bool:
-        return self._game.attacked_this_turn and not (self._fog and self._turn_hidden())
+        return self._game.attacked_this_turn and not (self._hides and self._turn_hidden())
 
     def _turn_hidden(self) -> bool:
         return self.fogged and self.player != self._game.current
@@ -421,7 +443,7 @@ class View:
     @property
     def open_invasion(self) -> int | None:
         """Active neutrals: the target of the invasion under way, if any."""
-        return self._game.open_invasion
+        return open_invasion(self._game)
 
     @property
     def units(self) -> Sequence[Sequence[int]] | None:
@@ -447,13 +469,21 @@ class View:
         """During setup placement: the seat whose army is being placed (a neutral, in 2-player RISK)."""
         return self._game.placing_for
 
+    # -- what the variants hide: as each variant shows it to this player ---------------------------------
+    def shown(self, field: str) -> Any:
+        """A game variant's field as this player may see it now: what the variant in play that hides
+        it shows (its ``shown_to``), else the field itself (one no variant in play hides)."""
+        game = self._game
+        for shown_to in game.hooks.shown_to:
+            fields = shown_to(game, self.player)
+            if field in fields:
+                return fields[field]
+        return getattr(game, field)
+
     @property
     def capitals(self) -> tuple[int, ...]:
         """Capital RISK headquarters by seat; ``-1`` where not chosen or not yet revealed to this player."""
-        game = self._game
-        if game.phase == Phase.CHOOSE_CAPITAL:
-            return tuple(c if p == self.player else -1 for p, c in enumerate(game.capitals))
-        return tuple(game.capitals)
+        return tuple(self.shown("capitals"))
 
     @property
     def missions_claimed(self) -> tuple[tuple[str, ...], ...]:
@@ -464,26 +494,17 @@ class View:
     def mission_cards(self) -> tuple[tuple[str, ...] | None, ...]:
         """Mission RISK: unclaimed mission cards this player may see: its own, another's once three are
         claimed (the fourth is revealed), everyone's after the game; ``None`` where hidden."""
-        game = self._game
-        return tuple(
-            tuple(cards) if p == self.player or len(game.missions_claimed[p]) >= 3 or game.is_over else None
-            for p, cards in enumerate(game.mission_cards)
-        )
+        return tuple(None if cards is None else tuple(cards) for cards in self.shown("mission_cards"))
 
     def claimable_missions(self) -> list[str]:
         """Mission RISK: the cards this player may claim now (when it is the one to act)."""
-        return self._game.claimable_missions() if self.player == self._game.current else []
+        return claimable_missions(self._game) if self.player == self._game.current else []
 
     def ready_missions(self) -> list[str]:
         """Mission RISK: this player's unclaimed cards that are complete now, whenever they may be shown."""
-        if self.player == SPECTATOR:
-            return []
-        game, me = self._game, self.player
-        return [
-            key for key in game.mission_cards[me] if ranked_mission(key, game.board).is_complete(game, me)
-        ]
+        return ready_missions(self._game, self.player)
 
-    def public_history(self, start: int = 0) -> list[tuple[str, Any, Any]]:
+    def public_history(self, start: int = 0) -> list[HistoryEntry]:
         """The history from entry ``start`` (negative: that many from the end) as this player may
         see it (see :func:`public_history`)."""
         return public_history(self._game, self.player, start, through_fog=self._through_fog)
@@ -492,10 +513,10 @@ class View:
         """The latest action of ``seat`` (``None``: none yet, or one this player may not see yet)."""
         game = self._game
         for index in range(len(game.history) - 1, -1, -1):  # (not reversed(): mypyc (mypy 2.4.1) fails on it)
-            kind, who, value = game.history[index]
+            kind, who, _ = game.history[index]
             if kind == "action" and who == seat and self._witnessed(index):
-                action: Action = value
-                return None if _secret_action(game, who, action, self.player) else action
+                action: Action | None = _redacted(game, game.history[index], self.player)[2]
+                return action
         return None
 
     # -- this player's secrets ----------------------------------------------------------------
@@ -504,7 +525,8 @@ class View:
         """This player's secret mission (Secret Mission RISK); everyone's once the game is over."""
         if self.player == SPECTATOR:
             return None
-        return self._game.missions[self.player]
+        mission: Mission | None = self.shown("missions")[self.player]
+        return mission
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -534,13 +556,13 @@ class View:
             return []
         actions = list(self._game.legal_actions())
         if self.fogged:
-            sight = self._game.in_sight[self.player]  # (a fortify phase may have thousands: read once)
+            sight = self._sight()  # (a fortify phase may have thousands: read once)
             actions = [a for a in actions if all(sight[t] for t in action_territories(a) or ())]
         return actions
 
     def _out_of_sight(self, action: Action) -> list[int]:
         """Under fog: the territories ``action`` names that this player does not see."""
-        if not self._fog or self._game.is_over:
+        if not self._hides or self._game.is_over:
             return []
         named = action_territories(action) or ()
         if not all(isinstance(t, int) and 0 <= t < len(self.board) for t in named):
@@ -555,7 +577,7 @@ class View:
 
     def is_legal(self, action: Action) -> bool:
         game = self._game
-        if self._fog and self._out_of_sight(action):
+        if self._hides and self._out_of_sight(action):
             return False
         return self.player == game.to_act and game.is_legal(action)
 
@@ -637,28 +659,8 @@ class View:
                 "conquered": battle.conquered,
             },
         }
-        kind = self.goal.kind
-        if kind is GoalKind.HEADQUARTERS:
-            data["capitals"] = [None if c < 0 else board.name_of(c) for c in self.capitals]
-        if kind is GoalKind.MISSION_CARDS:
-            data["mission_cards"] = [
-                {
-                    "claimed": list(claimed),
-                    "unclaimed": None if shown is None else list(shown),
-                    "unclaimed_count": len(game.mission_cards[p]),
-                }
-                for p, (claimed, shown) in enumerate(
-                    zip(self.missions_claimed, self.mission_cards, strict=True)
-                )
-                if p < game.humans
-            ]
-        if kind is GoalKind.SECRET_MISSION:
-            missions = (
-                game.missions
-                if game.is_over
-                else [m if p == self.player else None for p, m in enumerate(game.missions)]
-            )
-            data["missions"] = [None if m is None else {"key": m.key, "text": m.text} for m in missions]
+        for variant_data in game.hooks.view_data:  # each variant's part, its secrets as it shows them
+            data.update(variant_data(game, self.player))
         if self.player != SPECTATOR:
             data["hand"] = [
                 {
@@ -703,7 +705,7 @@ class View:
             return data
         data["hidden"] = True
         turn = self.seen_turn(territory)
-        if turn != NEVER:
+        if turn != NEVER_SEEN:
             owner, armies = self._memory()
             data["seen"] = {"owner": owner[territory], "armies": armies[territory], "turn": turn}
         return data
@@ -731,24 +733,37 @@ def group_actions(texts: Iterable[str]) -> list[dict[str, Any]]:
 
 
 def _shares_hand(game: Game, drawer: int, player: int) -> bool:
-    """The drawer's hand is this player's (the same player, or a teammate in Team RISK)."""
-    return drawer == player or (
-        game.team is not None and player >= 0 and game.hands[drawer] is game.hands[player]
-    )
+    """The drawer's hand is this player's (the same player, or one sharing its hand: Team RISK's
+    teammates hold one hand)."""
+    return drawer == player or (drawer >= 0 and player >= 0 and game.hands[drawer] is game.hands[player])
 
 
-def _secret_action(game: Game, who: int, action: Any, player: int) -> bool:
-    """Another player's headquarters choice, hidden until all are revealed (Capital RISK)."""
-    return game.phase == Phase.CHOOSE_CAPITAL and who != player and type(action).__name__ == "Capital"
+def _redacted(game: Game, entry: HistoryEntry, player: int) -> HistoryEntry:
+    """A history entry as ``player`` may see it, as each variant in play hides its secrets in it."""
+    for redact in game.hooks.redact:
+        entry = redact(game, entry, player)
+    return entry
+
+
+def history_leaves_out(game: Game) -> bool:
+    """Whether a player's history leaves out entries now (a hidden board, while the game runs)."""
+    return game.hooks.witnessed is not None and not game.is_over
 
 
 def public_history(
     game: Game, player: int, start: int = 0, *, through_fog: bool = False
-) -> list[tuple[str, Any, Any]]:
+) -> list[HistoryEntry]:
     """The game's history as ``player`` may see it, from entry ``start`` on (negative: that many from
-    the end): other players' card draws and missions are hidden (``None``), and so are other
-    headquarters choices until all are revealed; under fog of war, the entries it did not witness
-    are left out while the game runs (unless ``through_fog``: measurement only)."""
+    the end): other players' card draws are hidden (``None``), and so is what each variant hides (its
+    ``redact``: other players' missions, headquarters chosen in secret); under fog of war, the entries
+    it did not witness are left out while the game runs (unless ``through_fog``: measurement only)."""
+    return [entry for _, entry in indexed_history(game, player, start, through_fog=through_fog)]
+
+
+def indexed_history(
+    game: Game, player: int, start: int = 0, *, through_fog: bool = False
+) -> list[tuple[int, HistoryEntry]]:
+    """:func:`public_history`, each entry with its index in the game's history."""
     history = game.history
     start = max(0, len(history) + start) if start < 0 else min(start, len(history))
     # A draw goes to the hand of the last player who acted before it.
@@ -758,23 +773,20 @@ def public_history(
         if kind == "action" and who >= 0:
             drawer = who
             break
-    hidden: list[tuple[str, Any, Any]] = []
-    # Fog of war: only the entries this player witnessed (all, once the game is over).
-    fogged = game.rules.fog == "on" and not game.is_over and not through_fog
-    witnessed = game.witnessed if fogged else None
+    shown: list[tuple[int, HistoryEntry]] = []
+    # A hidden board: only the entries this player witnessed (all, once the game is over).
+    witnessed = game.hooks.witnessed if history_leaves_out(game) and not through_fog else None
+    redacts = bool(game.hooks.redact)
     for index, entry in enumerate(islice(history, start, None), start):
-        kind, who, value = entry
-        if witnessed is not None and not sees(witnessed[index], player):
-            if kind == "action":
-                drawer = who if who >= 0 else drawer
-            continue
+        kind, who, _ = entry
         if kind == "action":
             drawer = who if who >= 0 else drawer
-            hidden.append((kind, who, None) if _secret_action(game, who, value, player) else entry)
-        elif who == "draw" and not _shares_hand(game, drawer, player):
-            hidden.append((kind, who, None))
-        elif who in ("missions", "mission-cards") and not game.is_over:
-            hidden.append((kind, who, tuple(k if p == player else None for p, k in enumerate(value))))
+        if witnessed is not None and not witnessed(game, index, player):
+            continue
+        if kind == "chance" and who == "draw" and not _shares_hand(game, drawer, player):
+            shown.append((index, (kind, who, None)))
+        elif redacts:
+            shown.append((index, _redacted(game, entry, player)))
         else:
-            hidden.append(entry)
-    return hidden
+            shown.append((index, entry))
+    return shown

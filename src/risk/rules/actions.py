@@ -282,6 +282,17 @@ Action = (
 END_ATTACK: Final = EndAttack()
 END_TURN: Final = EndTurn()
 
+
+def action_territories(action: object) -> tuple[int, ...] | None:
+    """The territories an action names itself (a claim, a placement, an attack, a fortification);
+    ``None`` for one that names none."""
+    if isinstance(action, (Claim, Place)):
+        return (action.territory,)
+    if isinstance(action, (Attack, Fortify)):
+        return (action.source, action.target)
+    return None
+
+
 VERBS = (
     "claim",
     "place",

@@ -34,7 +34,7 @@ def territory_refusal(game: State, *territories: object) -> str:
 def refuse_attack(game: State, action: Attack, name: str) -> str:
     if game.phase != _ATTACK:
         return "attacks are only made in the attack phase"
-    owner, board, hooks = game.owner, game.board, game._hooks
+    owner, board, hooks = game.owner, game.board, game.hooks
     s, t = action.source, action.target
     valid = type(s) is int and type(t) is int and 0 <= s < len(owner) and 0 <= t < len(owner)
     if not valid and (bad := territory_refusal(game, s, t)):
@@ -72,7 +72,7 @@ def apply_attack(game: State, action: Attack) -> None:
     target = action.target
     game._attack = (action.source, target, action.dice)
     game.attacked_this_turn = True
-    hooks = game._hooks
+    hooks = game.hooks
     if hooks.attack_declared:
         for hook in hooks.attack_declared:
             hook(game, action)
@@ -83,7 +83,7 @@ def apply_attack(game: State, action: Attack) -> None:
             return
         game.phase = _DEFEND  # the defender chooses 1 or 2 dice
         # 2-player RISK: "Your opponent rolls defense for neutral territories."
-        game.to_act = game._opponent() if game.neutral[defender] else defender
+        game.to_act = game.opponent() if game.neutral[defender] else defender
     else:
         resolve_battle(game, DEFEND_ONE)
 
@@ -111,7 +111,7 @@ def resolve_battle(game: State, action: Defend) -> None:
     game._attack = None
     game.to_act = game.current
     attack, defence = game._roll(attacker_dice, action.dice)
-    hooks = game._hooks
+    hooks = game.hooks
     if hooks.rolled:
         for hook in hooks.rolled:
             if hook(game, source, target, attacker_dice, attack, defence):
@@ -157,8 +157,8 @@ def settle_battle(
     minimum = attacker_dice
     # The armies that fought move in at once (2003: "Take the units used to win the battle and
     # move them"), so no territory is ever empty; the OCCUPY choice adds more from the source.
-    game._take(target, attacker, minimum)
-    game._add(source, attacker, -minimum)
+    game.take_territory(target, attacker, minimum)
+    game.add_armies(source, attacker, -minimum)
     eliminated = game.territory_count[defender] == 0
     if eliminated:
         game.alive[defender] = False
@@ -169,7 +169,7 @@ def settle_battle(
     if eliminated and sum(game.alive[: game.humans]) == 1:
         # The last opponent is gone (2-player RISK: "You do NOT need to eliminate neutral armies").
         occupy(game, minimum)
-        game._end_game(player)
+        game.end_game(player)
         return
     if armies[source] == 1:
         occupy(game, minimum)  # nothing more can move: no question to ask
@@ -193,11 +193,11 @@ def occupy(game: State, count: int) -> None:
     assert game._occupy is not None
     source, target, minimum, eliminated = game._occupy
     game._occupy = None
-    hooks = game._hooks
+    hooks = game.hooks
     mover = game.owner[target] if hooks.mover is None else hooks.mover(game, target)
     if count > minimum:
-        game._add(source, mover, minimum - count)
-        game._add(target, mover, count - minimum)
+        game.add_armies(source, mover, minimum - count)
+        game.add_armies(target, mover, count - minimum)
     if game.phase == _GAME_OVER:
         return
     if hooks.conquered:
@@ -216,10 +216,10 @@ def refuse_end_attack(game: State, action: EndAttack, name: str) -> str:
 
 
 def apply_end_attack(game: State, action: EndAttack) -> None:
-    for hook in game._hooks.end_attack:
+    for hook in game.hooks.end_attack:
         hook(game)
     if game.rules.card_draw == "before-fortify" and game.conquered_this_turn:
-        game._draw_card(game.current)
+        game.draw_card(game.current)
         game.conquered_this_turn = False  # the card for this turn has been drawn
     game.phase = _FORTIFY
 
@@ -234,7 +234,7 @@ RULES: dict[type, ActionRule] = {
 
 # -- legal actions ------------------------------------------------------------------------------------
 def attack_phase_actions(game: State) -> Iterator[Action]:
-    hooks = game._hooks
+    hooks = game.hooks
     if hooks.attack_actions is not None:
         yield from hooks.attack_actions(game)
     else:

@@ -23,7 +23,7 @@ def refuse_fortify(game: State, action: Fortify, name: str) -> str:
         if phase == _ATTACK:
             return "fortifying is only after attacking"
         return "fortifying is only at the end of the turn, after attacking"
-    owner, board, hooks = game.owner, game.board, game._hooks
+    owner, board, hooks = game.owner, game.board, game.hooks
     s, t = action.source, action.target
     valid = type(s) is int and type(t) is int and 0 <= s < len(owner) and 0 <= t < len(owner)
     if not valid and (bad := territory_refusal(game, s, t)):
@@ -49,7 +49,7 @@ def refuse_fortify(game: State, action: Fortify, name: str) -> str:
     for capacity in hooks.capacity_refusal:
         if why := capacity(game, t, action.armies):
             return why
-    if not game._connected(s, t):
+    if not game.connected(s, t):
         if game.rules.fortify == "adjacent":
             return f"{board.name_of(t)} is not adjacent to {board.name_of(s)} (fortify=adjacent)"
         return f"{board.name_of(t)} is not connected to {board.name_of(s)} through territories held by {name}"
@@ -57,11 +57,11 @@ def refuse_fortify(game: State, action: Fortify, name: str) -> str:
 
 
 def apply_fortify(game: State, action: Fortify) -> None:
-    mover = game._mover(action.source)
-    game._add(action.source, mover, -action.armies)
-    game._add(action.target, mover, action.armies)
+    mover = game.mover(action.source)
+    game.add_armies(action.source, mover, -action.armies)
+    game.add_armies(action.target, mover, action.armies)
     goes_on = False
-    for hook in game._hooks.after_fortify:
+    for hook in game.hooks.after_fortify:
         goes_on = hook(game, action) or goes_on
     if not goes_on and game.rules.fortify != "extended":  # 1993 experts: "one or more territories"
         end_turn(game)
@@ -78,7 +78,7 @@ def refuse_end_turn(game: State, action: EndTurn, name: str) -> str:
 
 def apply_end_turn(game: State, action: EndTurn) -> None:
     if game.phase == _TURN_END:
-        game._next_turn()
+        game.pass_turn()
     else:
         end_turn(game)
 
@@ -86,12 +86,12 @@ def apply_end_turn(game: State, action: EndTurn) -> None:
 def end_turn(game: State) -> None:
     """The turn ends: the card for a conquest is drawn, then the next player's turn begins."""
     if game.conquered_this_turn:
-        game._draw_card(game.current)
+        game.draw_card(game.current)
         game.conquered_this_turn = False
-    for hook in game._hooks.end_turn:
+    for hook in game.hooks.end_turn:
         if hook(game):
             return
-    game._next_turn()
+    game.pass_turn()
 
 
 RULES: dict[type, ActionRule] = {
@@ -102,8 +102,8 @@ RULES: dict[type, ActionRule] = {
 
 # -- legal actions ------------------------------------------------------------------------------------
 def fortify_phase_actions(game: State) -> Iterator[Action]:
-    if game._hooks.fortify_actions is not None:
-        yield from game._hooks.fortify_actions(game)
+    if game.hooks.fortify_actions is not None:
+        yield from game.hooks.fortify_actions(game)
     else:
         yield from fortifications(game)
     yield END_TURN
@@ -112,7 +112,7 @@ def fortify_phase_actions(game: State) -> Iterator[Action]:
 def fortifications(game: State) -> Iterator[Fortify]:
     player = game.to_act
     owner, armies = game.owner, game.armies
-    capped = game._hooks.room is not None
+    capped = game.hooks.room is not None
     for s in range(len(owner)):
         if owner[s] == player and armies[s] >= 2:
             for t in game.fortify_targets(s):
@@ -122,7 +122,7 @@ def fortifications(game: State) -> Iterator[Fortify]:
 
 
 def count_fortify_actions(game: State) -> int:
-    hooks = game._hooks
+    hooks = game.hooks
     if hooks.room is not None or hooks.fortify_actions is not None:
         return sum(1 for _ in fortify_phase_actions(game))
     player, owner, armies = game.to_act, game.owner, game.armies

@@ -48,10 +48,6 @@ from risk.rules.state import (
     state_fields,
 )
 from risk.rules.variants import VARIANT_STATES, VariantStates, hooks_for
-from risk.rules.variants.active import invasion_needs_call_off, neutral_seat
-from risk.rules.variants.capital import capitals_needed
-from risk.rules.variants.missions import claimable_missions, mission_complete, mission_window
-from risk.rules.variants.team import recontrol, team_at
 
 # Final: a C variable in the compiled build, not a look-up on the Enum class (docs/compiled.md).
 # The characters no name may hold: they cannot be shown on a line (control characters such as line
@@ -113,7 +109,7 @@ class Game(VariantStates):
             return
         self.rules = rules = Rules.preset(rules) if isinstance(rules, str) else rules
         self.board = load_map(board) if isinstance(board, str) else board
-        self._hooks = hooks = hooks_for(rules)
+        self.hooks = hooks = hooks_for(rules)
         self.goal = hooks.goal or WORLD_DOMINATION
         self.players = self._seat(players)
         self.neutral = [i >= self.humans for i in range(len(self.players))]
@@ -155,8 +151,8 @@ class Game(VariantStates):
         """The seats' names: the players', then any extra seats' (2-player RISK's neutral armies)."""
         names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         extra: list[str] = []
-        if self._hooks.seat_names is not None:
-            names, extra = self._hooks.seat_names(names)
+        if self.hooks.seat_names is not None:
+            names, extra = self.hooks.seat_names(names)
         self.rules.check_player_count(len(names), self.board)
         self.humans = len(names)
         names += extra
@@ -172,14 +168,14 @@ class Game(VariantStates):
     # ------------------------------------------------------------------------------------------
     # the turn machine: the steps between actions
     # ------------------------------------------------------------------------------------------
-    def _finish_setup(self) -> None:
+    def end_setup(self) -> None:
         self._shuffle_deck()
-        for finish in self._hooks.finish_setup:
+        for finish in self.hooks.finish_setup:
             if finish(self):
                 return  # a variant's step comes first (Capital RISK: the headquarters)
-        self._begin_play()
+        self.begin_play()
 
-    def _begin_play(self) -> None:
+    def begin_play(self) -> None:
         if self.rules.first_turn == "roll":
             first = self._chance_player("first-turn", list(range(self.humans)))
         else:
@@ -188,20 +184,20 @@ class Game(VariantStates):
 
     def _start_turn(self, player: int) -> None:
         if not self.alive[player]:
-            player = self._in_game_from(player)  # a player who resigned during the setup
+            player = self.in_game_from(player)  # a player who resigned during the setup
         self.current = self.to_act = player
         self.turn += 1
         self.conquered_this_turn = self.placed_this_turn = self.territory_bonus_used = False
         self.attacked_this_turn = self.traded_this_turn = False
-        for start in self._hooks.start_turn:
+        for start in self.hooks.start_turn:
             start(self)
         self.conquests_this_turn = 0
         self.pending = self.reinforcement_for(player)
         self.phase = _REINFORCE
-        for changed in self._hooks.reinforcements_changed:
+        for changed in self.hooks.reinforcements_changed:
             changed(self)
 
-    def _next_turn(self) -> None:
+    def pass_turn(self) -> None:
         player, n = self.current, self.humans
         for i in range(1, n + 1):
             p = (player + i) % n
@@ -209,13 +205,13 @@ class Game(VariantStates):
                 self._start_turn(p)
                 return
 
-    def _settle_battle(
+    def settle_roll(
         self, source: int, target: int, attacker_dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
     ) -> None:
-        settle = self._hooks.settle_battle or battle.settle_battle
+        settle = self.hooks.settle_battle or battle.settle_battle
         settle(self, source, target, attacker_dice, attack, defence)
 
-    def _do_occupy(self, count: int) -> None:
+    def move_in(self, count: int) -> None:
         battle.occupy(self, count)
 
     # ------------------------------------------------------------------------------------------
@@ -318,7 +314,7 @@ class Game(VariantStates):
             raise GameOverError(f"{self._describe(action)}: the game is over")
         name = self.players[self.to_act]
         try:
-            refuse = self._hooks.refusals[type(action)]
+            refuse = self.hooks.refusals[type(action)]
         except KeyError:
             fail = f"{action!r} is not an action"
         else:
@@ -336,7 +332,7 @@ class Game(VariantStates):
 
     def _apply(self, action: Action) -> None:
         kind = type(action)
-        hooks = self._hooks
+        hooks = self.hooks
         try:
             effect = hooks.effects[kind]
         except KeyError:
@@ -365,7 +361,7 @@ class Game(VariantStates):
             return resigned
         w = self.winner
         last = sum(self.alive[: self.humans]) == 1
-        for outcome in self._hooks.outcome:
+        for outcome in self.hooks.outcome:
             if (found := outcome(self, w, last)) is not None:
                 return found
         return Outcome(w, "the last player standing" if last else "world domination", (w,))
@@ -381,7 +377,7 @@ class Game(VariantStates):
         if type(last) is not Resign or self.winner is None or last.player is None:
             return None
         w, gone = self.winner, self.players[last.player]
-        for outcome in self._hooks.resignation_outcome:
+        for outcome in self.hooks.resignation_outcome:
             if (found := outcome(self, w, gone)) is not None:
                 return found
         return Outcome(w, f"the last player in the game: {gone} resigned", (w,))
@@ -408,35 +404,8 @@ class Game(VariantStates):
         source, target, _, attack, defence, rerolled = self._rolled
         return source, target, attack, defence, rerolled
 
-    # The variants' queries, asked of the game (front ends and bots use them).
-    def team_at(self, territory: int) -> int:
-        return team_at(self, territory)
-
-    def claimable_missions(self) -> list[str]:
-        return claimable_missions(self)
-
-    def mission_window(self) -> str | None:
-        return mission_window(self) if "mission" in self._hooks.names else None
-
-    def mission_complete(self, player: int) -> bool:
-        return mission_complete(self, player)
-
-    def capitals_needed(self) -> int:
-        return capitals_needed(self)
-
-    def neutral_seat(self, number: int) -> int:
-        return neutral_seat(self, number)
-
-    def invasion_needs_call_off(self) -> bool:
-        return invasion_needs_call_off(self)
-
-    @property
-    def open_invasion(self) -> int | None:
-        """The target of the invasion under way (active neutrals), if any."""
-        return None if self._invasion is None else self._invasion[0]
-
-    def _recontrol(self, territory: int) -> None:
-        recontrol(self, territory)
+    # A variant's own queries are asked of the variant's module (``risk.rules.variants.team.team_at``,
+    # ``...missions.claimable_missions``...) or of a View, never re-exposed here.
 
     # ------------------------------------------------------------------------------------------
     # copying and serialising: through the fields' declarations (state.py)
@@ -480,8 +449,8 @@ class Game(VariantStates):
             game = _blank_game()
             for name in ("rules", "board", "players"):
                 setattr(game, name, _KEPT[name].load(data[name], game))
-            game._hooks = hooks_for(game.rules)
-            game.goal = game._hooks.goal or WORLD_DOMINATION
+            game.hooks = hooks_for(game.rules)
+            game.goal = game.hooks.goal or WORLD_DOMINATION
             game.humans = len(game.players) - game.rules.neutrals
             game.neutral = [i >= game.humans for i in range(len(game.players))]
             game._script, game._verify = None, False
@@ -496,7 +465,7 @@ class Game(VariantStates):
             for name, kept in _VARIANT_FIELDS:
                 if kept.save is None:
                     setattr(game, name, None if kept.absent is None else kept.absent(len(game.players)))
-            for restore in game._hooks.restore:
+            for restore in game.hooks.restore:
                 restore(game)
         except (KeyError, TypeError, ValueError, IndexError) as error:
             if isinstance(error, RulesError):

@@ -31,7 +31,7 @@ COUNTERS: dict[Phase, Callable[[State], int]] = {
 
 
 def generate_actions(game: State) -> Iterator[Action]:
-    generate = GENERATORS.get(game.phase) or game._hooks.phase_actions.get(game.phase)
+    generate = GENERATORS.get(game.phase) or game.hooks.phase_actions.get(game.phase)
     return iter(()) if generate is None else iter(generate(game))
 
 

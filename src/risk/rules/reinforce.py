@@ -35,41 +35,41 @@ def refuse_place(game: State, action: Place, name: str) -> str:
             return f"{board.name_of(where)} is not held by {seat}, whose army is being placed"
         return ""
     if phase not in (_REINFORCE, _ELIMINATION_TRADE):
-        rule = game._hooks.place_rules.get(phase)
+        rule = game.hooks.place_rules.get(phase)
         return "there are no armies to place now" if rule is None else rule.refuse(game, action, name)
     player = game.to_act
     if game.must_trade(player):
         return f"{name} holds {len(game.hands[player])} cards and must trade a set first"
     if not 1 <= action.armies <= game.pending:
         return f"{name} has {game.pending} armies to place, not {action.armies}"
-    if game._hooks.capacity_refusal:
-        for check in game._hooks.capacity_refusal:
+    if game.hooks.capacity_refusal:
+        for check in game.hooks.capacity_refusal:
             if why := check(game, where, action.armies):
                 return why
     if owner[where] == player:
         return ""
-    if game._hooks.placement_refusal is not None:
-        return game._hooks.placement_refusal(game, where, player, name)
+    if game.hooks.placement_refusal is not None:
+        return game.hooks.placement_refusal(game, where, player, name)
     return f"{board.name_of(where)} is not held by {name}"
 
 
 def apply_place(game: State, action: Place) -> None:
     phase = game.phase
     if phase == _SETUP_PLACE:
-        game._add(action.territory, game.placing_for, action.armies)
+        game.add_armies(action.territory, game.placing_for, action.armies)
         game.setup_armies[game.placing_for] -= 1
         next_setup_placer(game, game.current + 1)
     elif phase in (_REINFORCE, _ELIMINATION_TRADE):
-        game._add(action.territory, game.current, action.armies)
+        game.add_armies(action.territory, game.current, action.armies)
         game.placed_this_turn = True
         game.pending -= action.armies
         if game.pending == 0:
             game.phase = _ATTACK
         else:
-            for hook in game._hooks.reinforcements_changed:
+            for hook in game.hooks.reinforcements_changed:
                 hook(game)
     else:
-        game._hooks.place_rules[phase].apply(game, action)
+        game.hooks.place_rules[phase].apply(game, action)
 
 
 # -- trade ---------------------------------------------------------------------------------------------
@@ -112,10 +112,10 @@ def apply_trade(game: State, action: Trade) -> None:
     if bonus_rule != "none" and not (bonus_rule == "once-per-turn" and game.territory_bonus_used):
         for c in action.cards:
             if c < len(game.board) and game.owner[c] == player:
-                game._add(c, player, min(2, max(0, game.room(c))))
+                game.add_armies(c, player, min(2, max(0, game.room(c))))
                 game.territory_bonus_used = True
                 break
-    for hook in game._hooks.reinforcements_changed:
+    for hook in game.hooks.reinforcements_changed:
         hook(game)
 
 
@@ -157,7 +157,7 @@ def may_trade(game: State, player: int) -> bool:
 
 def reinforce_actions(game: State) -> Iterator[Action]:
     player = game.to_act
-    hooks = game._hooks
+    hooks = game.hooks
     for extras in hooks.start_actions:
         yield from extras(game)
     if may_trade(game, player):
@@ -180,16 +180,16 @@ def reinforce_actions(game: State) -> Iterator[Action]:
 def count_reinforce_actions(game: State) -> int:
     player = game.to_act
     total = len(trade_options(game, player)) if may_trade(game, player) else 0
-    for extras in game._hooks.start_actions:
+    for extras in game.hooks.start_actions:
         total += sum(1 for _ in extras(game))
     if not game.must_trade(player):
-        if game._hooks.room is not None:
+        if game.hooks.room is not None:
             total += sum(
                 max(0, min(game.pending, game.room(t)))
                 for t in range(len(game.owner))
                 if game.may_reinforce(t, player)
             )
-        elif game._hooks.may_reinforce is not None:
+        elif game.hooks.may_reinforce is not None:
             total += sum(1 for t in range(len(game.owner)) if game.may_reinforce(t, player)) * game.pending
         else:
             total += game.territory_count[player] * game.pending
@@ -198,6 +198,6 @@ def count_reinforce_actions(game: State) -> int:
 
 def setup_places(game: State) -> Iterator[Action]:
     seat, owner = game.placing_for, game.owner
-    if game._hooks.room is None:
+    if game.hooks.room is None:
         return (Place(t, 1) for t in range(len(owner)) if owner[t] == seat)
     return (Place(t, 1) for t in range(len(owner)) if owner[t] == seat and game.room(t) >= 1)

@@ -30,9 +30,9 @@ def apply_resign(game: State, action: Resign) -> None:
     game.alive[seat] = False
     left = [p for p in range(game.humans) if game.alive[p]]
     if len(left) == 1:
-        game._end_game(left[0])  # the last player in the game wins (2-player RISK: the opponent)
+        game.end_game(left[0])  # the last player in the game wins (2-player RISK: the opponent)
         return
-    if any(resigned(game, seat, was_to_act) for resigned in game._hooks.resigned):
+    if any(resigned(game, seat, was_to_act) for resigned in game.hooks.resigned):
         return  # a variant's rule (Team RISK: the other team wins; Capital RISK: while choosing)
     if phase in (Phase.CLAIM, Phase.SETUP_PLACE):
         game.setup_armies[seat] = 0  # its armies not yet on the board stay off it
@@ -42,11 +42,11 @@ def apply_resign(game: State, action: Resign) -> None:
         # Its turn: the attack, move or roll under way is dropped, armies not placed are lost, and
         # no card is drawn. The next player in the game starts a turn.
         game._attack = game._occupy = None
-        for dropped in game._hooks.turn_dropped:
+        for dropped in game.hooks.turn_dropped:
             dropped(game)
         game.conquered_this_turn = False
         game.pending = 0
-        game._next_turn()
+        game.pass_turn()
     elif was_to_act:
         assert game._attack is not None  # it was choosing its defence dice: the most are rolled
         resolve_battle(game, Defend(min(2, game.armies[game._attack[1]])))

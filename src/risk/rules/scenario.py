@@ -33,8 +33,8 @@ def rearrange(game: State, owner: Sequence[int], armies: Sequence[int]) -> None:
 
 
 def _refusal(game: State, owner: Sequence[int], armies: Sequence[int]) -> str:
-    if game._hooks.names:
-        return f"the game has variants ({', '.join(sorted(game._hooks.names))}); only world domination"
+    if game.hooks.names:
+        return f"the game has variants ({', '.join(sorted(game.hooks.names))}); only world domination"
     if game.phase != Phase.REINFORCE or game.placed_this_turn or game.traded_this_turn or game.turn < 1:
         return "only at the start of a turn, before anything is traded or placed"
     size = len(game.board)

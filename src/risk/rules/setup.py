@@ -23,7 +23,7 @@ def refuse_claim(game: State, action: Claim, name: str) -> str:
 
 def apply_claim(game: State, action: Claim) -> None:
     player = game.current
-    game._take(action.territory, player, 1)
+    game.take_territory(action.territory, player, 1)
     game.setup_armies[player] -= 1
     if sum(game.territory_count) == len(game.board):
         game.phase = Phase.SETUP_PLACE
@@ -40,7 +40,7 @@ def claims(game: State) -> Iterator[Action]:
 
 def next_setup_placer(game: State, start: int) -> None:
     """Pass the setup turn to the next player, from ``start``, who still has armies to place."""
-    if game._hooks.next_setup_placer is not None and game._hooks.next_setup_placer(game):
+    if game.hooks.next_setup_placer is not None and game.hooks.next_setup_placer(game):
         return
     n = len(game.players)
     for i in range(n):
@@ -48,7 +48,7 @@ def next_setup_placer(game: State, start: int) -> None:
         if game.setup_armies[p] > 0:
             game.current = game.to_act = game.placing_for = p
             return
-    game._finish_setup()
+    game.end_setup()
 
 
 def deal_territories(game: State) -> None:
@@ -68,7 +68,7 @@ def deal_territories(game: State) -> None:
         while quota[seat] == 0:
             seat = (seat + 1) % n
         quota[seat] -= 1
-        game._take(territory, seat, 1)
+        game.take_territory(territory, seat, 1)
         game.setup_armies[seat] -= 1
         seat = (seat + 1) % n
 
@@ -77,7 +77,7 @@ def deal_quotas(game: State) -> list[int]:
     """Territories dealt to each seat: as even as can be, the first seats dealt one more (2008: "two
     players will each receive one extra card")."""
     n, t = len(game.players), len(game.board)
-    quota = [t // n] * n if game._hooks.deal_quotas is None else game._hooks.deal_quotas(game)
+    quota = [t // n] * n if game.hooks.deal_quotas is None else game.hooks.deal_quotas(game)
     for i in range(t - sum(quota)):
         quota[(game.first_player + i) % n] += 1
     return quota

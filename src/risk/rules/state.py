@@ -15,20 +15,23 @@ import json
 import random
 import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Final, NamedTuple, Protocol
 
 from mypy_extensions import trait
 
 from risk.errors import IllegalActionError
 from risk.maps import WILD, Board, board_from_json, canonical_json, load_map, shipped_board
 from risk.rules.goal import Goal
-from risk.rules.hooks import Hooks
 from risk.rules.options import Rules
 from risk.rules.outcome import Outcome as Outcome  # its home before the hooks named it
+
+if TYPE_CHECKING:
+    from risk.rules.actions import Action, Attack, Fortify
 
 
 class Phase(IntEnum):
@@ -58,6 +61,10 @@ PHASE_NAMES = {p: p.name.lower().replace("_", "-") for p in Phase}
 PHASE_BY_NAME = {name: p for p, name in PHASE_NAMES.items()}
 
 TIED = -2  # Team RISK: a territory whose top stacks tie is controlled by no one
+NEVER_SEEN: Final = -1  # the turn a territory was last seen, when it never was (a hidden board)
+
+# One entry of a game's history: ("action", seat, Action) or ("chance", kind, outcome).
+HistoryEntry = tuple[str, Any, Any]
 
 
 class Battle(NamedTuple):
@@ -288,7 +295,7 @@ class Chance:
     # given instead: dice passed to apply_with_dice, or a replayed record that differs from its seed).
     chance_from_seed: Annotated[bool, Kept(optional=True, absent=_true)]
     # ("action", player, Action) and ("chance", kind, value) entries, in order.
-    history: Annotated[list[tuple[str, Any, Any]], Kept(copy_list, _save_history, _load_history)]
+    history: Annotated[list[HistoryEntry], Kept(copy_list, _save_history, _load_history)]
     __slots__ = tuple(__annotations__)
 
     def _scripted(self, kind: str) -> Any:
@@ -336,7 +343,7 @@ class Chance:
         self.history.append(("chance", "dice", (attack, defence)))
         return attack, defence
 
-    def _roll_die(self) -> int:
+    def roll_die(self) -> int:
         value = int(self._rng.random() * 6) + 1
         if self._script is not None:
             generated, value = value, self._scripted("die")
@@ -438,6 +445,133 @@ def _load_phase(name: str, state: Any) -> Phase:
 # Functions named in annotations are module-level: a lambda there would see the class, not the module.
 
 
+# -- the hooks of a game's variants --------------------------------------------------------------------
+Roll = tuple[int, ...]
+
+
+class ActionRule(NamedTuple):
+    """How one kind of action is refused (the reason, or ``""`` when it is legal) and applied.
+
+    ``Any``: each rule takes the action of its own kind and the state of its own variant (a
+    ``Callable`` of the widest types would refuse both)."""
+
+    refuse: Callable[[Any, Any, str], str]
+    apply: Callable[[Any, Any], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """The table of one game's variant hooks, as the turn machine calls them.
+
+    Each hook is documented where a variant writes it: :class:`risk.rules.variants.base.Variant`. The
+    registry (``risk.rules.variants.hooks_for``) fills this table once per ruleset: for a hook that
+    several variants may have, the variants that have it, in the registry's order; for a hook that
+    replaces one of the core's rules, the one variant that has it, or ``None`` for the core's rule. A
+    world-domination game has no variant: every list is empty and every replacement is ``None``, so it
+    runs through no hook at all. Each hook receives the game as a ``State``; a variant's own hook is
+    typed with its own state class (``Variant[S]``): the game handed to it is a ``Game``, which has
+    every variant's state. (``Any``: the tables of action rules, as ``hooks.ActionRule`` says.)"""
+
+    # -- setup -------------------------------------------------------------------------------------
+    seat_names: Callable[[list[str]], tuple[list[str], list[str]]] | None = None
+    setup: tuple[Callable[[State], None], ...] = ()
+    restore: tuple[Callable[[State], None], ...] = ()
+    deal_quotas: Callable[[State], list[int]] | None = None
+    after_deal: tuple[Callable[[State], None], ...] = ()
+    next_setup_placer: Callable[[State], bool] | None = None
+    finish_setup: tuple[Callable[[State], bool], ...] = ()
+    # -- the turn ------------------------------------------------------------------------------------
+    start_turn: tuple[Callable[[State], None], ...] = ()
+    reinforcements_changed: tuple[Callable[[State], None], ...] = ()
+    attack_declared: tuple[Callable[[State, Attack], None], ...] = ()
+    rolled: tuple[Callable[[State, int, int, int, Roll, Roll], bool], ...] = ()
+    conquered: tuple[Callable[[State], None], ...] = ()
+    after_fortify: tuple[Callable[[State, Fortify], bool], ...] = ()
+    end_attack: tuple[Callable[[State], None], ...] = ()
+    end_turn: tuple[Callable[[State], bool], ...] = ()
+    after_action: tuple[Callable[[State], None], ...] = ()
+    observe: tuple[Callable[[State], None], ...] = ()
+    resigned: tuple[Callable[[State, int, bool], bool], ...] = ()
+    turn_dropped: tuple[Callable[[State], None], ...] = ()
+    outcome: tuple[Callable[[State, int, bool], Outcome | None], ...] = ()
+    resignation_outcome: tuple[Callable[[State, int, str], Outcome | None], ...] = ()
+    # -- armies by seat, control, movement -------------------------------------------------------------
+    force: Callable[[State, int, int], int] | None = None
+    defending_seat: Callable[[State, int], int] | None = None
+    taken: Callable[[State, int, int, int], None] | None = None
+    added: Callable[[State, int, int, int], None] | None = None
+    lose_defenders: Callable[[State, int, int], None] | None = None
+    mover: Callable[[State, int], int] | None = None
+    may_reinforce: Callable[[State, int, int], bool] | None = None
+    room: Callable[[State, int], int] | None = None
+    fortify_targets: Callable[[State, int], list[int]] | None = None
+    commands: Callable[[State, int], bool] | None = None
+    settle_battle: Callable[[State, int, int, int, Roll, Roll], None] | None = None
+    set_value: Callable[[State, int], int] | None = None
+    # -- refusals ------------------------------------------------------------------------------------
+    source_refusal: Callable[[State, int, int, str], str] | None = None
+    target_refusal: Callable[[State, int, int, str], str] | None = None
+    attack_refusal: tuple[Callable[[State, Attack, str], str], ...] = ()
+    attack_armies_refusal: Callable[[State, int, int, int, str], str] | None = None
+    placement_refusal: Callable[[State, int, int, str], str] | None = None
+    capacity_refusal: tuple[Callable[[State, int, int], str], ...] = ()
+    fortify_refusal: Callable[[State, Fortify, str], str] | None = None
+    move_refusal: tuple[Callable[[State, Fortify, int, str], str], ...] = ()
+    # -- legal actions -------------------------------------------------------------------------------
+    start_actions: tuple[Callable[[State], Iterable[Action]], ...] = ()
+    attack_extras: tuple[Callable[[State], Iterable[Action]], ...] = ()
+    closing_actions: tuple[Callable[[State], Iterable[Action]], ...] = ()
+    attack_actions: Callable[[State], Iterable[Action]] | None = None
+    fortify_actions: Callable[[State], Iterable[Action]] | None = None
+    # -- secrets: what each variant hides from a seat (risk.view, records, determinisation) -------------
+    shown_to: tuple[Callable[[State, int], Mapping[str, Any]], ...] = ()
+    view_data: tuple[Callable[[State, int], Mapping[str, Any]], ...] = ()
+    redact: tuple[Callable[[State, HistoryEntry, int], HistoryEntry], ...] = ()
+    sample_hidden: tuple[Callable[[State, State, int, random.Random], None], ...] = ()
+    # -- a hidden board (fog of war): all from one variant, or all None -----------------------------------
+    in_sight: Callable[[State, int], list[int]] | None = None
+    memory: Callable[[State, int], tuple[list[int], list[int], list[int]]] | None = None
+    seen_battle: Callable[[State, int], Battle | None] | None = None
+    step_hidden: Callable[[State, int], bool] | None = None
+    witnessed: Callable[[State, int, int], bool] | None = None
+    sample_board: Callable[[State, State, int, random.Random], None] | None = None
+    in_the_open: Callable[[State], Rules] | None = None
+    # -- the variants' own actions and phases ------------------------------------------------------------
+    actions: Mapping[type, ActionRule] = field(default_factory=dict)
+    # The same rules by kind of action, as the machine calls them (the core's and the variants').
+    refusals: Mapping[type, Callable[[Any, Any, str], str]] = field(default_factory=dict)
+    effects: Mapping[type, Callable[[Any, Any], None]] = field(default_factory=dict)
+    phase_actions: Mapping[int, Callable[[State], Iterable[Action]]] = field(default_factory=dict)
+    place_rules: Mapping[int, ActionRule] = field(default_factory=dict)
+    names: frozenset[str] = frozenset()  # the variants in play
+    # -- what the front ends ask -----------------------------------------------------------------------
+    goal: Goal | None = None  # the goal one of the variants sets (None: world domination)
+
+
+NO_HOOKS = Hooks()
+
+
+class Steps(Protocol):
+    """The steps of the turn machine a game variant may take (python-chess's variants override named,
+    typed methods of the board; ours call these). Every state (:class:`State`, hence ``Game``) has
+    them; a variant's hooks receive the game typed as its own state class, a ``State``. Front ends
+    never take them: they apply actions (tests/test_rules_interface.py checks both)."""
+
+    def end_setup(self) -> None: ...
+    def begin_play(self) -> None: ...
+    def pass_turn(self) -> None: ...
+    def end_game(self, winner: int) -> None: ...
+    def settle_roll(
+        self, source: int, target: int, attacker_dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
+    ) -> None: ...
+    def move_in(self, count: int) -> None: ...
+    def roll_die(self) -> int: ...
+    def draw_card(self, player: int) -> None: ...
+    def take_territory(self, territory: int, player: int, count: int) -> None: ...
+    def add_armies(self, territory: int, seat: int, count: int) -> None: ...
+    def lose_defenders(self, territory: int, count: int) -> None: ...
+
+
 @trait
 class State(Chance):
     """What every game has: the board and the seats, owners and armies, hands and deck, the phase
@@ -450,7 +584,7 @@ class State(Chance):
     humans: Annotated[int, DERIVED]
     neutral: Annotated[list[bool], DERIVED]
     # The hooks of this game's variants (risk/rules/variants/), chosen once from the rules.
-    _hooks: Annotated[Hooks, DERIVED]
+    hooks: Annotated[Hooks, DERIVED]
     # How the game is won (risk.rules.goal): what front ends ask instead of the game's name.
     goal: Annotated[Goal, DERIVED]
     phase: Annotated[Phase, Kept(same, _save_phase, _load_phase)]
@@ -486,7 +620,7 @@ class State(Chance):
     __slots__ = tuple(__annotations__)
 
     # -- armies: one stack per territory, or (Team RISK) per seat and territory ----------------------
-    def _take(self, territory: int, player: int, count: int) -> None:
+    def take_territory(self, territory: int, player: int, count: int) -> None:
         """``player`` takes ``territory`` with ``count`` armies (the last armies there are gone)."""
         previous = self.owner[territory]
         if previous >= 0:
@@ -494,62 +628,62 @@ class State(Chance):
         self.owner[territory] = player
         self.territory_count[player] += 1
         self.armies[territory] = count
-        if self._hooks.taken is not None:
-            self._hooks.taken(self, territory, player, count)
+        if self.hooks.taken is not None:
+            self.hooks.taken(self, territory, player, count)
 
-    def _add(self, territory: int, seat: int, count: int) -> None:
+    def add_armies(self, territory: int, seat: int, count: int) -> None:
         """Add (or, negative, remove) armies of ``seat``; in Team RISK control may change hands."""
         self.armies[territory] += count
-        if self._hooks.added is not None:
-            self._hooks.added(self, territory, seat, count)
+        if self.hooks.added is not None:
+            self.hooks.added(self, territory, seat, count)
 
-    def _lose_defenders(self, territory: int, count: int) -> None:
-        if self._hooks.lose_defenders is None:
+    def lose_defenders(self, territory: int, count: int) -> None:
+        if self.hooks.lose_defenders is None:
             self.armies[territory] -= count
         else:
-            self._hooks.lose_defenders(self, territory, count)
+            self.hooks.lose_defenders(self, territory, count)
 
     def force(self, territory: int, seat: int) -> int:
         """The armies of ``seat`` in ``territory``."""
-        if self._hooks.force is None:
+        if self.hooks.force is None:
             return self.armies[territory] if self.owner[territory] == seat else 0
-        return self._hooks.force(self, territory, seat)
+        return self.hooks.force(self, territory, seat)
 
     def defending_seat(self, territory: int) -> int:
         """Who defends a territory: its owner (Team RISK: see the variant)."""
-        if self._hooks.defending_seat is None:
+        if self.hooks.defending_seat is None:
             return self.owner[territory]
-        return self._hooks.defending_seat(self, territory)
+        return self.hooks.defending_seat(self, territory)
 
-    def _mover(self, territory: int) -> int:
+    def mover(self, territory: int) -> int:
         """Whose armies leave ``territory`` in a move: its owner's (Team RISK: the current player's)."""
-        if self._hooks.mover is None:
+        if self.hooks.mover is None:
             return self.owner[territory]
-        return self._hooks.mover(self, territory)
+        return self.hooks.mover(self, territory)
 
     def commands(self, seat: int) -> bool:
         """Whether the current player moves this seat's armies: its own (or an active neutral ally's)."""
-        if self._hooks.commands is None:
+        if self.hooks.commands is None:
             return seat == self.current
-        return seat == self.current or self._hooks.commands(self, seat)
+        return seat == self.current or self.hooks.commands(self, seat)
 
     def room(self, territory: int) -> int:
         """How many more armies ``territory`` may take (no limit but the expert army cap)."""
-        if self._hooks.room is None:
+        if self.hooks.room is None:
             return UNLIMITED
-        return self._hooks.room(self, territory)
+        return self.hooks.room(self, territory)
 
     def may_reinforce(self, territory: int, player: int) -> bool:
         """Whether ``player`` may place reinforcements on ``territory``: one it controls ("place ALL of
         them into territories that you control"; Team RISK: see the variant)."""
         if self.owner[territory] == player:
             return True
-        return self._hooks.may_reinforce is not None and self._hooks.may_reinforce(self, territory, player)
+        return self.hooks.may_reinforce is not None and self.hooks.may_reinforce(self, territory, player)
 
     def fortify_targets(self, source: int) -> list[int]:
         """Own territories the armies in ``source`` may move to under the fortify rule."""
-        if self._hooks.fortify_targets is not None:
-            return self._hooks.fortify_targets(self, source)
+        if self.hooks.fortify_targets is not None:
+            return self.hooks.fortify_targets(self, source)
         player = self.owner[source]
         owner = self.owner
         if self.rules.fortify == "adjacent":
@@ -565,7 +699,7 @@ class State(Chance):
         seen.discard(source)
         return sorted(seen)
 
-    def _connected(self, source: int, target: int) -> bool:
+    def connected(self, source: int, target: int) -> bool:
         """Whether ``target`` is among :meth:`fortify_targets` of ``source`` (one stack per territory):
         the search stops as soon as it reaches ``target``."""
         owner = self.owner
@@ -590,7 +724,7 @@ class State(Chance):
         assert self._occupy is not None
         source, target, minimum, _ = self._occupy
         # The minimum has already moved in; the source must keep one army.
-        mover = self._mover(source)
+        mover = self.mover(source)
         return minimum, minimum + min(self.force(source, mover) - 1, self.room(target))
 
     # -- queries -------------------------------------------------------------------------------------
@@ -622,7 +756,7 @@ class State(Chance):
             value = ESCALATING_VALUES[k]
         else:
             value = ESCALATING_VALUES[-1] + 5 * (k - len(ESCALATING_VALUES) + 1)
-        return value if self._hooks.set_value is None else self._hooks.set_value(self, value)
+        return value if self.hooks.set_value is None else self.hooks.set_value(self, value)
 
     def next_set_value(self) -> int | None:
         """The value of the next set under escalating rules (``None`` for the fixed chart)."""
@@ -637,7 +771,7 @@ class State(Chance):
             return len(self.hands[p]) > 4
         return False
 
-    def _opponent(self) -> int:
+    def opponent(self) -> int:
         """The other player still in the game (2-player RISK)."""
         for i in range(1, self.humans):
             p = (self.current + i) % self.humans
@@ -645,7 +779,7 @@ class State(Chance):
                 return p
         return self.current
 
-    def _in_game_from(self, seat: int) -> int:
+    def in_game_from(self, seat: int) -> int:
         """The first player still in the game from ``seat`` on, in seat order."""
         for i in range(self.humans):
             p = (seat + i) % self.humans
@@ -653,7 +787,7 @@ class State(Chance):
                 return p
         return seat
 
-    def _draw_card(self, player: int) -> None:
+    def draw_card(self, player: int) -> None:
         if not self.deck:
             if not self.discard:
                 return  # every card is in someone's hand: nothing to draw
@@ -678,7 +812,8 @@ class State(Chance):
         self.deck = list(range(self.board.card_count))
         self._rng.shuffle(self.deck)
 
-    def _end_game(self, winner: int) -> None:
+    def end_game(self, winner: int) -> None:
+        """``winner`` wins: the game is over."""
         self.winner = winner
         self.phase = Phase.GAME_OVER
         self.to_act = -1
@@ -686,25 +821,25 @@ class State(Chance):
         self._attack = None
 
     # -- steps of the turn machine that a variant's rules may take (``Game`` defines them) --------------
-    def _next_turn(self) -> None:
+    def pass_turn(self) -> None:
         """The next player in the game starts its turn."""
         raise NotImplementedError
 
-    def _finish_setup(self) -> None:
+    def end_setup(self) -> None:
         """The setup placements are over: shuffle the deck, then the first turn (or a variant's step)."""
         raise NotImplementedError
 
-    def _begin_play(self) -> None:
+    def begin_play(self) -> None:
         """The first turn begins (after the setup and any variant's step after it)."""
         raise NotImplementedError
 
-    def _settle_battle(
+    def settle_roll(
         self, source: int, target: int, attacker_dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
     ) -> None:
         """Apply the losses of a roll; on a conquest, take the territory."""
         raise NotImplementedError
 
-    def _do_occupy(self, count: int) -> None:
+    def move_in(self, count: int) -> None:
         """Move ``count`` armies into the territory just conquered (the minimum is there already)."""
         raise NotImplementedError
 
@@ -744,3 +879,7 @@ def card_label(game: State, card: Any) -> str:
     if isinstance(card, int) and 0 <= card < game.board.card_count:
         return game.board.card_name(card)
     return repr(card)
+
+
+if TYPE_CHECKING:
+    _EVERY_STATE_TAKES_THE_STEPS: type[Steps] = State  # (checked by mypy)

@@ -15,6 +15,8 @@ from risk.rules.game import Game, Phase
 from risk.rules.goal import GoalKind
 from risk.rules.missions import ranked_mission
 from risk.rules.variants import game_title
+from risk.rules.variants.capital import capitals_needed
+from risk.rules.variants.missions import claimable_missions
 from risk.tui.context import Context
 from risk.tui.menu import Menu
 from risk.tui.orders import SETUP_PHASES
@@ -424,7 +426,7 @@ class Questions:
         home = game.capitals[player]
         if home < 0:
             return None
-        needed = game.capitals_needed()
+        needed = capitals_needed(game)
         held = sum(
             1 for p, c in enumerate(game.capitals) if p != player and c >= 0 and game.owner[c] == player
         )
@@ -440,7 +442,7 @@ class Questions:
         game = self.context.game
         if game.goal.kind is not GoalKind.MISSION_CARDS or game.to_act != game.current:
             return None
-        claimable = game.claimable_missions()
+        claimable = claimable_missions(game)
         if not claimable:
             return None
         if self.context.hotseat:
@@ -459,7 +461,7 @@ class Questions:
             player = view.player
             unclaimed = game.mission_cards[player] if player >= 0 else []
             complete = [k for k in unclaimed if ranked_mission(k, game.board).is_complete(game, player)]
-            claimable = game.claimable_missions() if player == game.current and not game.is_over else []
+            claimable = claimable_missions(game) if player == game.current and not game.is_over else []
             self._say(mission_cards_text(view, context.palette, complete, claimable))
         elif kind is GoalKind.HEADQUARTERS:
             goal = self.goal_line()
@@ -478,7 +480,7 @@ class Questions:
                 return line.append_text(hint("Type `mission` to see yours when no one else is looking."))
             return line.append_text(secret_mission_text(context.view(), context.palette))
         if kind is GoalKind.HEADQUARTERS:
-            needed = game.capitals_needed()
+            needed = capitals_needed(game)
             return hint(
                 "Capital RISK: after the setup each player secretly chooses a headquarters "
                 f"(`capital NAME`); hold your own and {needed} of the others' to win."

@@ -25,11 +25,11 @@ from rich.rule import Rule
 from rich.text import Text
 
 from risk.errors import IllegalActionError, NotationError
-from risk.rules.actions import Action, Attack, Defend, Place
+from risk.rules.actions import Action, Attack, Defend, Place, action_territories
 from risk.rules.game import Game, Phase
 from risk.rules.goal import GoalKind
 from risk.rules.variants import game_title
-from risk.rules.variants.fog import action_territories
+from risk.rules.variants.missions import claimable_missions
 from risk.tui.context import Context
 from risk.tui.menu import Menu
 from risk.tui.meta import Commands
@@ -291,7 +291,7 @@ class PlaySession:
         if (
             self.context.human_to_act()
             and game.to_act == game.current
-            and (claimable := game.claimable_missions())
+            and (claimable := claimable_missions(game))
         ):
             self._act(f"mission {claimable[0]}")
             return

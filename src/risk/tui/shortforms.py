@@ -41,6 +41,8 @@ from risk.rules.actions import (
 )
 from risk.rules.game import Game, Phase, trade_options
 from risk.rules.missions import ranked_mission
+from risk.rules.variants.missions import claimable_missions
+from risk.rules.variants.team import team_at
 from risk.tui.render import percent, plural
 
 END_WORDS = ("end", "done", "pass", "e")
@@ -137,7 +139,7 @@ def enemy_of(game: Game, player: int, territory: int) -> bool:
     """Whether ``player`` may attack ``territory`` (as far as ownership goes): not its own, and in Team
     RISK not a teammate's."""
     if game.team is not None:
-        return game.team_at(territory) != game.team[player]
+        return team_at(game, territory) != game.team[player]
     return game.owner[territory] != player
 
 
@@ -403,9 +405,7 @@ COVERED: dict[Phase, tuple[type, ...]] = {
 
 
 def mission_choices(game: Game) -> list[Choice]:
-    return [
-        (f"mission {key}", ranked_mission(key, game.board).card_text) for key in game.claimable_missions()
-    ]
+    return [(f"mission {key}", ranked_mission(key, game.board).card_text) for key in claimable_missions(game)]
 
 
 def choices(game: Game) -> list[Choice]:
@@ -425,7 +425,7 @@ def _short_choices(game: Game) -> list[Choice]:
 
     def front(t: int) -> bool:
         if team is not None:  # Team RISK: the front faces the other team
-            return any(game.team_at(n) != game.team_at(t) for n in board.neighbours[t])
+            return any(team_at(game, n) != team_at(game, t) for n in board.neighbours[t])
         return any(owner[n] != owner[t] for n in board.neighbours[t])
 
     def placement(t: int) -> Choice:

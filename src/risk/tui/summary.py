@@ -26,6 +26,7 @@ from risk.rules.game import Battle, Game, Phase
 from risk.rules.goal import GoalKind
 from risk.rules.missions import ranked_mission
 from risk.rules.variants.fog import EVERYONE
+from risk.rules.variants.missions import mission_complete
 from risk.tui.render import Palette, mission_text
 
 
@@ -349,7 +350,7 @@ def victory_text(game: Game, palette: Palette, round_number: int) -> Text:
         return Text(f"{team[0].upper()}{team[1:]} wins in round {round_number}{how}!", style="bold")
     line = Text.assemble(palette.name(winner), style="bold")
     standing = sum(game.alive[: game.humans]) == 1
-    if kind is GoalKind.SECRET_MISSION and game.mission_complete(winner):
+    if kind is GoalKind.SECRET_MISSION and mission_complete(game, winner):
         mission = game.missions[winner]
         assert mission is not None
         line.append(f" completes the secret mission and wins in round {round_number}: ")

@@ -70,6 +70,10 @@ def variants_for(rules: Rules) -> tuple[Variant[Any], ...]:
     return tuple(variant(rules) for variant, plays in REGISTRY if plays(rules))
 
 
+# The fields of the hook table that are not hooks: built from the variants' tables below.
+_TABLES = frozenset(("actions", "refusals", "effects", "phase_actions", "place_rules", "names", "goal"))
+
+
 def _overrides(variant: Variant[Any], hook: str) -> bool:
     return getattr(type(variant), hook) is not getattr(Variant, hook)
 
@@ -80,7 +84,7 @@ def hooks_for(rules: Rules) -> Hooks:
     variants = variants_for(rules)
     table: dict[str, Any] = {}
     for hook in Hooks.__dataclass_fields__:
-        if hook in ("actions", "refusals", "effects", "phase_actions", "place_rules", "names", "goal"):
+        if hook in _TABLES:
             continue
         having = [getattr(v, hook) for v in variants if hasattr(Variant, hook) and _overrides(v, hook)]
         if hook in RULE_HOOKS:
@@ -109,6 +113,12 @@ def hooks_for(rules: Rules) -> Hooks:
         raise RulesError(f"these rules cannot be played together: {names} (how the game is won)")
     table["goal"] = setting[0].goal if setting else None
     return Hooks(**table)
+
+
+def chance_keys() -> frozenset[str]:
+    """The kinds of chance outcome, of every variant, that hold one text key per seat (records write
+    them ``~ KIND KEY,...``)."""
+    return frozenset(kind for variant, _ in REGISTRY for kind in variant.chance_keys)
 
 
 def goal_of(rules: Rules) -> Goal:
@@ -154,6 +164,7 @@ __all__ = [
     "REGISTRY",
     "VARIANT_STATES",
     "VariantStates",
+    "chance_keys",
     "game_goal",
     "game_title",
     "goal_of",

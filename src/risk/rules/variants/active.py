@@ -56,6 +56,11 @@ def neutral_seat(game: State, number: int) -> int:
     return seat if number >= 1 and seat < len(game.players) and game.neutral[seat] else -1
 
 
+def open_invasion(game: ActiveNeutralState) -> int | None:
+    """The target of the invasion under way, if any."""
+    return None if game._invasion is None else game._invasion[0]
+
+
 def invasion_needs_call_off(game: ActiveNeutralState) -> bool:
     """An invasion is under way whose end rolls a neutral's status die."""
     inv = game._invasion
@@ -64,7 +69,7 @@ def invasion_needs_call_off(game: ActiveNeutralState) -> bool:
 
 def _shift(game: ActiveNeutralState, seat: int, toward: bool) -> None:
     """Move a neutral's cannon one position toward (or away from) the current player."""
-    me, other = game.current, game._opponent()
+    me, other = game.current, game.opponent()
     if not toward:
         me, other = other, me
     if game.ally[seat] == other:
@@ -81,7 +86,7 @@ def end_invasion(game: ActiveNeutralState) -> None:
     _, invaded, allies_used = invasion
     seats = ([invaded] if invaded >= 0 else []) + [a for a in allies_used if a != invaded]
     for seat in seats:
-        if game.alive[seat] and game._roll_die() <= 4:
+        if game.alive[seat] and game.roll_die() <= 4:
             _shift(game, seat, toward=False)
 
 
@@ -134,7 +139,7 @@ def refuse_reinforce_ally(game: ActiveNeutralState, action: ReinforceAlly, name:
 def apply_reinforce_ally(game: ActiveNeutralState, action: ReinforceAlly) -> None:
     seat = neutral_seat(game, action.neutral)
     game.ally_reinforced[seat] = True
-    game.pending = game._roll_die()  # "roll 1 die, and place that many units"
+    game.pending = game.roll_die()  # "roll 1 die, and place that many units"
     game.placing_for = seat
     game.phase = Phase.ALLY_PLACE
 
@@ -157,7 +162,7 @@ def refuse_ally_place(game: ActiveNeutralState, action: Place, name: str) -> str
 
 
 def apply_ally_place(game: ActiveNeutralState, action: Place) -> None:
-    game._add(action.territory, game.placing_for, action.armies)
+    game.add_armies(action.territory, game.placing_for, action.armies)
     game.pending -= action.armies
     if game.pending == 0:
         game.phase = Phase.ATTACK

@@ -6,8 +6,9 @@ state class (a subclass of :class:`~risk.rules.state.State` in its module). The 
 (``risk/rules/variants/__init__.py``) chooses a game's variants once from its rules and collects
 their hooks in a :class:`~risk.rules.hooks.Hooks` table; the turn machine calls them there. A variant
 imports the state, the actions and this interface, never the turn machine: the machine hands it the
-game, whose state methods (``_roll_die``, ``_end_game``, ``_next_turn``, ``_settle_battle``...) are
-the steps it may take.
+game, typed as the variant's own state class, whose public :class:`~risk.rules.state.Steps`
+(``begin_play``, ``end_game``, ``pass_turn``, ``settle_roll``, ``roll_die``...) are the steps it may
+take.
 
 Two kinds of hooks:
 
@@ -19,10 +20,16 @@ Two kinds of hooks:
 A variant's own actions (``actions``) and phases (``phase_actions``, ``place_rules``) are tables.
 A variant that sets how the game is won declares its :class:`~risk.rules.goal.Goal` (``goal``): the
 front ends ask that, never the game's name.
+
+A variant with a secret keeps it here too: its *secrecy hooks* (``shown_to``, ``view_data``,
+``redact``, ``sample_hidden``, the table ``chance_keys``) are what :mod:`risk.view`, the record
+written for a player and :mod:`risk.rules.determinise` ask; a variant that hides the board (fog of
+war) also has the *hidden-board* rule hooks (``in_sight``, ``memory``, ``witnessed``...).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -31,7 +38,7 @@ from mypy_extensions import mypyc_attr
 from risk.rules.goal import Goal
 from risk.rules.hooks import ActionRule
 from risk.rules.options import Rules
-from risk.rules.state import Outcome, Phase, State
+from risk.rules.state import Battle, HistoryEntry, Outcome, Phase, State
 
 if TYPE_CHECKING:
     from risk.rules.actions import Action, Attack, Fortify
@@ -63,6 +70,14 @@ RULE_HOOKS = frozenset(
         "fortify_refusal",
         "attack_actions",
         "fortify_actions",
+        # a hidden board: one variant at most hides territories (fog of war)
+        "in_sight",
+        "memory",
+        "seen_battle",
+        "step_hidden",
+        "witnessed",
+        "sample_board",
+        "in_the_open",
     }
 )
 
@@ -82,6 +97,9 @@ class Variant(Generic[S]):
     place_rules: ClassVar[Mapping[Phase, ActionRule]] = {}
     # How the game is won, when this variant sets it (one variant of a game at most).
     goal: ClassVar[Goal | None] = None
+    # The kinds of chance outcome this variant writes as one text key per seat (``~ missions a,b,c``):
+    # a record reads and writes them, ``?`` where ``redact`` hid a key.
+    chance_keys: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -111,7 +129,7 @@ class Variant(Generic[S]):
 
     def finish_setup(self, game: S) -> bool:
         """Event: every setup army is placed and the deck shuffled; True when the variant takes
-        over before the first turn (it then calls ``game._begin_play()``)."""
+        over before the first turn (it then calls ``game.begin_play()``)."""
         return False
 
     # -- the turn ------------------------------------------------------------------------------------
@@ -128,7 +146,7 @@ class Variant(Generic[S]):
         self, game: S, source: int, target: int, dice: int, attack: tuple[int, ...], defence: tuple[int, ...]
     ) -> bool:
         """Event: a battle's dice were rolled; True when the variant holds the roll (it settles it
-        later with ``game._settle_battle``)."""
+        later with ``game.settle_roll``)."""
         return False
 
     def conquered(self, game: S) -> None:
@@ -272,4 +290,60 @@ class Variant(Generic[S]):
 
     def fortify_actions(self, game: S) -> Iterable[Action]:
         """Rule: the fortifications the player to act may make (``endturn`` follows)."""
+        raise NotImplementedError
+
+    # -- secrets (events): what this variant hides from a seat ----------------------------------------
+    # risk.view, the record written for a player and risk.rules.determinise ask these, never which
+    # variant is in play. A variant without secrets has none of them.
+    def shown_to(self, game: S, seat: int) -> Mapping[str, Any]:
+        """Event: this variant's secret fields as ``seat`` (-1: a spectator) may see them now, by name,
+        each with what is hidden in it replaced (``None``, ``-1``...): ``View.shown``."""
+        return {}
+
+    def view_data(self, game: S, seat: int) -> Mapping[str, Any]:
+        """Event: what this variant adds to ``seat``'s view as JSON-ready data (``View.to_dict``), its
+        secrets as ``shown_to`` shows them."""
+        return {}
+
+    def redact(self, game: S, entry: HistoryEntry, seat: int) -> HistoryEntry:
+        """Event: a history entry as ``seat`` may see it now: the entry, or one with what this variant
+        hides replaced by ``None`` (an action, or a key of a chance outcome in ``chance_keys``)."""
+        return entry
+
+    def sample_hidden(self, real: S, sample: S, seat: int, rng: random.Random) -> None:
+        """Event: determinisation (after the hands and the board are sampled): overwrite in ``sample``,
+        a copy of ``real``, what this variant hides from ``seat``, drawn from ``rng`` among the values
+        ``seat`` cannot tell from the real ones."""
+
+    # -- a hidden board (rules: one variant at most; the view shows the board whole without one) ------
+    def in_sight(self, game: S, seat: int) -> list[int]:
+        """Rule: for each territory, 1 when ``seat`` sees it now, else 0 (while the game runs)."""
+        raise NotImplementedError
+
+    def memory(self, game: S, seat: int) -> tuple[list[int], list[int], list[int]]:
+        """Rule: for each territory, the owner, armies and turn ``seat`` last saw there (the turn
+        :data:`~risk.rules.state.NEVER_SEEN` and owner -1 for one it never saw)."""
+        raise NotImplementedError
+
+    def seen_battle(self, game: S, seat: int) -> Battle | None:
+        """Rule: the latest battle ``seat`` witnessed."""
+        raise NotImplementedError
+
+    def step_hidden(self, game: S, seat: int) -> bool:
+        """Rule: whether the step of the turn under way (an attack awaiting its defence, a move-in) is
+        hidden from ``seat``: the view then shows only whose turn it is."""
+        raise NotImplementedError
+
+    def witnessed(self, game: S, index: int, seat: int) -> bool:
+        """Rule: whether ``seat`` witnessed history entry ``index`` (one it did not is left out)."""
+        raise NotImplementedError
+
+    def sample_board(self, real: S, sample: S, seat: int, rng: random.Random) -> None:
+        """Rule: determinisation: the owners and armies out of ``seat``'s sight in ``sample``, drawn
+        from what it remembers; ``sample`` is then played in the open (``in_the_open``)."""
+        raise NotImplementedError
+
+    def in_the_open(self, game: S) -> Rules:
+        """Rule: clear what ``game`` (a copy) remembers of the hidden board and give the rules it is
+        played by from now on, the board in the open (search, or spectators who see everything)."""
         raise NotImplementedError

@@ -8,6 +8,7 @@ opposing one ("If you wish, you can shorten the game even further": 4 players, a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, ClassVar
 
@@ -18,7 +19,7 @@ from risk.rules.actions import Action
 from risk.rules.actions import Capital as ChooseCapital
 from risk.rules.goal import Goal, GoalKind
 from risk.rules.hooks import ActionRule
-from risk.rules.state import LIST, Outcome, Phase, State
+from risk.rules.state import LIST, HistoryEntry, Outcome, Phase, State
 from risk.rules.variants.base import Variant
 
 
@@ -49,7 +50,7 @@ def _waiting(game: CapitalState) -> list[int]:
 def _reveal(game: CapitalState) -> None:
     """All reveal together; the headquarters cards leave the deck; the first turn begins."""
     game.deck = [c for c in game.deck if c not in game.capitals]
-    game._begin_play()
+    game.begin_play()
 
 
 def refuse_capital(game: CapitalState, action: ChooseCapital, name: str) -> str:
@@ -77,6 +78,13 @@ def capital_choices(game: CapitalState) -> Iterator[Action]:
     return (ChooseCapital(t) for t in range(len(owner)) if owner[t] == player)
 
 
+def shown_capitals(game: CapitalState, seat: int) -> list[int]:
+    """The headquarters as ``seat`` may see them: while they are chosen, its own alone (-1 elsewhere)."""
+    if game.phase == Phase.CHOOSE_CAPITAL:
+        return [c if p == seat else -1 for p, c in enumerate(game.capitals)]
+    return game.capitals
+
+
 class Capital(Variant[CapitalState]):
     name = "capital"
     goal = Goal(GoalKind.HEADQUARTERS, secret=True)
@@ -98,7 +106,7 @@ class Capital(Variant[CapitalState]):
 
     def finish_setup(self, game: CapitalState) -> bool:
         game.phase = Phase.CHOOSE_CAPITAL
-        game.current = game.to_act = game._in_game_from(game.first_player)
+        game.current = game.to_act = game.in_game_from(game.first_player)
         return True
 
     def resigned(self, game: CapitalState, seat: int, was_to_act: bool) -> bool:
@@ -115,7 +123,7 @@ class Capital(Variant[CapitalState]):
         p = game.current
         home = game.capitals[p]
         if home >= 0 and game.owner[home] == p and _held(game, p) >= capitals_needed(game):
-            game._end_game(p)
+            game.end_game(p)
 
     def outcome(self, game: CapitalState, winner: int, last_standing: bool) -> Outcome | None:
         if last_standing:
@@ -123,3 +131,28 @@ class Capital(Variant[CapitalState]):
         return Outcome(
             winner, f"holds its headquarters and {_held(game, winner)} opposing headquarters", (winner,)
         )
+
+    # -- the secret: the headquarters, each chooser's own until all are revealed together --------------
+    def shown_to(self, game: CapitalState, seat: int) -> Mapping[str, Any]:
+        return {"capitals": shown_capitals(game, seat)}
+
+    def view_data(self, game: CapitalState, seat: int) -> Mapping[str, Any]:
+        board = game.board
+        return {"capitals": [None if c < 0 else board.name_of(c) for c in shown_capitals(game, seat)]}
+
+    def redact(self, game: CapitalState, entry: HistoryEntry, seat: int) -> HistoryEntry:
+        kind, who, action = entry
+        hidden = game.phase == Phase.CHOOSE_CAPITAL and who != seat  # (until all are revealed)
+        if hidden and kind == "action" and type(action) is ChooseCapital:
+            return kind, who, None
+        return entry
+
+    def sample_hidden(self, real: CapitalState, sample: CapitalState, seat: int, rng: random.Random) -> None:
+        """Each headquarters chosen in secret: any territory its chooser holds."""
+        if real.phase != Phase.CHOOSE_CAPITAL:
+            return
+        sample.capitals = list(real.capitals)
+        for p, capital in enumerate(real.capitals):
+            if p != seat and capital >= 0:
+                own = real.territories_of(p)
+                sample.capitals[p] = own[int(rng.random() * len(own))]

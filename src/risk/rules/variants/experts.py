@@ -125,7 +125,7 @@ def adjust(game: ExpertState, action: Reroll | Commander | AcceptDice) -> None:
     source, target, attacker_dice, attack, defence, rerolled = game._rolled
     if isinstance(action, Reroll):
         side = list(attack if action.side == "attacker" else defence)
-        side[action.die - 1] = game._roll_die()
+        side[action.die - 1] = game.roll_die()
         side.sort(reverse=True)
         if action.side == "attacker":
             attack = tuple(side)
@@ -141,7 +141,7 @@ def adjust(game: ExpertState, action: Reroll | Commander | AcceptDice) -> None:
         game._rolled = (source, target, attacker_dice, attack, defence, rerolled)
         return
     game._rolled = None
-    game._settle_battle(source, target, attacker_dice, attack, defence)
+    game.settle_roll(source, target, attacker_dice, attack, defence)
 
 
 def dice_changes(game: ExpertState) -> Iterator[Action]:

@@ -21,6 +21,7 @@ view applies them.
 
 from __future__ import annotations
 
+import random
 from typing import Annotated, Any, Final
 
 from mypy_extensions import trait
@@ -28,19 +29,18 @@ from mypy_extensions import trait
 from risk.rules.actions import (
     AcceptDice,
     Attack,
-    Claim,
     Commander,
     Defend,
-    Fortify,
     Occupy,
-    Place,
     Reroll,
+    action_territories,
 )
-from risk.rules.state import LIST, LISTS, Battle, Kept, Phase, State, same
+from risk.rules.options import Rules
+from risk.rules.state import LIST, LISTS, NEVER_SEEN, Battle, Kept, Phase, State, same
 from risk.rules.variants.base import Variant
 
 EVERYONE: Final = -1  # a public history entry
-NEVER: Final = -1  # seen_turn of a territory never seen
+NEVER: Final = NEVER_SEEN  # seen_turn of a territory never seen
 UNSEEN_OWNER: Final = -1  # seen_owner of a territory never seen (as an unclaimed one)
 
 
@@ -157,15 +157,6 @@ def _sight_inputs(game: Any) -> tuple[Any, ...] | None:
     return (tuple(game.owner), tuple(game.alive))
 
 
-def action_territories(action: Any) -> tuple[int, ...] | None:
-    """The territories an action names itself (a claim, a placement, an attack, a fortification)."""
-    if isinstance(action, (Claim, Place)):
-        return (action.territory,)
-    if isinstance(action, (Attack, Fortify)):
-        return (action.source, action.target)
-    return None
-
-
 def named_territories(game: Any, entry: tuple[str, Any, Any]) -> tuple[int, ...] | None:
     """The territories a history entry names, as fog judges who saw it (``None``: public), read
     just after the entry's action was applied."""
@@ -280,6 +271,72 @@ def sees(mask: int, seat: int) -> bool:
     return mask == EVERYONE or (seat >= 0 and bool(mask >> seat & 1))
 
 
+def sample_board(real: Any, game: Any, me: int, rng: random.Random) -> None:
+    """Determinisation: owners and armies of the territories out of ``me``'s sight, from its memory.
+
+    A territory it saw keeps the owner it saw there while that player is still in the game (else
+    another player still in it, at random) and the armies it saw; one it never saw goes to a player
+    still in the game at random, with the median of the opposing armies it sees. Every player still
+    in the game holds at least one territory (an elimination is public)."""
+    count = len(real.board)
+    sight = real.in_sight[me] if me >= 0 else [0] * count
+    seen_owner = real.seen_owner[me] if me >= 0 else [-1] * count
+    seen_armies = real.seen_armies[me] if me >= 0 else [0] * count
+    rivals = [
+        p
+        for p in range(len(real.players))
+        if p != me and real.alive[p] and (real.team is None or me < 0 or real.team[p] != real.team[me])
+    ]
+    hidden = [t for t in range(count) if not sight[t]]
+    if rivals and hidden:
+        visible_rivals = sorted(real.armies[t] for t in range(count) if sight[t] and real.owner[t] in rivals)
+        typical = visible_rivals[len(visible_rivals) // 2] if visible_rivals else 3
+        for t in hidden:
+            owner = seen_owner[t]
+            if owner in rivals:
+                game.owner[t], game.armies[t] = owner, max(1, seen_armies[t])
+            else:
+                game.owner[t] = rivals[int(rng.random() * len(rivals))]
+                game.armies[t] = max(1, seen_armies[t] if owner >= 0 else typical)
+        held = [0] * len(real.players)
+        for t in range(count):
+            if game.owner[t] >= 0:
+                held[game.owner[t]] += 1
+        for p in rivals:
+            if held[p] == 0:  # still in the game: it holds something out of sight
+                spare = [t for t in hidden if held[game.owner[t]] > 1]
+                if spare:
+                    t = spare[int(rng.random() * len(spare))]
+                    held[game.owner[t]] -= 1
+                    game.owner[t] = p
+                    held[p] = 1
+    if game.units is not None:  # Team RISK: a sampled territory's armies are its owner's
+        for t in hidden:
+            row = [0] * len(real.players)
+            if game.owner[t] >= 0:
+                row[game.owner[t]] = game.armies[t]
+            game.units[t] = row
+    game.territory_count = [0] * len(real.players)
+    for owner in game.owner:
+        if owner >= 0:
+            game.territory_count[owner] += 1
+    if game.current != me and game.phase not in (Phase.CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
+        game.pending = 0 if game.phase != Phase.REINFORCE else game.reinforcement_for(game.current)
+    game.last_battle = None
+
+
+def step_hidden(game: Any, seat: int) -> bool:
+    """Another player's turn of play, whose step ``seat`` may not know. Its own turn, a step it must
+    act in (a defence), its teammate's turn (Team RISK: every step of it is in the team's sight) and
+    the setup (turn by turn, in the open) are shown."""
+    if game.turn == 0 or game.is_over:  # the setup, or everything shown
+        return False
+    if seat == game.current or seat == game.to_act:
+        return False
+    team = game.team
+    return team is None or seat < 0 or team[seat] != team[game.current]
+
+
 class Fog(Variant[FogState]):
     name = "fog"
 
@@ -289,3 +346,27 @@ class Fog(Variant[FogState]):
 
     def observe(self, game: FogState) -> None:
         observe(game)
+
+    # -- the hidden board, as the view, the records and determinisation ask it ------------------------
+    def in_sight(self, game: FogState, seat: int) -> list[int]:
+        return game.in_sight[seat]
+
+    def memory(self, game: FogState, seat: int) -> tuple[list[int], list[int], list[int]]:
+        return game.seen_owner[seat], game.seen_armies[seat], game.seen_turn[seat]
+
+    def seen_battle(self, game: FogState, seat: int) -> Battle | None:
+        seen = game.seen_battle
+        return seen[seat] if 0 <= seat < len(seen) else None
+
+    def step_hidden(self, game: FogState, seat: int) -> bool:
+        return step_hidden(game, seat)
+
+    def witnessed(self, game: FogState, index: int, seat: int) -> bool:
+        return sees(game.witnessed[index], seat)
+
+    def sample_board(self, real: FogState, sample: FogState, seat: int, rng: random.Random) -> None:
+        sample_board(real, sample, seat, rng)
+
+    def in_the_open(self, game: FogState) -> Rules:
+        game.seen_owner, game.seen_armies, game.seen_turn, game.in_sight, game.witnessed = [], [], [], [], []
+        return game.rules.with_options(fog="off")

@@ -9,6 +9,7 @@ missions, wins."
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, ClassVar
 
@@ -27,7 +28,7 @@ from risk.rules.missions import (
     ranked_mission,
     ranked_missions,
 )
-from risk.rules.state import LISTS, VALUE, Kept, Outcome, Phase, State, copy_list
+from risk.rules.state import LISTS, VALUE, HistoryEntry, Kept, Outcome, Phase, State, copy_list
 from risk.rules.variants.base import Variant
 
 
@@ -69,9 +70,34 @@ def mission_complete(game: SecretMissionState, player: int) -> bool:
     return mission is not None and mission.is_complete(game, player)
 
 
+# Draws of the other players' secret missions before the incomplete ones are picked by hand.
+MISSION_DRAWS = 8
+
+
+def _own_key(game: State, entry: HistoryEntry, seat: int, deal: str) -> HistoryEntry:
+    """A history entry as ``seat`` sees it: the deal ``deal`` (a chance outcome of one key per seat)
+    shows it its own key alone, ``None`` for the others, until the game is over."""
+    kind, who, keys = entry
+    if kind != "chance" or who != deal or game.is_over:
+        return entry
+    return kind, who, tuple(key if p == seat else None for p, key in enumerate(keys))
+
+
+def _replace_complete_missions(game: SecretMissionState, seats: list[int], pool: list[str]) -> None:
+    """Give each of ``seats`` a card from ``pool`` that is not complete for it, where there is one."""
+    for seat in seats:
+        for index, key in enumerate(pool):
+            mission = effective_mission(mission_by_key(key, game.humans, game.board), seat, game.board)
+            if not mission.is_complete(game, seat):
+                game.missions[seat] = mission
+                pool.pop(index)
+                break
+
+
 class SecretMission(Variant[SecretMissionState]):
     name = "secret-mission"
     goal = Goal(GoalKind.SECRET_MISSION, secret=True, names_colours=True)
+    chance_keys = frozenset(("missions",))
 
     def setup(self, game: SecretMissionState) -> None:
         """One mission card each from the deck for the colours in play."""
@@ -97,7 +123,7 @@ class SecretMission(Variant[SecretMissionState]):
         for i in range(game.humans):
             p = (game.current + i) % game.humans
             if game.alive[p] and mission_complete(game, p):
-                game._end_game(p)
+                game.end_game(p)
                 return
 
     def outcome(self, game: SecretMissionState, winner: int, last_standing: bool) -> Outcome | None:
@@ -105,6 +131,45 @@ class SecretMission(Variant[SecretMissionState]):
         if last_standing or mission is None:
             return None
         return Outcome(winner, f"completed the secret mission: {mission.text}", (winner,))
+
+    # -- the secret: each player's mission, its own until the game is over ------------------------------
+    def shown_to(self, game: SecretMissionState, seat: int) -> Mapping[str, Any]:
+        if game.is_over:
+            return {"missions": list(game.missions)}
+        return {"missions": [m if p == seat else None for p, m in enumerate(game.missions)]}
+
+    def view_data(self, game: SecretMissionState, seat: int) -> Mapping[str, Any]:
+        shown: list[Mission | None] = self.shown_to(game, seat)["missions"]
+        return {"missions": [None if m is None else {"key": m.key, "text": m.text} for m in shown]}
+
+    def redact(self, game: SecretMissionState, entry: HistoryEntry, seat: int) -> HistoryEntry:
+        return _own_key(game, entry, seat, "missions")
+
+    def sample_hidden(
+        self, real: SecretMissionState, sample: SecretMissionState, seat: int, rng: random.Random
+    ) -> None:
+        """The other players' missions, none of them complete for a player still in the game."""
+        if real.is_over:
+            return
+        humans, board = real.humans, real.board
+        mine = real.missions[seat] if 0 <= seat < humans else None
+        # A destroy card naming its holder reads "occupy 24": then the real occupy-24 card may be
+        # in another hand; leaving out the card we show is the close, simple approximation.
+        deck = [m.key for m in mission_deck(humans, board) if mine is None or m.key != mine.key]
+        others = [p for p in range(humans) if p != seat]
+        # The engine ends the game as soon as a player in it has a complete mission, so no player
+        # still in the game holds one that is complete now: draw again until none does (a few
+        # tries; the last draw gives each such player a card that is not complete, if one is left).
+        for attempt in range(MISSION_DRAWS):
+            pool = deck[:]
+            rng.shuffle(pool)
+            for p in others:
+                sample.missions[p] = effective_mission(mission_by_key(pool.pop(), humans, board), p, board)
+            complete = [p for p in others if real.alive[p] and mission_complete(sample, p)]
+            if not complete or real.turn == 0:
+                break
+            if attempt == MISSION_DRAWS - 1:
+                _replace_complete_missions(sample, complete, pool)
 
 
 # -- Mission RISK ---------------------------------------------------------------------------------------
@@ -143,6 +208,16 @@ def claimable_missions(game: MissionRiskState) -> list[str]:
     ]
 
 
+def ready_missions(game: MissionRiskState, seat: int) -> list[str]:
+    """``seat``'s unclaimed cards that are complete now, whenever they may be shown (none for a
+    spectator, -1)."""
+    if seat < 0:
+        return []
+    return [
+        key for key in game.mission_cards[seat] if ranked_mission(key, game.board).is_complete(game, seat)
+    ]
+
+
 def refuse_claim_mission(game: MissionRiskState, action: ClaimMission, name: str) -> str:
     player = game.to_act
     if action.key not in game.mission_cards[player]:
@@ -163,9 +238,9 @@ def apply_claim_mission(game: MissionRiskState, action: ClaimMission) -> None:
     game.missions_claimed[p].append(action.key)
     game.claimed_mission_this_turn = True
     if not game.mission_cards[p]:
-        game._end_game(p)  # "The first player to complete all 4 missions, wins."
+        game.end_game(p)  # "The first player to complete all 4 missions, wins."
     elif game.phase == Phase.TURN_END:
-        game._next_turn()
+        game.pass_turn()
 
 
 def claims(game: MissionRiskState) -> Iterator[Action]:
@@ -177,9 +252,19 @@ def turn_end_actions(game: MissionRiskState) -> Iterator[Action]:
     yield END_TURN
 
 
+def shown_mission_cards(game: MissionRiskState, seat: int) -> list[list[str] | None]:
+    """Each player's unclaimed cards as ``seat`` may see them: its own, another's once three are
+    claimed (the fourth is revealed), everyone's after the game; ``None`` where hidden."""
+    return [
+        cards if p == seat or len(game.missions_claimed[p]) >= 3 or game.is_over else None
+        for p, cards in enumerate(game.mission_cards)
+    ]
+
+
 class MissionRisk(Variant[MissionRiskState]):
     name = "mission"
     goal = Goal(GoalKind.MISSION_CARDS, secret=True)
+    chance_keys = frozenset(("mission-cards",))
     actions: ClassVar[Mapping[type, ActionRule]] = {
         ClaimMission: ActionRule(refuse_claim_mission, apply_claim_mission)
     }
@@ -241,3 +326,42 @@ class MissionRisk(Variant[MissionRiskState]):
 
     def outcome(self, game: MissionRiskState, winner: int, last_standing: bool) -> Outcome | None:
         return None if last_standing else Outcome(winner, "completed all four missions", (winner,))
+
+    # -- the secret: the unclaimed cards, each player's own until its fourth is revealed ---------------
+    def shown_to(self, game: MissionRiskState, seat: int) -> Mapping[str, Any]:
+        return {"mission_cards": shown_mission_cards(game, seat)}
+
+    def view_data(self, game: MissionRiskState, seat: int) -> Mapping[str, Any]:
+        shown = shown_mission_cards(game, seat)
+        return {
+            "mission_cards": [
+                {
+                    "claimed": list(game.missions_claimed[p]),
+                    "unclaimed": None if shown[p] is None else list(game.mission_cards[p]),
+                    "unclaimed_count": len(game.mission_cards[p]),
+                }
+                for p in range(game.humans)
+            ]
+        }
+
+    def redact(self, game: MissionRiskState, entry: HistoryEntry, seat: int) -> HistoryEntry:
+        return _own_key(game, entry, seat, "mission-cards")
+
+    def sample_hidden(
+        self, real: MissionRiskState, sample: MissionRiskState, seat: int, rng: random.Random
+    ) -> None:
+        """The other players' unrevealed cards, each drawn from the unseen cards of its rank."""
+        humans, board = real.humans, real.board
+        hidden = [p for p in range(humans) if p != seat and len(real.missions_claimed[p]) < 3]
+        if real.is_over or not hidden:
+            return
+        seen = {key for p in range(humans) if p not in hidden for key in real.mission_cards[p]}
+        seen.update(key for claimed in real.missions_claimed for key in claimed)
+        for rank in RANKS:
+            pool = [m.key for m in ranked_missions(board) if m.rank == rank and m.key not in seen]
+            rng.shuffle(pool)
+            for p in hidden:
+                cards = sample.mission_cards[p]
+                for index, key in enumerate(cards):
+                    if ranked_mission(key, board).rank == rank and pool:
+                        cards[index] = pool.pop()

@@ -99,7 +99,7 @@ class NeutralArmies(Variant[NeutralState]):
             game.current = game.to_act = player
             game.placing_for = seat
         else:
-            game._finish_setup()
+            game.end_setup()
         return True
 
     def _placements(self, game: NeutralState) -> deque[tuple[int, int]]:

@@ -69,7 +69,7 @@ def _eliminate(game: TeamState, seat: int) -> bool:
     if not game.alive[seat] or any(stack[seat] for stack in _units(game)):
         return False
     game.alive[seat] = False
-    game._end_game(game.current)
+    game.end_game(game.current)
     return True
 
 
@@ -116,7 +116,7 @@ class Team(Variant[TeamState]):
 
     def lose_defenders(self, game: TeamState, territory: int, count: int) -> None:
         for _ in range(count):
-            game._add(territory, self.defending_seat(game, territory), -1)
+            game.add_armies(territory, self.defending_seat(game, territory), -1)
 
     def mover(self, game: TeamState, territory: int) -> int:
         return game.current  # only your own units move
@@ -151,8 +151,8 @@ class Team(Variant[TeamState]):
     ) -> None:
         attacker_losses, defender_losses = battle_losses(attack, defence)
         player = game.current
-        game._add(source, player, -attacker_losses)
-        game._lose_defenders(target, defender_losses)
+        game.add_armies(source, player, -attacker_losses)
+        game.lose_defenders(target, defender_losses)
         conquered = game.armies[target] == 0
         game.last_battle = Battle(
             source, target, attack, defence, attacker_losses, defender_losses, conquered
@@ -165,14 +165,14 @@ class Team(Variant[TeamState]):
             return
         game.conquered_this_turn = True
         game.conquests_this_turn += 1
-        game._take(target, player, dice)
-        game._add(source, player, -dice)
+        game.take_territory(target, player, dice)
+        game.add_armies(source, player, -dice)
         game._occupy = (source, target, dice, False)
         game.phase = Phase.OCCUPY
         units = _units(game)
         out = [seat for seat in range(game.humans) if game.alive[seat] and not any(u[seat] for u in units)]
         if units[source][player] == 1 or out:
-            game._do_occupy(dice)  # nothing more can move, or the game is about to end
+            game.move_in(dice)  # nothing more can move, or the game is about to end
             for seat in out:  # a shared territory: teammates may go out together
                 _eliminate(game, seat)
 
@@ -262,7 +262,7 @@ class Team(Variant[TeamState]):
         """A player who resigns is out all the same: the other team wins."""
         team = _teams(game)
         later = [(seat + i) % game.humans for i in range(1, game.humans)]
-        game._end_game(next(p for p in later if team[p] != team[seat]))
+        game.end_game(next(p for p in later if team[p] != team[seat]))
         return True
 
     def outcome(self, game: TeamState, winner: int, last_standing: bool) -> Outcome | None:
