@@ -137,13 +137,16 @@ class MasterBase:
         if live.pending is not None:
             yield live.pending
             return
-        saved = live.copy()
+        # What to go back to: the game as last committed is its published copy (every change to a
+        # game in memory is published), so no copy is made unless the change fails; a game being
+        # loaded has none yet.
+        saved = live.shown or live.copy()
         pending = live.pending = Pending()
         try:
             yield pending
             notes = self._commit(live, pending) if pending.actions or pending.change else []
         except BaseException:
-            live.restore(saved)
+            live.restore(saved.copy() if saved is live.shown else saved)  # the published copy stays
             raise
         live.pending = None
         for note, log_at in zip(notes, pending.note_places, strict=True):
