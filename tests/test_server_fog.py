@@ -197,15 +197,7 @@ def play_bots_to_positions(master: GameMaster, game_id: str, every: int) -> Any:
         if step % every == 0:
             yield step
         seat, state_id, decide = turn
-        try:
-            master.submit_as(game_id, seat, decide(), state_id)
-        except Refusal as refusal:
-            # The quick bot under fog sometimes places an ally's armies where it last saw the ally
-            # (2-player RISK, active neutrals): the engine refuses that too. Then the first move offered.
-            assert refusal.code == "illegal", refusal
-            offered = master.state_message(game_id, seat)["legal"][0]
-            text = offered["text"] if "min" not in offered else f"{offered['text']} {offered['min']}"
-            master.submit_as(game_id, seat, text, state_id)
+        master.submit_as(game_id, seat, decide(), state_id)  # a bot acts only where it sees
         step += 1
 
 
