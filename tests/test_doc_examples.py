@@ -388,8 +388,8 @@ EXAMPLES: dict[str, Disposition] = {
         instead=".venv/bin/python benchmarks/bench_blitz.py --games 1"
     ),
     "docs/web.md: .venv/bin/python benchmarks/bench_web_game.py --pace fast": Run(
-        instead=".venv/bin/python benchmarks/bench_web_game.py --pace skip --place-rest",
-        timeout=600,
+        instead=".venv/bin/python benchmarks/bench_web_game.py --pace skip --place-rest --turns 3",
+        timeout=300,
         marks=(BROWSER,),
     ),
     "docs/web.md: PYTHONPATH=/path/to/older/src .venv/bin/python benchmarks/bench_web_game.py --bot-delay 0": Covered(
