@@ -374,6 +374,18 @@ EXAMPLES: dict[str, Disposition] = {
         ),
         "needs the reader's Ray cluster",
     ),
+    # docs/testing.md
+    "docs/testing.md: make test": Covered(
+        (*BUILD_TESTS, "tests/test_compiled.py::test_the_files_make_test_runs_on_both_builds_exist"),
+        "this suite itself, on each build",
+    ),
+    "docs/testing.md: make test-all": Covered(
+        (
+            *BUILD_TESTS,
+            "tests/test_any_board.py::test_every_bot_plays_every_game_on_two_hundred_generated_boards",
+        ),
+        "this suite itself with the long sweeps, on each build: an hour or more",
+    ),
     # docs/web.md
     "docs/web.md: risk serve": Serve(),
     "docs/web.md: risk serve --open": Serve(),
