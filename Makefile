@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play play-terminal compiled pure test audit lint bench clean
+.PHONY: play play-terminal compiled pure lint test test-all audit bench clean
 
 $(BIN)/risk: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,37 +30,57 @@ compiled: $(BIN)/risk
 pure: $(BIN)/risk
 	$(BIN)/python tools/build_compiled.py --clean
 
-# Both builds. Where the machine can compile (tools/build_compiled.py exits 3 where it cannot), the
-# whole suite but the browser tests runs on the compiled build, then the whole suite on pure Python
-# (what `make play` serves), which every machine runs. TEST_JOBS processes each (pytest-xdist); the
-# browser tests (marked `browser`) run last in one process, since they wait on real timing and a
-# second process on 2 cores can starve them. The docs' examples (tests/test_doc_examples.py) check the
-# pages, not the build: they run once, on pure Python. RISK_EXPECT_BUILD: tests/test_compiled.py checks each
-# run tests the build it names.
+# The tests in two tiers (docs/testing.md). `make test`, what CI runs: ruff, mypy, then the whole suite
+# but the long sweeps (marked slow) on the build `make play` serves (the compiled one where the machine
+# can compile: tools/build_compiled.py exits 3 where it cannot), and on the other build (pure Python)
+# the tests of what the compiled core could get differently (marked both_builds in tests/conftest.py).
+# `make test-all`, before a release and before a change to the engine or the bots: everything, the
+# slow sweeps included, on both builds. TEST_JOBS processes (pytest-xdist) for all but the browser
+# tests (marked browser), which run in one process: they wait on real timing, and a second process on
+# 2 cores starved them. RISK_EXPECT_BUILD: tests/test_compiled.py checks each run tests the build it
+# names.
 TEST_JOBS ?= 2
-PYTEST_PARALLEL = $(BIN)/pytest -n $(TEST_JOBS) -m "not browser"
-PYTEST_BROWSER = $(BIN)/pytest -p no:xdist -m browser
+PYTEST_PARALLEL = $(BIN)/pytest -n $(TEST_JOBS)
+PYTEST_BROWSER = $(BIN)/pytest -p no:xdist
+COMPILED_RUN = RISK_EXPECT_BUILD=compiled
+PURE_RUN = RISK_PURE=1 RISK_EXPECT_BUILD=pure
 
-test: $(BIN)/risk
+lint: $(BIN)/risk
 	$(BIN)/ruff check src tests benchmarks tools
 	$(BIN)/ruff format --check src tests benchmarks tools examples
 	npx --no-install eslint src/risk/web/js tests/js eslint.config.js
 	node --test tests/js/
 	$(BIN)/mypy
+
+test: lint
 	@$(BIN)/python tools/build_compiled.py; status=$$?; \
 	if [ $$status -eq 0 ]; then \
-		RISK_EXPECT_BUILD=compiled $(PYTEST_PARALLEL) --ignore=tests/test_doc_examples.py && \
-		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(PYTEST_PARALLEL) && \
-		RISK_PURE=1 RISK_EXPECT_BUILD=pure $(PYTEST_BROWSER); \
+		$(COMPILED_RUN) $(PYTEST_PARALLEL) -m "not browser and not slow" && \
+		$(PURE_RUN) $(PYTEST_PARALLEL) -m "both_builds and not slow" && \
+		$(COMPILED_RUN) $(PYTEST_BROWSER) -m "browser and not slow"; \
 	elif [ $$status -eq 3 ]; then \
-		RISK_EXPECT_BUILD=pure $(PYTEST_PARALLEL) && RISK_EXPECT_BUILD=pure $(PYTEST_BROWSER); \
+		$(PURE_RUN) $(PYTEST_PARALLEL) -m "not browser and not slow" && \
+		$(PURE_RUN) $(PYTEST_BROWSER) -m "browser and not slow"; \
+	else \
+		exit $$status; \
+	fi
+
+test-all: lint
+	@$(BIN)/python tools/build_compiled.py; status=$$?; \
+	if [ $$status -eq 0 ]; then \
+		$(COMPILED_RUN) $(PYTEST_PARALLEL) -m "not browser" && \
+		$(COMPILED_RUN) $(PYTEST_BROWSER) -m browser && \
+		$(PURE_RUN) $(PYTEST_PARALLEL) -m "not browser" && \
+		$(PURE_RUN) $(PYTEST_BROWSER) -m browser; \
+	elif [ $$status -eq 3 ]; then \
+		$(PURE_RUN) $(PYTEST_PARALLEL) -m "not browser" && $(PURE_RUN) $(PYTEST_BROWSER) -m browser; \
 	else \
 		exit $$status; \
 	fi
 
 # The browser client's checks (package.json): ESLint over src/risk/web/js and the unit tests of its pure
 # parts under Node's own test runner (tests/js), with the packages of package-lock.json (`npm ci`).
-test: node_modules/.package-lock.json
+lint: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 

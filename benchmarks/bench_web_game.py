@@ -2,7 +2,7 @@
 hand:
 
     .venv/bin/python benchmarks/bench_web_game.py [--seed 2024] [--bots easy] [--bot-delay 0]
-        [--pace fast|skip|watch] [--place-rest] [--defence ask|matters|most] [--json]
+        [--pace fast|skip|watch] [--place-rest] [--defence ask|matters|most] [--turns N] [--json]
 
 A real `risk serve` (the code on PYTHONPATH, so an older checkout's ``src`` can be measured the same
 way) and Debian's Chromium driven by Playwright: the scripted person (tests/test_browser.py's
@@ -13,7 +13,9 @@ every reinforcement on its strongest border territory, a blitz from its stronges
 has the odds, the biggest fortification, and the defence dice the page asks for (the most). ``--pace``
 chooses the bots' speed on the page's control (the releases before it had none: give ``--bot-delay``
 instead, the game's delay per bot move, 0 the fastest). Prints the game's wall time, the person's
-decisions, the defence prompts they answered and the actions stored.
+decisions, the defence prompts they answered and the actions stored. ``--turns N`` stops once the game
+reaches its turn N + 1 (a short game, for a check that the page plays through; the figures of a whole
+game are not comparable with it).
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ def play_game(browser: Any, port: int, args: argparse.Namespace) -> dict[str, An
         page.locator("#seat-panel > summary").click()
     while True:
         state = person.wait_for_my_turn(timeout=args.timeout)
-        if state["status"] == "over":
+        if state["status"] == "over" or (args.turns and state["view"]["turn"] > args.turns):
             break
         if time.monotonic() - started > args.timeout:
             raise SystemExit(
@@ -105,6 +107,7 @@ def play_game(browser: Any, port: int, args: argparse.Namespace) -> dict[str, An
         "actions": final["state_id"],
         "turns": final["turn"],
         "winner": state["view"]["players"][final["winner"]]["name"] if final["winner"] is not None else None,
+        "over": final["winner"] is not None,
     }
 
 
@@ -116,6 +119,7 @@ def main() -> None:
     parser.add_argument("--pace", choices=("watch", "fast", "skip"), help="chosen on the page's control")
     parser.add_argument("--defence", choices=("most", "matters", "ask"), help="the seat's defence setting")
     parser.add_argument("--place-rest", action="store_true", help='click "Place the rest for me"')
+    parser.add_argument("--turns", type=int, help="stop after the game's turn N (default: play to the end)")
     parser.add_argument("--timeout", type=float, default=1800)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -135,10 +139,13 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
     else:
+        what, end = "the whole game", f"won by {result['winner']}"
+        if not result["over"]:
+            what, end = f"the first {args.turns} turns", "stopped there (--turns)"
         print(
-            f"{result['seconds']} s for the whole game: {result['turns']} turns, {result['actions']} actions "
+            f"{result['seconds']} s for {what}: {result['turns']} turns, {result['actions']} actions "
             f"stored, {result['decisions']} decisions by the person (a click or a few each), "
-            f"{result['defence_prompts']} defence prompts answered, won by {result['winner']}"
+            f"{result['defence_prompts']} defence prompts answered, {end}"
         )
 
 

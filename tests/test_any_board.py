@@ -232,6 +232,7 @@ def play_checked(rules: Rules, board: Board, bots: Sequence[str], seed: int, max
 
 # (edition, game, seat counts): the fast test plays the first count, the slow one any.
 GAMES = [
+    ("1993", "world", (3, 4, 5, 6)),
     ("1993", "secret-mission", (4, 3, 5, 6)),
     ("2008", "secret-mission", (3, 4, 5)),
     ("2003", "mission", (3, 4, 5, 6)),
@@ -350,19 +351,44 @@ def test_mission_risk_is_refused_where_a_pile_has_fewer_cards_than_players() -> 
     )
 
 
-# -- the larger sweep ------------------------------------------------------------------------------
+# -- the larger sweep: every bot, every game, many boards -------------------------------------------
+# One sweep for issue 26's "no bot crashes or stalls on any board" and item 4's "every game on every
+# board" (tests/test_generate.py had its own, of world domination alone). `make test` plays a sample
+# (one chunk, a few boards); `make test-all` the whole of it, marked slow: 200 boards in 20 chunks
+# (a chunk a test, so that a parallel run shares them out), every game on each.
+CHEAP_BOTS = ("random", "beginner", "quick", "fortress", "continental")
+SEARCH_BOTS = ("expert:4", "search:4")  # the search bots at a small budget: every decision, quickly
+SWEEP_CHUNKS, SWEEP_BOARDS_A_CHUNK, SAMPLE_BOARDS = 20, 10, 4
+
+
+def sweep_boards(chunk: int, count: int, largest: bool = True) -> list[tuple[str, int, int, int]]:
+    """``count`` boards of chunk ``chunk``: world boards of 6 to 150 territories, chains and stars,
+    one continent to one a territory; with ``largest``, the first is a world of 150 territories."""
+    rng = random.Random(chunk)
+    boards = []
+    for i in range(count):
+        shape = ("world", "chain", "world", "star")[i % 4]
+        sizes = (6, 8, 12, 20, 30, 42, 60, 80, 100, 150) if shape == "world" else (6, 9, 12, 20, 30, 40)
+        territories = 150 if i == 0 and largest else rng.choice(sizes)
+        boards.append((shape, territories, rng.randint(1, min(12, territories)), 700 + chunk * 100 + i))
+    return boards
+
+
+def check_sweep(chosen: list[tuple[str, int, int, int]], chunk: int) -> None:
+    """Every bot plays every game (seat counts varied) on each board: each game is played to its end
+    or the cap (80 turns), or refused for a board it cannot be played on."""
+    ended = sweep(chosen, CHEAP_BOTS + SEARCH_BOTS, seed=50 + chunk, cap=80, vary=True)
+    assert sum(ended.values()) == len(chosen) * GAMES_A_BOARD
+    assert ended.get("cap", 0) <= 0.2 * sum(ended.values()), ended
+
+
+def test_every_bot_plays_every_game_on_a_sample_of_generated_boards() -> None:
+    # Boards of their own (a chunk the slow sweep has not; 8 to 40 territories, a world, a chain and a
+    # star): the 15-board test above plays the largest.
+    check_sweep(sweep_boards(SWEEP_CHUNKS, SAMPLE_BOARDS, largest=False), SWEEP_CHUNKS)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("chunk", range(4))
-def test_every_bot_plays_every_game_on_many_generated_boards(chunk: int) -> None:
-    rng = random.Random(chunk)
-    boards = []
-    for i in range(12):
-        shape = ("world", "world", "chain", "star")[i % 4]
-        territories = rng.choice((6, 10, 20, 42, 80, 150) if shape == "world" else (6, 12, 30))
-        boards.append((shape, territories, rng.randint(1, min(12, territories)), 700 + chunk * 100 + i))
-    bots = ("random", "beginner", "quick", "fortress", "continental", "expert:4", "search:4")
-    ended = sweep(boards, bots, seed=50 + chunk, cap=80, vary=True)
-    assert sum(ended.values()) == len(boards) * GAMES_A_BOARD
-    assert ended.get("cap", 0) <= 0.2 * sum(ended.values()), ended
+@pytest.mark.parametrize("chunk", range(SWEEP_CHUNKS))
+def test_every_bot_plays_every_game_on_two_hundred_generated_boards(chunk: int) -> None:
+    check_sweep(sweep_boards(chunk, SWEEP_BOARDS_A_CHUNK), chunk)

@@ -220,3 +220,12 @@ def test_help_of_the_game_shows_its_docstrings() -> None:
     text = pydoc.render_doc(risk.Game, renderer=pydoc.plaintext)
     assert "A game of RISK" in text and "Check and apply an action of the player to act" in text
     assert "text(self, " in text and "The action in the notation on this game's board" in text
+
+
+def test_the_files_make_test_runs_on_both_builds_exist() -> None:
+    """tests/conftest.py names them (docs/testing.md): a renamed file would drop out silently."""
+    from conftest import BOTH_BUILDS
+
+    here = Path(__file__).resolve().parent
+    assert Path(__file__).name in BOTH_BUILDS  # this file's build check runs in every run of make test
+    assert sorted(name for name in BOTH_BUILDS if not (here / name).is_file()) == []

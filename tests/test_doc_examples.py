@@ -374,6 +374,18 @@ EXAMPLES: dict[str, Disposition] = {
         ),
         "needs the reader's Ray cluster",
     ),
+    # docs/testing.md
+    "docs/testing.md: make test": Covered(
+        (*BUILD_TESTS, "tests/test_compiled.py::test_the_files_make_test_runs_on_both_builds_exist"),
+        "this suite itself, on each build",
+    ),
+    "docs/testing.md: make test-all": Covered(
+        (
+            *BUILD_TESTS,
+            "tests/test_any_board.py::test_every_bot_plays_every_game_on_two_hundred_generated_boards",
+        ),
+        "this suite itself with the long sweeps, on each build: an hour or more",
+    ),
     # docs/web.md
     "docs/web.md: risk serve": Serve(),
     "docs/web.md: risk serve --open": Serve(),
@@ -388,8 +400,8 @@ EXAMPLES: dict[str, Disposition] = {
         instead=".venv/bin/python benchmarks/bench_blitz.py --games 1"
     ),
     "docs/web.md: .venv/bin/python benchmarks/bench_web_game.py --pace fast": Run(
-        instead=".venv/bin/python benchmarks/bench_web_game.py --pace skip --place-rest",
-        timeout=600,
+        instead=".venv/bin/python benchmarks/bench_web_game.py --pace skip --place-rest --turns 3",
+        timeout=300,
         marks=(BROWSER,),
     ),
     "docs/web.md: PYTHONPATH=/path/to/older/src .venv/bin/python benchmarks/bench_web_game.py --bot-delay 0": Covered(

@@ -1,5 +1,5 @@
-"""Generated boards (risk.maps.generate, issue 26 item 3): valid, drawable, deterministic, and played
-to the end by every bot, degenerate shapes included."""
+"""Generated boards (risk.maps.generate, issue 26 item 3): valid, drawable and deterministic,
+degenerate shapes included. Bots playing every game on them: tests/test_any_board.py."""
 
 from __future__ import annotations
 
@@ -15,10 +15,6 @@ from typing import Any
 import pytest
 from shapely.geometry import Point, Polygon
 
-from risk.bots import make_bot
-from risk.bots.base import Bot
-from risk.bots.expert import ExpertBot
-from risk.bots.search import SearchBot
 from risk.maps import Board, load_map, normalise
 from risk.maps.generate import (
     MAX_CONTINENTS,
@@ -27,9 +23,6 @@ from risk.maps.generate import (
     continent_bonus,
     generate_board,
 )
-from risk.rules.game import Game
-from risk.rules.options import Rules
-from risk.view import View
 
 # (shape, territories, continents, seed): sizes across the range, and the degenerate boards.
 ASSORTED = [
@@ -208,95 +201,3 @@ def test_without_shapely_the_generator_says_what_to_install() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.startswith("GeneratorUnavailableError generating a board needs shapely 2, which is not")
     assert "pip install 'risk[boards]'" in out
-
-
-# -- bots on generated boards ---------------------------------------------------------------------
-
-
-def rules_for(board: Board) -> Rules:
-    """The 1993 rules; the starting armies are the board's own table (generate_board declares one)."""
-    assert board.players is not None and board.starting_armies
-    return Rules.preset("1993")
-
-
-def make(name: str, seed: int) -> Bot:
-    """A bot by name; the search bots at a small budget (``expert:4``), so that sweeps stay short."""
-    bot, _, budget = name.partition(":")
-    if budget:
-        kind = ExpertBot if bot == "expert" else SearchBot
-        return kind(seed, iterations=int(budget))
-    return make_bot(name, seed)
-
-
-def play_checked(
-    board: Board, bots: Sequence[str], seed: int, max_turns: int, max_turn_actions: int = 5000
-) -> Game:
-    """Play bots on a board to the end or the turn cap; after every turn, every territory owned by a
-    seat still in the game, with at least one army; a turn of ``max_turn_actions`` is a stall."""
-    game = Game(rules_for(board), [f"{name}-{i + 1}" for i, name in enumerate(bots)], seed=seed, board=board)
-    players = [make(name, seed * 101 + i) for i, name in enumerate(bots)]
-    views = [View(game, i) for i in range(len(bots))]
-    turn, actions = game.turn, 0
-    while not game.is_over and game.turn <= max_turns:
-        seat = game.to_act
-        game.apply(players[seat].choose(views[seat]))
-        actions += 1
-        assert actions < max_turn_actions, f"turn {game.turn} stalls: {actions} actions by {bots[seat]}"
-        if game.turn != turn and turn > 0:
-            assert all(0 <= owner < len(bots) and game.alive[owner] for owner in game.owner), "unowned"
-            assert min(game.armies) >= 1, "a territory without armies"
-        if game.turn != turn:
-            turn, actions = game.turn, 0
-    assert game.is_over or game.turn > max_turns
-    return game
-
-
-def sweep(count: int, bot_names: Sequence[str], seed: int) -> list[tuple[str, int, int, int]]:
-    """``count`` boards of assorted sizes and shapes (always including a 150-territory board, a chain,
-    a star and continents of one territory), each with a game of 3 to 6 of ``bot_names``."""
-    rng = random.Random(seed)
-    boards = [("world", 150, 12), ("chain", 20, 20), ("star", 12, 5), ("world", 10, 10)]
-    while len(boards) < count:
-        shape = rng.choice(("world",) * 6 + ("chain", "star"))
-        sizes = (6, 8, 12, 20, 30, 42, 60, 80, 100, 150) if shape == "world" else (6, 9, 20, 40)
-        territories = rng.choice(sizes)
-        boards.append((shape, territories, rng.randint(1, min(12, territories))))
-    played = []
-    for i, (shape, territories, continents) in enumerate(boards[:count]):
-        board = Board(generate_board(territories, continents, seed * 1000 + i, (2, 6), shape=shape))
-        seats = [bot_names[(i + k) % len(bot_names)] for k in range(rng.randint(3, 6))]
-        game = play_checked(board, seats, seed * 1000 + i, max_turns=120 if territories <= 60 else 60)
-        played.append((shape, territories, continents, -1 if game.winner is None else game.winner))
-    return played
-
-
-def test_quick_and_continental_bots_play_thirty_generated_boards() -> None:
-    played = sweep(30, ("quick", "continental"), seed=1)
-    assert len(played) == 30
-    assert any(winner >= 0 for *_, winner in played), "games end, not only at the cap"
-    assert {shape for shape, *_ in played} == {"world", "chain", "star"}
-    assert any(t == 150 for _, t, *_ in played) and any(t == c for _, t, c, _ in played)
-
-
-CHEAP_BOTS = ("random", "beginner", "quick", "fortress", "continental")
-SEARCH_BOTS = ("expert:4", "search:4")  # the search bots at a small budget: every decision, quickly
-SWEEP_BOARDS, SWEEP_CHUNKS = 200, 10
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("chunk", range(SWEEP_CHUNKS))
-def test_every_bot_plays_two_hundred_generated_boards(chunk: int) -> None:
-    """Issue 26: no bot crashes or stalls on any board. 200 boards in 10 chunks (20 each, a chunk a
-    test, so that a parallel run can share them out); on each board, a game of the five heuristic
-    bots to an end or the cap, and a short game (10 turns) of both search bots with two others."""
-    per_chunk = SWEEP_BOARDS // SWEEP_CHUNKS
-    played = sweep(per_chunk, CHEAP_BOTS, seed=100 + chunk)
-    assert len(played) == per_chunk
-    rng = random.Random(chunk)
-    for i in range(per_chunk):
-        shape = ("world", "world", "chain", "star")[i % 4]
-        territories = rng.choice((6, 20, 42, 80, 150) if shape == "world" else (6, 12, 30))
-        continents = rng.randint(1, min(12, territories))
-        board = Board(generate_board(territories, continents, 5000 + chunk * 100 + i, (2, 6), shape=shape))
-        seats = [*SEARCH_BOTS, CHEAP_BOTS[i % 5], CHEAP_BOTS[(i + chunk) % 5]][: rng.randint(3, 4)]
-        play_checked(board, seats, chunk * 100 + i, max_turns=10)
