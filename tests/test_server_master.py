@@ -232,10 +232,10 @@ class BrokenStorage(MemoryStorage):
         super().__init__()
         self.broken = False
 
-    def commit(self, game_id, actions, progress, change):  # type: ignore[no-untyped-def]
+    def append_action(self, game_id, action, progress):  # type: ignore[no-untyped-def]
         if self.broken:
             raise StorageError("the database is down")
-        return super().commit(game_id, actions, progress, change)
+        super().append_action(game_id, action, progress)
 
 
 def test_an_action_that_cannot_be_stored_is_not_taken() -> None:
