@@ -54,6 +54,7 @@ BOTH_BUILDS = frozenset(
         "test_rulebook_examples.py",
         "test_rules_scenario.py",
         "test_variants.py",
+        "test_variant_secrets.py",
         "test_engine_properties.py",
         "test_determinise.py",
         "test_fog.py",
