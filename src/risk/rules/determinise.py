@@ -72,6 +72,3 @@ def in_the_open(real: Game) -> Game:
     game = real.copy()
     _play_in_the_open(game)
     return game
-
-
-without_fog = in_the_open  # the server's name for it

@@ -40,7 +40,7 @@ from risk.play.simulate import bot_seed
 from risk.record import write_record
 from risk.rounds import count_rounds
 from risk.rules.actions import Attack
-from risk.rules.determinise import without_fog
+from risk.rules.determinise import in_the_open
 from risk.rules.game import PHASE_NAMES, Game, Phase, unshown_in_name
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.auth import hash_token, new_token
@@ -831,7 +831,7 @@ class GameMaster:
         sees the whole board if the host chose so (``spectator_view`` open), else no territory."""
         game = live.game
         if seat == SPECTATOR and game.rules.fog == "on" and self.spectators_see_all(live.record):
-            return View(without_fog(game), SPECTATOR)
+            return View(in_the_open(game), SPECTATOR)
         return View(game, seat)
 
     @staticmethod
