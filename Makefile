@@ -40,8 +40,8 @@ pure: $(BIN)/risk
 # 2 cores starved them. RISK_EXPECT_BUILD: tests/test_compiled.py checks each run tests the build it
 # names.
 TEST_JOBS ?= 2
-PYTEST_PARALLEL = $(BIN)/pytest -n $(TEST_JOBS)
-PYTEST_BROWSER = $(BIN)/pytest -p no:xdist
+PYTEST_PARALLEL = $(BIN)/pytest -n $(TEST_JOBS) --durations=20
+PYTEST_BROWSER = $(BIN)/pytest -p no:xdist --durations=20
 COMPILED_RUN = RISK_EXPECT_BUILD=compiled
 PURE_RUN = RISK_PURE=1 RISK_EXPECT_BUILD=pure
 

@@ -9,7 +9,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any
 
@@ -22,15 +22,18 @@ def free_port() -> int:
 
 @contextmanager
 def server(
-    url: str, port: int, *options: str, log_level: str = "warning", log: IO[bytes] | None = None
+    url: str,
+    port: int,
+    *options: str,
+    log_level: str = "warning",
+    log: IO[bytes] | None = None,
+    launcher: Sequence[str] = (sys.executable, "-m", "risk"),
 ) -> Iterator[subprocess.Popen[bytes]]:
     """`risk serve --db URL [OPTIONS]` on ``port``, ready to answer; killed on the way out. With
-    ``log``, everything the server prints goes there."""
+    ``log``, everything the server prints goes there; ``launcher``: the command that runs `risk`."""
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "risk",
+            *launcher,
             "serve",
             "--port",
             str(port),

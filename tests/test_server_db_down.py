@@ -23,7 +23,15 @@ from starlette.websockets import WebSocketDisconnect
 from crash_harness import Harness, ServerProcess, game_setups, outages, run
 from pg import PgCluster
 from risk.server.app import create_app
-from risk.server.storage import ActionRecord, GameRecord, MemoryStorage, Progress, StorageError
+from risk.server.storage import (
+    ActionRecord,
+    Change,
+    ChatRecord,
+    GameRecord,
+    MemoryStorage,
+    Progress,
+    StorageError,
+)
 
 SEED = 14_002
 # Two websocket players and a server bot in each game, but the first: three players, so that some
@@ -115,13 +123,16 @@ class FailingStore(MemoryStorage):
         self._reach()
         return super().list_games(status, public_only, limit)
 
-    def append_actions(self, game_id: str, actions: Sequence[ActionRecord], progress: Progress) -> None:
+    def commit(
+        self, game_id: str, actions: Sequence[ActionRecord], progress: Progress | None, change: Change
+    ) -> list[ChatRecord]:
         self._reach()
-        super().append_actions(game_id, actions, progress)
+        notes = super().commit(game_id, actions, progress, change)
         if self.lose_next_answer:
             self.lose_next_answer = False
             self.failures += 1
             raise StorageError("server closed the connection unexpectedly")
+        return notes
 
 
 def until(condition: Any, seconds: float = 20.0) -> None:

@@ -241,11 +241,11 @@ def test_a_blitz_is_one_transaction_and_a_failed_store_keeps_nothing() -> None:
             self.broken = False
             self.commits: list[int] = []
 
-        def append_actions(self, game_id, actions, progress):  # type: ignore[no-untyped-def]
+        def commit(self, game_id, actions, progress, change):  # type: ignore[no-untyped-def]
             if self.broken:
                 raise StorageError("the disk is full")
             self.commits.append(len(actions))
-            super().append_actions(game_id, actions, progress)
+            return super().commit(game_id, actions, progress, change)
 
     storage = OneShotStorage()
     master = GameMaster(storage)

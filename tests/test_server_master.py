@@ -232,10 +232,10 @@ class BrokenStorage(MemoryStorage):
         super().__init__()
         self.broken = False
 
-    def append_action(self, game_id, action, progress):  # type: ignore[no-untyped-def]
+    def commit(self, game_id, actions, progress, change):  # type: ignore[no-untyped-def]
         if self.broken:
             raise StorageError("the database is down")
-        super().append_action(game_id, action, progress)
+        return super().commit(game_id, actions, progress, change)
 
 
 def test_an_action_that_cannot_be_stored_is_not_taken() -> None:

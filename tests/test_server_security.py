@@ -36,13 +36,15 @@ from risk.bots import make_bot
 from risk.record import write_record
 from risk.rules.game import Game
 from risk.rules.options import Rules
-from risk.server import master as master_module
+from risk.server import auth as auth_module
 from risk.server.app import WEB_DIR, create_app
+from risk.server.auth import hash_token, new_token
 from risk.server.errors import Refusal
 from risk.server.hosts import AllowedHosts
 from risk.server.limits import MAX_ADDRESSES, AddressLimiter, Bucket, Guard, Limits, Rate
 from risk.server.logsafe import HideSecrets
-from risk.server.master import GameMaster, GameSpec, SeatSpec, hash_token, new_token
+from risk.server.master import GameMaster, GameSpec, SeatSpec
+from risk.server.master import seeing as seeing_module
 from risk.server.sql import SqlStorage
 from risk.server.storage import MemoryStorage
 
@@ -156,7 +158,7 @@ def test_tokens_are_192_random_bits_from_the_system_generator(monkeypatch: pytes
         drawn.append(size)
         return base64.urlsafe_b64encode(b"\x01" * size).decode()
 
-    monkeypatch.setattr(master_module.secrets, "token_urlsafe", counted)
+    monkeypatch.setattr(auth_module.secrets, "token_urlsafe", counted)
     new_token()
     assert drawn == [24]  # from `secrets`, the operating system's generator
 
@@ -212,20 +214,20 @@ def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -
     master = GameMaster(MemoryStorage())
     game_id, tokens = human_game(master, ["Ann", "Bob", "Cy", "Dee"], seed=1)
     compared: list[tuple[str, str]] = []
-    real = master_module.hmac.compare_digest
+    real = seeing_module.hmac.compare_digest
 
     def spy(a: str, b: str) -> bool:
         compared.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr(master_module.hmac, "compare_digest", spy)
+    monkeypatch.setattr(seeing_module.hmac, "compare_digest", spy)
     for token, seat in [(tokens[0], 0), (tokens[3], 3)]:
         compared.clear()
         assert master.seat_of(game_id, token) == seat
         # Every seat is compared, the right one first or last: no early exit; hashes, never tokens.
         assert len(compared) == 4 and all(hash_token(token) in pair for pair in compared)
     compared.clear()
-    with pytest.raises(master_module.Refusal):
+    with pytest.raises(Refusal):
         master.seat_of(game_id, "x" * 32)
     assert len(compared) == 4
 

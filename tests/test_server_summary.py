@@ -173,5 +173,5 @@ def test_a_summary_that_cannot_be_made_is_refused(
     def broken(game: Any) -> dict[str, Any]:
         raise RecordError("action 7 does not replay")
 
-    monkeypatch.setattr("risk.server.master.summarize", broken)
+    monkeypatch.setattr("risk.server.master.seeing.summarize", broken)
     refused(client.get(f"/api/games/{game_id}/summary"), 503, "unavailable", "action 7 does not replay")

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ from risk.server.sql import (
 )
 from risk.server.storage import (
     ActionRecord,
+    Change,
     ChatRecord,
     GameRecord,
     MemoryStorage,
@@ -212,6 +214,30 @@ def test_several_actions_at_once_all_or_none(storage: Storage) -> None:
     with pytest.raises(ValueError, match="no actions"):
         storage.append_actions("g1", [], PLAYING)
     assert storage.actions("g1") == before == [act(seq) for seq in range(1, 5)]
+
+
+def test_a_move_and_its_consequences_in_one_commit_all_or_none(storage: Storage) -> None:
+    """``commit``: actions, seats, status, the clock and server notes in one transaction."""
+    storage.create_game(make_game())
+    storage.add_chat("g1", ChatRecord(0, 0, "all", None, "Ann", "hello", 5.0))
+    taken = SeatRecord(1, "Bob", "human", None, "b" * 64, missed=1)
+    note = ChatRecord(0, None, "all", None, "", "Bob missed a turn.", 9.0)
+    change = Change(seats={1: taken}, status="playing", deadline=(1_700_000_100.0, 2), notes=[note, note])
+    stored = storage.commit("g1", [act(1), act(2)], Progress("playing", None, turn=1, to_act=1), change)
+    assert [n.seq for n in stored] == [2, 3] and storage.chat("g1", after=1) == stored
+    game = storage.get_game("g1")
+    assert game is not None and game.seats[1] == taken and game.status == "playing"
+    assert (game.state_id, game.to_act, game.deadline, game.deadline_state) == (2, 1, 1_700_000_100.0, 2)
+    # A change with no action (a seat handed to a bot): the game's state stays.
+    handed = replace(taken, stand_in="quick", missed=0)
+    assert storage.commit("g1", [], None, Change(seats={1: handed}, deadline=(None, None))) == []
+    game = storage.get_game("g1")
+    assert game is not None and game.seats[1] == handed and game.deadline is None and game.state_id == 2
+    # Stale: nothing of it is stored, its consequences neither.
+    with pytest.raises(StaleWrite):
+        storage.commit("g1", [act(2)], PLAYING, Change(seats={1: taken}, notes=[note]))
+    game = storage.get_game("g1")
+    assert game is not None and game.seats[1] == handed and len(storage.chat("g1")) == 3
 
 
 def test_online_play_fields_round_trip(storage: Storage) -> None:

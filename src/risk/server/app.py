@@ -91,7 +91,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     pacer = CollectorPacer(asyncio.get_running_loop()) if app.state.pace_gc else None
     if pacer is not None:
         pacer.install()
-    await hub.start_peers()
+    await hub.start()  # the master's announcements, the other server processes
     app.state.social.listen_to(hub.peers)
     # Games that were being played when the server stopped go on, but none is loaded before the
     # server answers: each is loaded when first asked for, or woken in the background when a bot
@@ -106,9 +106,6 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 # -- one shape for every refusal: {"error": {"code": CODE, "message": TEXT}} --------------------------
 async def _refusal_handler(request: Request, refusal: Refusal) -> JSONResponse:
-    game_id = request.path_params.get("game_id")
-    if request.method == "POST" and game_id:  # a move over HTTP: as over the websocket
-        request.app.state.hub.store_failed(game_id, refusal)
     return JSONResponse({"error": refusal.to_dict()}, status_code=refusal.status)
 
 

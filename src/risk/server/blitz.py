@@ -65,6 +65,12 @@ class BlitzRun:
         }
 
 
+def _phase_now(game: Game) -> Phase:
+    """The game's phase after a move (read through a call: the type checker would hold it to what it
+    was checked to be before the move)."""
+    return game.phase
+
+
 def strength(game: Game, source: int) -> int:
     """The armies that attack from ``source``: all of them, or in Team RISK the current player's."""
     return game.armies[source] if game.units is None else game.force(source, game.current)
@@ -109,7 +115,7 @@ def run_blitz(
         text = game.action_text(Attack(plan.source, plan.target, dice))
         apply_narrated(game, run.lines, text)
         run.steps.append((plan.seat, text))
-        if game.phase == Phase.DEFEND:
+        if _phase_now(game) == Phase.DEFEND:
             defender = game.to_act
             choice = defence(game, defender, state_id + len(run.steps))
             if choice is None:

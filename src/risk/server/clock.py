@@ -25,10 +25,11 @@ from typing import Any
 from risk.bots import make_bot
 from risk.play.simulate import bot_seed
 from risk.rules.game import Game, Phase
+from risk.server.errors import Refusal
 from risk.server.hooks import Table, TableHooks
 from risk.server.live import LiveGame
 from risk.server.seatprefs import attack_key, with_answer
-from risk.server.storage import ActionRecord, ChatRecord, StaleWrite, StorageError
+from risk.server.storage import ActionRecord, ChatRecord
 from risk.server.timing import Timing, defending, plays_own_seat
 from risk.view import View
 
@@ -83,16 +84,15 @@ def _show(live: LiveGame) -> None:
 
 
 def _store_deadline(table: Table, live: LiveGame) -> None:
+    """The deadline running now, stored with the change under way (the move that set it)."""
     clock = live.clock
     over = live.game.is_over or live.waiting
     wanted = (None, None) if over or clock.turn_deadline is None else (clock.turn_deadline, clock.started)
     if wanted == clock.stored:
         return
-    try:
-        table.storage.set_deadline(live.record.id, *wanted)
+    with table.transaction(live) as pending:
+        pending.change.deadline = wanted
         clock.stored = wanted
-    except StorageError as error:  # the action itself is stored: a restart rebuilds the clock
-        log.warning("game %s: the turn clock was not stored: %s", live.record.id, error)
 
 
 def arm(table: Table, live: LiveGame, at: float, fresh: bool = False) -> None:
@@ -120,7 +120,10 @@ class ClockHooks(TableHooks):
         """The stored deadline if it belongs to the stretch under way, else the clock from when the
         stretch began; and the server notes, each placed in the log where it was written."""
         _resume(live)
-        _store_deadline(table, live)
+        try:
+            _store_deadline(table, live)
+        except Refusal as refusal:  # the game's actions are stored: a restart rebuilds the clock
+            log.warning("game %s: the turn clock was not stored: %s", live.record.id, refusal.message)
         live.notes = []
         _place_notes(table, live, opening)
 
@@ -190,25 +193,17 @@ def _place_notes(table: Table, live: LiveGame, start: int) -> None:
         if note.seat is None and note.channel == "all":
             index = bisect.bisect_right(times, note.at)
             log_at = marks[index - 1][1] if index else start
-            live.notes.append(_note_dict(note, log_at))
+            live.add_note(note, log_at)
 
 
 # -- notes ------------------------------------------------------------------------------------------
-def _note_dict(note: ChatRecord, log_at: int) -> dict[str, Any]:
-    return {"seq": note.seq, "text": note.text, "at": note.at, "log_at": log_at}
-
-
 def write_note(table: Table, live: LiveGame, text: str) -> None:
-    """A server note (a chat message with no seat, in channel "all"): shown to everyone in the log."""
+    """A server note (a chat message with no seat, in channel "all"): shown to everyone in the log,
+    after its last line now; stored with the change under way (what the note tells of)."""
     note = ChatRecord(seq=0, seat=None, channel="all", team=None, name="", text=text, at=table.clock())
-    try:
-        stored = table.storage.add_chat(live.record.id, note)
-    except (
-        StorageError
-    ) as error:  # what it tells has happened and is in the log: a note is not worth a refusal
-        log.warning("game %s: a server note was not stored: %s", live.record.id, error)
-        return
-    live.notes.append(_note_dict(stored, len(live.log)))
+    with table.transaction(live) as pending:
+        pending.change.notes.append(note)
+        pending.note_places.append(len(live.log))
 
 
 # -- when the time is up ------------------------------------------------------------------------------
@@ -267,38 +262,45 @@ def default_defence(table: Table, game_id: str, state_id: int) -> int | None:
 
 def run_out(table: Table, game_id: str, state_id: int, *, force: bool = False) -> int | None:
     """The time of state ``state_id`` is up: play for the seat, count the missed turn, hand the seat to
-    the stand-in bot after too many, and say so in a note. Answers the new state id, or None when the
-    game moved on or the time is not up (``force``: whatever the clock says)."""
+    the stand-in bot after too many, and say so in a note, all in one commit. Answers the new state
+    id, or None when the game moved on or the time is not up (``force``: whatever the clock says)."""
     live = table.live(game_id)
-    with live.lock:
-        now = table.clock()
-        if live.state_id != state_id or live.game.is_over or live.waiting:
-            return None
-        if not force and (live.deadline is None or now < live.deadline):
-            return None
-        was_defending = defending(live.game)
-        key = attack_key(live.game)
-        seat, texts = default_play(live)
-        try:
-            new_id = table.commit_batch(live, seat, texts, now)
-        except StaleWrite:
+    try:
+        with live.lock, table.transaction(live):
+            return _play_for(table, live, state_id, force)
+    except Refusal as refusal:
+        if refusal.code == "stale":
             return None  # another process moved the game on: it is reloaded when next asked for
-        name = live.record.seats[seat].name
-        if was_defending:
-            dice = int(texts[0].split()[-1])
-            record = live.record.seats[seat]
-            kept = None if key is None else with_answer(record, key, dice)
-            if kept is not None:  # the answer stands for the rest of this attack, as the seat's own would
-                table.store_seat(live, replace(record, prefs=kept))
-            text = f"The clock ran out for {name}'s defence: the most dice ({dice}) were rolled."
-        else:
-            text = _missed_turn(table, live, seat, timing(live))
-        # Under fog of war a note to everyone about a defence would tell of a battle some did not see:
-        # its players see the roll in their own log.
-        if not (was_defending and live.game.rules.fog == "on"):
-            write_note(table, live, text)
-        arm(table, live, now)
-        return new_id
+        raise
+
+
+def _play_for(table: Table, live: LiveGame, state_id: int, force: bool) -> int | None:
+    """run_out's change, inside its transaction."""
+    now = table.clock()
+    if live.state_id != state_id or live.game.is_over or live.waiting:
+        return None
+    if not force and (live.deadline is None or now < live.deadline):
+        return None
+    was_defending = defending(live.game)
+    key = attack_key(live.game)
+    seat, texts = default_play(live)
+    new_id = table.commit_batch(live, seat, texts, now)
+    name = live.record.seats[seat].name
+    if was_defending:
+        dice = int(texts[0].split()[-1])
+        record = live.record.seats[seat]
+        kept = None if key is None else with_answer(record, key, dice)
+        if kept is not None:  # the answer stands for the rest of this attack, as the seat's own would
+            table.store_seat(live, replace(record, prefs=kept))
+        text = f"The clock ran out for {name}'s defence: the most dice ({dice}) were rolled."
+    else:
+        text = _missed_turn(table, live, seat, timing(live))
+    # Under fog of war a note to everyone about a defence would tell of a battle some did not see:
+    # its players see the roll in their own log.
+    if not (was_defending and live.game.rules.fog == "on"):
+        write_note(table, live, text)
+    arm(table, live, now)
+    return new_id
 
 
 def _missed_turn(table: Table, live: LiveGame, seat: int, settings: Timing) -> str:

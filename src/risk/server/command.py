@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:  # imported when serving: `risk --help` stays quick
+    from risk.server.hosts import AllowedHosts
+    from risk.server.limits import Limits
+    from risk.server.storage import Storage
 
 
 def register(app: typer.Typer) -> None:
@@ -15,18 +20,52 @@ def register(app: typer.Typer) -> None:
     )
 
 
+# The options of `risk serve` that need more than a line to say.
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="where games are stored: a SQLAlchemy URL, 'memory', or by default a SQLite file "
+        "in your data folder",
+    ),
+]
+HostsOption = Annotated[
+    str,
+    typer.Option(
+        "--allowed-hosts",
+        help="host names the server also answers to, comma-separated (*.example.org for a whole "
+        "domain); IP addresses, localhost and this machine's names always work (DNS rebinding guard)",
+    ),
+]
+ProxyOption = Annotated[
+    str,
+    typer.Option(
+        "--proxy",
+        help="addresses of reverse proxies whose X-Forwarded-For names the client, comma-separated "
+        "(none by default: each client is known by its own address)",
+    ),
+]
+WorkersOption = Annotated[
+    int,
+    typer.Option(
+        "--workers",
+        help="server processes sharing the port (more than 1 needs a PostgreSQL --db; docs/web.md)",
+        min=1,
+        max=64,
+    ),
+]
+
+
+def _rate(what: str, flag: str) -> Any:
+    return typer.Option(flag, help=f"{what}, COUNT/SECONDS or 'off'")
+
+
 def serve_command(
     host: Annotated[
         str, typer.Option(help="address to listen on (0.0.0.0: every network of this machine)")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on", min=0, max=65535)] = 8000,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            help="where games are stored: a SQLAlchemy URL, 'memory', or by default a SQLite file "
-            "in your data folder"
-        ),
-    ] = None,
+    db: DbOption = None,
     open_browser: Annotated[bool, typer.Option("--open", help="open the lobby in a browser")] = False,
     allow_external_bots: Annotated[
         bool,
@@ -34,71 +73,84 @@ def serve_command(
     ] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
     limit_games: Annotated[
-        str, typer.Option(help="per address: new games and record uploads, COUNT/SECONDS or 'off'")
+        str, _rate("per address: new games and record uploads", "--limit-games")
     ] = "20/600",
     limit_actions: Annotated[
-        str, typer.Option(help="per address: moves and other requests to games, COUNT/SECONDS or 'off'")
+        str, _rate("per address: moves and other requests to games", "--limit-actions")
     ] = "600/60",
     limit_messages: Annotated[
-        str, typer.Option(help="per websocket connection: messages, COUNT/SECONDS or 'off'")
+        str, _rate("per websocket connection: messages", "--limit-messages")
     ] = "100/10",
     limit_boards: Annotated[
-        str, typer.Option(help="per address: board checks and generated boards, COUNT/SECONDS or 'off'")
+        str, _rate("per address: board checks and generated boards", "--limit-boards")
     ] = "30/600",
     no_rate_limits: Annotated[
         bool, typer.Option("--no-rate-limits", help="no rate limit at all (load tests on this machine)")
     ] = False,
-    allowed_hosts: Annotated[
-        str,
-        typer.Option(
-            help="host names the server also answers to, comma-separated (*.example.org for a whole "
-            "domain); IP addresses, localhost and this machine's names always work (DNS rebinding guard)"
-        ),
-    ] = "",
-    proxy: Annotated[
-        str,
-        typer.Option(
-            help="addresses of reverse proxies whose X-Forwarded-For names the client, comma-separated "
-            "(none by default: each client is known by its own address)"
-        ),
-    ] = "",
-    workers: Annotated[
-        int,
-        typer.Option(
-            help="server processes sharing the port (more than 1 needs a PostgreSQL --db; docs/web.md)",
-            min=1,
-            max=64,
-        ),
-    ] = 1,
+    allowed_hosts: HostsOption = "",
+    proxy: ProxyOption = "",
+    workers: WorkersOption = 1,
 ) -> None:
-    import logging
-    import sys
-    import threading
-    import webbrowser
+    limits, hosts = _guards(
+        limit_games, limit_actions, limit_messages, limit_boards, no_rate_limits, allowed_hosts
+    )
+    url, storage = _open_store(db, workers)
+    _say_where(host, port, url, open_browser)
+    _log_safely()
+    settings = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws_max_size": 65_536,
+        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: then any program on
+        # this machine could claim any address and escape the per-address limits.
+        "proxy_headers": bool(proxy.strip()),
+        "forwarded_allow_ips": proxy.strip() or None,
+    }
+    if workers == 1:
+        from risk.server.app import create_app
 
-    import uvicorn
+        application = create_app(
+            storage, allow_external_bots=allow_external_bots, limits=limits, pace_gc=True, allowed_hosts=hosts
+        )
+        _run(application, settings)
+        return
+    # Each worker process opens the store itself (the schema is upgraded above, once) and builds its
+    # own app from what this process was told, handed over in the environment.
+    storage.close()
+    os.environ[WORKER_SETTINGS] = json.dumps(
+        {
+            "db": url,
+            "allow_external_bots": allow_external_bots,
+            "limits": [limit_games, limit_actions, limit_messages, limit_boards],
+            "no_rate_limits": no_rate_limits,
+            "allowed_hosts": allowed_hosts,
+        }
+    )
+    _run("risk.server.command:worker_app", settings, factory=True, workers=workers)
 
-    from risk.server.app import create_app
+
+def _guards(
+    games: str, actions: str, messages: str, boards: str, no_rate_limits: bool, allowed_hosts: str
+) -> tuple[Limits, AllowedHosts]:
+    """The rate limits and the host names answered to, from the options (exit 2 on a bad one)."""
     from risk.server.hosts import AllowedHosts
     from risk.server.limits import Limits, Rate
-    from risk.server.logsafe import hide_secrets_everywhere, uvicorn_log_config
-    from risk.server.storage import MemoryStorage, Storage, StorageError
 
     try:
-        limits = (
-            Limits.off()
-            if no_rate_limits
-            else Limits(
-                Rate.parse(limit_games),
-                Rate.parse(limit_actions),
-                Rate.parse(limit_messages),
-                Rate.parse(limit_boards),
-            )
-        )
-        hosts = AllowedHosts.default(allowed_hosts.split(","))
+        rates = [Rate.parse(rate) for rate in (games, actions, messages, boards)]
+        limits = Limits.off() if no_rate_limits else Limits(*rates)
+        return limits, AllowedHosts.default(allowed_hosts.split(","))
     except ValueError as error:
         typer.echo(f"risk serve: error: {error}", err=True)
         raise typer.Exit(code=2) from None
+
+
+def _open_store(db: str | None, workers: int) -> tuple[str, Storage]:
+    """The store ``--db`` names (its schema upgraded), and its URL; exit 2 if it cannot be opened, or
+    cannot be shared by ``workers`` processes."""
+    from risk.server.storage import MemoryStorage, StorageError
+
     url = db or ""
     try:
         storage: Storage
@@ -124,6 +176,14 @@ def serve_command(
             err=True,
         )
         raise typer.Exit(code=2)
+    return url, storage
+
+
+def _say_where(host: str, port: int, url: str, open_browser: bool) -> None:
+    """Where the games are kept and the address to open (in a browser, with ``--open``)."""
+    import threading
+    import webbrowser
+
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     address = f"http://{shown_host}:{port}/"
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -134,43 +194,26 @@ def serve_command(
     typer.echo(f"risk: open {address} in your browser (Ctrl+C stops the server; games are kept)")
     if open_browser:
         threading.Timer(1.0, lambda: webbrowser.open(address)).start()
+
+
+def _log_safely() -> None:
+    """The server's log on stderr, with no token in any line, at any level (risk.server.logsafe)."""
+    import logging
+    import sys
+
+    from risk.server.logsafe import hide_secrets_everywhere
+
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
-    hide_secrets_everywhere()  # no token in any log line, at any level (risk.server.logsafe)
-    settings = {
-        "host": host,
-        "port": port,
-        "log_level": log_level,
-        "ws_max_size": 65_536,
-        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: then any program on
-        # this machine could claim any address and escape the per-address limits.
-        "proxy_headers": bool(proxy.strip()),
-        "forwarded_allow_ips": proxy.strip() or None,
-    }
-    if workers == 1:
-        application = create_app(
-            storage, allow_external_bots=allow_external_bots, limits=limits, pace_gc=True, allowed_hosts=hosts
-        )
-        uvicorn.run(application, log_config=uvicorn_log_config(), **settings)  # type: ignore[arg-type]
-        return
-    # Each worker process opens the store itself (the schema is upgraded above, once) and builds its
-    # own app from what this process was told, handed over in the environment.
-    storage.close()
-    os.environ[WORKER_SETTINGS] = json.dumps(
-        {
-            "db": url,
-            "allow_external_bots": allow_external_bots,
-            "limits": [limit_games, limit_actions, limit_messages, limit_boards],
-            "no_rate_limits": no_rate_limits,
-            "allowed_hosts": allowed_hosts,
-        }
-    )
-    uvicorn.run(
-        "risk.server.command:worker_app",
-        factory=True,
-        workers=workers,
-        log_config=uvicorn_log_config(),
-        **settings,  # type: ignore[arg-type]
-    )
+    hide_secrets_everywhere()
+
+
+def _run(application: Any, settings: dict[str, Any], **more: Any) -> None:
+    """uvicorn serving ``application`` (an app, or the import string of a factory)."""
+    import uvicorn
+
+    from risk.server.logsafe import uvicorn_log_config
+
+    uvicorn.run(application, log_config=uvicorn_log_config(), **settings, **more)
 
 
 WORKER_SETTINGS = "RISK_SERVE_WORKER"

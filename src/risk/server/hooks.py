@@ -12,9 +12,10 @@ the master: they are given it as a :class:`Table`, and the master alone decides 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
-from risk.server.live import LiveGame
+from risk.server.live import LiveGame, Pending
 from risk.server.storage import ActionRecord, SeatRecord, Storage
 from risk.view import View
 
@@ -39,10 +40,16 @@ class Table(Protocol):
 
     def commit_batch(self, live: LiveGame, seat: int, texts: list[str], at: float) -> int: ...
 
+    def transaction(self, live: LiveGame) -> AbstractContextManager[Pending]:
+        """A change to ``live`` stored in one commit when it ends (joining the one under way, if any)."""
+        ...
+
 
 class TableHooks:
     """A module plugged into the game master. Each hook does nothing unless the module overrides it;
-    the master calls them with the game's lock held."""
+    the master calls them with the game's lock held, and those that follow a change inside its
+    transaction: what they store (``table.store_seat``, a note, the clock) is stored with the change,
+    in the same commit."""
 
     def replayed(self, live: LiveGame, action: ActionRecord) -> None:
         """Each stored action as a game is loaded, after it is applied."""

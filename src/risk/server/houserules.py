@@ -163,4 +163,5 @@ def rematch(master: GameMaster, game_id: str) -> tuple[GameRecord, bool]:
         marked = old.settings | {"rematch": record.id}
         master.store(lambda: master.storage.update_settings(game_id, marked))
         live.record = replace(live.record, settings=marked)
+        live.publish()  # the state messages, read without the lock, name the rematch
         return record, True

@@ -1,6 +1,8 @@
 """The hub: every game's live connections, and each game's driver, which plays its bots and its clock.
 
-Each websocket connection gets its own seat's view after every accepted action. Bots and timed-out
+Each websocket connection gets its own seat's view after every accepted action: the hub listens to
+the game master, which announces each change once it is committed (the routes call the master only,
+never the hub, to say a game changed). Bots and timed-out
 players are played by one driver task per game; a bot's thinking runs in a worker thread, so no game
 blocks another. With several server processes on one PostgreSQL database, the hub hears the others
 through :mod:`risk.server.peers`; games out of memory that need a driver are woken by
@@ -19,7 +21,7 @@ from fastapi.concurrency import run_in_threadpool
 from risk.server.clock import run_out
 from risk.server.connection import Connection
 from risk.server.errors import Refusal, Unloadable
-from risk.server.master import GameMaster
+from risk.server.master import Announcement, GameMaster
 from risk.server.peers import Peers
 from risk.server.wakeups import Wakeups
 from risk.view import SPECTATOR
@@ -44,6 +46,37 @@ class Hub:
         self.peers: Peers | None = None  # the other server processes on the same PostgreSQL database
         self.wakeups = Wakeups(self)  # games out of memory that a bot or a clock needs (risk.server.wakeups)
         self._bot_threads: CapacityLimiter | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the web app's, once it has started
+        self._announcing: set[asyncio.Task[None]] = set()  # kept until done (the loop keeps weak refs)
+        master.subscribe(self._heard)
+
+    async def start(self) -> None:
+        """Hear the master's announcements on this event loop, and the other server processes."""
+        self._loop = asyncio.get_running_loop()
+        await self.start_peers()
+
+    def _heard(self, announcement: Announcement) -> None:
+        """The master committed a change (in whichever thread made it): handled on the event loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._on_change, announcement)
+
+    def _on_change(self, announcement: Announcement) -> None:
+        game_id, kind = announcement.game_id, announcement.kind
+        if kind == "failed":
+            self.store_failed(game_id)
+            return
+        if kind == "changed" and announcement.seats is not None:
+            shown = self._seats_shown(game_id, announcement.seats)
+        else:
+            shown = self.moved(game_id, force=kind == "changed")
+        task = asyncio.get_running_loop().create_task(shown)
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
+    async def _seats_shown(self, game_id: str, seats: tuple[int, ...]) -> None:
+        for seat in seats:
+            await self.refresh_seat(game_id, seat)
 
     def bot_threads(self) -> CapacityLimiter:
         if self._bot_threads is None:  # made in the event loop, on first use
@@ -64,7 +97,7 @@ class Hub:
         async with connection.lock:
             try:
                 await self.load(game_id)
-                if not force and self.master.live(game_id).state_id <= connection.state_sent:
+                if not force and self.master.published_state(game_id) <= connection.state_sent:
                     return  # already sent (a broadcast and a hello can cross): never the same state twice
                 # An undo since the last state sent cuts the log back: resend it from there.
                 # Under fog of war a page's log is its seat's own lines, positions counted in them.
@@ -110,12 +143,11 @@ class Hub:
             if connection.seat == seat:
                 await self.send_state(game_id, connection, force=True)
 
-    def store_failed(self, game_id: str, refusal: Refusal) -> None:
-        """A move was refused because the store failed: the driver waits for the store to answer, then
+    def store_failed(self, game_id: str) -> None:
+        """A change was refused because the store failed: the driver waits for the store to answer, then
         shows every connection the stored state (the move may have been stored, its answer lost)."""
-        if refusal.code == "unavailable":
-            self.failed.add(game_id)
-            self.kick(game_id)
+        self.failed.add(game_id)
+        self.kick(game_id)
 
     def kick(self, game_id: str) -> None:
         """Make the game's driver look again: a move was made, so what to wait for may have changed.

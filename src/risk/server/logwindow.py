@@ -105,6 +105,12 @@ class LogWindow:
         del self._lines[start - self.base :]
         del self._seen_by[start:]
 
+    def copy(self) -> LogWindow:
+        """The same log, apart: what a reader outside the game's lock reads while the log grows."""
+        copied = LogWindow()
+        copied.base, copied._lines, copied._seen_by = self.base, list(self._lines), list(self._seen_by)
+        return copied
+
     def append(self, line: Line) -> None:
         bare, readers = _readers(line)
         self._lines.append(bare)

@@ -45,7 +45,7 @@ class PeersHub(Protocol):
     @property
     def wakeups(self) -> Rereading: ...
 
-    def store_failed(self, game_id: str, refusal: Refusal) -> None: ...
+    def store_failed(self, game_id: str) -> None: ...
 
     def kick(self, game_id: str) -> None: ...
 
@@ -130,7 +130,8 @@ class Peers:
         try:
             caught = await run_in_threadpool(master.catch_up, game_id)
         except Refusal as refusal:
-            hub.store_failed(game_id, refusal)
+            if refusal.code == "unavailable":
+                hub.store_failed(game_id)
             return
         if caught == "reloaded":  # an undo cut the log back: every page gets it whole again
             for connection in list(hub.connections.get(game_id, ())):

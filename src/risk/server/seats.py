@@ -97,7 +97,7 @@ def hand_over(table: Table, game_id: str, token: str | None, on: bool) -> dict[s
     """The token's player hands the seat to the game's stand-in bot (``on``), or takes it back."""
     seat = _seat_of_player(table, game_id, token)
     live = table.live(game_id)
-    with live.lock:
+    with live.lock, table.transaction(live):  # the seat, its note and the clock: one commit
         record = _playing_seat(live, seat)
         if on:
             bot = timing(live).stand_in
@@ -125,7 +125,7 @@ def set_prefs(
     """The token's player changes their seat's own settings (risk.server.seatprefs); answers them."""
     seat = _seat_of_player(table, game_id, token)
     live = table.live(game_id)
-    with live.lock:
+    with live.lock, table.transaction(live):  # the seat's settings: one commit
         record = live.record.seats[seat]
         if live.game.is_over:
             raise Refusal("game-over", "the game is over: a seat's settings can no longer change")
@@ -179,7 +179,7 @@ def replace_absent(
         raise Refusal(
             "bad-token", "only the host (whoever created the game, with its host token) may do this"
         )
-    with live.lock:
+    with live.lock, table.transaction(live):  # the seat, its note and the clock: one commit
         record = _playing_seat(live, seat)
         name = (bot or timing(live).stand_in).strip().lower()
         if not is_bot_name(name):

@@ -28,7 +28,7 @@ import re
 import secrets
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from risk.server.feed import CHANGES_CHANNEL, change_payload
 from risk.server.storage import (
     ActionRecord,
+    Change,
     ChatRecord,
     GameRecord,
     MemoryStorage,
@@ -284,13 +285,15 @@ def _is_unique_violation(exc: IntegrityError) -> bool:
 
 @dataclass
 class _Append:
-    """One caller's actions waiting for the next group commit."""
+    """One caller's actions and change waiting for the next group commit."""
 
     game_id: str
     actions: Sequence[ActionRecord]
-    progress: Progress
+    progress: Progress | None
+    change: Change
     done: bool = False
     error: StorageError | None = None
+    notes: list[ChatRecord] = field(default_factory=list)  # the change's notes as stored
 
 
 class SqlStorage(Storage):
@@ -467,12 +470,15 @@ class SqlStorage(Storage):
         with self._errors("reading actions"), self._transaction() as conn:
             return [ActionRecord(seq=r.seq, seat=r.seat, text=r.text, at=r.at) for r in conn.execute(query)]
 
-    def append_actions(self, game_id: str, actions: Sequence[ActionRecord], progress: Progress) -> None:
-        """Group commit: appends that arrive while another commit is under way are written together in
-        the next transaction, so many games share one fsync; each caller returns only once its own
-        actions are committed (or raises its own error)."""
-        check_consecutive(actions)
-        request = _Append(game_id, list(actions), progress)
+    def commit(
+        self, game_id: str, actions: Sequence[ActionRecord], progress: Progress | None, change: Change
+    ) -> list[ChatRecord]:
+        """Group commit: commits that arrive while another is under way are written together in the
+        next transaction, so many games share one fsync; each caller returns only once its own
+        actions and change are committed (or raises its own error)."""
+        if actions:
+            check_consecutive(actions)
+        request = _Append(game_id, list(actions), progress, change)
         with self._pending_lock:
             self._pending.append(request)
         with self._writer:
@@ -482,6 +488,7 @@ class SqlStorage(Storage):
                 self._commit_batch(batch)
         if request.error is not None:
             raise request.error
+        return request.notes
 
     def _commit_batch(self, batch: list[_Append]) -> None:
         # Rows locked in one order (by game) so two server processes never deadlock.
@@ -489,49 +496,16 @@ class SqlStorage(Storage):
         try:
             with self._errors("storing an action"), self._transaction(write=True) as conn:
                 for request in batch:
-                    state_id = self._lock_game(conn, request.game_id, "actions")
-                    first, last = request.actions[0], request.actions[-1]
-                    if first.seq != state_id + 1:
+                    kind = "actions" if request.actions else "seats" if request.change.seats else "deadline"
+                    state_id = self._lock_game(conn, request.game_id, kind)
+                    if request.actions and request.actions[0].seq != state_id + 1:
+                        first = request.actions[0].seq
                         request.error = StaleWrite(
-                            f"game {request.game_id} is at state {state_id}, not {first.seq - 1}"
+                            f"game {request.game_id} is at state {state_id}, not {first - 1}"
                         )
                         continue
-                    try:
-                        conn.execute(
-                            actions.insert(),
-                            [
-                                {
-                                    "game_id": request.game_id,
-                                    "seq": a.seq,
-                                    "seat": a.seat,
-                                    "text": a.text,
-                                    "at": a.at,
-                                }
-                                for a in request.actions
-                            ],
-                        )
-                    except IntegrityError as exc:
-                        # Only reachable if a writer bypassed the lock: the primary key is the last word.
-                        # The transaction is spoilt, so the whole batch is refused ("try again").
-                        if _is_unique_violation(exc):
-                            request.error = StaleWrite(
-                                f"game {request.game_id} already has action {first.seq}"
-                            )
-                        raise
-                    progress = request.progress
-                    conn.execute(
-                        games.update()
-                        .where(games.c.id == request.game_id)
-                        .values(
-                            state_id=last.seq,
-                            status=progress.status,
-                            winner=progress.winner,
-                            turn=progress.turn,
-                            updated=last.at,
-                            to_act=progress.to_act,
-                            defending=progress.defending,
-                        )
-                    )
+                    self._insert_actions(conn, request)
+                    request.notes = self._write_change(conn, request.game_id, request.change)
         except StorageError as error:
             for request in batch:
                 if request.error is None or not isinstance(request.error, StaleWrite):
@@ -539,6 +513,72 @@ class SqlStorage(Storage):
         finally:
             for request in batch:
                 request.done = True
+
+    def _insert_actions(self, conn: Connection, request: _Append) -> None:
+        """The request's actions and the game's progress with them."""
+        if not request.actions or request.progress is None:
+            return
+        first, last = request.actions[0], request.actions[-1]
+        try:
+            conn.execute(
+                actions.insert(),
+                [
+                    {"game_id": request.game_id, "seq": a.seq, "seat": a.seat, "text": a.text, "at": a.at}
+                    for a in request.actions
+                ],
+            )
+        except IntegrityError as exc:
+            # Only reachable if a writer bypassed the lock: the primary key is the last word.
+            # The transaction is spoilt, so the whole batch is refused ("try again").
+            if _is_unique_violation(exc):
+                request.error = StaleWrite(f"game {request.game_id} already has action {first.seq}")
+            raise
+        progress = request.progress
+        conn.execute(
+            games.update()
+            .where(games.c.id == request.game_id)
+            .values(
+                state_id=last.seq,
+                status=progress.status,
+                winner=progress.winner,
+                turn=progress.turn,
+                updated=last.at,
+                to_act=progress.to_act,
+                defending=progress.defending,
+            )
+        )
+
+    def _write_change(self, conn: Connection, game_id: str, change: Change) -> list[ChatRecord]:
+        """A move's consequences (or a change with no move), in the transaction of ``conn``, the game's
+        row locked already. Answers the notes as stored."""
+        for seat in change.seats.values():
+            row = _seat_row(game_id, seat)
+            conn.execute(
+                seats.update()
+                .where(seats.c.game_id == game_id, seats.c.seat == seat.seat)
+                .values({k: v for k, v in row.items() if k not in ("game_id", "seat")})
+            )
+        values: dict[str, Any] = {}
+        if change.status:
+            values["status"] = change.status
+        if change.deadline is not None:
+            values["deadline"], values["deadline_state"] = change.deadline
+        if values:
+            conn.execute(games.update().where(games.c.id == game_id).values(**values))
+        notes = [self._insert_chat(conn, game_id, note) for note in change.notes]
+        if notes and self.backend == "postgresql":  # the other processes' pages show chat live
+            conn.execute(
+                sa.select(sa.func.pg_notify(CHANGES_CHANNEL, change_payload(self.origin, "chat", game_id)))
+            )
+        return notes
+
+    @staticmethod
+    def _insert_chat(conn: Connection, game_id: str, message: ChatRecord) -> ChatRecord:
+        """Number a chat message (its game's row locked: one writer at a time) and store it."""
+        last = conn.execute(sa.select(sa.func.max(chat.c.seq)).where(chat.c.game_id == game_id)).scalar()
+        stored = replace(message, seq=int(last or 0) + 1)
+        conn.execute(chat.insert().values(game_id=game_id, **asdict(stored)))
+        return stored
 
     def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
         with self._errors("updating a seat"), self._transaction(write=True) as conn:
@@ -567,10 +607,7 @@ class SqlStorage(Storage):
     def add_chat(self, game_id: str, message: ChatRecord) -> ChatRecord:
         with self._errors("storing a chat message"), self._transaction(write=True) as conn:
             self._lock_game(conn, game_id, "chat")  # numbers the messages one writer at a time
-            last = conn.execute(sa.select(sa.func.max(chat.c.seq)).where(chat.c.game_id == game_id)).scalar()
-            stored = replace(message, seq=int(last or 0) + 1)
-            conn.execute(chat.insert().values(game_id=game_id, **asdict(stored)))
-            return stored
+            return self._insert_chat(conn, game_id, message)
 
     def chat(self, game_id: str, after: int = 0) -> list[ChatRecord]:
         query = sa.select(chat).where(chat.c.game_id == game_id, chat.c.seq > after).order_by(chat.c.seq)

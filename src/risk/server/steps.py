@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from risk.narrate import LogLine, narrate, snapshot
+from risk.rules.actions import Action
 from risk.rules.game import Game
 from risk.rules.variants.fog import EVERYONE
 from risk.server.errors import Refusal
@@ -25,10 +26,16 @@ def opening_log(game: Game) -> LogWindow:
     return LogWindow(log_entry(line) for line in narrate(game, snapshot(game), list(game.history)))
 
 
-def apply_narrated(game: Game, log: list[dict[str, Any]] | LogWindow, text: str) -> None:
-    """Apply ``text`` (checked by the engine) to ``game`` in place and add its log lines."""
+def apply_narrated(
+    game: Game, log: list[dict[str, Any]] | LogWindow, action: Action | str, *, checked: bool = False
+) -> None:
+    """Apply ``action`` to ``game`` in place and add its log lines: checked by the engine, unless
+    ``checked`` says it was already (a move is parsed and checked once, risk.server.master.pipeline)."""
     before, start = snapshot(game), len(game.history)
-    game.apply(text)
+    if checked and not isinstance(action, str):
+        game.apply_unchecked(action)
+    else:
+        game.apply(action)
     log.extend(log_entry(line) for line in narrate(game, before, game.history[start:]))
 
 

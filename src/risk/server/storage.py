@@ -108,6 +108,21 @@ class Progress:
     defending: bool = False
 
 
+@dataclass
+class Change:
+    """What one commit stores besides a game's actions: a move's consequences (the seats it changed,
+    the turn clock it set, the server notes it wrote), or a change that is no move (a seat taken, a seat
+    handed to a bot). Stored in the same transaction as the actions: all of it or none."""
+
+    seats: dict[int, SeatRecord] = field(default_factory=dict)  # by seat: the last change of each
+    status: str | None = None  # the game's new status (a seat taken: "playing"); None: unchanged
+    deadline: tuple[float | None, int | None] | None = None  # (deadline, its state id); None: unchanged
+    notes: list[ChatRecord] = field(default_factory=list)  # server notes, numbered by the store
+
+    def __bool__(self) -> bool:
+        return bool(self.seats or self.notes) or self.status is not None or self.deadline is not None
+
+
 def check_consecutive(actions: Sequence[ActionRecord]) -> None:
     """A batch of actions must be non-empty and numbered one after another (a caller's bug otherwise)."""
     if not actions:
@@ -137,10 +152,19 @@ class Storage(ABC):
         Raises StaleWrite if that seq is taken (another writer got there first)."""
         self.append_actions(game_id, [action], progress)
 
-    @abstractmethod
     def append_actions(self, game_id: str, actions: Sequence[ActionRecord], progress: Progress) -> None:
         """Commit several actions at once, all or none (seqs state_id + 1, + 2, ...), e.g. a whole
         invasion. Raises StaleWrite if the first seq is taken."""
+        check_consecutive(actions)
+        self.commit(game_id, actions, progress, Change())
+
+    @abstractmethod
+    def commit(
+        self, game_id: str, actions: Sequence[ActionRecord], progress: Progress | None, change: Change
+    ) -> list[ChatRecord]:
+        """One transaction: ``actions`` (none, or numbered from the game's state_id + 1, with the game's
+        new ``progress``) and ``change``, all or none. Answers the notes as stored (numbered). Raises
+        StaleWrite if the first action's seq is taken."""
 
     @abstractmethod
     def update_seat(self, game_id: str, seat: SeatRecord, status: str | None = None) -> None:
@@ -203,23 +227,36 @@ class MemoryStorage(Storage):
     def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
         return [a for a in self._actions.get(game_id, []) if a.seq > after]
 
-    def append_actions(self, game_id: str, actions: Sequence[ActionRecord], progress: Progress) -> None:
-        check_consecutive(actions)
+    def commit(
+        self, game_id: str, actions: Sequence[ActionRecord], progress: Progress | None, change: Change
+    ) -> list[ChatRecord]:
+        if actions:
+            check_consecutive(actions)
         with self._lock:
             game = self._game(game_id)
-            if actions[0].seq != game.state_id + 1:
+            if actions and actions[0].seq != game.state_id + 1:
                 raise StaleWrite(f"game {game_id} is at state {game.state_id}, not {actions[0].seq - 1}")
+            if actions and progress is not None:
+                game = replace(
+                    game,
+                    state_id=actions[-1].seq,
+                    status=progress.status,
+                    winner=progress.winner,
+                    turn=progress.turn,
+                    updated=actions[-1].at,
+                    to_act=progress.to_act,
+                    defending=progress.defending,
+                )
+            seats = tuple(change.seats.get(s.seat, s) for s in game.seats)
+            game = replace(game, seats=seats, status=change.status or game.status)
+            if change.deadline is not None:
+                game = replace(game, deadline=change.deadline[0], deadline_state=change.deadline[1])
+            kept = self._chat.setdefault(game_id, [])
+            notes = [replace(note, seq=len(kept) + 1 + i) for i, note in enumerate(change.notes)]
             self._actions[game_id].extend(actions)
-            self._games[game_id] = replace(
-                game,
-                state_id=actions[-1].seq,
-                status=progress.status,
-                winner=progress.winner,
-                turn=progress.turn,
-                updated=actions[-1].at,
-                to_act=progress.to_act,
-                defending=progress.defending,
-            )
+            kept.extend(notes)
+            self._games[game_id] = game
+            return notes
 
     def _game(self, game_id: str) -> GameRecord:
         game = self._games.get(game_id)

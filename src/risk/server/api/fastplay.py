@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from risk.server.api.deps import Authorization, HubDep, MasterDep
+from risk.server.api.deps import Authorization, MasterDep
 from risk.server.auth import bearer
 from risk.server.errors import Refusal
 from risk.server.inputs import NUMBER_MAX, STATE_ID, MoveText, WholeNumber
@@ -53,13 +53,12 @@ async def _player(master: GameMaster, game_id: str, authorization: str | None) -
     responses=MOVE_REFUSALS,
 )
 async def blitz(
-    game_id: str, body: BlitzIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+    game_id: str, body: BlitzIn, master: MasterDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     seat = await _player(master, game_id, authorization)
     state_id, run = await run_in_threadpool(
         master.blitz, game_id, seat, body.source, body.to, body.until, body.state_id
     )
-    await hub.moved(game_id)
     return {"state_id": state_id, "blitz": run.to_dict()}
 
 
@@ -68,12 +67,9 @@ async def blitz(
     summary="Call off a blitz that waits for a defender",
     responses=refusals(403, 404, 429, 503),
 )
-async def stop_blitz(
-    game_id: str, master: MasterDep, hub: HubDep, authorization: Authorization = None
-) -> dict[str, Any]:
+async def stop_blitz(game_id: str, master: MasterDep, authorization: Authorization = None) -> dict[str, Any]:
     seat = await _player(master, game_id, authorization)
     stopped = await run_in_threadpool(master.stop_blitz, game_id, seat)
-    await hub.refresh_seat(game_id, seat)
     return {"stopped": stopped}
 
 
@@ -83,9 +79,8 @@ async def stop_blitz(
     responses=MOVE_REFUSALS,
 )
 async def undo(
-    game_id: str, body: UndoIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+    game_id: str, body: UndoIn, master: MasterDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     seat = await _player(master, game_id, authorization)
     state_id = await run_in_threadpool(master.undo, game_id, seat, body.state_id, body.to)
-    await hub.moved(game_id)
     return {"state_id": state_id}

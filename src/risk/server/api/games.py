@@ -118,11 +118,10 @@ class ActionIn(BaseModel):
 
 # -- routes ------------------------------------------------------------------------------------------
 @router.post("/api/games", status_code=201, summary="Create a game", responses=refusals(422, 429, 503))
-async def create_game(body: GameIn, master: MasterDep, hub: HubDep) -> dict[str, Any]:
+async def create_game(body: GameIn, master: MasterDep) -> dict[str, Any]:
     spec = body.spec()
     host_token = new_host(spec)
     record, seats = await run_in_threadpool(master.create_game, spec)
-    hub.kick(record.id)
     return {
         "host_token": host_token,
         "id": record.id,
@@ -170,9 +169,8 @@ async def game_board(game_id: str, master: MasterDep) -> dict[str, Any]:
     summary="Take an open seat",
     responses=refusals(404, 409, 422, 429, 503),
 )
-async def join(game_id: str, body: JoinIn, master: MasterDep, hub: HubDep) -> dict[str, Any]:
+async def join(game_id: str, body: JoinIn, master: MasterDep) -> dict[str, Any]:
     token = await run_in_threadpool(master.join, game_id, body.seat, body.name)
-    await hub.moved(game_id)
     return {"seat": body.seat, "token": token, "link": f"/game/{game_id}#token={token}"}
 
 
@@ -191,10 +189,9 @@ async def view(
 
 @router.post("/api/games/{game_id}/actions", summary="Submit an action", responses=MOVE_REFUSALS)
 async def act(
-    game_id: str, body: ActionIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+    game_id: str, body: ActionIn, master: MasterDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     state_id = await run_in_threadpool(
         master.submit, game_id, bearer(authorization), body.action, body.state_id
     )
-    await hub.moved(game_id)
     return {"state_id": state_id}

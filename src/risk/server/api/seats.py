@@ -47,11 +47,8 @@ class ReplaceIn(BaseModel):
     summary="Resign: leave the game (your armies stay, neutral)",
     responses=MOVE_REFUSALS,
 )
-async def resign(
-    game_id: str, master: MasterDep, hub: HubDep, authorization: Authorization = None
-) -> dict[str, Any]:
+async def resign(game_id: str, master: MasterDep, authorization: Authorization = None) -> dict[str, Any]:
     state_id = await run_in_threadpool(seat_desk.resign, master, game_id, bearer(authorization))
-    await hub.moved(game_id)
     return {"state_id": state_id}
 
 
@@ -61,11 +58,10 @@ async def resign(
     responses=MOVE_REFUSALS,
 )
 async def stand_in(
-    game_id: str, body: StandInIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+    game_id: str, body: StandInIn, master: MasterDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     token = bearer(authorization)
     answer = await run_in_threadpool(seat_desk.hand_over, master, game_id, token, body.on)
-    await hub.moved(game_id, force=True)
     return answer
 
 
@@ -75,7 +71,7 @@ async def stand_in(
     responses=MOVE_REFUSALS,
 )
 async def prefs(
-    game_id: str, body: PrefsIn, master: MasterDep, hub: HubDep, authorization: Authorization = None
+    game_id: str, body: PrefsIn, master: MasterDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     token = bearer(authorization)
     place = None if body.place is None else (body.place.territory, body.place.count)
@@ -91,7 +87,6 @@ async def prefs(
             clear_queue=body.clear_queue,
         )
     )
-    await hub.moved(game_id, force=True)  # a standing order may play now; the pace may change
     return answer
 
 
@@ -107,5 +102,4 @@ async def replace_absent(
     answer = await run_in_threadpool(
         seat_desk.replace_absent, master, game_id, token, body.seat, body.bot, present
     )
-    await hub.moved(game_id, force=True)
     return answer

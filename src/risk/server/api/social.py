@@ -10,7 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from risk.server.api.deps import Authorization, HubDep, MasterDep, SocialDep
+from risk.server.api.deps import Authorization, MasterDep, SocialDep
 from risk.server.auth import bearer
 from risk.server.chat import chat_entry
 from risk.server.errors import Refusal
@@ -109,15 +109,14 @@ async def write_chat(
     },
 )
 async def ask_rematch(
-    game_id: str, master: MasterDep, hub: HubDep, social: SocialDep, authorization: Authorization = None
+    game_id: str, master: MasterDep, social: SocialDep, authorization: Authorization = None
 ) -> JSONResponse:
     token = bearer(authorization)
     seat = await run_in_threadpool(master.seat_of, game_id, token)
     if seat == SPECTATOR:
         raise Refusal("bad-token", "a rematch is for the game's players: open your seat's link")
     record, created = await run_in_threadpool(rematch, master, game_id)
-    if created:
-        hub.kick(record.id)
+    if created:  # its bots start as the master announces it
         name = master.live(game_id).record.seats[seat].name
         await social.note(
             game_id,

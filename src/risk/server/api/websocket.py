@@ -153,52 +153,54 @@ class Page:
             await _send_error(connection, ref, Refusal("bad-token", "spectators cannot act"))
             return
         text = message.get("action")
-        try:
-            if not isinstance(text, str):
-                raise Refusal(
-                    "bad-request", "an action message is {'type': 'action', 'action': TEXT, 'state_id': N}"
+        # The connection's own answer comes before the state its move made: the master announces the
+        # move to the hub as it is committed, and the hub's state waits for the connection's lock.
+        async with connection.lock:
+            try:
+                if not isinstance(text, str):
+                    raise Refusal(
+                        "bad-request",
+                        "an action message is {'type': 'action', 'action': TEXT, 'state_id': N}",
+                    )
+                move_text(text, "the action")
+                state_id = state_id_of(message)
+                new_id = await run_in_threadpool(
+                    self.master.submit_player, game_id, connection.seat, text, state_id
                 )
-            move_text(text, "the action")
-            state_id = state_id_of(message)
-            new_id = await run_in_threadpool(
-                self.master.submit_player, game_id, connection.seat, text, state_id
-            )
-        except Refusal as refusal:
-            await _send_error(connection, ref, refusal)
-            self.hub.store_failed(game_id, refusal)
-            return
-        await _send_ack(connection, {"type": "ack", "ref": ref, "state_id": new_id})
-        await self.hub.moved(game_id)
+            except Refusal as refusal:
+                await _send(connection, {"type": "error", "ref": ref, **refusal.to_dict()})
+                return
+            await _send(connection, {"type": "ack", "ref": ref, "state_id": new_id})
 
     async def _fast_play(self, connection: Connection, kind: str, message: dict[str, Any], ref: Any) -> None:
         """blitz, blitz-stop and undo (docs/web.md, "Faster play")."""
-        master, game_id, seat = self.master, self.game_id, connection.seat
-        extra: dict[str, Any] = {}
-        try:
-            if seat == SPECTATOR:
-                raise Refusal("bad-token", "spectators cannot act")
-            if kind == "blitz":
-                new_id, run = await run_in_threadpool(master.blitz, game_id, seat, *_blitz_of(message))
-                extra["blitz"] = run.to_dict()
-            elif kind == "undo":
-                to = message.get("to")
-                if to is not None:
-                    whole_number(to, "'to' (the stored number of the first move to take back)")
-                new_id = await run_in_threadpool(master.undo, game_id, seat, state_id_of(message), to)
-            else:  # blitz-stop: no new state, only this seat's view of its blitz changes
-                if "state_id" in message:  # not needed, but never taken unchecked
-                    state_id_of(message)
-                extra["stopped"] = await run_in_threadpool(master.stop_blitz, game_id, seat)
-                new_id = master.live(game_id).state_id
-        except Refusal as refusal:
-            await _send_error(connection, ref, refusal)
-            self.hub.store_failed(game_id, refusal)
-            return
-        await _send_ack(connection, {"type": "ack", "ref": ref, "state_id": new_id, **extra})
-        if kind == "blitz-stop":
-            await self.hub.refresh_seat(game_id, seat)
-            return
-        await self.hub.moved(game_id)
+        async with connection.lock:  # the answer before the state the move made (as ``_act``)
+            try:
+                answer = await self._fast_move(connection.seat, kind, message)
+            except Refusal as refusal:
+                await _send(connection, {"type": "error", "ref": ref, **refusal.to_dict()})
+                return
+            await _send(connection, {"type": "ack", "ref": ref, **answer})
+
+    async def _fast_move(self, seat: int, kind: str, message: dict[str, Any]) -> dict[str, Any]:
+        """One fast-play move, by the master: the ack's fields (the new state id, and what was done)."""
+        master, game_id = self.master, self.game_id
+        if seat == SPECTATOR:
+            raise Refusal("bad-token", "spectators cannot act")
+        if kind == "blitz":
+            new_id, run = await run_in_threadpool(master.blitz, game_id, seat, *_blitz_of(message))
+            return {"state_id": new_id, "blitz": run.to_dict()}
+        if kind == "undo":
+            to = message.get("to")
+            if to is not None:
+                whole_number(to, "'to' (the stored number of the first move to take back)")
+            new_id = await run_in_threadpool(master.undo, game_id, seat, state_id_of(message), to)
+            return {"state_id": new_id}
+        # blitz-stop: no new state, only this seat's view of its blitz changes
+        if "state_id" in message:  # not needed, but never taken unchecked
+            state_id_of(message)
+        stopped = await run_in_threadpool(master.stop_blitz, game_id, seat)
+        return {"state_id": master.published_state(game_id), "stopped": stopped}
 
     async def _leave(self, connection: Connection) -> None:
         """The connection ended: the game's other pages are told its seat left; a finished game nobody
@@ -284,7 +286,12 @@ async def _send_error(connection: Connection, ref: Any, refusal: Refusal) -> Non
 
 
 async def _send_ack(connection: Connection, message: dict[str, Any]) -> None:
-    """An answer to the connection's own message (a closed socket is dropped by its own handler)."""
+    """An answer to the connection's own message."""
     async with connection.lock:
-        with contextlib.suppress(Exception):
-            await connection.socket.send_json(message)
+        await _send(connection, message)
+
+
+async def _send(connection: Connection, message: dict[str, Any]) -> None:
+    """Send, the connection's lock held (a closed socket is dropped by its own handler)."""
+    with contextlib.suppress(Exception):
+        await connection.socket.send_json(message)

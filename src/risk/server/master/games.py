@@ -1,0 +1,123 @@
+"""The game master (:class:`GameMaster`): creating and joining games, on top of the layers below it
+(base: store and transactions; loading; bots; seeing; pipeline; fastplay)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from risk.errors import RiskError
+from risk.maps import Board, shipped_board
+from risk.rules.options import GAMES, PRESETS, Rules
+from risk.server.auth import hash_token, new_token
+from risk.server.errors import Refusal
+from risk.server.master.base import new_game
+from risk.server.master.fastplay import FastPlay
+from risk.server.master.specs import (
+    CreatedSeat,
+    GameSpec,
+    check_settings,
+    clean_name,
+    new_game_id,
+    seat_records,
+    spec_board,
+)
+from risk.server.steps import opening_log
+from risk.server.storage import GameRecord, SeatRecord
+from risk.server.timing import timing_settings
+
+
+class GameMaster(FastPlay):
+    """Creates games, accepts actions, and answers what each seat may see."""
+
+    def rules_for(self, spec: GameSpec, *, check_count: bool = True, board: Board | None = None) -> Rules:
+        edition = spec.edition.strip().lower()
+        if edition not in PRESETS:
+            raise Refusal("bad-request", f"no edition {spec.edition!r}; editions: {', '.join(PRESETS)}")
+        try:
+            rules = Rules.preset(edition)
+            if spec.game:  # "world" gives the edition's rules as they are
+                if spec.game not in GAMES:
+                    raise Refusal("bad-request", f"no game {spec.game!r}; games: {', '.join(GAMES)}")
+                rules = rules.for_game(spec.game)
+            if spec.options:
+                rules = rules.with_options(**{k: str(v) for k, v in spec.options.items()})
+            if check_count:  # on the board's player counts
+                rules.check_player_count(len(spec.seats), board or spec_board(spec))
+        except RiskError as error:
+            raise Refusal("bad-request", str(error)) from None
+        return rules
+
+    def create_game(self, spec: GameSpec) -> tuple[GameRecord, list[CreatedSeat]]:
+        board = spec_board(spec)
+        rules = self.rules_for(spec, board=board)
+        shipped = shipped_board(board)
+        check_settings(spec)
+        seats, created = seat_records(spec, self.allow_external_bots)
+        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**63)
+        if not 0 <= seed < 2**63:
+            raise Refusal("bad-request", "the seed is a whole number from 0 to 2**63 - 1")
+        now = self.clock()
+        record = GameRecord(
+            id=new_game_id(),
+            rules=rules.describe(),
+            board=board.name,
+            board_sha256=None if shipped else board.digest,
+            board_json=None if shipped else board.canonical_json,
+            seed=seed,
+            seats=tuple(seats),
+            settings={
+                "public": spec.public,
+                "bot_delay": spec.bot_delay,
+                "defend_timeout": spec.defend_timeout,
+                **timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in),
+                "spectators": spec.spectators,
+                "spectator_view": spec.spectator_view,
+            },
+            created=now,
+            updated=now,
+            status="waiting" if any(s.kind == "open" for s in seats) else "playing",
+            host_hash=spec.host_hash,
+        )
+        return self.add_game(record), created
+
+    def add_game(self, record: GameRecord) -> GameRecord:
+        """Store a new game (or one made from another: a rematch); the engine must accept its rules,
+        names and board. Its bots, if any are to move, are then started (announced as moved). Answers
+        the game as stored."""
+        try:
+            game = new_game(record)
+        except RiskError as error:
+            raise Refusal("bad-request", str(error)) from None
+        stored = replace(record, to_act=game.to_act)
+        self._store(lambda: self.storage.create_game(stored))
+        self.announce(record.id, "moved")
+        return stored
+
+    def join(self, game_id: str, seat: int, name: str) -> str:
+        """Take an open seat; answers the new seat's token."""
+        live = self.live(game_id)
+        name = clean_name(name, "a player joining")
+        with live.lock, self.transaction(live) as pending:
+            seats = live.record.seats
+            if not 0 <= seat < len(seats):
+                raise Refusal("bad-request", f"no seat {seat}: the game has seats 0 to {len(seats) - 1}")
+            if seats[seat].kind != "open":
+                raise Refusal("seat-taken", f"seat {seat} is not open: {seats[seat].name} has it")
+            if any(s.name.lower() == name.lower() for s in seats if s.seat != seat and s.kind != "open"):
+                raise Refusal("bad-request", f"{name!r} is already playing in this game: choose another name")
+            token = new_token()
+            taken = SeatRecord(seat, name, "human", None, hash_token(token))
+            new_seats = tuple(taken if s.seat == seat else s for s in seats)
+            status = "waiting" if any(s.kind == "open" for s in new_seats) else "playing"
+            pending.change.seats[seat] = taken
+            pending.change.status = status
+            live.record = replace(live.record, seats=new_seats, status=status)
+            # No action is accepted while seats are open, so the game can take the final names.
+            live.game = new_game(live.record)
+            live.log = opening_log(live.game)
+            for plugged in self.hooks:
+                plugged.after_change(
+                    self.table, live, self.clock(), fresh=True
+                )  # the clock starts with the game
+        return token
