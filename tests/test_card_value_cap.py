@@ -1,5 +1,5 @@
 """`card-value-cap=N`: a house rule, not from the rulebooks, shipped as a variant module
-(src/risk/rules/variants/card_cap.py; docs/rules.md, and docs/architecture.md's worked example).
+(src/risk/rules/variants/card_cap.py; docs/rules.md, and docs/rules-core.md's worked example).
 No set is worth more than N armies, whatever the chart; 0 (the default) is no cap."""
 
 from __future__ import annotations

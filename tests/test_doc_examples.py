@@ -153,15 +153,6 @@ EXAMPLES: dict[str, Disposition] = {
     ),
     "README.md: make test": Covered(BUILD_TESTS, "this suite itself, on each build"),
     "README.md: import risk": Run(expect=""),
-    # docs/architecture.md: the sources it quotes
-    "docs/architecture.md: @trait": Excerpt("src/risk/rules/variants/capital.py"),
-    "docs/architecture.md: OptionInfo(": Excerpt("src/risk/rules/options.py"),
-    "docs/architecture.md: card_value_cap: int = 0  # in Rules: 0, off, so every preset stays its rulebook's": Excerpt(
-        "src/risk/rules/options.py"
-    ),
-    "docs/architecture.md: class CardValueCap(Variant[State]):": Excerpt(
-        "src/risk/rules/variants/card_cap.py"
-    ),
     # docs/boards.md
     "docs/boards.md: from risk.maps import Board": Run(),
     "docs/boards.md: risk board import europe.map -o europe.json": Covered(
@@ -374,6 +365,13 @@ EXAMPLES: dict[str, Disposition] = {
         ),
         "needs the reader's Ray cluster",
     ),
+    # docs/rules-core.md: the sources it quotes
+    "docs/rules-core.md: @trait": Excerpt("src/risk/rules/variants/capital.py"),
+    "docs/rules-core.md: OptionInfo(": Excerpt("src/risk/rules/options.py"),
+    "docs/rules-core.md: card_value_cap: int = 0  # in Rules: 0, off, so every preset stays its rulebook's": Excerpt(
+        "src/risk/rules/options.py"
+    ),
+    "docs/rules-core.md: class CardValueCap(Variant[State]):": Excerpt("src/risk/rules/variants/card_cap.py"),
     # docs/testing.md
     "docs/testing.md: make test": Covered(
         (*BUILD_TESTS, "tests/test_compiled.py::test_the_files_make_test_runs_on_both_builds_exist"),

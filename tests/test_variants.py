@@ -60,7 +60,7 @@ def test_a_variant_action_in_a_game_without_it_is_refused_with_its_reason() -> N
 
 
 def test_a_new_variant_plugs_in_through_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/architecture.md, "How to add a game variant": a turn limit, written as that page says."""
+    """docs/rules-core.md, "How to add a game variant": a turn limit, written as that page says."""
     from risk.rules import variants
     from risk.rules.state import Outcome, State
     from risk.rules.variants.base import Variant

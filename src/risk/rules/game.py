@@ -7,7 +7,7 @@ generator runs all the same, so a replay can check that each outcome is the one 
 The turn is data: the game is always in one :class:`Phase`, and each phase accepts only its own
 actions. ``game.to_act`` is the player who must act now (the defender while it chooses its dice).
 
-Where the rules live (docs/architecture.md): the state every game has in ``state.py``; each kind of
+Where the rules live (docs/rules-core.md): the state every game has in ``state.py``; each kind of
 action's refusal and effect, and each phase's legal actions, in ``setup.py``, ``reinforce.py``,
 ``battle.py`` and ``fortify.py``; each game of the rulebooks and each expert option in its own module
 of ``variants/``, whose hooks this machine calls. A world-domination game calls none.

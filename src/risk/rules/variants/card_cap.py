@@ -4,7 +4,7 @@
 (4, 6, 8, 10, 12, 15, 20, 25...) let whoever trades late in a long game flood the board. It caps
 every chart the same way: escalating, plus-one (1993 experts) and the fixed chart (2003 Mission and
 Team RISK). The +2 armies for a held territory shown on a traded card are not part of the set's value
-and still come on top. docs/architecture.md walks through this module as its worked example.
+and still come on top. docs/rules-core.md walks through this module as its worked example.
 """
 
 from __future__ import annotations
