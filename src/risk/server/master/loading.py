@@ -4,10 +4,7 @@ dropped when nobody needs it."""
 
 from __future__ import annotations
 
-import contextlib
-import threading
 import time
-from collections.abc import Iterator
 from dataclasses import asdict, replace
 
 from risk.errors import RiskError
