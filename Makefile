@@ -56,7 +56,7 @@ test: lint
 	@$(BIN)/python tools/build_compiled.py; status=$$?; \
 	if [ $$status -eq 0 ]; then \
 		$(COMPILED_RUN) $(PYTEST_PARALLEL) -m "not browser and not slow" && \
-		$(PURE_RUN) $(PYTEST_PARALLEL) -m "both_builds and not slow" && \
+		$(PURE_RUN) RISK_TEST_SAMPLE=1 $(PYTEST_PARALLEL) -m "both_builds and not slow" && \
 		$(COMPILED_RUN) $(PYTEST_BROWSER) -m "browser and not slow"; \
 	elif [ $$status -eq 3 ]; then \
 		$(PURE_RUN) $(PYTEST_PARALLEL) -m "not browser and not slow" && \
