@@ -771,9 +771,9 @@ function mineItem(line) {
   const news = (line.since || []).filter((words) => words !== "Nothing new.");
   if (news.length) item.append(el("div", { class: "gi-since" }, el("strong", { text: "Since you last looked: " }), news.join(" ")));
   const actions = el("div", { class: "gi-actions" });
-  if (!line.error || line.error.code !== "not-found") {
+  if (!line.error) {
     const play = el("a", { class: "btn btn-small btn-primary", href: seatLink(s.game, s.token), text: line.status === "over" ? "Open" : line.yours ? "Play now" : "Open" });
-    play.addEventListener("click", () => line.error || seats.update(s.game, s.token, { seen: line.mark }));
+    play.addEventListener("click", () => seats.update(s.game, s.token, { seen: line.mark }));
     actions.append(play);
   }
   if (line.status === "over") actions.append(el("a", { class: "btn btn-small summary-link", href: `/game/${encodeURIComponent(s.game)}/summary`, text: "Charts & replay" }));
