@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from risk.server.api import after, fastplay, games, meta, pages, seats, social, websocket
+from risk.server.api import after, fastplay, games, meta, mine, pages, seats, social, websocket
 from risk.server.api.pages import WEB_DIR
 from risk.server.boards import BoardJobs
 from risk.server.errors import Refusal
@@ -36,7 +36,7 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 # In this order: the OpenAPI schema lists the paths as the routers add them.
-ROUTERS = (pages, meta, games, seats, after, websocket, fastplay, social)
+ROUTERS = (pages, meta, games, seats, mine, after, websocket, fastplay, social)
 
 
 def create_app(

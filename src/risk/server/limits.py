@@ -184,7 +184,7 @@ class Guard:
             return self.games
         if path in BOARD_PATHS:
             return self.boards
-        if path.startswith("/api/games/"):
+        if path.startswith("/api/games/") or path == "/api/mine":  # "Your games": every seat held, read
             return self.actions
         return None
 

@@ -24,6 +24,17 @@ from risk.server.storage import GameRecord
 from risk.view import SPECTATOR, View
 
 
+def token_seat(record: GameRecord, token: str) -> int | None:
+    """The seat of ``record`` that ``token`` holds, or None."""
+    digest = hash_token(token)
+    found = None
+    for seat in record.seats:
+        # Compare every seat in constant time, so timing says nothing about the hashes.
+        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+            found = seat.seat
+    return found
+
+
 class Seeing(Bots):
     """Who is asking, and what they are shown."""
 
@@ -32,13 +43,8 @@ class Seeing(Bots):
         live = self.live(game_id)
         if token is None or token == "":
             return SPECTATOR
-        digest = hash_token(token)
-        found = SPECTATOR
-        for seat in live.record.seats:
-            # Compare every seat in constant time, so timing says nothing about the hashes.
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                found = seat.seat
-        if found == SPECTATOR:
+        found = token_seat(live.record, token)
+        if found is None:
             raise Refusal("bad-token", "this link's token does not hold a seat in this game")
         return found
 

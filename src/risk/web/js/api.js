@@ -56,6 +56,8 @@ export const api = {
   prefs: (id, token, body) => request("POST", `/api/games/${encodeURIComponent(id)}/prefs`, { token, body }),
   replaceSeat: (id, hostToken, seat, bot) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/replace`, { token: hostToken, body: { seat, bot } }),
+  // "Your games": every seat link this browser holds, in one request (docs/web.md, "Your games").
+  mine: (held) => request("POST", "/api/mine", { body: { seats: held } }),
   rematch: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
   saveRuleset: (body) => request("POST", "/api/rulesets", { body }),
   ruleset: (id) => request("GET", `/api/rulesets/${encodeURIComponent(id)}`),
@@ -87,6 +89,20 @@ export const seats = {
     const old = this.all().find((s) => s.game === entry.game && s.seat === entry.seat);
     list.push({ created: Date.now(), ...(old || {}), ...entry });
     this.save(list);
+  },
+  /** Change the entry holding ``token`` in ``game`` (what the server told of it); one entry a seat. */
+  update(game, token, changes) {
+    const list = this.all();
+    const entry = list.find((s) => s.game === game && s.token === token);
+    if (!entry) return;
+    Object.assign(entry, changes);
+    this.save(list.filter((s) => s === entry || !(s.game === game && (s.token === token || (entry.seat !== null && s.seat === entry.seat)))));
+  },
+  /** A seat link pasted or carried from another device: held by this browser, its seat told by the server. */
+  adopt(game, token) {
+    if (this.all().some((s) => s.game === game && s.token === token)) return false;
+    this.save([...this.all(), { game, token, seat: null, name: "", mine: true, created: Date.now() }]);
+    return true;
   },
   forget(game) {
     this.save(this.all().filter((s) => s.game !== game));

@@ -76,7 +76,9 @@ function rememberSeat(msg) {
   const seat = msg.seat === null || msg.seat === undefined ? null : msg.seat;
   if (seat !== null && token) {
     const seatInfo = (msg.seats || [])[seat];
-    seats.remember({ game: gameId, seat, name: seatInfo ? seatInfo.name : "", token, mine: true, rules: msg.view.rules });
+    // seen: the log mark this page has shown, for the lobby's "since you last looked" (POST /api/mine).
+    const seen = (msg.log_start || 0) + (msg.log || []).length;
+    seats.remember({ game: gameId, seat, name: seatInfo ? seatInfo.name : "", token, mine: true, rules: msg.view.rules, seen });
   }
   return token;
 }

@@ -4,6 +4,7 @@ import { api, seats, seatLink } from "./api.js";
 import { clockFields, fillClockFields, hosts } from "./seating.js";
 import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES, fillBotMenu, botDescription } from "./ui.js";
 import { initHouseRules } from "./houserules.js";
+import { exportLink, orderYourGames, parseExport, parseSeatLink, statusWords } from "./mine.js";
 import { boardField, chosenBoard, initBoards } from "./boardpick.js";
 import { OPTION_GROUPS, PRESETS, choiceWords, optionWords } from "./rulewords.js";
 
@@ -128,6 +129,7 @@ async function start() {
     fitSeats();
     renderSeats();
   });
+  initSeatLinks(); // before the first list: seats carried in the link are in it
   refreshLists();
   setInterval(() => {
     if (!document.hidden) refreshLists();
@@ -137,6 +139,7 @@ async function start() {
   });
   handleJoinHash();
   window.addEventListener("hashchange", handleJoinHash);
+
   initHouseRules({ collect: gameBody, apply: applyRules, create, linkRow });
 }
 
@@ -635,11 +638,10 @@ async function refreshLists() {
   refreshing = true;
   try {
     const { games } = await api.games();
-    const mineIds = new Set(seats.all().filter((s) => s.mine).map((s) => s.game));
     renderList($("#open-games"), games.filter((g) => g.status === "waiting" && g.seats.some((s) => s.open)), "open", "No open seats right now: create a game with an open seat.");
     renderList($("#live-games"), games.filter((g) => g.status === "playing"), "live", "No games being played.");
     renderList($("#over-games"), games.filter((g) => g.status === "over"), "over", "No finished games yet.");
-    await renderMine(games, mineIds);
+    await renderMine();
   } catch (error) {
     const box = $("#live-games");
     clear(box).append(el("li", { class: "empty", text: `The list cannot be loaded: ${error.message}` }));
@@ -729,69 +731,108 @@ function joinControls(g) {
   return open.length > 1 ? [name, pick, go] : [name, go];
 }
 
-async function renderMine(games, mineIds) {
+async function renderMine() {
   const box = $("#my-games");
-  const held = seats.all().filter((s) => s.mine);
+  const held = seats.all().filter((s) => s.mine && s.token);
   if (!held.length) {
-    clear(box).append(el("li", { class: "empty", text: "Games you create or join appear here." }));
+    clear(box).append(el("li", { class: "empty", text: "Games you create or join appear here. A seat link from another device: paste it below." }));
     return;
   }
-  const known = new Map(games.map((g) => [g.id, g]));
-  // Private games are not in the public list: ask for each one.
-  const missing = [...mineIds].filter((id) => !known.has(id)).slice(0, 20);
-  await Promise.all(
-    missing.map(async (id) => {
-      try {
-        known.set(id, await api.game(id));
-      } catch (error) {
-        if (error.status === 404) known.set(id, { id, gone: true });
-      }
-    }),
-  );
-  clear(box);
-  const sorted = held.slice().sort((a, b) => {
-    const ga = known.get(a.game);
-    const gb = known.get(b.game);
-    const rank = (g) => (!g || g.gone ? 3 : g.status === "over" ? 2 : g.status === "waiting" ? 1 : 0);
-    return rank(ga) - rank(gb) || (b.created || 0) - (a.created || 0);
-  });
-  for (const s of sorted.slice(0, 30)) {
-    const g = known.get(s.game);
-    const url = seatLink(s.game, s.token);
-    const item = el("li", { class: "game-item mine", dataset: { game: s.game } });
-    if (g && g.gone) {
-      item.append(el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: `${s.name} · game ${s.game}` }), el("span", { class: "gi-meta", text: "no longer on this server" })));
-    } else if (g) {
-      const status = g.status === "over" ? (g.winner === s.seat ? "you won" : "over") : g.status === "waiting" ? "waiting for players" : `turn ${g.turn}`;
-      item.append(
-        el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: `${s.name} · ${describeRules(g.rules)}` }), el("span", { class: "gi-meta", text: `${status} · ${ago(g.updated)}` })),
-        seatLine(g),
-      );
-    } else {
-      item.append(el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: `${s.name} · game ${s.game}` })));
-    }
-    const actions = el("div", { class: "gi-actions" });
-    if (!g || !g.gone) actions.append(el("a", { class: "btn btn-small btn-primary", href: url, text: g && g.status === "over" ? "Open" : "Play" }));
-    if (g && g.status === "over") actions.append(el("a", { class: "btn btn-small summary-link", href: `/game/${encodeURIComponent(s.game)}/summary`, text: "Charts & replay" }));
-    const friends = seats.forGame(s.game).filter((x) => !x.mine && x.token);
-    for (const f of friends) {
-      const b = el("button", { type: "button", class: "btn btn-small", text: `Copy ${f.name}'s link` });
-      b.addEventListener("click", async () => {
-        const ok = await copyText(seatLink(f.game, f.token));
-        toast(ok ? `Copied ${f.name}'s private link.` : "Copy failed.", ok ? "ok" : "error");
-      });
-      actions.append(b);
-    }
-    const forget = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Forget" });
-    forget.addEventListener("click", () => {
-      if (g && !g.gone && g.status !== "over" && !confirmForget(forget)) return;
-      seats.forget(s.game);
-      refreshLists();
-    });
-    actions.append(forget);
-    item.append(actions);
-    box.append(item);
+  let lines;
+  try {
+    // One request for every seat (private games included); each answer is the seat's at the same place.
+    ({ seats: lines } = await api.mine(held.map((s) => ({ game: s.game, token: s.token, seen: Number.isInteger(s.seen) ? s.seen : undefined }))));
+  } catch (error) {
+    clear(box).append(el("li", { class: "empty", text: `Your games cannot be loaded: ${error.message}` }));
+    return;
   }
+  const answered = lines.map((line, i) => ({ ...line, held: held[i] }));
+  for (const line of answered) {
+    if (line.error) continue;
+    // A pasted link learns its seat; a first look is where "since you last looked" starts.
+    const seen = Number.isInteger(line.held.seen) ? line.held.seen : line.mark;
+    seats.update(line.game, line.held.token, { seat: line.seat, name: line.name, rules: line.rules, seen });
+  }
+  clear(box);
+  for (const line of orderYourGames(answered).slice(0, 60)) box.append(mineItem(line));
+}
+
+/** One game of "Your games": its status in words, what happened since, and its links. */
+function mineItem(line) {
+  const s = line.held;
+  const item = el("li", { class: `game-item mine${line.yours ? " your-move" : ""}${line.error ? " bad-link" : ""}`, dataset: { game: s.game } });
+  const title = line.error ? `${s.name || "A seat"} · game ${s.game}` : `${line.name} · ${describeRules(line.rules)}`;
+  const meta = line.error ? "" : `${line.status === "waiting" ? "waiting" : `turn ${line.turn}`} · ${ago(line.updated)}`;
+  item.append(
+    el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: title }), el("span", { class: "gi-meta", text: meta })),
+    el("div", { class: "gi-status", text: statusWords(line) }),
+  );
+  if (!line.error) item.append(el("div", { class: "gi-seats", text: `Players: ${line.players.join(", ")}` }));
+  const news = (line.since || []).filter((words) => words !== "Nothing new.");
+  if (news.length) item.append(el("div", { class: "gi-since" }, el("strong", { text: "Since you last looked: " }), news.join(" ")));
+  const actions = el("div", { class: "gi-actions" });
+  if (!line.error) {
+    const play = el("a", { class: "btn btn-small btn-primary", href: seatLink(s.game, s.token), text: line.status === "over" ? "Open" : line.yours ? "Play now" : "Open" });
+    play.addEventListener("click", () => seats.update(s.game, s.token, { seen: line.mark }));
+    actions.append(play);
+  }
+  if (line.status === "over") actions.append(el("a", { class: "btn btn-small summary-link", href: `/game/${encodeURIComponent(s.game)}/summary`, text: "Charts & replay" }));
+  for (const f of seats.forGame(s.game).filter((x) => !x.mine && x.token)) {
+    const b = el("button", { type: "button", class: "btn btn-small", text: `Copy ${f.name}'s link` });
+    b.addEventListener("click", async () => {
+      const ok = await copyText(seatLink(f.game, f.token));
+      toast(ok ? `Copied ${f.name}'s private link.` : "Copy failed.", ok ? "ok" : "error");
+    });
+    actions.append(b);
+  }
+  const forget = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Forget" });
+  forget.addEventListener("click", () => {
+    if (!line.error && line.status !== "over" && !confirmForget(forget)) return;
+    seats.forget(s.game);
+    refreshLists();
+  });
+  actions.append(forget);
+  item.append(actions);
+  return item;
+}
+
+// -- seat links from another device: pasted one by one, or all in one link (#seats=...) ---------------
+function initSeatLinks() {
+  const form = $("#add-seat-link");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("#seat-link");
+    const link = parseSeatLink(input.value);
+    if (!link) {
+      toast("That is not a seat link: it looks like https://…/game/ID#token=….", "error", 8000);
+      return;
+    }
+    toast(seats.adopt(link.game, link.token) ? "Added to your games." : "This browser holds that seat already.", "ok");
+    input.value = "";
+    refreshLists();
+  });
+  $("#copy-seat-links").addEventListener("click", async () => {
+    const held = seats.all().filter((s) => s.mine && s.token);
+    if (!held.length) {
+      toast("This browser holds no seat yet.", "error");
+      return;
+    }
+    const ok = await copyText(exportLink(location.origin, held));
+    toast(ok ? `Copied a link with your ${held.length} seats: open it on your other device. It is as private as the seats' links.` : "Copy failed.", ok ? "ok" : "error", 8000);
+  });
+  importSeatLinks();
+  window.addEventListener("hashchange", importSeatLinks);
+}
+
+/** /#seats=...: the seats carried from another device join this browser's; the fragment is then dropped. */
+function importSeatLinks() {
+  if (!location.hash.includes("seats=")) return;
+  const carried = parseExport(location.hash);
+  const added = carried.filter((link) => seats.adopt(link.game, link.token)).length;
+  history.replaceState(null, "", location.pathname + location.search);
+  if (!carried.length) toast("That link carries no seat.", "error", 8000);
+  else toast(added ? `Added ${added} of your games from the link.` : "This browser holds those seats already.", "ok");
+  refreshLists();
 }
 
 /** Forgetting an unfinished game loses its private link: ask by a second click, not a dialog. */
