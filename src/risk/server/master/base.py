@@ -146,7 +146,8 @@ class MasterBase:
         pending = live.pending = Pending()
         try:
             yield pending
-            if pending.actions or pending.change:
+            changed = bool(pending.actions or pending.change)
+            if changed:
                 # Another thread may drop the game from memory meanwhile (nobody watches it, says the
                 # hub) and read it again: a load waits for the commit, and one made before it lacks
                 # the change, so it is dropped too (read again when next asked for).
@@ -169,7 +170,7 @@ class MasterBase:
         trim_log(live)
         live.publish()
         # Told even if the game left memory meanwhile: the change is stored, and a bot may be to move.
-        if (pending.actions or pending.change) and in_memory:
+        if changed and in_memory:
             self.announce(live.record.id, "moved" if pending.actions else "changed")
 
     def _commit(self, live: LiveGame, pending: Pending) -> list[ChatRecord]:
