@@ -18,6 +18,7 @@ from risk.server.app import create_app
 from risk.server.boards import BoardJobs
 from risk.server.errors import Refusal
 from risk.server.limits import LARGE_BODIES, MAX_BODY, Limits, Rate, body_cap
+from risk.server.mine import MAX_SEATS
 from risk.server.storage import MemoryStorage
 from test_server_social import finished_game
 
@@ -37,7 +38,14 @@ def refused(answer: Any, status: int, code: str, words: str = "") -> None:
 
 
 # -- every body capped before it is parsed -----------------------------------------------------------
-BODY_ROUTES = ["/api/games", "/api/rulesets", "/api/boards/generate", "/api/games/abc/chat", "/api/replay"]
+BODY_ROUTES = [
+    "/api/games",
+    "/api/rulesets",
+    "/api/boards/generate",
+    "/api/games/abc/chat",
+    "/api/replay",
+    "/api/mine",
+]
 
 
 def padded(path: str, size: int) -> bytes:
@@ -80,6 +88,17 @@ def test_a_body_within_the_cap_still_works_chunked_or_not(client: TestClient) ->
     )
     assert chunked.status_code == 201, chunked.text
     assert len(client.get("/api/games").json()["games"]) == 2
+
+
+def test_the_most_seats_a_browser_keeps_fit_in_your_games_cap(client: TestClient) -> None:
+    """Every seat at its longest, each letter one outside the BMP and escaped as JSON escapes it (12
+    bytes a letter): a body the schema takes is answered, not refused as too large."""
+    seat = {"game": "\U0001f600" * 64, "token": "\U0001f600" * 128, "seen": 2**31 - 1}
+    body = json.dumps({"seats": [seat] * MAX_SEATS}).encode()  # ensure_ascii: the longest spelling
+    assert MAX_BODY < len(body) < body_cap("/api/mine")
+    answer = client.post("/api/mine", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 200, answer.text[:300]
+    assert len(answer.json()["seats"]) == MAX_SEATS
 
 
 def test_every_route_says_it_may_refuse_a_body_too_large(client: TestClient) -> None:

@@ -45,8 +45,14 @@ KB = 1024
 MAX_BODY = 64 * KB  # a move, a chat message, house rules: a few hundred bytes
 # The paths that take more: a game made on a board given as JSON (at most 1 MiB as stored, more as
 # sent: indented, its letters escaped), an uploaded board or record (their routes refuse past 1 MiB
-# with their own words; this is the backstop).
-LARGE_BODIES = {"/api/games": 4 * KB * KB, "/api/boards/check": 2 * KB * KB, "/api/replay": 2 * KB * KB}
+# with their own words; this is the backstop). "Your games": up to 200 seats whose game id and token
+# are at their longest with every letter escaped (12 bytes a letter outside the BMP) is about 470 KB.
+LARGE_BODIES = {
+    "/api/games": 4 * KB * KB,
+    "/api/boards/check": 2 * KB * KB,
+    "/api/replay": 2 * KB * KB,
+    "/api/mine": 1 * KB * KB,
+}
 
 
 @dataclass(frozen=True)
