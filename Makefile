@@ -34,6 +34,8 @@ pure: $(BIN)/risk
 # but the long sweeps (marked slow) on the build `make play` serves (the compiled one where the machine
 # can compile: tools/build_compiled.py exits 3 where it cannot), and on the other build (pure Python)
 # the tests of what the compiled core could get differently (marked both_builds in tests/conftest.py).
+# The compiled core builds (one gcc, about 4 minutes) while the lint and the pure-Python tests run:
+# RISK_PURE=1 imports every module from its .py, whatever lands beside it meanwhile.
 # `make test-all`, before a release and before a change to the engine or the bots: everything, the
 # slow sweeps included, on both builds. TEST_JOBS processes (pytest-xdist) for all but the browser
 # tests (marked browser), which run in one process: they wait on real timing, and a second process on
@@ -52,18 +54,26 @@ lint: $(BIN)/risk
 	node --test tests/js/
 	$(BIN)/mypy
 
-test: lint
-	@$(BIN)/python tools/build_compiled.py; status=$$?; \
-	if [ $$status -eq 0 ]; then \
-		$(COMPILED_RUN) $(PYTEST_PARALLEL) -m "not browser and not slow" && \
-		$(PURE_RUN) RISK_TEST_SAMPLE=1 $(PYTEST_PARALLEL) -m "both_builds and not slow" && \
-		$(COMPILED_RUN) $(PYTEST_BROWSER) -m "browser and not slow"; \
-	elif [ $$status -eq 3 ]; then \
+test: $(BIN)/risk
+	@$(BIN)/python tools/build_compiled.py --can-build; status=$$?; \
+	if [ $$status -eq 3 ]; then \
+		$(MAKE) --no-print-directory lint && \
 		$(PURE_RUN) $(PYTEST_PARALLEL) -m "not browser and not slow" && \
 		$(PURE_RUN) $(PYTEST_BROWSER) -m "browser and not slow"; \
-	else \
+		exit $$?; \
+	elif [ $$status -ne 0 ]; then \
 		exit $$status; \
-	fi
+	fi; \
+	mkdir -p build; \
+	$(BIN)/python tools/build_compiled.py >build/build_compiled.log 2>&1 & build=$$!; \
+	$(MAKE) --no-print-directory lint && $(PURE_RUN) RISK_TEST_SAMPLE=1 $(PYTEST_PARALLEL) -m "both_builds and not slow"; \
+	tested=$$?; \
+	if [ $$tested -ne 0 ]; then kill $$build 2>/dev/null; wait $$build; exit $$tested; fi; \
+	wait $$build; built=$$?; \
+	if [ $$built -ne 0 ]; then cat build/build_compiled.log; exit $$built; fi; \
+	tail -n 1 build/build_compiled.log; \
+	$(COMPILED_RUN) $(PYTEST_PARALLEL) -m "not browser and not slow" && \
+	$(COMPILED_RUN) $(PYTEST_BROWSER) -m "browser and not slow"
 
 test-all: lint
 	@$(BIN)/python tools/build_compiled.py; status=$$?; \

@@ -356,6 +356,7 @@ def test_a_friend_sees_moves_live_in_a_second_browser(browser: Any, port: int) -
     bob_context.close()
 
 
+@pytest.mark.slow  # make test-all: tests/test_browser_phone.py plays a whole turn by taps at this width
 def test_phone_width(browser: Any, port: int) -> None:
     created = request(
         port,

@@ -199,7 +199,10 @@ def test_a_whole_turn_by_taps_on_a_phone(browser: Any, port: int) -> None:
 
 
 def assert_not_scrolled(page: Any) -> None:
+    """Nothing scrolled the page, and nothing makes it wider than the phone."""
     assert page.evaluate("() => window.scrollY") == 0
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"] + 1, f"the page is {width} px wide on a {PHONE['width']} px phone"
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,10 @@ def test_the_settings_are_the_seats_and_the_browser_remembers_them(
     context.close()
 
 
-@pytest.mark.parametrize("size,touch,name", [(LAPTOP, False, "laptop"), (PHONE, True, "phone")])
+# The phone's taps claim for a whole setup (tests/test_browser_phone.py taps a whole turn): make test-all.
+@pytest.mark.parametrize(
+    "size,touch,name", [(LAPTOP, False, "laptop"), pytest.param(PHONE, True, "phone", marks=pytest.mark.slow)]
+)
 def test_place_n_then_place_the_rest_for_me(
     browser: Any,  # noqa: F811
     port: int,  # noqa: F811

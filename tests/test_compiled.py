@@ -101,6 +101,25 @@ def test_a_pure_run_imports_the_sources_even_beside_a_compiled_build() -> None:
     assert finder.find_spec("risk.view", None) is None  # not listed: the usual finders decide
 
 
+def test_risk_pure_imports_every_source_while_a_build_is_under_way() -> None:
+    """`make test` tests pure Python while it builds the compiled core: with RISK_PURE=1, a module
+    with no manifest yet, or missing from it, still comes from its .py, never an extension module."""
+    finder = risk.build.SourceOnly(None)
+    for name in ("risk.rules.game", "risk.view", "risk.server.app"):
+        package, _, _ = name.rpartition(".")
+        spec = finder.find_spec(name, list(importlib.import_module(package).__path__))
+        assert spec is not None and spec.origin is not None and spec.origin.endswith(".py"), name
+    assert finder.find_spec("json", None) is None  # not ours: the usual finders decide
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, risk; print(type(sys.meta_path[0]).__name__)"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "RISK_PURE": "1"},
+        check=True,
+    )
+    assert done.stdout.strip() == "SourceOnly"
+
+
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_every_named_bot_can_be_subclassed_in_python(name: str) -> None:
     """Bot writers build on the built-in bots (a quick bot with one change, say): the compiled build

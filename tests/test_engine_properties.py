@@ -105,13 +105,14 @@ def check_invariants(game: Game, before_phase: Phase, total_cards: int) -> None:
         assert alive == (game.territory_count[p] > 0) or game.phase in (Phase.CLAIM, Phase.SETUP_PLACE)
 
 
-# `make test` runs these on the compiled build in full and on the pure-Python build as a sample (its
-# RISK_TEST_SAMPLE=1: a quarter of the random games, each to turn 100 instead of 300, and a tenth of
-# the thousand), which checks the two builds play the same; `make test-all` runs both in full
+# `make test` runs these on the compiled build (50 random games, 50 of the other games, 495 quick
+# games) and on the pure-Python build as a sample (its RISK_TEST_SAMPLE=1: 25 random games, each to
+# turn 100 instead of 300, and 99 quick games), which checks the two builds play the same; `make
+# test-all` adds the long sweeps, marked slow: 300 random games, 300 others, 1,001 quick games
 # (docs/testing.md).
 SAMPLE = os.environ.get("RISK_TEST_SAMPLE") == "1"
-EXAMPLES = 25 if SAMPLE else 100
-SEEDS = 9 if SAMPLE else 91
+EXAMPLES = 25 if SAMPLE else 50
+SEEDS = 9 if SAMPLE else 45
 MAX_TURNS = 100 if SAMPLE else 300
 
 
@@ -203,14 +204,30 @@ OTHER_GAMES = [
 ]
 
 
+OTHER_GAME_CASES = {
+    "description": st.sampled_from(OTHER_GAMES),
+    "players": st.integers(2, 6),
+    "seed": st.integers(0, 2**32),
+    "mix": st.sampled_from([["quick"], ["random"], ["quick", "random"]]),
+}
+
+
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    description=st.sampled_from(OTHER_GAMES),
-    players=st.integers(2, 6),
-    seed=st.integers(0, 2**32),
-    mix=st.sampled_from([["quick"], ["random"], ["quick", "random"]]),
-)
+@given(**OTHER_GAME_CASES)
 def test_every_game_keeps_the_invariants(description: str, players: int, seed: int, mix: list[str]) -> None:
+    check_other_game(description, players, seed, mix)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**OTHER_GAME_CASES)
+def test_three_hundred_of_every_game_keep_the_invariants(
+    description: str, players: int, seed: int, mix: list[str]
+) -> None:
+    check_other_game(description, players, seed, mix)
+
+
+def check_other_game(description: str, players: int, seed: int, mix: list[str]) -> None:
     rules = Rules.from_description(description)
     low, high = rules.players
     count = min(max(players, low), high)
@@ -256,19 +273,21 @@ def test_legal_actions_take_the_notation_as_apply_does() -> None:
     assert 42 not in game.legal_actions() and None not in game.legal_actions()
 
 
-def test_a_thousand_quick_games_end_with_a_winner() -> None:
-    """Every edition for every player count: the default bot plays to a winner within the cap."""
+@pytest.mark.parametrize("seeds", [SEEDS, pytest.param(91, marks=pytest.mark.slow)])
+def test_quick_games_end_with_a_winner(seeds: int) -> None:
+    """Every edition for every player count: the default bot plays to a winner within the cap (1,001
+    games in `make test-all`)."""
     from risk.play.simulate import play_game
     from risk.rules.options import Rules
 
     played = 0
     for preset, (low, high) in PRESETS.items():
         for players in range(low, high + 1):
-            for seed in range(SEEDS):
+            for seed in range(seeds):
                 game, report = play_game(Rules.preset(preset), ["quick"] * players, seed)
                 assert report.winner is not None and game.is_over
                 played += 1
-    assert played == SEEDS * (4 + 4 + 3)  # 1,001 games (99 in the sample)
+    assert played == seeds * (4 + 4 + 3)
 
 
 def test_same_seed_same_game() -> None:

@@ -36,6 +36,7 @@ from risk.rules.actions import Capital, ClaimMission, Trade
 from risk.rules.game import PHASE_NAMES, Game, Phase, battle_losses
 from risk.rules.options import Rules
 from risk.view import SPECTATOR, public_history
+from tiers import only_in_test_all
 
 BOARD = load_map("classic")
 CONTINENT = {c.name: [BOARD.slug_of(t) for t in c.territories] for c in BOARD.continents}
@@ -369,7 +370,8 @@ def unseen_variant(game: Game, history: list[tuple[str, Any, Any]], rng: random.
     return changed
 
 
-@pytest.mark.parametrize(("edition", "game", "options", "seats"), GAMES)
+# The 2-player game with active neutrals (the longest) only in `make test-all`: 1993's is in both.
+@pytest.mark.parametrize(("edition", "game", "options", "seats"), only_in_test_all(GAMES, slow=[3]))
 def test_the_summary_shows_nothing_secret(
     edition: str, game: str, options: dict[str, str], seats: int
 ) -> None:

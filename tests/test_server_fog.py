@@ -35,6 +35,7 @@ from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.sql import SqlStorage
 from risk.server.storage import MemoryStorage
 from test_server_secrets import SEED_BASE, perturb, scan
+from tiers import only_in_test_all
 
 FOG = {"fog": "on"}
 # (edition, game, options, seats): "h" a human (through a websocket where it matters), "b" a server bot.
@@ -310,7 +311,10 @@ def test_http_and_websocket_answers_are_the_same_bytes_whatever_the_fog_hides() 
 TURNS = 80  # then the people in the game resign, one after another, until it ends
 
 
-@pytest.mark.parametrize(("edition", "game", "options", "seats"), FOGGED_GAMES[:5])
+# The 2-player game with active neutrals (the 1993 one is played too) only in `make test-all`.
+@pytest.mark.parametrize(
+    ("edition", "game", "options", "seats"), only_in_test_all(FOGGED_GAMES[:5], slow=[3])
+)
 def test_whole_fogged_games_each_seat_reads_its_own_lines(
     edition: str, game: str, options: dict[str, str], seats: str
 ) -> None:

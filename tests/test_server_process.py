@@ -83,7 +83,7 @@ def play_human(port: int, game_id: str, token: str, acked: list[int], stop_after
     raise AssertionError("the game did not finish in time")
 
 
-@pytest.mark.parametrize("kills", [1, 3])
+@pytest.mark.parametrize("kills", [1, pytest.param(3, marks=pytest.mark.slow)])  # 3: in make test-all
 def test_kill_9_mid_game_and_go_on(storage_url: str, kills: int) -> None:
     expected = reference_actions()
     port = free_port()

@@ -26,9 +26,8 @@ import pytest
 
 from crash_harness import Fault, Harness, game_setups, kills, random_moments, run
 from pg import PgCluster
+from tiers import sizes
 
-GAMES = 4
-KILLS = 4
 SEED = 14_601
 
 
@@ -50,15 +49,18 @@ def test_two_processes_without_a_kill_play_as_one(database: str, tmp_path: Path)
 
 
 @pytest.mark.postgresql
-def test_two_processes_killed_in_turn_nothing_lost_or_doubled(database: str, tmp_path: Path) -> None:
-    setups = game_setups(GAMES, SEED)
-    report = run(database, "postgresql", tmp_path, setups, kills(KILLS, SEED), SEED, processes=2)
+@pytest.mark.parametrize(("games", "killed"), sizes((2, 2), (4, 4)))
+def test_two_processes_killed_in_turn_nothing_lost_or_doubled(
+    database: str, tmp_path: Path, games: int, killed: int
+) -> None:
+    setups = game_setups(games, SEED)
+    report = run(database, "postgresql", tmp_path, setups, kills(killed, SEED), SEED, processes=2)
     assert report.problems == [], report.summary()
-    assert report.kills == KILLS and report.server_starts == 2 + KILLS
+    assert report.kills == killed and report.server_starts == 2 + killed
     # Identical records: every action stored once, in its place (the store's key refuses a second).
-    assert report.finished == report.records_identical == GAMES
+    assert report.finished == report.records_identical == games
     assert report.acknowledged_lost == 0
-    assert report.acknowledged > 500 and report.ack_checks > report.acknowledged
+    assert report.acknowledged > 125 * games and report.ack_checks > report.acknowledged
     assert report.reconnections > 0
 
 
@@ -111,13 +113,17 @@ def worker_kills(count: int, seed: int) -> Fault:
 
 
 @pytest.mark.postgresql
-def test_workers_option_two_processes_one_port_worker_killed(database: str, tmp_path: Path) -> None:
-    setups = game_setups(GAMES, SEED + 100)
+@pytest.mark.parametrize(("games", "killed"), sizes((2, 2), (4, 3)))
+def test_workers_option_two_processes_one_port_worker_killed(
+    database: str, tmp_path: Path, games: int, killed: int
+) -> None:
+    setups = game_setups(games, SEED + 100)
     options = ["--workers", "2"]
-    report = run(database, "postgresql", tmp_path, setups, worker_kills(3, SEED), SEED + 100, options=options)
+    fault = worker_kills(killed, SEED)
+    report = run(database, "postgresql", tmp_path, setups, fault, SEED + 100, options=options)
     assert report.problems == [], report.summary()
-    assert report.kills == 3
-    assert report.finished == report.records_identical == GAMES
+    assert report.kills == killed
+    assert report.finished == report.records_identical == games
     assert report.acknowledged_lost == 0
     assert report.reconnections > 0
 

@@ -23,6 +23,7 @@ from risk.rules.game import Game, Phase
 from risk.server.app import create_app
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.storage import MemoryStorage
+from tiers import only_in_test_all
 
 # (edition, game, options, seats): "h" a human played through a websocket, "b" a server bot.
 GAMES = [
@@ -91,7 +92,9 @@ def scan(message: dict[str, Any], raw: str, seat: int | None, secrets: list[str]
         assert message["legal"] == []
 
 
-@pytest.mark.parametrize(("edition", "game", "options", "seats"), GAMES)
+# In `make test`, each kind of secret once: the worlds (cards alone, the longest games) and the active
+# neutrals' 2-player game (the 1993 one has its hidden neutral cards too) only in `make test-all`.
+@pytest.mark.parametrize(("edition", "game", "options", "seats"), only_in_test_all(GAMES, slow=[0, 3, 7]))
 def test_every_message_of_whole_games(edition: str, game: str, options: dict[str, str], seats: str) -> None:
     seed = SEED_BASE + len(seats) * 31 + len(game)
     app = create_app(MemoryStorage())
@@ -244,7 +247,7 @@ def message_with(master: GameMaster, game_id: str, game: Game, seat: int) -> dic
         live.game = real
 
 
-@pytest.mark.parametrize(("edition", "game", "options", "seats"), GAMES)
+@pytest.mark.parametrize(("edition", "game", "options", "seats"), only_in_test_all(GAMES, slow=[3]))
 def test_messages_do_not_depend_on_unseen_secrets(
     edition: str, game: str, options: dict[str, str], seats: str
 ) -> None:

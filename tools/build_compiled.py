@@ -3,6 +3,7 @@
     .venv/bin/python tools/build_compiled.py          # (`make compiled`) build, or say why it cannot
     .venv/bin/python tools/build_compiled.py --clean  # remove the compiled build: pure Python again
     .venv/bin/python tools/build_compiled.py --if-needed  # (`make play`) build only when out of date
+    .venv/bin/python tools/build_compiled.py --can-build  # (`make test`) exit 0 if it can, 3 if not
 
 The extension modules land next to their sources in ``src/risk`` (Python imports an extension
 module before a ``.py`` of the same name), the C sources and objects in ``build/mypyc``. The
@@ -279,7 +280,15 @@ def main() -> None:
     parser.add_argument(
         "--if-needed", action="store_true", help="build only when the build present is missing or out of date"
     )
+    parser.add_argument(
+        "--can-build", action="store_true", help="build nothing: exit 0 if this machine can build, 3 if not"
+    )
     args = parser.parse_args()
+    if args.can_build:
+        if (missing := missing_tools()) is not None:
+            print(f"build_compiled: cannot build the compiled core: {missing}", file=sys.stderr)
+            sys.exit(CANNOT_BUILD)
+        return
     if args.clean:
         clean()
         return
