@@ -220,7 +220,9 @@ EXAMPLES: dict[str, Disposition] = {
     "docs/bots.md: nice -n 10 python benchmarks/bench_ladder.py --levels --only hard --games 100 --workers 2 "
     "--out levels-hard.jsonl": Covered(LADDER_RUN, LADDER_WHY),
     # docs/compiled.md
-    "docs/compiled.md: make compiled": Covered(BUILD_TESTS, "a 1 to 2 minute build: make test's first"),
+    "docs/compiled.md: make compiled": Covered(
+        BUILD_TESTS, "a 4-minute build: make test builds it while it tests pure Python"
+    ),
     "docs/compiled.md: make pure": Covered(
         ("tests/test_compiled.py::test_a_pure_run_imports_the_sources_even_beside_a_compiled_build",),
         "would remove the build that `make test`'s compiled run tests",

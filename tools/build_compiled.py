@@ -303,7 +303,7 @@ def main() -> None:
         sys.exit(CANNOT_BUILD)
     if args.if_needed:
         print(
-            "build_compiled: compiling the rules core and the bots with mypyc, once (1 to 2 minutes; "
+            "build_compiled: compiling the rules core and the bots with mypyc, once (about 4 minutes; "
             "the bots then think about twice as fast)",
             flush=True,
         )
