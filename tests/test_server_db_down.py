@@ -32,6 +32,7 @@ from risk.server.storage import (
     Progress,
     StorageError,
 )
+from tiers import sizes
 
 SEED = 14_002
 # Two websocket players and a server bot in each game, but the first: three players, so that some
@@ -42,7 +43,6 @@ KINDS = (
     ("1993", "capital", "bhh"),
     ("2003", "world", "hhb"),
 )
-GAMES = len(KINDS)
 OUTAGE = 4.0  # seconds without a database
 
 
@@ -56,8 +56,9 @@ def refusal(server: ServerProcess, method: str, path: str, body: Any = None) -> 
 
 
 @pytest.mark.postgresql
+@pytest.mark.parametrize("games", sizes((2,), (len(KINDS),)))  # make test: the first two kinds
 def test_database_stopped_mid_game_players_try_again_and_the_server_recovers(
-    own_postgres_cluster: PgCluster, tmp_path: Path
+    own_postgres_cluster: PgCluster, tmp_path: Path, games: int
 ) -> None:
     cluster = own_postgres_cluster
     seen: dict[str, Any] = {}
@@ -71,7 +72,7 @@ def test_database_stopped_mid_game_players_try_again_and_the_server_recovers(
 
     fault = outages(cluster, 1, SEED, OUTAGE, during=meanwhile)
     report = run(
-        cluster.create_database("games"), "postgresql", tmp_path, game_setups(GAMES, SEED, KINDS), fault, SEED
+        cluster.create_database("games"), "postgresql", tmp_path, game_setups(games, SEED, KINDS), fault, SEED
     )
 
     assert report.problems == [], report.summary()
@@ -80,13 +81,13 @@ def test_database_stopped_mid_game_players_try_again_and_the_server_recovers(
     assert report.outages == 1 and report.try_again > 0
     for status, error in (seen["list"], seen["create"]):
         assert status == 503 and error["code"] == "unavailable" and "try again" in error["message"]
-    assert report.acknowledged_in_outages <= GAMES
+    assert report.acknowledged_in_outages <= games
     # ... and nothing about the database: that is for the server's log.
     for message in [*report.try_again_messages, seen["list"][1]["message"], seen["create"][1]["message"]]:
         assert "postgresql" not in message and str(cluster.port) not in message
     # The same process throughout: it recovered by itself.
     assert seen["server alive"] and report.server_starts == 1 and report.kills == 0
-    assert report.finished == report.records_identical == GAMES
+    assert report.finished == report.records_identical == games
     assert report.acknowledged_lost == 0 and report.ack_checks >= report.acknowledged > 100
 
 
