@@ -731,7 +731,12 @@ function joinControls(g) {
   return open.length > 1 ? [name, pick, go] : [name, go];
 }
 
+// Each drawing of "Your games" has a number: an answer that comes back after a later drawing began
+// (two links pasted in a row) is dropped, so an older list never overwrites a newer one.
+let mineDrawing = 0;
+
 async function renderMine() {
+  const drawing = ++mineDrawing;
   const box = $("#my-games");
   const held = seats.all().filter((s) => s.mine && s.token);
   if (!held.length) {
@@ -743,9 +748,10 @@ async function renderMine() {
     // One request for every seat (private games included); each answer is the seat's at the same place.
     ({ seats: lines } = await api.mine(held.map((s) => ({ game: s.game, token: s.token, seen: Number.isInteger(s.seen) ? s.seen : undefined }))));
   } catch (error) {
-    clear(box).append(el("li", { class: "empty", text: `Your games cannot be loaded: ${error.message}` }));
+    if (drawing === mineDrawing) clear(box).append(el("li", { class: "empty", text: `Your games cannot be loaded: ${error.message}` }));
     return;
   }
+  if (drawing !== mineDrawing) return;
   const answered = lines.map((line, i) => ({ ...line, held: held[i] }));
   for (const line of answered) {
     if (line.error) continue;
