@@ -15,6 +15,7 @@ from risk.rules.actions import Attack, Claim, Defend, EndAttack, EndTurn, Fortif
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.view import View
+from tiers import sizes
 
 PRESETS = {"1993": (3, 6), "2003": (3, 6), "2008": (3, 5)}
 
@@ -273,7 +274,7 @@ def test_legal_actions_take_the_notation_as_apply_does() -> None:
     assert 42 not in game.legal_actions() and None not in game.legal_actions()
 
 
-@pytest.mark.parametrize("seeds", [SEEDS, pytest.param(91, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("seeds", sizes((SEEDS,), (91,)))
 def test_quick_games_end_with_a_winner(seeds: int) -> None:
     """Every edition for every player count: the default bot plays to a winner within the cap (1,001
     games in `make test-all`)."""

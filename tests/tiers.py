@@ -4,28 +4,23 @@ sweep, `make test-all` plays all of it. A case this module marks ``slow`` is lef
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 
-def only_in_test_all(cases: Iterable[Any], slow: Sequence[int]) -> list[Any]:
-    """``cases`` for ``pytest.mark.parametrize``, those at the indexes ``slow`` marked slow: the long
-    ones whose secrets, rules or paths the other cases cover too (each caller says which and why)."""
-    marked = []
-    for index, case in enumerate(cases):
-        if isinstance(case, type(pytest.param())):
-            values, marks, ident = case.values, list(case.marks), case.id
-        else:
-            values, marks, ident = (case if isinstance(case, tuple) else (case,)), [], None
-        if index in slow:
-            marks.append(pytest.mark.slow)
-        marked.append(pytest.param(*values, marks=marks, id=ident))
-    missing = [index for index in slow if not 0 <= index < len(marked)]
+def only_in_test_all(cases: Sequence[tuple[Any, ...]], slow: Sequence[int]) -> list[Any]:
+    """``cases`` (a tuple of values each) for ``pytest.mark.parametrize``, those at the indexes ``slow``
+    marked slow: the long ones whose secrets, rules or paths the other cases cover too (each caller
+    says which and why)."""
+    missing = [index for index in slow if not 0 <= index < len(cases)]
     if missing:
-        raise ValueError(f"no case at {missing}: {len(marked)} cases")
-    return marked
+        raise ValueError(f"no case at {missing}: {len(cases)} cases")
+    return [
+        pytest.param(*case, marks=[pytest.mark.slow] if index in slow else [])
+        for index, case in enumerate(cases)
+    ]
 
 
 def sizes(quick: tuple[Any, ...], full: tuple[Any, ...]) -> list[Any]:
