@@ -59,19 +59,27 @@ def _spec(edition: str, game: str, options: dict[str, str], seats: str, seed: in
     )
 
 
-def _keys(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in _keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in _keys(v)}
-    return set()
+def forbidden_keys(message: dict[str, Any]) -> set[str]:
+    """The forbidden keys anywhere in ``message`` (a walk with no set per level: every message of
+    every game passes here)."""
+    found: set[str] = set()
+    stack: list[Any] = [message]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            found.update(FORBIDDEN_KEYS.intersection(value))
+            stack.extend(v for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend(v for v in value if isinstance(v, dict | list))
+    return found
 
 
 def scan(message: dict[str, Any], raw: str, seat: int | None, secrets: list[str]) -> None:
     """What a client with ``seat`` (None: a spectator) must never receive."""
     for secret in secrets:
         assert secret not in raw, f"a secret reached seat {seat}: {message.get('type')}"
-    assert not (_keys(message) & FORBIDDEN_KEYS), _keys(message) & FORBIDDEN_KEYS
+    leaked = forbidden_keys(message)
+    assert not leaked, leaked
     if message.get("type") != "state":
         return
     view = message["view"]
@@ -90,6 +98,13 @@ def scan(message: dict[str, Any], raw: str, seat: int | None, secrets: list[str]
             assert cards["unclaimed"] is None or index == seat or len(cards["claimed"]) >= 3
     if seat is None or message["view"]["to_act"] != seat:
         assert message["legal"] == []
+
+
+def test_the_scan_finds_a_forbidden_key_at_any_depth() -> None:
+    assert forbidden_keys({"view": {"players": [{"cards": 2}, [{"x": {"deck": []}}]]}}) == {"deck"}
+    deep = {"rng": 1, "log": [{"token": "t"}], "seat": [[[{"seed": 5}]]]}
+    assert forbidden_keys(deep) == {"rng", "token", "seed"}
+    assert forbidden_keys({"view": {"hand": ["alaska"]}, "legal": []}) == set()
 
 
 # In `make test`, each kind of secret once: the worlds (cards alone, the longest games) and the active
