@@ -6,10 +6,13 @@ BIN := $(VENV)/bin
 
 .PHONY: play play-terminal compiled pure lint test test-all audit bench clean
 
+# --no-compile: Python compiles each module the first time it is imported (and keeps it), not every
+# file of every package at install (about 40 s of a fresh machine's first `make`, mostly for modules no
+# command ever imports).
 $(BIN)/risk: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
 	touch $(BIN)/risk
 
 # The game in the browser: http://127.0.0.1:8000/ (games kept in your data folder). First the compiled

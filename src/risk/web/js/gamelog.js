@@ -7,11 +7,19 @@ import { store } from "./page.js";
 
 let renderedLog = 0; // the place in the whole log up to which lines are in the list
 let renderedVersion = 0; // the state's logVersion the list was drawn from
+let scrollDown = false; // the list is to be scrolled to its newest line (settleLog)
 
-export function renderLog(colours) {
+/** Whether the log shows its newest lines: read before the page's first change of a redraw, where
+ * the layout is still the one drawn (read after a change, it makes the browser lay the page out again). */
+export function logAtBottom() {
+  const box = $("#log");
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+}
+
+/** The log's new lines; `atBottom`: logAtBottom() before the redraw. The scroll waits for settleLog(). */
+export function renderLog(colours, atBottom) {
   const s = store.state;
   const box = $("#log");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
   const end = s.logBase + s.log.length;
   let from = renderedLog;
   let restarted = false;
@@ -29,7 +37,16 @@ export function renderLog(colours) {
   for (let i = from; i < end; i++) box.append(logLine(s.log[i - s.logBase], i, colours));
   while (box.childElementCount > LOG_KEEP) box.firstElementChild.remove();
   renderedLog = end;
-  if (atBottom || restarted) box.scrollTop = box.scrollHeight;
+  scrollDown = scrollDown || atBottom || restarted;
+}
+
+/** The log scrolled to its newest line when renderLog() said so: last in a redraw, so that the page is
+ * laid out once for it, after every change. */
+export function settleLog() {
+  if (!scrollDown) return;
+  scrollDown = false;
+  const box = $("#log");
+  box.scrollTop = box.scrollHeight;
 }
 
 function logLine(entry, place, colours) {

@@ -9,7 +9,7 @@ import { renderPrefs } from "./seatprefs.js";
 import { drawBoard } from "./drawboard.js";
 import { renderGoal, renderHand, renderPlayers, renderSheetToggle } from "./panels.js";
 import { renderControls, renderDatalist } from "./controls.js";
-import { renderDice, renderLog } from "./gamelog.js";
+import { logAtBottom, renderDice, renderLog, settleLog } from "./gamelog.js";
 import { renderGameOver } from "./gameover.js";
 import { renderPrompt, renderTitle } from "./status.js";
 import { showHover } from "./hover.js";
@@ -18,6 +18,7 @@ import { gameId, store } from "./page.js";
 export function render() {
   const s = store.state;
   if (!s.msg || !s.board) return;
+  const logPinned = logAtBottom(); // before any change: reading it after one lays the page out again
   const colours = seatColours(s.view);
   drawBoard(colours);
   renderPlayers(colours);
@@ -26,7 +27,7 @@ export function render() {
   renderHand();
   renderGoal(colours);
   renderSheetToggle();
-  renderLog(colours);
+  renderLog(colours, logPinned);
   renderDice(colours);
   renderDatalist();
   renderTitle();
@@ -34,6 +35,7 @@ export function render() {
   s.chat.update(s.seat, s.view);
   if (s.hover) showHover(s.hover);
   renderSeats();
+  settleLog();
 }
 
 // The turn clock, seats changing hands and server notes (clock.js, seating.js, notes.js).
