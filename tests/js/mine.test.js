@@ -1,7 +1,7 @@
 // "Your games" (mine.js): the order, the words, and seat links carried to another device.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { exportLink, orderYourGames, parseExport, parseSeatLink, statusWords, timeLeftWords } from "../../src/risk/web/js/mine.js";
+import { drawings, exportLink, orderYourGames, parseExport, parseSeatLink, statusWords, timeLeftWords } from "../../src/risk/web/js/mine.js";
 
 const PLAYERS = ["Ann", "Bob", "Cy"];
 const line = (extra) => ({ game: "g", seat: 0, players: PLAYERS, status: "playing", yours: false, to_act: 1, left: null, updated: 0, ...extra });
@@ -49,4 +49,28 @@ test("a pasted seat link, and one link that carries them all in its fragment", (
   assert.deepEqual(parseExport(`#${fragment}`), held);
   assert.deepEqual(parseExport("#seats=not-base64!"), []);
   assert.deepEqual(parseExport("#join=x"), []);
+});
+
+test("an answer that comes back after a later drawing began is dropped", async () => {
+  const lists = drawings();
+  const shown = [];
+  const answers = [];
+  // A drawing as the lobby's: begin, wait for the server's answer, draw it only if still current.
+  const draw = async () => {
+    const current = lists.begin();
+    const list = await new Promise((resolve) => answers.push(resolve));
+    if (current()) shown.push(list);
+  };
+  const older = draw();
+  const newer = draw();
+  answers[1]("the newer list");
+  await newer;
+  answers[0]("the older list");
+  await older;
+  assert.deepEqual(shown, ["the newer list"]);
+  // In order, each answer is drawn.
+  const third = draw();
+  answers[2]("the third list");
+  await third;
+  assert.deepEqual(shown, ["the newer list", "the third list"]);
 });

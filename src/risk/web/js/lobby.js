@@ -4,7 +4,7 @@ import { api, seats, seatLink } from "./api.js";
 import { clockFields, fillClockFields, hosts } from "./seating.js";
 import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES, fillBotMenu, botDescription } from "./ui.js";
 import { initHouseRules } from "./houserules.js";
-import { exportLink, orderYourGames, parseExport, parseSeatLink, statusWords } from "./mine.js";
+import { drawings, exportLink, orderYourGames, parseExport, parseSeatLink, statusWords } from "./mine.js";
 import { boardField, chosenBoard, initBoards } from "./boardpick.js";
 import { OPTION_GROUPS, PRESETS, choiceWords, optionWords } from "./rulewords.js";
 
@@ -731,12 +731,12 @@ function joinControls(g) {
   return open.length > 1 ? [name, pick, go] : [name, go];
 }
 
-// Each drawing of "Your games" has a number: an answer that comes back after a later drawing began
-// (two links pasted in a row) is dropped, so an older list never overwrites a newer one.
-let mineDrawing = 0;
+// An answer that comes back after a later drawing of "Your games" began (two links pasted in a row)
+// is dropped, so an older list never overwrites a newer one.
+const mineDrawings = drawings();
 
 async function renderMine() {
-  const drawing = ++mineDrawing;
+  const current = mineDrawings.begin();
   const box = $("#my-games");
   const held = seats.all().filter((s) => s.mine && s.token);
   if (!held.length) {
@@ -748,10 +748,10 @@ async function renderMine() {
     // One request for every seat (private games included); each answer is the seat's at the same place.
     ({ seats: lines } = await api.mine(held.map((s) => ({ game: s.game, token: s.token, seen: Number.isInteger(s.seen) ? s.seen : undefined }))));
   } catch (error) {
-    if (drawing === mineDrawing) clear(box).append(el("li", { class: "empty", text: `Your games cannot be loaded: ${error.message}` }));
+    if (current()) clear(box).append(el("li", { class: "empty", text: `Your games cannot be loaded: ${error.message}` }));
     return;
   }
-  if (drawing !== mineDrawing) return;
+  if (!current()) return;
   const answered = lines.map((line, i) => ({ ...line, held: held[i] }));
   for (const line of answered) {
     if (line.error) continue;

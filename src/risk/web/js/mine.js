@@ -6,6 +6,19 @@
 
 const EXPORT_KEY = "seats=";
 
+/** Drawings of a list from answers that may come back in any order: `begin()` numbers a new drawing
+ * and returns `current()`, true until a later drawing begins. The lobby draws only from an answer whose
+ * drawing is current (two seat links pasted in a row: the older answer, come back last, is dropped). */
+export function drawings() {
+  let last = 0;
+  return {
+    begin() {
+      const mine = ++last;
+      return () => mine === last;
+    },
+  };
+}
+
 /** A seat link as pasted ("https://host/game/ID#token=T", "/game/ID#token=T") -> {game, token}, or null. */
 export function parseSeatLink(text) {
   const m = /\/game\/([A-Za-z0-9_-]{1,64})\/?#(?:.*&)?token=([A-Za-z0-9_-]{8,128})/.exec(String(text).trim());
