@@ -245,10 +245,12 @@ export class Board {
 
       const badge = svg("g", { class: "badge", transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})` });
       badge.dataset.armies = t.slug;
-      const disc = svg("circle", { r: 11 * u, class: "badge-disc", fill: PALETTE.badge.disc, "stroke-width": 2.6 * u });
-      // The flash where the count changed: a gold disc fading out over the badge's own (an opacity
-      // animation, which the compositor runs alone; a fill animation repainted the whole board each frame).
-      const flash = svg("circle", { r: 9.7 * u, class: "badge-flash" });
+      const discR = 11 * u;
+      const rimWidth = 2.6 * u;
+      const disc = svg("circle", { r: discR, class: "badge-disc", fill: PALETTE.badge.disc, "stroke-width": rimWidth });
+      // The flash where the count changed: a gold disc inside the rim fading out over the badge's own (an
+      // opacity animation, which the compositor runs alone; a fill animation repainted the board each frame).
+      const flash = svg("circle", { r: discR - rimWidth / 2, class: "badge-flash" });
       const count = svg("text", { class: "badge-text", fill: PALETTE.badge.text, "font-size": 11.5 * u, dy: "0.36em", text: "" });
       // A teammate's mark (Team RISK), inside the badge's corner so that no name is under it.
       const mark = svg("path", { class: "team-mark", "stroke-width": 1 * u });
