@@ -6,7 +6,8 @@
 //
 // The page's state is one store (page.js, gamestate.js): the modules read it and change it through
 // its named updates; this module connects, hands the server's messages to the store, and redraws
-// what each update changes (render.js).
+// what each update changes (render.js): a state message in the next frame, once for all the messages
+// that came meanwhile (frame.js).
 
 import { GameSocket, seats } from "./api.js";
 import { Chat } from "./chat.js";
@@ -17,12 +18,17 @@ import { onHover, onTerritory, wireInput } from "./input.js";
 import { onAck, onError } from "./moves.js";
 import { setPhase, showConnection, showPending } from "./status.js";
 import { REDRAW, render } from "./render.js";
+import { frameScheduler } from "./frame.js";
 import { gameId, store } from "./page.js";
+
+const stateDrawing = frameScheduler(showState);
+let battlesToShow = 0; // battles that came with the state messages since the page last drew one
 
 function start() {
   wireInput();
   store.subscribe((update) => {
     if (update === "setToken") connect(); // another seat's token (or none): a new connection
+    else if (update === "receiveState") stateDrawing.request();
     else if (REDRAW[update]) REDRAW[update]();
   });
   store.chatOpened(
@@ -58,13 +64,23 @@ function connect() {
 async function onState(msg, fresh) {
   if (!store.state.board) await loadBoard({ onTerritory, onHover });
   const previous = store.state.msg;
-  const token = rememberSeat(msg);
-  store.receiveState(msg, fresh); // redraws the page (REDRAW)
+  // A page that just opened shows the board as it is; later battles are drawn with the state.
+  battlesToShow = fresh || !previous ? 0 : battlesToShow + msg.log.filter((line) => line.kind === "battle").length;
+  store.receiveState(msg, fresh); // drawn in the next frame (showState)
+  // The first state after the board loads or the connection opens is drawn at once: the board is never
+  // on screen without its armies, nor the state before a reconnection.
+  if (fresh || !previous) stateDrawing.flush();
+}
+
+/** The latest state on the page: every part redrawn, its battles drawn on the board at the seat's pace
+ * (animate.js, never waited for). */
+function showState() {
+  const { msg, board } = store.state;
+  render();
   fitOnce();
-  // A battle that came with this state, drawn on the board at the seat's pace (animate.js): never
-  // waited for. A page that just opened shows the board as it is.
-  const battles = fresh || !previous ? 0 : msg.log.filter((line) => line.kind === "battle").length;
-  if (battles && msg.view.last_battle) showBattle(store.state.board, msg.view.last_battle, (msg.prefs && msg.prefs.pace) || "watch", battles);
+  if (battlesToShow && msg.view.last_battle) showBattle(board, msg.view.last_battle, (msg.prefs && msg.prefs.pace) || "watch", battlesToShow);
+  battlesToShow = 0;
+  const token = rememberSeat(msg);
   if (token) applyRemembered({ msg, gameId, token });
   // The state shown, for tests and tools that drive the page (data-state-id on <body>).
   document.body.dataset.stateId = String(msg.state_id);

@@ -51,9 +51,9 @@ function renderSeats() {
 }
 
 /** What to redraw after each named update (gamestate.js); an update not named here redraws nothing
- * (its control changed its own words, or nothing shown depends on it). */
+ * (its control changed its own words, or nothing shown depends on it). A state message (receiveState)
+ * is drawn by game.js, once a frame. */
 export const REDRAW = {
-  receiveState: render,
   playedElsewhere: render,
   select: render,
   cancelSelection: render,
