@@ -5,6 +5,7 @@
 - ``storage``: an open store, once each for "memory", "sqlite" and "postgresql"; closed afterwards.
 - ``postgres_cluster``: the session's PostgreSQL cluster (tests/pg.py PgCluster), started on first use.
 - ``own_postgres_cluster``: a cluster of the test's own, which it may stop and start again.
+- ``shared_chromium``: the run's Chromium (tests/chromium.py), launched on first use.
 
 Without PostgreSQL the "postgresql" cases skip on a developer's machine and fail under CI=true, where
 they must run; ``-m "not postgresql"`` leaves them out.
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+import chromium
 from pg import PgCluster, unavailable_reason
 
 if TYPE_CHECKING:
@@ -73,6 +75,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if item.path.name in BOTH_BUILDS:
             item.add_marker(pytest.mark.both_builds)
+
+
+@pytest.fixture(scope="session")
+def shared_chromium() -> Iterator[object]:
+    yield from chromium.launched()
 
 
 def _need_postgres() -> None:

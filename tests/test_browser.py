@@ -20,33 +20,18 @@ import pytest
 
 from live_server import free_port, request, server
 
-CHROMIUM = Path("/usr/bin/chromium")
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
-def require_chromium() -> None:
-    """Debian's Chromium, which the browser tests drive: a failure in CI (.ci/run installs it), elsewhere
-    the test is left out with what to install."""
-    if not CHROMIUM.exists():
-        if os.environ.get("CI", "").lower() in ("true", "1"):
-            pytest.fail("Debian's Chromium is missing: .ci/run installs it (apt-get install chromium)")
-        pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
-
-
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield browser
-        browser.close()
+def browser(shared_chromium: Any) -> Iterator[Any]:
+    """The run's Chromium (tests/chromium.py); the contexts a module's tests left open close with it."""
+    yield shared_chromium
+    for context in shared_chromium.contexts:
+        context.close()
 
 
 @pytest.fixture(scope="module")

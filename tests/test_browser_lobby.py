@@ -153,6 +153,8 @@ def test_deal_and_do_my_setup_for_me_starts_at_my_first_turn(browser: Any, port:
     page.click("#setup-deal")
     expect(page.locator("#auto-place-field")).to_be_visible()
     page.check("#auto-place")
+    page.locator("summary", has_text="Table settings").click()
+    page.fill("#bot-delay", "0")  # the bots' own setup at full speed: what is tested is mine
     game = create(page, port)
     token = (page.locator("#play-now").get_attribute("href") or "").split("#token=")[1]
 

@@ -37,8 +37,8 @@ from typing import Any
 
 import pytest
 
+from chromium import require_chromium
 from live_server import free_port
-from test_browser import require_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
