@@ -30,8 +30,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from chromium import ARGS, CHROMIUM
 from live_server import free_port, request, server
-from test_browser import CHROMIUM, LAPTOP, Person
+from test_browser import LAPTOP, Person
 
 
 class QuickPerson(Person):
@@ -127,11 +128,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         port = free_port()
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
-        )
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
         with server(f"sqlite:///{folder}/games.sqlite3", port):
             result = play_game(browser, port, args)
         browser.close()
