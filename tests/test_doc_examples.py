@@ -412,7 +412,7 @@ EXAMPLES: dict[str, Disposition] = {
         ("tests/test_doc_examples.py::test_shell_example",), "the same script, run with --json below"
     ),
     "docs/web.md: .venv/bin/python benchmarks/bench_server.py --json": Run(
-        instead=".venv/bin/python benchmarks/bench_server.py --json --games 1 --stores sqlite --seconds 60"
+        instead=".venv/bin/python benchmarks/bench_server.py --json --games 1 --stores sqlite --seconds 60 --max-actions 300"
     ),
     "docs/web.md: .venv/bin/python benchmarks/bench_server.py --profile /tmp/prof": Covered(
         ("tests/test_doc_examples.py::test_shell_example",),

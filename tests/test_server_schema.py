@@ -39,9 +39,9 @@ from risk.server.inputs import NUMBER_MAX, SEED_MAX
 from risk.server.master import GameMaster, GameSpec, Refusal, SeatSpec
 from risk.server.sql import SqlStorage
 
-# Per route: `make test` tries 50, about 40 s on 2 cores; `make test-all` 300 more (marked
+# Per route: `make test` tries 30, about 20 s on 2 cores; `make test-all` 300 more (marked
 # slow, tests/tiers.py), in which a 150-example run once found a refusal the schema did not list.
-EXAMPLES = 50
+EXAMPLES = 30
 EXAMPLES_AT_LENGTH = 300
 CHECKS = [
     not_a_server_error,
