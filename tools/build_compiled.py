@@ -96,6 +96,33 @@ def source_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+# What the build imports (mypyc, setuptools) and the types the compiled modules' imports need (numpy,
+# for risk.odds), as pyproject.toml pins them: `make` installs these first, so that the build starts
+# while the rest of the packages install (the same versions: nothing the build uses changes under it).
+BUILD_NEEDS = ("setuptools", "wheel", "mypy", "mypy_extensions", "numpy")
+
+
+def build_requirements() -> list[str]:
+    """The requirement strings of BUILD_NEEDS in pyproject.toml (build system, dependencies, dev extra)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = [
+        *project["build-system"]["requires"],
+        *project["project"]["dependencies"],
+        *project["project"]["optional-dependencies"]["dev"],
+    ]
+    found: dict[str, str] = {}
+    for requirement in listed:
+        name = re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0].lower().replace("-", "_")
+        if name in BUILD_NEEDS:
+            found.setdefault(name, requirement)
+    missing = [name for name in BUILD_NEEDS if name not in found]
+    if missing:
+        raise SystemExit(f"build_compiled: pyproject.toml does not list {missing}")
+    return [found[name] for name in BUILD_NEEDS]
+
+
 def missing_tools() -> str | None:
     """What the build needs and this machine lacks, or None."""
     if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
@@ -283,7 +310,13 @@ def main() -> None:
     parser.add_argument(
         "--can-build", action="store_true", help="build nothing: exit 0 if this machine can build, 3 if not"
     )
+    parser.add_argument(
+        "--requirements", action="store_true", help="build nothing: print the packages the build needs"
+    )
     args = parser.parse_args()
+    if args.requirements:
+        print(" ".join(build_requirements()))
+        return
     if args.can_build:
         if (missing := missing_tools()) is not None:
             print(f"build_compiled: cannot build the compiled core: {missing}", file=sys.stderr)
