@@ -22,7 +22,7 @@ import { frameScheduler } from "./frame.js";
 import { gameId, store } from "./page.js";
 
 const stateDrawing = frameScheduler(showState);
-let battlesToShow = 0; // battles that came with the state messages since the page last drew one
+let battlesToShow = 0; // the rolls of the last battle that came since the page last drew a state
 
 function start() {
   wireInput();
@@ -64,8 +64,11 @@ function connect() {
 async function onState(msg, fresh) {
   if (!store.state.board) await loadBoard({ onTerritory, onHover });
   const previous = store.state.msg;
-  // A page that just opened shows the board as it is; later battles are drawn with the state.
-  battlesToShow = fresh || !previous ? 0 : battlesToShow + msg.log.filter((line) => line.kind === "battle").length;
+  // A page that just opened shows the board as it is; later, the last battle (the view's last_battle)
+  // is drawn with the state, with the rolls of the message that brought it (a blitz sends several).
+  const battles = msg.log.filter((line) => line.kind === "battle").length;
+  if (fresh || !previous) battlesToShow = 0;
+  else if (battles) battlesToShow = battles;
   store.receiveState(msg, fresh); // drawn in the next frame (showState)
   // The first state after the board loads or the connection opens is drawn at once: the board is never
   // on screen without its armies, nor the state before a reconnection.
