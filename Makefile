@@ -53,7 +53,8 @@ pure: $(BIN)/risk
 # tests (marked browser), which run in one process: they wait on real timing, and a second process on
 # 2 cores starved them. In `make test` the browser tests run beside the others, which run at the lowest
 # priority (nice 19): the browser tests wait on timing and used 2 cores 65% of the time alone; the
-# others take what they leave (measured on 2 cores: 1,014 s side by side, against 691 s and 507 s one after the other).
+# others take what they leave (measured on 2 cores: 1,014 s side by side, against 691 s and 507 s one
+# after the other).
 # RISK_EXPECT_BUILD: tests/test_compiled.py checks each run tests the build it names.
 TEST_JOBS ?= 2
 # AUDIT=audit: `make test` audits the packages once they are installed, before the tests (.ci/run).
