@@ -83,14 +83,16 @@ test: $(BIN)/mypyc
 	fi; \
 	mkdir -p build; \
 	$(BIN)/python tools/build_compiled.py >build/build_compiled.log 2>&1 & build=$$!; \
-	$(MAKE) --no-print-directory $(BIN)/risk lint $(AUDIT) && $(PURE_RUN) RISK_TEST_SAMPLE=1 $(PYTEST_PARALLEL) -m "both_builds and not slow"; \
+	$(MAKE) --no-print-directory $(BIN)/risk lint $(AUDIT) && \
+		$(PURE_RUN) RISK_TEST_SAMPLE=1 $(PYTEST_PARALLEL) -m "both_builds and not slow" $$($(BIN)/python tests/tiers.py both-builds); \
 	tested=$$?; \
 	if [ $$tested -ne 0 ]; then kill $$build 2>/dev/null; wait $$build; exit $$tested; fi; \
 	wait $$build; built=$$?; \
 	if [ $$built -ne 0 ]; then cat build/build_compiled.log; exit $$built; fi; \
 	tail -n 1 build/build_compiled.log; \
 	echo "The browser tests run beside the others; their output follows theirs (build/browser_tests.log)."; \
-	$(COMPILED_RUN) $(PYTEST_BROWSER) -m "browser and not slow" >build/browser_tests.log 2>&1 & browser=$$!; \
+	browser_files=$$($(BIN)/python tests/tiers.py browser) || exit $$?; \
+	$(COMPILED_RUN) $(PYTEST_BROWSER) -m "browser and not slow" $$browser_files >build/browser_tests.log 2>&1 & browser=$$!; \
 	$(COMPILED_RUN) nice -n 19 $(PYTEST_PARALLEL) -m "not browser and not slow"; tested=$$?; \
 	wait $$browser; browsed=$$?; \
 	cat build/browser_tests.log; \

@@ -23,6 +23,7 @@ import pytest
 
 import chromium
 from pg import PgCluster, unavailable_reason
+from tiers import BOTH_BUILDS, BROWSER_FILES
 
 if TYPE_CHECKING:
     from risk.server.storage import Storage
@@ -41,37 +42,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-# The files whose tests `make test` runs on the other build too (docs/testing.md): the build check, and
-# what the compiled core (tools/build_compiled.py's COMPILED: the rules, the map, the view, the bots'
-# hot paths) could get differently from pure Python: whole games byte for byte, move generation,
-# saved and copied states, the rules' worked examples, variants and properties, the fog and the view,
-# the determiniser, the float odds and the bots' decisions.
-BOTH_BUILDS = frozenset(
-    {
-        "test_compiled.py",
-        "test_golden_records.py",
-        "test_perft.py",
-        "test_saved_states.py",
-        "test_state_fields.py",
-        "test_rulebook_examples.py",
-        "test_rules_scenario.py",
-        "test_variants.py",
-        "test_variant_secrets.py",
-        "test_engine_properties.py",
-        "test_determinise.py",
-        "test_fog.py",
-        "test_view.py",
-        "test_odds_float.py",
-        "test_bots.py",
-    }
-)
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # The browser tests wait on real timing: `make test` runs them in one process after the others,
     # which run in parallel (-m browser / -m "not browser").
     for item in items:
-        if item.path.name.startswith("test_browser"):
+        if item.path.name.startswith(BROWSER_FILES):
             item.add_marker(pytest.mark.browser)
         if item.path.name in BOTH_BUILDS:
             item.add_marker(pytest.mark.both_builds)

@@ -30,6 +30,9 @@ from test_browser_board import BOXES, overlap
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
 BOTS8 = [{"kind": "bot", "bot": "quick"}] * 8
+# A game that stays as it is drawn: every territory dealt at once, then a bot's move every 5 s. At full
+# speed, the bots would play on under the module's next tests (on 100 territories, for minutes).
+STILL: dict[str, Any] = {"bot_delay": 5, "options": {"setup": "deal"}}
 
 
 @cache
@@ -186,7 +189,7 @@ def test_a_board_without_outlines_is_drawn_as_cells(
         "edition": "1993",
         "seats": BOTS8[:4],
         "seed": 6,
-        "bot_delay": 0,
+        **STILL,
         "board": without_outlines(big_board()),
     }
     created = request(port, "POST", "/api/games", body)
@@ -228,7 +231,7 @@ def test_mission_cards_in_the_words_of_the_board(browser: Any, port: int) -> Non
         "edition": "2003",
         "game": "mission",
         "seed": 7,
-        "bot_delay": 0,
+        **STILL,
         "board": big_board(),
         "seats": [{"kind": "human", "name": "Ann"}, *BOTS8[:2]],
     }
@@ -255,7 +258,7 @@ def test_mission_cards_in_the_words_of_the_board(browser: Any, port: int) -> Non
 def test_a_board_of_another_shape_opens_whole_on_a_laptop(browser: Any, port: int) -> None:
     """Pangaea (3:2) on a laptop's wide map: the page opens on the whole board, every territory's
     name and badge inside the map (filling the width cropped its north and south)."""
-    body = {"edition": "2003", "board": "pangaea", "seed": 3, "bot_delay": 0, "seats": BOTS8[:3]}
+    body = {"edition": "2003", "board": "pangaea", "seed": 3, **STILL, "seats": BOTS8[:3]}
     created = request(port, "POST", "/api/games", body)
     page = open_game(browser, port, created["id"], LAPTOP)
     page.wait_for_timeout(300)
@@ -279,7 +282,7 @@ def test_the_small_board_is_drawn_whole_without_collisions(
 ) -> None:
     """The crossroads, the small board we ship, in a 3-player game: every territory drawn with its
     name and badge, no name over another name or a badge, at a laptop's and a phone's width."""
-    body = {"edition": "1993", "board": "crossroads", "seed": 5, "bot_delay": 0, "seats": BOTS8[:3]}
+    body = {"edition": "1993", "board": "crossroads", "seed": 5, **STILL, "seats": BOTS8[:3]}
     created = request(port, "POST", "/api/games", body)
     page = open_game(browser, port, created["id"], viewport)
     page.wait_for_timeout(300)

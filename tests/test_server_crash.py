@@ -12,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from crash_harness import game_setups, kills, run
+from crash_harness import KINDS, SHORT_KINDS, game_setups, kills, run
 from tiers import sizes
 
 SEED = 14_001
 
 
-@pytest.mark.parametrize(("games", "killed"), sizes((2, 3), (8, 6)))
+@pytest.mark.parametrize(("games", "killed", "kinds"), sizes((2, 3, SHORT_KINDS), (8, 6, KINDS)))
 def test_killed_at_random_moments_every_game_ends_as_without_a_kill(
-    storage_url: str, tmp_path: Path, games: int, killed: int
+    storage_url: str, tmp_path: Path, games: int, killed: int, kinds: tuple[tuple[str, str, str], ...]
 ) -> None:
     store = storage_url.split(":", 1)[0]
-    report = run(storage_url, store, tmp_path, game_setups(games, SEED), kills(killed, SEED), SEED)
+    report = run(storage_url, store, tmp_path, game_setups(games, SEED, kinds), kills(killed, SEED), SEED)
     assert report.problems == [], report.summary()
     assert report.kills == killed and len(report.restart_seconds) == killed
     assert report.finished == report.records_identical == games

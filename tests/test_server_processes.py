@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from crash_harness import Fault, Harness, game_setups, kills, random_moments, run
+from crash_harness import KINDS, SHORT_KINDS, Fault, Harness, game_setups, kills, random_moments, run
 from pg import PgCluster
 from tiers import sizes
 
@@ -42,18 +42,19 @@ def database(postgres_cluster: PgCluster, request: pytest.FixtureRequest) -> str
 @pytest.mark.postgresql
 def test_two_processes_without_a_kill_play_as_one(database: str, tmp_path: Path) -> None:
     """The moves of a page on one process reach the page on the other (no kill, no reconnection)."""
-    report = run(database, "postgresql", tmp_path, game_setups(2, SEED + 50), None, SEED + 50, processes=2)
+    setups = game_setups(2, SEED + 50, SHORT_KINDS)
+    report = run(database, "postgresql", tmp_path, setups, None, SEED + 50, processes=2)
     assert report.problems == [], report.summary()
     assert report.finished == report.records_identical == 2
     assert report.reconnections == 0 and report.server_errors == 0
 
 
 @pytest.mark.postgresql
-@pytest.mark.parametrize(("games", "killed"), sizes((2, 2), (4, 4)))
+@pytest.mark.parametrize(("games", "killed", "kinds"), sizes((2, 2, SHORT_KINDS), (4, 4, KINDS)))
 def test_two_processes_killed_in_turn_nothing_lost_or_doubled(
-    database: str, tmp_path: Path, games: int, killed: int
+    database: str, tmp_path: Path, games: int, killed: int, kinds: tuple[tuple[str, str, str], ...]
 ) -> None:
-    setups = game_setups(games, SEED)
+    setups = game_setups(games, SEED, kinds)
     report = run(database, "postgresql", tmp_path, setups, kills(killed, SEED), SEED, processes=2)
     assert report.problems == [], report.summary()
     assert report.kills == killed and report.server_starts == 2 + killed
@@ -113,11 +114,11 @@ def worker_kills(count: int, seed: int) -> Fault:
 
 
 @pytest.mark.postgresql
-@pytest.mark.parametrize(("games", "killed"), sizes((2, 2), (4, 3)))
+@pytest.mark.parametrize(("games", "killed", "kinds"), sizes((2, 2, SHORT_KINDS), (4, 3, KINDS)))
 def test_workers_option_two_processes_one_port_worker_killed(
-    database: str, tmp_path: Path, games: int, killed: int
+    database: str, tmp_path: Path, games: int, killed: int, kinds: tuple[tuple[str, str, str], ...]
 ) -> None:
-    setups = game_setups(games, SEED + 100)
+    setups = game_setups(games, SEED + 100, kinds)
     options = ["--workers", "2"]
     fault = worker_kills(killed, SEED)
     report = run(database, "postgresql", tmp_path, setups, fault, SEED + 100, options=options)
