@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 unexport PYTHONDONTWRITEBYTECODE
 
 # First what the compiled core's build needs (tools/build_compiled.py --requirements: mypyc, setuptools,
-# numpy's types), so that `make test` starts the build (one gcc, minutes) while the rest installs.
+# numpy's types), so that `make test` starts the build (minutes of gcc) while the rest installs.
 $(BIN)/mypyc: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -46,7 +46,7 @@ pure: $(BIN)/risk
 # but the long sweeps (marked slow) on the build `make play` serves (the compiled one where the machine
 # can compile: tools/build_compiled.py exits 3 where it cannot), and on the other build (pure Python)
 # the tests of what the compiled core could get differently (marked both_builds in tests/conftest.py).
-# The compiled core builds (one gcc, about 4 minutes) while the lint and the pure-Python tests run:
+# The compiled core builds (about 2 minutes alone on 2 cores) while the lint and the pure-Python tests run:
 # RISK_PURE=1 imports every module from its .py, whatever lands beside it meanwhile.
 # `make test-all`, before a release and before a change to the engine or the bots: everything, the
 # slow sweeps included, on both builds. TEST_JOBS processes (pytest-xdist) for all but the browser
