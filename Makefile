@@ -45,7 +45,7 @@ pure: $(BIN)/risk
 # The tests in two tiers (docs/testing.md). `make test`, what CI runs: ruff, mypy, then the whole suite
 # but the long sweeps (marked slow) on the build `make play` serves (the compiled one where the machine
 # can compile: tools/build_compiled.py exits 3 where it cannot), and on the other build (pure Python)
-# the tests of what the compiled core could get differently (marked both_builds in tests/conftest.py).
+# the tests of what the compiled core could get differently (marked both_builds: tests/tiers.py).
 # The compiled core builds (about 2 minutes alone on 2 cores) while the lint and the pure-Python tests run:
 # RISK_PURE=1 imports every module from its .py, whatever lands beside it meanwhile.
 # `make test-all`, before a release and before a change to the engine or the bots: everything, the

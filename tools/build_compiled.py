@@ -265,7 +265,7 @@ def keep_docstrings(c_file: Path) -> None:
 
 def parallel_build_ext() -> type:
     """setuptools' ``build_ext``, compiling the C files of one extension side by side. mypyc's
-    ``multi_file`` build writes a C file a module (59 files, the largest a few MB) where one file held
+    ``multi_file`` build writes a C file a module (59 files, the largest about 1 MB) where one file held
     them all (31 MB); setuptools compiles an extension's files one after another, on one core. Measured
     on 2 cores: 108-118 s and 170-180 CPU-s for the build, against about 290 s and 295 CPU-s for one
     file, and the code is not slower (docs/compiled.md)."""
