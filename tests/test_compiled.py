@@ -242,7 +242,7 @@ def test_help_of_the_game_shows_its_docstrings() -> None:
 
 
 def test_the_files_make_test_runs_on_both_builds_exist() -> None:
-    """tests/conftest.py names them (docs/testing.md): a renamed file would drop out silently."""
+    """tests/tiers.py names them (docs/testing.md): a renamed file would drop out silently."""
     from tiers import BOTH_BUILDS
 
     here = Path(__file__).resolve().parent
