@@ -23,11 +23,6 @@ def test_every_file_with_browser_cases_is_in_the_browser_tier() -> None:
     assert "test_browser.py" in listed and "test_doc_examples.py" in listed
 
 
-def test_the_both_builds_tier_is_the_files_named_and_they_are_there() -> None:
-    assert sorted(Path(name).name for name in files("both-builds")) == sorted(BOTH_BUILDS)
-    assert all((TESTS / name).is_file() for name in BOTH_BUILDS)
-
-
 def test_the_command_prints_the_paths_and_refuses_an_unknown_tier() -> None:
     root = TESTS.parent
 
