@@ -362,11 +362,13 @@ def test_whole_fogged_games_each_seat_reads_its_own_lines(
                 view = message["view"]
                 if view["fog"]:
                     index = -1 if seat is None else seat
-                    log = live.log
+                    # The game as last committed: the server's thread may be half-way through a move.
+                    shown = live.published
+                    log = shown.log
                     readable = [
                         line for line, m in zip(log, log._seen_by[log.base :], strict=True) if sees(m, index)
                     ]
-                    if message["state_id"] == live.state_id:  # all its lines, the newest still held
+                    if message["state_id"] == shown.state_id:  # all its lines, the newest still held
                         assert len(held) == log.position_for(index, len(log)), f"seat {seat}"
                         newest = min(len(held), len(readable))
                         assert held[len(held) - newest :] == readable[len(readable) - newest :], seat
