@@ -213,7 +213,9 @@ def test_the_host_hands_an_absent_seat_to_a_bot_and_resigns(browser: Any, port: 
     page.locator(".seat-row[data-seat='1'] input[type=text]").fill("Bob")
     page.locator("summary", has_text="Table settings").click()
     page.locator("#bot-delay").fill("0.1")
-    page.locator("#turn-time").fill("300")
+    page.locator("#turn-time").fill("5")  # minutes, the unit shown first
+    page.locator("#time-bank").fill("1.5")  # hours
+    page.locator("#vacation-days").fill("4")
     page.locator("#missed-turns").fill("3")
     page.locator("#stand-in").select_option("fortress")
     page.click("#create-game")
@@ -225,7 +227,14 @@ def test_the_host_hands_an_absent_seat_to_a_bot_and_resigns(browser: Any, port: 
         "id => JSON.parse(localStorage.getItem('risk.hosts.v1')).some(h => h.game === id)", game_id
     )
     timer = request(port, "GET", f"/api/games/{game_id}/view")["timer"]
-    assert timer == {"turn_time": 300.0, "defend_timeout": 30.0, "missed_turns": 3, "stand_in": "fortress"}
+    assert timer == {
+        "turn_time": 300.0,
+        "defend_timeout": 30.0,
+        "missed_turns": 3,
+        "stand_in": "fortress",
+        "time_bank": 5400.0,
+        "vacation_days": 4.0,
+    }
     play_now.click()
     page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
     # Bob never came: the host's button on his row hands his seat to the stand-in bot.

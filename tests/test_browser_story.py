@@ -87,6 +87,7 @@ def create_in_the_lobby(page: Any, port: int) -> tuple[str, str, str, str]:
     page.locator("summary", has_text="Table settings").click()
     page.fill("#bot-delay", "0")
     page.fill("#turn-time", str(TURN_TIME))
+    page.select_option("#turn-time-unit", "1")  # seconds
     page.fill("#missed-turns", "1")
     page.select_option("#stand-in", "quick")
     page.fill("#seed", str(SEED))

@@ -1,7 +1,7 @@
 // The lobby (/): create a game, join an open seat, watch, and find the games this browser holds.
 
 import { api, seats, seatLink } from "./api.js";
-import { clockFields, fillClockFields, hosts } from "./seating.js";
+import { clockFields, fillClockFields, hosts, setClockField } from "./seating.js";
 import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES, fillBotMenu, botDescription } from "./ui.js";
 import { initHouseRules } from "./houserules.js";
 import { drawings, exportLink, orderYourGames, parseExport, parseSeatLink, statusWords } from "./mine.js";
@@ -903,7 +903,7 @@ function applyRules(settings) {
     $("#fog-open").checked = table.spectators === FOG.open;
   }
   if (table.public !== undefined) $("#public").checked = table.public;
-  if (table.turn_time !== undefined) $("#turn-time").value = String(table.turn_time);
+  if (table.turn_time !== undefined) setClockField("turn-time", table.turn_time);
   if (table.missed_turns !== undefined) $("#missed-turns").value = String(table.missed_turns);
   if (table.stand_in !== undefined) $("#stand-in").value = table.stand_in;
   renderAll();

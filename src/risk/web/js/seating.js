@@ -178,14 +178,30 @@ export function fillClockFields(meta) {
   if (!select) return;
   fillBotMenu(select, meta);
   select.value = defaults.stand_in || "quick";
-  $("#turn-time").value = String(defaults.turn_time || 0);
+  setClockField("turn-time", defaults.turn_time || 0);
   $("#missed-turns").value = String(defaults.missed_turns ?? 2);
+}
+
+/** Seconds shown as an amount in the largest unit of the field's menu that divides them. */
+export function setClockField(id, seconds) {
+  const unit = $(`#${id}-unit`);
+  const units = [...unit.options].map((o) => Number(o.value)).sort((a, b) => b - a);
+  const size = units.find((u) => seconds % u === 0 && seconds >= u) || units[units.length - 1];
+  unit.value = String(size);
+  $(`#${id}`).value = String(seconds / size);
+}
+
+/** The field's amount times its unit: seconds, as the API takes them. */
+function clockSeconds(id) {
+  return Math.round(Number($(`#${id}`).value || 0) * Number($(`#${id}-unit`).value || 1));
 }
 
 export function clockFields() {
   return {
-    turn_time: Number($("#turn-time").value || 0),
+    turn_time: clockSeconds("turn-time"),
     missed_turns: Number($("#missed-turns").value || 0),
     stand_in: $("#stand-in").value || "quick",
+    time_bank: clockSeconds("time-bank"),
+    vacation_days: Number($("#vacation-days").value || 0),
   };
 }
