@@ -122,6 +122,8 @@ def test_two_friends_play_one_walks_away_and_both_look_back(browser: Any, port: 
         "defend_timeout": 30.0,
         "missed_turns": 1,
         "stand_in": "quick",
+        "time_bank": 0.0,
+        "vacation_days": 0.0,
     }
 
     # 2. Bob opens his link while Ann goes to the board; both boards come up.

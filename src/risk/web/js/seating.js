@@ -185,6 +185,10 @@ export function fillClockFields(meta) {
 /** Seconds shown as an amount in the largest unit of the field's menu that divides them. */
 export function setClockField(id, seconds) {
   const unit = $(`#${id}-unit`);
+  if (!seconds) {
+    $(`#${id}`).value = "0"; // none: the unit shown stays as it is
+    return;
+  }
   const units = [...unit.options].map((o) => Number(o.value)).sort((a, b) => b - a);
   const size = units.find((u) => seconds % u === 0 && seconds >= u) || units[units.length - 1];
   unit.value = String(size);
