@@ -349,7 +349,11 @@ def test_house_rules_keep_the_turn_clock(client: TestClient) -> None:
     seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 2
     game = client.post("/api/games", json={"seats": seats} | table).json()
     timer = client.get(f"/api/games/{game['id']}/view").json()["timer"]
-    assert timer == table
+    assert timer == {
+        **table,
+        "time_bank": 0.0,
+        "vacation_days": 0.0,
+    }  # house rules keep no bank nor vacations
 
 
 @pytest.mark.parametrize(
