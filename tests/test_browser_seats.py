@@ -250,8 +250,24 @@ def test_the_host_hands_an_absent_seat_to_a_bot_and_resigns(browser: Any, port: 
         "#log li[data-kind='note']", has_text="The host handed Bob's seat to the fortress bot"
     ).wait_for(timeout=10_000)
     assert page.locator(".player-row[data-seat='1'] .host-replace").count() == 0
+    # Ann's seat panel (folded away until opened) tells the clock's settings in words, and takes
+    # a vacation of a day and a half out of her four; she comes back early and has the rest back.
+    page.click("#seat-panel > summary")
+    info = page.locator("#timer-info").inner_text()
+    assert "a time bank of 1 hour 30 minutes each" in info and "4 days of vacation each" in info, info
+    page.locator("#vacation-days-input").fill("1.5")
+    page.click("#vacation-go")
+    page.locator("#vacation-words", has_text="On vacation until").wait_for(timeout=10_000)
+    page.locator("#log li[data-kind='note']", has_text="Ann is on vacation until").wait_for(timeout=10_000)
+    own = request(port, "GET", f"/api/games/{game_id}/view")["seat_clocks"][0]
+    assert own["away_until"] is not None and own["vacation_left"] == 2.5 * 86400, own
+    shot(page, "vacation-laptop")
+    page.click("#vacation-back")
+    page.locator("#vacation-go").wait_for(timeout=10_000)
+    page.locator("#log li[data-kind='note']", has_text="Ann is back from vacation").wait_for(timeout=10_000)
+    own = request(port, "GET", f"/api/games/{game_id}/view")["seat_clocks"][0]
+    assert own["away_until"] is None and 4 * 86400 - 60 < own["vacation_left"] <= 4 * 86400, own
     # Ann resigns (a second click confirms): her armies stay; the bots play on.
-    page.click("#seat-panel > summary")  # "Your seat" is folded away until opened
     page.click("#resign")
     page.click("#resign-confirm")
     page.locator("#resigned-note").wait_for(timeout=10_000)

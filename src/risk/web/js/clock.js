@@ -9,6 +9,8 @@ let ends = null; // performance.now() at which the clock shown runs out
 let bankFrom = null; // performance.now() from which the time bank is in use (null: no bank)
 let ticker = null;
 let shownKey = "";
+// As the phone's top bar in app.css (none under node's tests of the words).
+const narrow = typeof window !== "undefined" && window.matchMedia ? window.matchMedia("(max-width: 520px)") : { matches: false };
 
 /** Show the clock of a state message (or hide it: no clock runs). */
 export function updateClock(msg, players, mySeat) {
@@ -64,8 +66,10 @@ function tick() {
   if (!box || !time || ends === null) return;
   const left = secondsLeft();
   const inBank = bankFrom !== null && performance.now() >= bankFrom;
-  // Long clocks in words ("1 day 3 hours left"), a short one counting down ("0:42").
-  time.textContent = (left >= 3600 ? `${durationWords(left)} left` : formatSeconds(left)) + (inBank ? " (time bank)" : "");
+  // Long clocks in words ("1 day 3 hours left"), a short one counting down ("0:42"); a phone's top
+  // bar has room for the short form only ("1 d 3 h").
+  const words = left >= 3600 && !narrow.matches;
+  time.textContent = (words ? `${durationWords(left)} left` : formatSeconds(left)) + (inBank ? (narrow.matches ? " bank" : " (time bank)") : "");
   box.classList.toggle("in-bank", inBank);
   box.classList.toggle("low", left <= 10);
   box.classList.toggle("out", left === 0);
