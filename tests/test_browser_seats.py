@@ -213,7 +213,9 @@ def test_the_host_hands_an_absent_seat_to_a_bot_and_resigns(browser: Any, port: 
     page.locator(".seat-row[data-seat='1'] input[type=text]").fill("Bob")
     page.locator("summary", has_text="Table settings").click()
     page.locator("#bot-delay").fill("0.1")
-    page.locator("#turn-time").fill("300")
+    page.locator("#turn-time").fill("5")  # minutes, the unit shown first
+    page.locator("#time-bank").fill("1.5")  # hours
+    page.locator("#vacation-days").fill("4")
     page.locator("#missed-turns").fill("3")
     page.locator("#stand-in").select_option("fortress")
     page.click("#create-game")
@@ -225,7 +227,14 @@ def test_the_host_hands_an_absent_seat_to_a_bot_and_resigns(browser: Any, port: 
         "id => JSON.parse(localStorage.getItem('risk.hosts.v1')).some(h => h.game === id)", game_id
     )
     timer = request(port, "GET", f"/api/games/{game_id}/view")["timer"]
-    assert timer == {"turn_time": 300.0, "defend_timeout": 30.0, "missed_turns": 3, "stand_in": "fortress"}
+    assert timer == {
+        "turn_time": 300.0,
+        "defend_timeout": 30.0,
+        "missed_turns": 3,
+        "stand_in": "fortress",
+        "time_bank": 5400.0,
+        "vacation_days": 4.0,
+    }
     play_now.click()
     page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
     # Bob never came: the host's button on his row hands his seat to the stand-in bot.
@@ -241,8 +250,24 @@ def test_the_host_hands_an_absent_seat_to_a_bot_and_resigns(browser: Any, port: 
         "#log li[data-kind='note']", has_text="The host handed Bob's seat to the fortress bot"
     ).wait_for(timeout=10_000)
     assert page.locator(".player-row[data-seat='1'] .host-replace").count() == 0
+    # Ann's seat panel (folded away until opened) tells the clock's settings in words, and takes
+    # a vacation of a day and a half out of her four; she comes back early and has the rest back.
+    page.click("#seat-panel > summary")
+    info = page.locator("#timer-info").inner_text()
+    assert "a time bank of 1 hour 30 minutes each" in info and "4 days of vacation each" in info, info
+    page.locator("#vacation-days-input").fill("1.5")
+    page.click("#vacation-go")
+    page.locator("#vacation-words", has_text="On vacation until").wait_for(timeout=10_000)
+    page.locator("#log li[data-kind='note']", has_text="Ann is on vacation until").wait_for(timeout=10_000)
+    own = request(port, "GET", f"/api/games/{game_id}/view")["seat_clocks"][0]
+    assert own["away_until"] is not None and own["vacation_left"] == 2.5 * 86400, own
+    shot(page, "vacation-laptop")
+    page.click("#vacation-back")
+    page.locator("#vacation-go").wait_for(timeout=10_000)
+    page.locator("#log li[data-kind='note']", has_text="Ann is back from vacation").wait_for(timeout=10_000)
+    own = request(port, "GET", f"/api/games/{game_id}/view")["seat_clocks"][0]
+    assert own["away_until"] is None and 4 * 86400 - 60 < own["vacation_left"] <= 4 * 86400, own
     # Ann resigns (a second click confirms): her armies stay; the bots play on.
-    page.click("#seat-panel > summary")  # "Your seat" is folded away until opened
     page.click("#resign")
     page.click("#resign-confirm")
     page.locator("#resigned-note").wait_for(timeout=10_000)

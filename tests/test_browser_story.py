@@ -87,6 +87,7 @@ def create_in_the_lobby(page: Any, port: int) -> tuple[str, str, str, str]:
     page.locator("summary", has_text="Table settings").click()
     page.fill("#bot-delay", "0")
     page.fill("#turn-time", str(TURN_TIME))
+    page.select_option("#turn-time-unit", "1")  # seconds
     page.fill("#missed-turns", "1")
     page.select_option("#stand-in", "quick")
     page.fill("#seed", str(SEED))
@@ -121,6 +122,8 @@ def test_two_friends_play_one_walks_away_and_both_look_back(browser: Any, port: 
         "defend_timeout": 30.0,
         "missed_turns": 1,
         "stand_in": "quick",
+        "time_bank": 0.0,
+        "vacation_days": 0.0,
     }
 
     # 2. Bob opens his link while Ann goes to the board; both boards come up.

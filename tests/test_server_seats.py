@@ -110,6 +110,8 @@ def test_the_clock_runs_out_then_a_stand_in_plays(storage: Storage) -> None:
         "defend_timeout": 30.0,
         "missed_turns": 2,
         "stand_in": "fortress",
+        "time_bank": 0.0,
+        "vacation_days": 0.0,
     }
     stored = storage.get_game(game_id)
     assert stored is not None and (stored.deadline, stored.deadline_state) == (live.deadline, live.state_id)

@@ -345,11 +345,18 @@ def test_house_rules_keep_the_turn_clock(client: TestClient) -> None:
     saved = client.post("/api/rulesets", json=RULESET | {"table": clock}).json()
     table = saved["settings"]["table"]
     assert table == {"turn_time": 90.0, "missed_turns": 1, "stand_in": "fortress", "defend_timeout": 15.0}
-    # A game created from them has the same clock.
+    # A game created from them has the same clock (none of the long clock's settings: none kept).
     seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 2
     game = client.post("/api/games", json={"seats": seats} | table).json()
     timer = client.get(f"/api/games/{game['id']}/view").json()["timer"]
-    assert timer == table
+    assert timer == table | {"time_bank": 0.0, "vacation_days": 0.0}
+    # A long game's clock: a day a turn, a time bank of six hours, three days of vacation.
+    long = {"turn_time": 86400, "time_bank": 21600, "vacation_days": 3, "missed_turns": 2}
+    table = client.post("/api/rulesets", json=RULESET | {"table": long}).json()["settings"]["table"]
+    assert table == {"turn_time": 86400.0, "time_bank": 21600.0, "vacation_days": 3.0, "missed_turns": 2}
+    game = client.post("/api/games", json={"seats": seats} | table).json()
+    timer = client.get(f"/api/games/{game['id']}/view").json()["timer"]
+    assert timer == table | {"defend_timeout": 30.0, "stand_in": "quick"}
 
 
 @pytest.mark.parametrize(
@@ -368,6 +375,8 @@ def test_house_rules_keep_the_turn_clock(client: TestClient) -> None:
         ({"table": {"colour": "red"}}, "colour"),
         ({"table": {"turn_time": 3}}, "turn_time is 0 (no turn clock) or seconds from 5"),
         ({"table": {"stand_in": "genius"}}, "no stand-in bot or level 'genius'"),
+        ({"table": {"turn_time": 600, "vacation_days": 31}}, "vacation_days is the days each player"),
+        ({"table": {"time_bank": 3600}}, "a time bank and vacations need a turn clock"),
         ({"options": "fast"}, "options"),
     ],
 )

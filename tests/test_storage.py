@@ -560,3 +560,24 @@ def test_database_from_a_newer_release_is_refused(storage_url: str) -> None:
     store.close()
     with pytest.raises(StorageError, match="newer release"):
         SqlStorage(storage_url)
+
+
+def test_seat_clocks_round_trip_and_seats_from_before_them_have_none(storage_url: str) -> None:
+    """Migration 0006 (seats.clock): a seat stored by the previous release keeps its settings and has an
+    untouched clock; a seat's clock (time bank and vacation left, its vacation) is stored as given."""
+    store = SqlStorage(storage_url)
+    store.create_game(make_game())
+    with_prefs = replace(make_game().seats[0], prefs={"defence": "most"})
+    store.update_seat("g1", with_prefs)
+    store.close()
+    command.downgrade(alembic_config(storage_url), "0005")
+    store = SqlStorage(storage_url)  # upgraded again on opening
+    try:
+        game = store.get_game("g1")
+        assert game is not None and game.seats[0] == with_prefs and game.seats[0].clock == {}
+        away = {"bank": 1800.0, "vacation_left": 86400.0, "away_from": 5.0, "away_until": 90.0}
+        store.update_seat("g1", replace(with_prefs, clock=away))
+        game = store.get_game("g1")
+        assert game is not None and game.seats[0].clock == away
+    finally:
+        store.close()

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { actionLabel, PHASE_LABELS } from "../../src/risk/web/js/words.js";
 import { blitzLabel, blitzMessage, blitzResult, keepAttacker, undoWords } from "../../src/risk/web/js/fastplay.js";
-import { formatSeconds } from "../../src/risk/web/js/clock.js";
+import { awayWords, durationWords, formatSeconds, momentWords } from "../../src/risk/web/js/clock.js";
 import { oddsClass, percent } from "../../src/risk/web/js/odds.js";
 import { armies, parseRules, plural, slugify } from "../../src/risk/web/js/ui.js";
 import { parseLegal } from "../../src/risk/web/js/gamestate.js";
@@ -76,4 +76,21 @@ test("ui words: plurals, slugs, the rules line", () => {
   assert.equal(armies(1), "1 army");
   assert.equal(slugify("Western United States"), "western-united-states");
   assert.equal(parseRules("2008 game=capital fog=on").options.fog, "on");
+});
+
+test("long clocks in words, as the server says them", () => {
+  assert.equal(durationWords(0), "no time");
+  assert.equal(durationWords(40.9), "40 seconds");
+  assert.equal(durationWords(86400 + 3 * 3600 + 59 * 60), "1 day 3 hours");
+  assert.equal(durationWords(86400 + 20 * 60), "1 day");
+  assert.equal(durationWords(2 * 3600 + 30), "2 hours");
+  const now = new Date(2026, 11, 6, 10, 0).getTime(); // Sun 6 Dec 2026 10:00, this computer's time
+  const tuesday = new Date(2026, 11, 8, 14, 0).getTime() / 1000;
+  assert.equal(momentWords(tuesday, now), "Tue 14:00");
+  assert.equal(momentWords(new Date(2026, 11, 15, 9, 5).getTime() / 1000, now), "Tue 15 Dec 09:05");
+  const players = [{ name: "Ann" }, { name: "Bob" }];
+  const clocks = [{ away_until: tuesday }, { away_until: null }];
+  assert.equal(awayWords(clocks, players, 1, now), "Ann is on vacation until Tue 14:00");
+  assert.equal(awayWords(clocks, players, 0, now), "You are on vacation until Tue 14:00");
+  assert.equal(awayWords(clocks, players, 0, tuesday * 1000 + 1), "");
 });

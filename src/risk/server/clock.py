@@ -30,7 +30,7 @@ from risk.server.hooks import Table, TableHooks
 from risk.server.live import LiveGame
 from risk.server.seatprefs import attack_key, with_answer
 from risk.server.storage import ActionRecord, ChatRecord
-from risk.server.timing import Timing, defending, plays_own_seat
+from risk.server.timing import SeatClock, Timing, defending, plays_own_seat
 from risk.view import View
 
 log = logging.getLogger("risk.server")
@@ -50,6 +50,11 @@ def timed(live: LiveGame, seat: int) -> bool:
     """Whether the clock runs for ``seat``: a human playing the seat themselves."""
     seats = live.record.seats
     return 0 <= seat < len(seats) and plays_own_seat(seats[seat])
+
+
+def seat_clock(live: LiveGame, seat: int) -> SeatClock:
+    """The seat's own clock as stored: its time bank and vacation left, its vacation."""
+    return SeatClock.of(live.record.seats[seat], timing(live))
 
 
 def _follow(live: LiveGame, at: float, state_id: int) -> bool:
@@ -79,8 +84,11 @@ def _show(live: LiveGame) -> None:
     elif defending(game):
         running = limit > 0 and timed(live, game.to_act) and clock.defence_since is not None
         live.deadline = clock.defence_since + limit if running else None  # type: ignore[operator]
+    elif clock.turn_deadline is not None and timed(live, game.current):
+        # The player's time bank is used up before the server plays for them.
+        live.deadline = clock.turn_deadline + seat_clock(live, game.current).bank
     else:
-        live.deadline = clock.turn_deadline if timed(live, game.current) else None
+        live.deadline = None
 
 
 def _store_deadline(table: Table, live: LiveGame) -> None:
@@ -93,18 +101,42 @@ def _store_deadline(table: Table, live: LiveGame) -> None:
     with table.transaction(live) as pending:
         pending.change.deadline = wanted
         clock.stored = wanted
+        # The row in memory as stored: the game's summary reads it (risk.server.timing.summary_clock).
+        live.record = replace(live.record, deadline=wanted[0], deadline_state=wanted[1])
 
 
 def arm(table: Table, live: LiveGame, at: float, fresh: bool = False) -> None:
     """After a change (an action, a seat taken back): the clock of the new position, stored.
-    ``fresh``: the player to act gets a whole turn's time from now."""
+    ``fresh``: the player to act gets a whole turn's time from now (from the end of their vacation)."""
+    ended, overran = live.clock.key, live.clock.turn_deadline
     new = _follow(live, at, live.state_id)
     game = live.game
     turn_time = timing(live).turn_time
+    if new and ended is not None and overran is not None and at > overran:
+        _charge_bank(table, live, ended[1], at - overran)
     if (new or fresh) and turn_time > 0 and timed(live, game.current) and not live.waiting:
-        live.clock.turn_deadline = at + turn_time
+        own = seat_clock(live, game.current)
+        live.clock.turn_deadline = (own.away_until if own.away(at) else at) + turn_time  # type: ignore[operator]
     _show(live)
     _store_deadline(table, live)
+
+
+def _charge_bank(table: Table, live: LiveGame, seat: int, overrun: float) -> None:
+    """The stretch of ``seat`` ended ``overrun`` seconds past its turn's deadline: out of its bank."""
+    if not 0 <= seat < len(live.record.seats) or live.record.seats[seat].kind != "human":
+        return
+    own = seat_clock(live, seat)
+    if own.bank <= 0:
+        return
+    left = replace(own, bank=round(max(0.0, own.bank - overrun), 3))
+    table.store_seat(live, replace(live.record.seats[seat], clock=left.stored()))
+
+
+def move_turn_deadline(live: LiveGame, seat: int, by: float) -> None:
+    """The seat's own turn clock moves by ``by`` seconds (a vacation taken or cut short)."""
+    clock = live.clock
+    if clock.turn_deadline is not None and clock.key is not None and clock.key[1] == seat:
+        clock.turn_deadline += by
 
 
 # -- the clock plugged into the master (risk.server.hooks) -------------------------------------------
@@ -141,7 +173,13 @@ class ClockHooks(TableHooks):
 
     def message(self, table: Table, live: LiveGame, view: View) -> dict[str, Any]:
         entry = clock_entry(table, live) if view.phase != Phase.OTHER_TURN else turn_clock_unseen(live)
-        return {"clock": entry, "timer": timing(live).public(), "notes": list(live.notes)}
+        now = table.clock()
+        return {
+            "clock": entry,
+            "timer": timing(live).public(),
+            "seat_clocks": [seat_clock(live, s.seat).public(now) for s in live.record.seats],
+            "notes": list(live.notes),
+        }
 
 
 def turn_clock_unseen(live: LiveGame) -> dict[str, Any] | None:
@@ -162,12 +200,18 @@ def clock_entry(table: Table, live: LiveGame) -> dict[str, Any] | None:
     game = live.game
     settings = timing(live)
     defence = defending(game)
-    return {
+    now = table.clock()
+    entry: dict[str, Any] = {
         "seat": game.to_act,
         "for": "defence" if defence else "turn",
-        "remaining": round(max(0.0, live.deadline - table.clock()), 1),
+        "remaining": round(max(0.0, live.deadline - now), 1),
         "limit": settings.defence_limit if defence else settings.turn_time,
     }
+    if not defence and live.clock.turn_deadline is not None and settings.time_bank > 0:
+        # The time bank left now (``remaining`` counts it): in use once the turn's own time is up.
+        entry["bank"] = round(max(0.0, live.deadline - max(now, live.clock.turn_deadline)), 1)
+        entry["in_bank"] = now >= live.clock.turn_deadline
+    return entry
 
 
 def _resume(live: LiveGame) -> None:

@@ -33,6 +33,8 @@ TABLE_SETTINGS = (
     "turn_time",
     "missed_turns",
     "stand_in",
+    "time_bank",
+    "vacation_days",
 )
 
 
@@ -75,7 +77,9 @@ def check_ruleset(
         ]
     if table:
         # The clock's settings as a game keeps them (the stand-in bot's name in lower case).
-        clock = timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in)
+        clock = timing_settings(
+            spec.turn_time, spec.missed_turns, spec.stand_in, spec.time_bank, spec.vacation_days
+        )
         clean["table"] = {key: clock.get(key, value) for key, value in table.items()}
     return one_line(name, MAX_RULESET_NAME, "the name of the house rules"), clean
 

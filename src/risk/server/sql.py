@@ -111,6 +111,7 @@ seats = sa.Table(
     sa.Column("stand_in", sa.Text, nullable=True),
     sa.Column("missed", sa.Integer, nullable=False, server_default="0"),
     sa.Column("prefs", sa.JSON().with_variant(JSONB(), "postgresql"), nullable=True),  # the seat's settings
+    sa.Column("clock", sa.JSON().with_variant(JSONB(), "postgresql"), nullable=True),  # bank, vacation
 )
 
 actions = sa.Table(
@@ -674,6 +675,7 @@ def _seat_row(game_id: str, seat: SeatRecord) -> dict[str, Any]:
         "stand_in": seat.stand_in,
         "missed": seat.missed,
         "prefs": seat.prefs or None,
+        "clock": seat.clock or None,
     }
 
 
@@ -687,6 +689,7 @@ def _seat(row: Any) -> SeatRecord:
         stand_in=row.stand_in,
         missed=int(row.missed),
         prefs=dict(row.prefs or {}),
+        clock=dict(row.clock or {}),
     )
 
 

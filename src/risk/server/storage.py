@@ -36,6 +36,9 @@ class SeatRecord:
     missed: int = 0  # turns in a row the turn clock ran out on this seat
     # A human seat's own settings (risk.server.seatprefs): defence, pace, setup orders; {}: the defaults.
     prefs: dict[str, Any] = field(default_factory=dict)
+    # The seat's own clock (risk.server.timing.SeatClock): its time bank and vacation left, its vacation
+    # under way; {}: the game's allowances untouched.
+    clock: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

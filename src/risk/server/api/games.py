@@ -64,6 +64,12 @@ class GameIn(BaseModel):
         description="timed-out turns before a bot",
     )
     stand_in: str = Field("quick", description="the bot or level that plays for away players")
+    time_bank: float = Field(
+        0, strict=True, description="seconds each player may run over their turns in all; 0: none"
+    )
+    vacation_days: float = Field(
+        0, strict=True, description="days each player may pause their own clock in this game; 0: none"
+    )
     spectators: bool = Field(True, description="anyone with the watch link may watch")
     spectator_view: str = Field(
         "fogged",
@@ -100,6 +106,8 @@ class GameIn(BaseModel):
             turn_time=self.turn_time,
             missed_turns=self.missed_turns,
             stand_in=self.stand_in,
+            time_bank=self.time_bank,
+            vacation_days=self.vacation_days,
             spectators=self.spectators,
             spectator_view=self.spectator_view,
             board=self.board,

@@ -10,10 +10,13 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 from risk.server import seats as seat_desk
+from risk.server import vacations
 from risk.server.api.deps import Authorization, HubDep, MasterDep
 from risk.server.auth import bearer
+from risk.server.errors import Refusal
 from risk.server.inputs import WholeNumber
 from risk.server.refusals import MOVE_REFUSALS
+from risk.server.timing import MAX_VACATION_DAYS
 
 router = APIRouter()
 
@@ -35,6 +38,13 @@ class PrefsIn(BaseModel):
     auto_setup: bool | None = Field(None, description="true: your setup is placed for you (the stand-in bot)")
     place: PlaceIn | None = Field(None, description="queue setup placements on one of your territories")
     clear_queue: bool = Field(False, description="drop the setup placements queued so far")
+
+
+class VacationIn(BaseModel):
+    days: float | None = Field(
+        None, strict=True, gt=0, le=MAX_VACATION_DAYS, description="days of vacation to take from now"
+    )
+    back: bool = Field(False, description="true: come back early (the unused days are given back)")
 
 
 class ReplaceIn(BaseModel):
@@ -88,6 +98,23 @@ async def prefs(
         )
     )
     return answer
+
+
+@router.post(
+    "/api/games/{game_id}/vacation",
+    summary="Pause your own clock for some days (or come back early)",
+    responses=MOVE_REFUSALS,
+)
+async def vacation(
+    game_id: str, body: VacationIn, master: MasterDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    token = bearer(authorization)
+    if body.back == (body.days is not None):
+        raise Refusal("bad-request", 'give either "days" (to go on vacation) or "back": true (to come back)')
+    if body.back:
+        return await run_in_threadpool(vacations.come_back, master, game_id, token)
+    days = body.days
+    return await run_in_threadpool(vacations.take_vacation, master, game_id, token, days or 0.0)
 
 
 @router.post(

@@ -51,6 +51,8 @@ class TableIn(BaseModel):
     turn_time: float | None = None
     missed_turns: int | None = Field(None, ge=0, le=MAX_MISSED_TURNS)
     stand_in: str | None = None
+    time_bank: float | None = None
+    vacation_days: float | None = None
 
 
 class RulesetIn(BaseModel):

@@ -70,7 +70,9 @@ class GameMaster(FastPlay):
                 "public": spec.public,
                 "bot_delay": spec.bot_delay,
                 "defend_timeout": spec.defend_timeout,
-                **timing_settings(spec.turn_time, spec.missed_turns, spec.stand_in),
+                **timing_settings(
+                    spec.turn_time, spec.missed_turns, spec.stand_in, spec.time_bank, spec.vacation_days
+                ),
                 "spectators": spec.spectators,
                 "spectator_view": spec.spectator_view,
             },

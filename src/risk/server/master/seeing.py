@@ -157,7 +157,7 @@ class Seeing(Bots):
     def summary(self, game_id: str) -> dict[str, Any]:
         """A game's public summary, from memory if it is there, else from the store: a look at a
         game nobody plays (a finished one) must not load it back into memory for good."""
-        return game_summary(self.record_of(game_id))
+        return game_summary(self.record_of(game_id), self.clock())
 
     def record_of(self, game_id: str) -> GameRecord:
         """A game's stored settings (its record), from memory or the store, without loading it."""
@@ -206,7 +206,8 @@ class Seeing(Bots):
 
     def list_games(self, status: str | None = None) -> list[dict[str, Any]]:
         records = self._store(lambda: self.storage.list_games(status=status, public_only=True))
-        return [game_summary(r) for r in records]
+        now = self.clock()
+        return [game_summary(r, now) for r in records]
 
     def unfinished_games(self) -> list[GameRecord]:
         """Every game still being played, public or not: their stored rows only, nothing replayed (a

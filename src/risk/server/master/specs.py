@@ -27,7 +27,7 @@ from risk.server.boards import board_of_game
 from risk.server.errors import Refusal
 from risk.server.seatprefs import creation_prefs
 from risk.server.storage import GameRecord, SeatRecord
-from risk.server.timing import DEFAULT_MISSED_TURNS
+from risk.server.timing import DEFAULT_MISSED_TURNS, SeatClock, Timing, summary_clock
 
 SEAT_KINDS = ("human", "open", "bot", "external")
 SPECTATOR_VIEWS = ("fogged", "open")
@@ -75,6 +75,8 @@ class GameSpec:
     turn_time: float = 0.0
     missed_turns: int = DEFAULT_MISSED_TURNS
     stand_in: str = "quick"
+    time_bank: float = 0.0  # seconds each player may run over their turns, in all
+    vacation_days: float = 0.0  # days each player may pause their own clock
     host_hash: str | None = None
     spectators: bool = True  # anyone with the watch link may watch (docs/web.md, "Spectators")
     # Fog of war: what spectators see while the game runs: "fogged", no territory (the fog of no one),
@@ -200,8 +202,10 @@ def record_board(record: GameRecord) -> Board | str:
     return record.board if record.board_sha256 is None else board_of_game(record)
 
 
-def game_summary(record: GameRecord) -> dict[str, Any]:
-    """What anyone may know about a game: for lists and the lobby."""
+def game_summary(record: GameRecord, now: float) -> dict[str, Any]:
+    """What anyone may know about a game: for lists and the lobby (``now``: the server's clock, for
+    the time left)."""
+    timer = Timing.of(record.settings)
     return {
         "id": record.id,
         "rules": record.rules,
@@ -226,7 +230,14 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
                 "bot": s.bot if s.kind == "bot" else None,
                 "bot_label": bot_label(s.bot or "") if s.kind == "bot" else None,  # "hard · warlord"
                 "open": s.kind == "open",
+                **(SeatClock.of(s, timer).public(now) if s.kind == "human" and timer.turn_time else {}),
             }
             for s in record.seats
         ],
+        "timer": {
+            "turn_time": timer.turn_time,
+            "time_bank": timer.time_bank,
+            "vacation_days": timer.vacation_days,
+        },
+        "clock": summary_clock(record, now),
     }

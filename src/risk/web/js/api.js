@@ -54,6 +54,8 @@ export const api = {
   standIn: (id, token, on) => request("POST", `/api/games/${encodeURIComponent(id)}/stand-in`, { token, body: { on } }),
   // A seat's own settings (docs/web.md, "A seat's settings"): defence dice, the bots' pace, setup orders.
   prefs: (id, token, body) => request("POST", `/api/games/${encodeURIComponent(id)}/prefs`, { token, body }),
+  // Vacations (docs/web.md, "The turn clock"): {days} to go away, {back: true} to come back early.
+  vacation: (id, token, body) => request("POST", `/api/games/${encodeURIComponent(id)}/vacation`, { token, body }),
   replaceSeat: (id, hostToken, seat, bot) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/replace`, { token: hostToken, body: { seat, bot } }),
   // "Your games": every seat link this browser holds, in one request (docs/web.md, "Your games").

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { el, clear, $, describeRules } from "./ui.js";
-import { formatSeconds } from "./clock.js";
+import { durationWords, formatSeconds } from "./clock.js";
 
 let L = null; // the lobby's hooks: collect(), apply(settings), create(), linkRow(label, url, id)
 
@@ -53,6 +53,8 @@ async function save() {
       turn_time: body.turn_time,
       missed_turns: body.missed_turns,
       stand_in: body.stand_in,
+      time_bank: body.time_bank,
+      vacation_days: body.vacation_days,
     },
   };
   if ($("#rules-seats").checked) ruleset.seats = body.seats;
@@ -116,7 +118,9 @@ async function openLink() {
   if (table.spectators === false) details.push("no spectators");
   if (table.spectator_view === "open") details.push("spectators see through the fog");
   if (table.public === false) details.push("not listed in the lobby");
-  if (table.turn_time) details.push(`${formatSeconds(table.turn_time)} per turn`);
+  if (table.turn_time) details.push(`${table.turn_time >= 3600 ? durationWords(table.turn_time) : formatSeconds(table.turn_time)} per turn`);
+  if (table.time_bank) details.push(`a time bank of ${durationWords(table.time_bank)} each`);
+  if (table.vacation_days) details.push(`${durationWords(table.vacation_days * 86400)} of vacation each`);
   if (table.defend_timeout !== undefined) details.push(table.defend_timeout ? `${table.defend_timeout} s to defend` : "no defence time limit");
   if (table.turn_time && table.missed_turns) details.push(`the ${table.stand_in || "quick"} bot plays after ${table.missed_turns} missed ${table.missed_turns === 1 ? "turn" : "turns"}`);
   const create = el("button", { type: "button", class: "btn btn-primary", id: "rules-create", text: "Create this game" });

@@ -1,7 +1,8 @@
 // The lobby (/): create a game, join an open seat, watch, and find the games this browser holds.
 
 import { api, seats, seatLink } from "./api.js";
-import { clockFields, fillClockFields, hosts } from "./seating.js";
+import { clockFields, fillClockFields, hosts, setClockField } from "./seating.js";
+import { momentWords } from "./clock.js";
 import { el, clear, $, toast, copyText, seatColours, describeRules, parseRules, ago, GAME_NAMES, fillBotMenu, botDescription } from "./ui.js";
 import { initHouseRules } from "./houserules.js";
 import { drawings, exportLink, orderYourGames, parseExport, parseSeatLink, statusWords } from "./mine.js";
@@ -684,6 +685,8 @@ function renderList(box, games, kind, emptyText) {
       el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: describeRules(g.rules) }), el("span", { class: "gi-meta", text: `${g.status === "waiting" ? "waiting" : `turn ${g.turn}`} · ${ago(g.updated)}` })),
       seatLine(g),
     );
+    const clock = clockLine(g);
+    if (clock) item.append(el("div", { class: "gi-clock", text: clock }));
     const actions = el("div", { class: "gi-actions" });
     if (kind === "open") actions.append(...joinControls(g));
     else actions.append(...watchControls(g, kind));
@@ -692,6 +695,15 @@ function renderList(box, games, kind, emptyText) {
     box.append(item);
   }
   if (games.length > shown.length) box.append(el("li", { class: "more-games", text: `and ${games.length - shown.length} more` }));
+}
+
+/** A game's long clock in words, as its summary tells it: "Ann's move: 1 day 3 hours left · Bob is on
+ * vacation until Tue 14:00" (this computer's time), or "" without a clock running. */
+function clockLine(g) {
+  if (!g.clock || g.status !== "playing") return "";
+  const parts = g.clock.turn ? [g.clock.turn.words] : [];
+  for (const away of g.clock.vacations || []) parts.push(`${away.name} is on vacation until ${momentWords(away.until)}`);
+  return parts.join(" · ");
 }
 
 /** Watch a game (with how many watch it now), or say that only its players may open it. */
@@ -903,8 +915,10 @@ function applyRules(settings) {
     $("#fog-open").checked = table.spectators === FOG.open;
   }
   if (table.public !== undefined) $("#public").checked = table.public;
-  if (table.turn_time !== undefined) $("#turn-time").value = String(table.turn_time);
+  if (table.turn_time !== undefined) setClockField("turn-time", table.turn_time);
   if (table.missed_turns !== undefined) $("#missed-turns").value = String(table.missed_turns);
+  if (table.time_bank !== undefined) setClockField("time-bank", table.time_bank);
+  if (table.vacation_days !== undefined) $("#vacation-days").value = String(table.vacation_days);
   if (table.stand_in !== undefined) $("#stand-in").value = table.stand_in;
   renderAll();
 }

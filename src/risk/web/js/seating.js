@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { $, clear, el, fillBotMenu, toast } from "./ui.js";
 import { alertToggles } from "./notify.js";
-import { formatSeconds } from "./clock.js";
+import { durationWords, formatSeconds } from "./clock.js";
 
 const HOSTS_KEY = "risk.hosts.v1";
 
@@ -53,7 +53,8 @@ export function renderSeatPanel(ctx) {
   panel.hidden = false;
   const mine = msg.seats[seat];
   // Folded away, unless it has something to say: a bot plays for you, or you resigned.
-  if (mine.resigned || mine.stand_in) panel.open = true;
+  const own = msg.seat_clocks ? msg.seat_clocks[seat] : null;
+  if (mine.resigned || mine.stand_in || (own && own.away_until)) panel.open = true;
   const playing = msg.status === "playing" && !msg.outcome;
   if (mine.resigned) {
     box.append(el("p", { class: "muted", id: "resigned-note", text: "You resigned: your armies stay on the board as neutral armies. You can watch the game to its end." }));
@@ -94,10 +95,14 @@ function timerInfo(msg) {
   const t = msg && msg.timer;
   if (!t) return "";
   const parts = [];
-  if (t.turn_time > 0) parts.push(`${formatSeconds(t.turn_time)} per turn`);
+  // Long clocks in words ("1 day per turn"), short ones as a clock face ("1:30 per turn").
+  const long = (seconds) => (seconds >= 3600 ? durationWords(seconds) : formatSeconds(seconds));
+  if (t.turn_time > 0) parts.push(`${long(t.turn_time)} per turn`);
   const defence = t.defend_timeout || t.turn_time;
-  if (defence > 0) parts.push(`${formatSeconds(defence)} per defence`);
+  if (defence > 0) parts.push(`${long(defence)} per defence`);
   if (!parts.length) return "";
+  if (t.time_bank > 0) parts.push(`a time bank of ${durationWords(t.time_bank)} each`);
+  if (t.vacation_days > 0) parts.push(`${durationWords(t.vacation_days * 86400)} of vacation each`);
   const then = t.turn_time > 0 && t.missed_turns > 0 ? `; after ${t.missed_turns} missed ${t.missed_turns === 1 ? "turn" : "turns"} in a row the ${t.stand_in} bot plays` : "";
   return `Clock: ${parts.join(", ")}${then}.`;
 }
@@ -178,14 +183,34 @@ export function fillClockFields(meta) {
   if (!select) return;
   fillBotMenu(select, meta);
   select.value = defaults.stand_in || "quick";
-  $("#turn-time").value = String(defaults.turn_time || 0);
+  setClockField("turn-time", defaults.turn_time || 0);
   $("#missed-turns").value = String(defaults.missed_turns ?? 2);
+}
+
+/** Seconds shown as an amount in the largest unit of the field's menu that divides them. */
+export function setClockField(id, seconds) {
+  const unit = $(`#${id}-unit`);
+  if (!seconds) {
+    $(`#${id}`).value = "0"; // none: the unit shown stays as it is
+    return;
+  }
+  const units = [...unit.options].map((o) => Number(o.value)).sort((a, b) => b - a);
+  const size = units.find((u) => seconds % u === 0 && seconds >= u) || units[units.length - 1];
+  unit.value = String(size);
+  $(`#${id}`).value = String(seconds / size);
+}
+
+/** The field's amount times its unit: seconds, as the API takes them. */
+function clockSeconds(id) {
+  return Math.round(Number($(`#${id}`).value || 0) * Number($(`#${id}-unit`).value || 1));
 }
 
 export function clockFields() {
   return {
-    turn_time: Number($("#turn-time").value || 0),
+    turn_time: clockSeconds("turn-time"),
     missed_turns: Number($("#missed-turns").value || 0),
     stand_in: $("#stand-in").value || "quick",
+    time_bank: clockSeconds("time-bank"),
+    vacation_days: Number($("#vacation-days").value || 0),
   };
 }

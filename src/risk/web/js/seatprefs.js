@@ -6,6 +6,7 @@
 // player opens, once; after that the game's own setting is the one shown.
 
 import { api } from "./api.js";
+import { durationWords, momentWords } from "./clock.js";
 import { $, clear, el, toast } from "./ui.js";
 
 const PREFS_KEY = "risk.seat-prefs.v1";
@@ -112,7 +113,7 @@ export function renderPrefs(ctx) {
   host.hidden = !prefs || over;
   if (host.hidden) return;
   const active = document.activeElement;
-  if (active && host.contains(active) && active.tagName === "SELECT") return; // not while one is open
+  if (active && host.contains(active) && (active.tagName === "SELECT" || active.tagName === "INPUT")) return; // not while one is open
   clear(host);
   host.append(
     el(
@@ -134,6 +135,51 @@ export function renderPrefs(ctx) {
       }),
     ),
   );
+  const away = vacationControl(ctx);
+  if (away) host.append(away);
+}
+
+/** The player's vacation (the host allowed some in this game): "Vacation [2] days [Go]", or while
+ * away "On vacation until Tue 14:00 [Come back]". Null when the game has none or none is left. */
+export function vacationControl(ctx) {
+  const { msg } = ctx;
+  const allowed = msg.timer ? msg.timer.vacation_days : 0;
+  const own = msg.seat_clocks && msg.seat !== null ? msg.seat_clocks[msg.seat] : null;
+  if (!allowed || !own || !ctx.token) return null;
+  const box = el("div", { class: "pref vacation", id: "vacation" });
+  if (own.away_until) {
+    const back = el("button", { type: "button", class: "btn btn-small", id: "vacation-back", title: "The days you do not use are given back" }, "Come back");
+    back.addEventListener("click", () => takeVacation(ctx, { back: true }));
+    box.append(el("span", { class: "pref-label", id: "vacation-words", text: `On vacation until ${momentWords(own.away_until)}` }), back);
+    return box;
+  }
+  const daysLeft = own.vacation_left / 86400;
+  if (daysLeft < 0.01) return null;
+  const input = el("input", {
+    type: "number", id: "vacation-days-input", class: "pref-number", min: "0.5", step: "0.5",
+    max: String(Math.floor(daysLeft * 100) / 100), value: String(Math.min(1, Math.floor(daysLeft * 100) / 100)),
+    inputmode: "decimal", "aria-label": "Days of vacation to take",
+  });
+  const go = el("button", { type: "button", class: "btn btn-small", id: "vacation-go", title: `Pauses your clock: ${durationWords(own.vacation_left)} of vacation left in this game` }, "Go");
+  go.addEventListener("click", () => {
+    const days = Number(input.value);
+    if (!(days > 0)) return toast("Give the days of vacation to take: a number above 0.", "error");
+    takeVacation(ctx, { days });
+  });
+  box.append(el("span", { class: "pref-label", text: "Vacation" }), input, el("span", { class: "pref-label", text: "days" }), go);
+  return box;
+}
+
+// Done, the server's note in the log says so (and is shown to everyone): only a refusal is toasted.
+function takeVacation(ctx, body) {
+  inFlight = inFlight.then(async () => {
+    try {
+      await api.vacation(ctx.gameId, ctx.token, body);
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+  return inFlight;
 }
 
 /** The setup's quick controls (claim or place phases of a claim setup), or null. ``count``: the
