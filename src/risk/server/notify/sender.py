@@ -1,0 +1,194 @@
+"""The notifier: hears the master's announcements, queues their events in the outbox, and sends what
+is due by each subscription's channel, retrying with backoff.
+
+A move never waits for it: the master's listener only reads the published game and appends the events
+to a list in memory (no database, no network); a worker task writes them to the outbox and sends,
+in a worker thread. The host's log says what failed and how often, never an address or a token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from risk.rules.game import Game
+from risk.server.master import GameMaster
+from risk.server.master.base import Announcement
+from risk.server.notify.channels import Channel, ChannelError, Message
+from risk.server.notify.events import Watcher, turn_events
+from risk.server.notify.outbox import Event, Outbox, OutboxError, Queued, Subscription
+from risk.server.storage import GameRecord, Storage, StorageError
+
+log = logging.getLogger(__name__)
+
+RETRY_S = 30.0  # the first retry after a failure; doubled at each failure after it
+MAX_RETRY_S = 3600.0
+POLL_S = 1.0
+# The subject of a message with several events: the most pressing one's.
+SUBJECTS = {
+    "end": "the game is over",
+    "defend": "your defence is wanted",
+    "move": "it is your move",
+    "attacked": "you were attacked",
+}
+
+
+class Notifier:
+    """Events in, messages out. ``present(game_id)``: the seats with the game open (nothing is sent to
+    them); ``clock``: the time (tests set it)."""
+
+    def __init__(
+        self,
+        outbox: Outbox,
+        storage: Storage,
+        channels: Sequence[Channel],
+        present: Callable[[str], set[int]],
+        *,
+        clock: Callable[[], float] = time.time,
+        retry_s: float = RETRY_S,
+        poll_s: float = POLL_S,
+    ) -> None:
+        self.outbox, self.storage = outbox, storage
+        self.channels = {channel.name: channel for channel in channels}
+        self.present, self.clock = present, clock
+        self.retry_s, self.poll_s = retry_s, poll_s
+        self.watcher = Watcher()
+        self._heard: list[Event] = []
+        self._heard_lock = threading.Lock()
+        self._wake: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._swept = False
+
+    # -- events in -------------------------------------------------------------------------------
+    def listen_to(self, master: GameMaster) -> None:
+        """Hear every committed change of the master (in the thread that made it, after its commit)."""
+
+        def listener(announcement: Announcement) -> None:
+            if announcement.kind in ("moved", "changed"):
+                shown = master.live(announcement.game_id).published
+                self.heard(shown.record, shown.game)
+
+        master.subscribe(listener)
+
+    def heard(self, record: GameRecord, game: Game) -> None:
+        """The events of the game as published: kept in memory (no database, no network here)."""
+        events = self.watcher.events(record, game)
+        if events:
+            self.add(events)
+
+    def add(self, events: Sequence[Event]) -> None:
+        with self._heard_lock:
+            self._heard.extend(events)
+        if self._loop is not None and self._wake is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has stopped
+                self._loop.call_soon_threadsafe(self._wake.set)
+
+    def sweep(self) -> None:
+        """At start: what each subscribed game's row says a seat waits for, so that a move committed
+        just before the server died is told (its key: queued once, whatever was queued before)."""
+        for game_id in self.outbox.subscribed_games():
+            record = self.storage.get_game(game_id)
+            if record is not None:
+                self.add(turn_events(record))
+        self._swept = True
+
+    def flush(self) -> int:
+        """Queue the events heard so far; kept in memory to try again if the database is down."""
+        with self._heard_lock:
+            events, self._heard = self._heard, []
+        if not events:
+            return 0
+        try:
+            return self.outbox.enqueue(events, self.clock())
+        except OutboxError:
+            with self._heard_lock:
+                self._heard[:0] = events
+            raise
+
+    # -- messages out ----------------------------------------------------------------------------
+    def step(self) -> int:
+        """One pass: queue what was heard, send what is due. The number of messages sent."""
+        if not self._swept:
+            self.sweep()
+        self.flush()
+        sent = 0
+        for sub, rows in self.outbox.claim(self.clock()).items():
+            sent += self._deliver(sub, rows)
+        return sent
+
+    def _deliver(self, sub: Subscription, rows: list[Queued]) -> int:
+        now = self.clock()
+        if sub.seat in self.present(sub.game_id):
+            self.outbox.skipped(rows)  # the player is looking at the game
+            return 0
+        if sub.last_sent is not None and now < sub.last_sent + sub.every_s:
+            self.outbox.later(rows, sub.last_sent + sub.every_s)  # the player's pace
+            return 0
+        channel = self.channels.get(sub.channel)
+        if channel is None:  # the host took the channel away (no --smtp): kept for when it is back
+            self.outbox.later(rows, now + MAX_RETRY_S)
+            return 0
+        try:
+            channel.send(compose(sub, rows))
+        except ChannelError as exc:
+            attempts = max(row.attempts for row in rows) + 1
+            wait = min(self.retry_s * 2 ** (attempts - 1), MAX_RETRY_S)
+            paused = self.outbox.failed(sub, rows, now + wait)
+            log.warning(
+                "notification for game %s seat %d by %s failed (attempt %d, next in %.0f s%s): %s",
+                sub.game_id, sub.seat, sub.channel, attempts, wait, "; paused" if paused else "", exc,
+            )  # fmt: skip
+            return 0
+        self.outbox.sent(sub, rows, self.clock())
+        if any(row.kind == "end" for row in rows):
+            self.outbox.forget_game(sub.game_id)  # the addresses of a finished game are deleted
+        return 1
+
+    # -- the worker task -------------------------------------------------------------------------
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._task = asyncio.create_task(self._run(), name="notifier")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._task = None
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while True:
+            try:
+                await asyncio.to_thread(self.step)
+            except (OutboxError, StorageError) as exc:  # the database is down: everything waits
+                log.warning("notifications wait: %s", exc)
+            except Exception:
+                log.exception("the notifier failed; it goes on")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_s)
+            self._wake.clear()
+
+
+def compose(sub: Subscription, rows: Sequence[Queued]) -> Message:
+    """One message for the rows of one subscription (all the events since the last)."""
+    kinds = [row.kind for row in rows]
+    first = min(SUBJECTS, key=lambda kind: (kind not in kinds, list(SUBJECTS).index(kind)))
+    site = sub.site.rstrip("/")
+    # The oldest row's key: a message sent again after a crash (its rows not marked sent) has it too.
+    digest = hashlib.sha256(rows[0].key.encode()).hexdigest()[:32]
+    return Message(
+        to=sub.address,
+        subject=f"RISK game {sub.game_id}: {SUBJECTS[first]}",
+        text="\n".join(row.text for row in rows),
+        message_id=f"<{digest}@risk.notify>",
+        link=f"{site}/game/{sub.game_id}#token={sub.seat_token}",
+        unsubscribe=f"{site}/notify/unsubscribe/{sub.id}",
+    )
