@@ -24,18 +24,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
 from live_server import free_port, request, server
 from risk.bots import make_bot
 from risk.server import seats as seat_desk
+from risk.server import vacations
 from risk.server.app import create_app
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.notify.channels import EmailChannel, SmtpSettings, is_address
 from risk.server.notify.outbox import LEASE_S, PAUSE_AFTER, Event, Outbox
-from risk.server.notify.sender import Notifier, compose
+from risk.server.notify.sender import OPEN_PAGE_WAIT_S, Notifier, compose
 from risk.server.sql import SqlStorage
+from risk.server.sql import outbox as outbox_rows
+from risk.server.timing import DAY, defending
 from risk.view import View
 
 
@@ -95,14 +99,18 @@ class Table:
 ADDRESSES = ["ann@example.org", "bob@example.org"]
 
 
-def table(tmp_path: Path, smtp_port: int, *, every_s: float = 0.0, bot: bool = True) -> Table:
+def table(
+    tmp_path: Path, smtp_port: int, *, every_s: float = 0.0, bot: bool = True, **clock_settings: Any
+) -> Table:
     storage = SqlStorage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    master = GameMaster(storage)
+    clock = Clock()
+    master = GameMaster(storage, clock=clock)
     third = SeatSpec("bot", bot="quick") if bot else SeatSpec("human", "Cid")
     seats = [SeatSpec("human", "Ann"), SeatSpec("human", "Bob"), third]
-    record, created = master.create_game(GameSpec(seats=seats, seed=3, bot_delay=0, defend_timeout=0))
+    spec = GameSpec(seats=seats, seed=3, bot_delay=0, defend_timeout=0, **clock_settings)
+    record, created = master.create_game(spec)
     tokens = [c.token or "" for c in created if c.token]
-    outbox, clock = Outbox(storage.engine), Clock()
+    outbox = Outbox(storage.engine)
     present: set[int] = set()
     channel = EmailChannel(SmtpSettings.parse(f"smtp://127.0.0.1:{smtp_port}?from=risk@example.org"))
     notifier = Notifier(outbox, storage, [channel], lambda _game: present, clock=clock, retry_s=10)
@@ -193,21 +201,77 @@ def test_losses_are_batched_one_message_per_opponents_turn(tmp_path: Path, smtp:
 def test_the_players_pace_and_an_open_page(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
     inbox, port = smtp
     t = table(tmp_path, port, every_s=3600.0)
-    first = t.master.live(t.game_id).game.to_act
-    t.present.add(first)  # the page is open: nothing is sent
+    t.present.update({0, 1})  # both pages open: nothing is sent; the move waits, looked at again later
     t.notifier.step()
-    assert inbox.messages == [] and t.outbox.counts() == {"skipped": 1}
+    assert inbox.messages == [] and t.outbox.counts() == {"queued": 1}
+    t.clock.now += OPEN_PAGE_WAIT_S
+    t.notifier.step()
+    assert inbox.messages == [] and t.outbox.counts() == {"queued": 1}
+    # The player makes the move on the page: it is never told (the row is stale: skipped).
+    play(t, 1)
+    t.clock.now += OPEN_PAGE_WAIT_S
+    t.notifier.step()
+    assert inbox.messages == [] and t.outbox.counts().get("skipped", 0) >= 1
+    # The next person to act closes the page before moving: told once their page is closed.
+    while (to_act := t.master.live(t.game_id).game.to_act) not in (0, 1):
+        play(t, 1)
+    t.notifier.step()
+    assert inbox.messages == []
     t.present.clear()
+    t.clock.now += OPEN_PAGE_WAIT_S
+    t.notifier.step()
+    assert [m["Subject"] for m in inbox.to(ADDRESSES[to_act])] == [f"RISK game {t.game_id}: it is your move"]
+    inbox.messages.clear()
     play(t, 300, between=1.0)  # 300 seconds: at most one message each within the hour
     for address in ADDRESSES:
         assert len(inbox.to(address)) <= 1
     waiting = t.outbox.counts().get("queued", 0)
     assert waiting >= 1  # kept, not dropped
+    # Past a defence under way (the attacker's "your move" waits for the defender's dice).
+    while defending(t.master.live(t.game_id).game):
+        play(t, 1)
     t.clock.now += 4000  # past the hour since the last message
     t.notifier.step()
     assert t.outbox.counts().get("queued", 0) == 0
     for address in ADDRESSES:
         assert len(inbox.to(address)) <= 2
+
+
+def test_a_reminder_before_the_deadline_moved_by_a_vacation(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
+    """A day a turn: "your move" at once; a reminder when a quarter of the turn is left (six hours
+    before the deadline at most), at its new time after a vacation moved the deadline, and never
+    once the move is made."""
+    inbox, port = smtp
+    t = table(tmp_path, port, turn_time=DAY, vacation_days=2)
+    t.notifier.step()
+    first = t.master.live(t.game_id).game.to_act
+    subjects = lambda: [m["Subject"].split(": ", 1)[1] for m in inbox.to(ADDRESSES[first])]  # noqa: E731
+    assert subjects() == ["it is your move"]
+    t.clock.now += DAY / 2  # twelve hours in: not yet
+    t.notifier.step()
+    assert subjects() == ["it is your move"]
+    # A day's vacation: the deadline moves by a day, and the reminder with it.
+    vacations.take_vacation(t.master, t.game_id, t.tokens[first], 1)
+    t.clock.now += DAY / 2 - 6 * 3600  # six hours before the old deadline
+    t.notifier.step()
+    assert subjects() == ["it is your move"]
+    t.clock.now += DAY  # six hours before the new one
+    t.notifier.step()
+    assert subjects() == ["it is your move", "your time runs out soon"]
+    assert "a reminder: your move runs out" in inbox.to(ADDRESSES[first])[-1].get_content()
+    # The other person's move is made long before its reminder: the reminder is never sent.
+    while (second := t.master.live(t.game_id).game.to_act) not in (0, 1) or second == first:
+        play(t, 1)
+    before = len(inbox.to(ADDRESSES[second]))
+    play(t, 1)
+    t.clock.now += DAY
+    t.notifier.step()
+    assert not any("runs out" in m["Subject"] for m in inbox.to(ADDRESSES[second])[before:])
+    with t.outbox.engine.connect() as conn:
+        reminders = conn.execute(
+            sa.select(outbox_rows.c.status).where(outbox_rows.c.kind == "remind")
+        ).scalars()
+        assert sorted(reminders) == ["sent", "skipped"]
 
 
 def test_smtp_down_retried_with_backoff_paused_never_lost(tmp_path: Path) -> None:

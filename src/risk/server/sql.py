@@ -161,6 +161,7 @@ notify_subscriptions = sa.Table(
     sa.Column("failures", sa.Integer, nullable=False, server_default="0"),  # in a row
     sa.Column("paused", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("last_sent", sa.Double, nullable=True),
+    sa.Column("retry_at", sa.Double, nullable=True),  # after a failure: nothing of it is tried before
     sa.Column("created", sa.Double, nullable=False),
     sa.UniqueConstraint("game_id", "seat", "channel", name="notify_subscriptions_seat"),
 )

@@ -14,7 +14,17 @@ from dataclasses import dataclass, replace
 from risk.rules.game import Game
 from risk.server.notify.outbox import Event
 from risk.server.storage import GameRecord
-from risk.server.timing import defending
+from risk.server.timing import SeatClock, Timing, defending, moment_words
+
+# A reminder before the deadline, for turns of an hour or more (a shorter turn's player is at the page,
+# or the stand-in plays before a message would be read): when a quarter of the turn is left, at most
+# six hours before.
+REMIND_MIN_TURN_S = 3600.0
+REMIND_AT_MOST_S = 6 * 3600.0
+# Told while the player's page is open, these wait (the player may close it before playing); the others
+# were seen on the page.
+WAIT_WHILE_OPEN = ("move", "defend", "remind")
+DEFENCE_WAIT_S = 60.0  # a move told while another seat rolls its defence: looked at again after this
 
 
 @dataclass(frozen=True)
@@ -52,7 +62,67 @@ def turn_events(record: GameRecord) -> list[Event]:
         text = f"Game {game_id}: you are attacked and your defence dice are wanted."
         return [Event(game_id, seat, "defend", f"{game_id}:defend:{record.state_id}", text)]
     text = f"Game {game_id}: it is your move (turn {record.turn})."
-    return [Event(game_id, seat, "move", f"{game_id}:move:{record.turn}:{seat}", text)]
+    if record.turn == 0:
+        text = f"Game {game_id}: it is your move (the setup, move {record.state_id + 1})."
+    stretch = f"{record.turn}:{seat}:{_setup_step(record)}"
+    events = [Event(game_id, seat, "move", f"{game_id}:move:{stretch}", text)]
+    remind = reminder_time(record)
+    if remind is not None:
+        runs_out = moment_words(remind[1], remind[0])
+        text = f"Game {game_id}: a reminder: your move runs out {runs_out}."
+        key = f"{game_id}:remind:{stretch}"
+        events.append(Event(game_id, seat, "remind", key, text, due=remind[0]))
+    return events
+
+
+def _setup_step(record: GameRecord) -> str:
+    """What tells one stretch of a seat's from the next within a turn number: in the setup (turn 0)
+    each claim or placement is a stretch of its own (its state id); after it, a seat's turn is one."""
+    return str(record.state_id) if record.turn == 0 else "turn"
+
+
+def reminder_time(record: GameRecord) -> tuple[float, float] | None:
+    """When to remind the seat to act of its turn's deadline, and the deadline (its time bank
+    counted); None: no reminder (no clock, a short turn, a defence under way)."""
+    settings = Timing.of(record.settings)
+    seat = record.to_act
+    if (
+        settings.turn_time < REMIND_MIN_TURN_S
+        or record.deadline is None
+        or record.defending
+        or seat is None
+        or not 0 <= seat < len(record.seats)
+    ):
+        return None
+    deadline = record.deadline + SeatClock.of(record.seats[seat], settings).bank
+    return deadline - min(settings.turn_time / 4, REMIND_AT_MOST_S), deadline
+
+
+def still_true(record: GameRecord | None, kind: str, key: str, now: float) -> bool | float:
+    """Whether a queued event is still worth telling when it is to go: True, False (stale: the move
+    was made, the defence rolled, the game gone), or the time a reminder is due now (its deadline
+    moved: a vacation, the time bank). ``key``: the outbox row's key (the event's, then the
+    subscription's)."""
+    if kind in ("attacked", "end"):
+        return True  # what happened, happened
+    if record is None or record.status != "playing":
+        return False
+    parts = key.split(":")
+    if kind == "defend":
+        return record.defending and parts[2] == str(record.state_id)
+    seat = int(parts[3])
+    if parts[2] != str(record.turn):
+        return False  # that turn is over
+    if record.defending and record.to_act != seat:
+        return now + DEFENCE_WAIT_S  # the seat's turn goes on once the defender has rolled
+    if record.to_act != seat or parts[4] != _setup_step(record):
+        return False  # the move was made
+    if kind == "remind":
+        remind = reminder_time(record)
+        if remind is None:
+            return False
+        return True if now >= remind[0] else remind[0]
+    return True
 
 
 class Watcher:

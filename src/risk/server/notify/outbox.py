@@ -48,6 +48,7 @@ class Subscription:
     failures: int
     paused: bool
     last_sent: float | None
+    retry_at: float | None
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,10 @@ class Event:
 
     game_id: str
     seat: int
-    kind: str  # move, defend, attacked, end
+    kind: str  # move, defend, attacked, end, remind
     key: str
     text: str
+    due: float | None = None  # not sent before (a reminder); None: at once
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,7 @@ class Outbox:
             "every_s": every_s,
             "failures": 0,
             "paused": False,
+            "retry_at": None,
         }
         where = (subs.c.game_id == game_id) & (subs.c.seat == seat) & (subs.c.channel == channel)
         with self._transaction(write=True) as conn:
@@ -184,7 +187,7 @@ class Outbox:
                     sa.literal(event.kind).label("kind"),
                     sa.literal(event.text).label("text"),
                     sa.literal("queued").label("status"),
-                    sa.literal(now).label("due"),
+                    sa.literal(now if event.due is None else max(now, event.due)).label("due"),
                     sa.literal(0).label("attempts"),
                     sa.literal(now).label("created"),
                 ).where((subs.c.game_id == event.game_id) & (subs.c.seat == event.seat))
@@ -205,7 +208,11 @@ class Outbox:
         # row locked: on PostgreSQL another sender skips it until this claim is committed.
         chosen = (
             sa.select(subs.c.id)
-            .where(~subs.c.paused & sa.exists().where(ready & (outbox.c.subscription_id == subs.c.id)))
+            .where(
+                ~subs.c.paused
+                & (subs.c.retry_at.is_(None) | (subs.c.retry_at <= now))  # a failure's backoff
+                & sa.exists().where(ready & (outbox.c.subscription_id == subs.c.id))
+            )
             .limit(limit)
         )
         if self.backend == "postgresql":
@@ -241,10 +248,13 @@ class Outbox:
                 .where(outbox.c.id.in_([r.id for r in rows]))
                 .values(status="sent", sent_at=now, claimed_by=None, claimed_until=None)
             )
-            conn.execute(sa.update(subs).where(subs.c.id == sub.id).values(failures=0, last_sent=now))
+            conn.execute(
+                sa.update(subs).where(subs.c.id == sub.id).values(failures=0, last_sent=now, retry_at=None)
+            )
 
     def skipped(self, rows: Sequence[Queued]) -> None:
-        """Not sent, and never will be: the player was looking at the game."""
+        """Not sent, and never will be: the player saw it on the page, or it is no longer true (the
+        move was made, the defence rolled)."""
         with self._transaction(write=True) as conn:
             conn.execute(
                 sa.update(outbox)
@@ -253,7 +263,8 @@ class Outbox:
             )
 
     def later(self, rows: Sequence[Queued], due: float) -> None:
-        """Back in the queue until ``due`` (the subscription's pace), not counted as an attempt."""
+        """Back in the queue until ``due`` (the subscription's pace, the player's page open, a
+        reminder whose deadline moved), not counted as an attempt."""
         with self._transaction(write=True) as conn:
             conn.execute(
                 sa.update(outbox)
@@ -279,7 +290,11 @@ class Outbox:
             failures = conn.execute(
                 sa.update(subs)
                 .where(subs.c.id == sub.id)
-                .values(failures=subs.c.failures + 1, paused=subs.c.failures + 1 >= PAUSE_AFTER)
+                .values(
+                    failures=subs.c.failures + 1,
+                    paused=subs.c.failures + 1 >= PAUSE_AFTER,
+                    retry_at=due,  # the subscription's later events wait too: one backoff, not one each
+                )
                 .returning(subs.c.failures)
             ).scalar_one_or_none()
         return failures is not None and failures >= PAUSE_AFTER

@@ -20,7 +20,7 @@ from risk.rules.game import Game
 from risk.server.master import GameMaster
 from risk.server.master.base import Announcement
 from risk.server.notify.channels import Channel, ChannelError, Message
-from risk.server.notify.events import Watcher, turn_events
+from risk.server.notify.events import WAIT_WHILE_OPEN, Watcher, still_true, turn_events
 from risk.server.notify.outbox import Event, Outbox, OutboxError, Queued, Subscription
 from risk.server.storage import GameRecord, Storage, StorageError
 
@@ -29,11 +29,13 @@ log = logging.getLogger(__name__)
 RETRY_S = 30.0  # the first retry after a failure; doubled at each failure after it
 MAX_RETRY_S = 3600.0
 POLL_S = 1.0
+OPEN_PAGE_WAIT_S = 60.0  # a move told while the player's page is open: looked at again after this
 # The subject of a message with several events: the most pressing one's.
 SUBJECTS = {
     "end": "the game is over",
     "defend": "your defence is wanted",
     "move": "it is your move",
+    "remind": "your time runs out soon",
     "attacked": "you were attacked",
 }
 
@@ -124,8 +126,18 @@ class Notifier:
 
     def _deliver(self, sub: Subscription, rows: list[Queued]) -> int:
         now = self.clock()
+        rows = self._still_true(sub, rows, now)
+        if not rows:
+            return 0
         if sub.seat in self.present(sub.game_id):
-            self.outbox.skipped(rows)  # the player is looking at the game
+            # The player is looking at the game: what happened they see; their move waits (they may
+            # close the page before playing it) until it is made (stale) or the page is closed.
+            seen = [row for row in rows if row.kind not in WAIT_WHILE_OPEN]
+            if seen:
+                self.outbox.skipped(seen)
+            if len(seen) < len(rows):
+                waiting = [row for row in rows if row.kind in WAIT_WHILE_OPEN]
+                self.outbox.later(waiting, now + OPEN_PAGE_WAIT_S)
             return 0
         if sub.last_sent is not None and now < sub.last_sent + sub.every_s:
             self.outbox.later(rows, sub.last_sent + sub.every_s)  # the player's pace
@@ -137,7 +149,7 @@ class Notifier:
         try:
             channel.send(compose(sub, rows))
         except ChannelError as exc:
-            attempts = max(row.attempts for row in rows) + 1
+            attempts = sub.failures + 1  # in a row, of any of the subscription's messages
             wait = min(self.retry_s * 2 ** (attempts - 1), MAX_RETRY_S)
             paused = self.outbox.failed(sub, rows, now + wait)
             log.warning(
@@ -149,6 +161,24 @@ class Notifier:
         if any(row.kind == "end" for row in rows):
             self.outbox.forget_game(sub.game_id)  # the addresses of a finished game are deleted
         return 1
+
+    def _still_true(self, sub: Subscription, rows: list[Queued], now: float) -> list[Queued]:
+        """The rows still worth telling; the stale ones are skipped, a reminder whose deadline moved
+        waits for its new time."""
+        record = self.storage.get_game(sub.game_id)
+        fresh: list[Queued] = []
+        stale: list[Queued] = []
+        for row in rows:
+            verdict = still_true(record, row.kind, row.key, now)
+            if verdict is True:
+                fresh.append(row)
+            elif verdict is False:
+                stale.append(row)
+            else:
+                self.outbox.later([row], verdict)
+        if stale:
+            self.outbox.skipped(stale)
+        return fresh
 
     # -- the worker task -------------------------------------------------------------------------
     def start(self) -> None:

@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("failures", sa.Integer, nullable=False, server_default="0"),
         sa.Column("paused", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("last_sent", sa.Double, nullable=True),
+        sa.Column("retry_at", sa.Double, nullable=True),
         sa.Column("created", sa.Double, nullable=False),
         sa.UniqueConstraint("game_id", "seat", "channel", name="notify_subscriptions_seat"),
     )
