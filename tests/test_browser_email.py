@@ -15,6 +15,7 @@ from aiosmtpd.controller import Controller
 
 from live_server import free_port, request, server
 from test_browser import LAPTOP, PHONE, browser, shot  # noqa: F401 (fixtures)
+from test_browser_seatprefs import wait_for
 from test_server_notify import Inbox
 
 ADDRESS = "ann@example.org"
@@ -34,16 +35,6 @@ def mail(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Inbox, int]
             yield inbox, port
     finally:
         controller.stop()
-
-
-def wait_for(condition: Any, what: str, timeout: float = 30) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def open_seat_panel(page: Any, phone: bool) -> None:
