@@ -330,16 +330,23 @@ def test_a_refusing_smtp_server_is_retried(tmp_path: Path, smtp: tuple[Inbox, in
     assert len(inbox.messages) == 1 and t.outbox.counts() == {"sent": 1}
 
 
-def test_the_end_is_told_and_the_addresses_deleted(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
+@pytest.mark.parametrize("looking", [(), (1,)], ids=["pages-closed", "bob-looking"])
+def test_the_end_is_told_and_the_addresses_deleted(
+    tmp_path: Path, smtp: tuple[Inbox, int], looking: tuple[int, ...]
+) -> None:
+    """Each player whose page is closed is told the end; the addresses are deleted all the same
+    when a player saw the end on the page (nothing is sent to them)."""
     inbox, port = smtp
     t = table(tmp_path, port, bot=False)
     t.notifier.step()
+    t.present.update(looking)
     seat_desk.resign(t.master, t.game_id, t.tokens[0])
     seat_desk.resign(t.master, t.game_id, t.tokens[2])
     t.clock.now += 1
     t.notifier.step()
     ends = [m for m in inbox.messages if "over" in m["Subject"]]
-    assert sorted(m["To"] for m in ends) == sorted(ADDRESSES)
+    told = [address for seat, address in enumerate(ADDRESSES) if seat not in looking]
+    assert sorted(m["To"] for m in ends) == sorted(told)
     assert "Bob won" in ends[0].get_content()
     assert t.outbox.subscribed_games() == []  # the addresses are gone
 

@@ -163,12 +163,13 @@ class Outbox:
             return conn.execute(sa.delete(subs).where(subs.c.id == subscription_id)).rowcount > 0
 
     def forget_game(self, game_id: str) -> int:
-        """The game is over and its last messages are gone: its addresses are deleted."""
+        """The game is over: the addresses whose last messages are gone, and the paused ones (their
+        player told nothing more can go), are deleted."""
         unsent = sa.select(outbox.c.id).where(
             (outbox.c.subscription_id == subs.c.id) & outbox.c.status.in_(("queued", "sending"))
         )
         with self._transaction(write=True) as conn:
-            query = sa.delete(subs).where((subs.c.game_id == game_id) & ~sa.exists(unsent))
+            query = sa.delete(subs).where((subs.c.game_id == game_id) & (subs.c.paused | ~sa.exists(unsent)))
             return conn.execute(query).rowcount
 
     def subscribed_games(self) -> list[str]:
@@ -217,6 +218,10 @@ class Outbox:
         )
         if self.backend == "postgresql":
             chosen = chosen.with_for_update(skip_locked=True)
+        # A read first: most passes find nothing due, and a claim takes SQLite's write lock.
+        with self._transaction() as conn:
+            if conn.execute(sa.select(outbox.c.id).where(ready).limit(1)).first() is None:
+                return {}
         with self._transaction(write=True) as conn:
             owners = list(conn.execute(chosen).scalars())
             query = sa.select(outbox.c.id).where(ready & outbox.c.subscription_id.in_(owners))

@@ -135,6 +135,8 @@ class Notifier:
             seen = [row for row in rows if row.kind not in WAIT_WHILE_OPEN]
             if seen:
                 self.outbox.skipped(seen)
+            if any(row.kind == "end" for row in seen):
+                self.outbox.forget_game(sub.game_id)  # seen on the page: the addresses go all the same
             if len(seen) < len(rows):
                 waiting = [row for row in rows if row.kind in WAIT_WHILE_OPEN]
                 self.outbox.later(waiting, now + OPEN_PAGE_WAIT_S)
