@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +37,10 @@ from risk.server import vacations
 from risk.server.app import create_app
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.notify.channels import EmailChannel, SmtpSettings, is_address
+from risk.server.notify.events import GAME
 from risk.server.notify.outbox import LEASE_S, PAUSE_AFTER, Event, Outbox
 from risk.server.notify.sender import OPEN_PAGE_WAIT_S, Notifier, compose
+from risk.server.notify.webhook import WebhookChannel
 from risk.server.sql import SqlStorage
 from risk.server.sql import outbox as outbox_rows
 from risk.server.timing import DAY, defending
@@ -100,7 +104,13 @@ ADDRESSES = ["ann@example.org", "bob@example.org"]
 
 
 def table(
-    tmp_path: Path, smtp_port: int, *, every_s: float = 0.0, bot: bool = True, **clock_settings: Any
+    tmp_path: Path,
+    smtp_port: int,
+    *,
+    every_s: float = 0.0,
+    bot: bool = True,
+    emails: bool = True,
+    **clock_settings: Any,
 ) -> Table:
     storage = SqlStorage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     clock = Clock()
@@ -113,9 +123,10 @@ def table(
     outbox = Outbox(storage.engine)
     present: set[int] = set()
     channel = EmailChannel(SmtpSettings.parse(f"smtp://127.0.0.1:{smtp_port}?from=risk@example.org"))
-    notifier = Notifier(outbox, storage, [channel], lambda _game: present, clock=clock, retry_s=10)
+    channels = [channel, WebhookChannel()]
+    notifier = Notifier(outbox, storage, channels, lambda _game: present, clock=clock, retry_s=10)
     notifier.listen_to(master)
-    for seat, address in enumerate(ADDRESSES):
+    for seat, address in enumerate(ADDRESSES if emails else []):
         outbox.subscribe(
             record.id, seat, "email", address=address, seat_token=tokens[seat],
             site="http://risk.test/", every_s=every_s, now=clock.now,
@@ -523,3 +534,117 @@ def test_a_sender_killed_while_sending_is_replaced_with_the_same_message_id(
     t.notifier.step()
     assert [m["Message-ID"] for m in inbox.messages] == [expected]
     assert t.outbox.counts() == {"sent": 1}
+
+
+# -- the game's webhook ----------------------------------------------------------------------------
+@dataclass
+class Hook:
+    """A local webhook endpoint: what it was sent, and the status it answers with."""
+
+    posts: list[tuple[dict[str, str], dict[str, Any]]] = field(default_factory=list)
+    status: int = 200
+    url: str = ""
+
+
+@pytest.fixture
+def hook() -> Iterator[Hook]:
+    found = Hook()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            if found.status == 200:
+                found.posts.append((dict(self.headers), json.loads(body)))
+            self.send_response(found.status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    endpoint = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    found.url = f"http://127.0.0.1:{endpoint.server_address[1]}/hooks/risk"
+    thread = threading.Thread(target=endpoint.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield found
+    finally:
+        endpoint.shutdown()
+        endpoint.server_close()
+
+
+def test_the_webhook_is_told_whose_move_it_is_and_the_end(tmp_path: Path, hook: Hook) -> None:
+    """A JSON POST per event the game's spectators may know (whose move, the end), with the game's
+    page and never a seat's token nor a seat's own news; refused posts are retried, and go once."""
+    t = table(tmp_path, free_port(), emails=False, bot=False)
+    t.outbox.subscribe(
+        t.game_id, GAME, "webhook", address=hook.url, seat_token="", site="http://risk.test/",
+        every_s=0.0, now=t.clock.now,
+    )  # fmt: skip
+    t.notifier.step()
+    first = t.master.live(t.game_id).game.to_act
+    name = ["Ann", "Bob", "Cid"][first]
+    headers, body = hook.posts[0]
+    assert headers["Content-Type"] == "application/json" and headers["Idempotency-Key"] == body["key"]
+    assert body["content"] == body["text"] == f"Game {t.game_id}: it is {name}'s move (the setup)."
+    assert body["url"] == f"http://risk.test/game/{t.game_id}" and body["game"] == t.game_id
+    assert body["events"] == [{"kind": "turn", "text": body["text"]}]
+    # The endpoint fails for a while: nothing is lost, nothing is posted twice.
+    hook.status = 500
+    play(t, 5)
+    assert len(hook.posts) == 1 and t.outbox.counts().get("queued", 0) >= 1
+    hook.status = 200
+    t.clock.now += 4000
+    play(t, 120)
+    keys = [body["key"] for _, body in hook.posts]
+    assert len(keys) == len(set(keys)) and len(hook.posts) > 5
+    seat_desk.resign(t.master, t.game_id, t.tokens[0])
+    seat_desk.resign(t.master, t.game_id, t.tokens[2])
+    t.clock.now += 1
+    t.notifier.step()
+    assert hook.posts[-1][1]["text"] == f"Game {t.game_id} is over: Bob won."
+    for _headers, body in hook.posts:
+        assert {event["kind"] for event in body["events"]} <= {"turn", "end"}
+        assert not any(token in json.dumps(body) for token in t.tokens)
+        assert " you " not in f" {body['text']} "  # never a seat's own news
+
+
+def test_the_webhook_api(tmp_path: Path, hook: Hook) -> None:
+    app = create_app(SqlStorage(f"sqlite:///{tmp_path / 'g.sqlite3'}"))
+    with TestClient(app) as client:
+        seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 2
+        created = client.post("/api/games", json={"seats": seats, "bot_delay": 5, "seed": 2}).json()
+        game_id, host, player = created["id"], created["host_token"], created["seats"][0]["token"]
+        path = f"/api/games/{game_id}/notify/webhook"
+        refused = [
+            ("ftp://example.org/hook", "must start with https://"),
+            ("https://user:secret@example.org/hook", "user name or password"),
+            ("http://testserver/api/games", "this server itself"),
+            ("http://0.0.0.0:8000/", "this server itself"),
+            ("https://example.org/" + "x" * 2000, "at most 2000 characters"),
+            ("https://exa mple.org/", "space"),
+        ]
+        for url, words in refused:
+            answer = client.put(path, json={"url": url}, headers={"Authorization": f"Bearer {host}"})
+            message = answer.json()["error"]["message"]
+            assert answer.status_code == 422 and words in message, (url, answer.text)
+            assert "secret" not in answer.text  # a refused URL is not said back
+        # Only the host: a player's token, or none, is refused; nothing is stored.
+        for token in (player, None):
+            auth = {"Authorization": f"Bearer {token}"} if token else {}
+            answer = client.put(path, json={"url": hook.url}, headers=auth)
+            assert answer.status_code == 403 and answer.json()["error"]["code"] == "bad-token"
+        assert client.get(path, headers={"Authorization": f"Bearer {host}"}).json() == {"webhook": None}
+        answer = client.put(path, json={"url": hook.url}, headers={"Authorization": f"Bearer {host}"})
+        assert answer.json() == {"webhook": {"set": True, "paused": False, "failures": 0}}
+        assert hook.url not in answer.text
+        shown = client.get(path, headers={"Authorization": f"Bearer {host}"}).json()
+        assert shown == {"webhook": {"set": True, "paused": False, "failures": 0}}
+        # Whose move it is goes out at once (the notifier runs in the app).
+        deadline = time.monotonic() + 10
+        while not hook.posts and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hook.posts and "it is Ann's move" in hook.posts[0][1]["text"]
+        gone = client.delete(path, headers={"Authorization": f"Bearer {host}"}).json()
+        assert gone == {"deleted": True}
+        assert client.get(path, headers={"Authorization": f"Bearer {host}"}).json() == {"webhook": None}

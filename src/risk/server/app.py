@@ -28,9 +28,10 @@ from risk.server.hosts import AllowedHosts, HostCheckMiddleware
 from risk.server.hub import Hub
 from risk.server.limits import BodyLimitMiddleware, Guard, Limits, RateLimitMiddleware
 from risk.server.master import GameMaster
-from risk.server.notify.channels import EmailChannel, SmtpSettings
+from risk.server.notify.channels import Channel, EmailChannel, SmtpSettings
 from risk.server.notify.outbox import Outbox, memory_engine
 from risk.server.notify.sender import RETRY_S, Notifier
+from risk.server.notify.webhook import WebhookChannel
 from risk.server.social import Social
 from risk.server.sql import SqlStorage
 from risk.server.storage import Storage
@@ -78,7 +79,9 @@ def create_app(
     app.state.pace_gc = pace_gc
     app.state.outbox = outbox = Outbox(storage.engine if isinstance(storage, SqlStorage) else memory_engine())
     app.state.email_on = smtp is not None
-    channels = [EmailChannel(SmtpSettings.parse(smtp))] if smtp is not None else []
+    channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
+    if smtp is not None:
+        channels.append(EmailChannel(SmtpSettings.parse(smtp)))
     app.state.notifier = Notifier(outbox, storage, channels, hub.present, retry_s=notify_retry_s)
     app.state.notifier.listen_to(master)
 

@@ -19,9 +19,12 @@ from risk.server.auth import bearer
 from risk.server.errors import Refusal
 from risk.server.master import GameMaster
 from risk.server.notify.channels import MAX_ADDRESS, is_address
+from risk.server.notify.events import GAME
 from risk.server.notify.outbox import Outbox, OutboxError, Subscription
 from risk.server.notify.sender import Notifier
+from risk.server.notify.webhook import MAX_WEBHOOK_URL, check_webhook_url
 from risk.server.refusals import refusals
+from risk.server.seats import check_host
 
 router = APIRouter()
 T = TypeVar("T")
@@ -154,6 +157,93 @@ async def notify_by_email(
     shown = master.live(game_id).published
     notifier.heard(shown.record, shown.game)
     return {"email_available": True, "email": _shown(sub)}
+
+
+class WebhookIn(BaseModel):
+    """The game's webhook (its host's): a JSON POST for each turn and for the end."""
+
+    url: str = Field(max_length=MAX_WEBHOOK_URL, description="https://... (Discord, Slack, ntfy, your own)")
+
+
+def _webhook_shown(sub: Subscription | None) -> dict[str, Any] | None:
+    """The game's webhook as its host sees it: never the URL (a chat's webhook URL is its password)."""
+    if sub is None:
+        return None
+    return {"set": True, "paused": sub.paused, "failures": sub.failures}
+
+
+def _host(master: GameMaster, game_id: str, authorization: str | None, *, running: bool = True) -> None:
+    live = master.live(game_id)
+    check_host(live, bearer(authorization))
+    if running and live.published.game.is_over:
+        raise Refusal("game-over", "the game is over: nothing more to tell")
+
+
+@router.get(
+    "/api/games/{game_id}/notify/webhook",
+    summary="The game's webhook, for its host (never its URL)",
+    responses=refusals(403, 404, 503),
+)
+async def webhook_settings(
+    game_id: str, master: MasterDep, outbox: OutboxDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    def read() -> Subscription | None:
+        _host(master, game_id, authorization, running=False)
+        return None if outbox is None else _stored(outbox.subscription, game_id, GAME, "webhook")
+
+    return {"webhook": _webhook_shown(await run_in_threadpool(read))}
+
+
+@router.put(
+    "/api/games/{game_id}/notify/webhook",
+    summary="The host sets the game's webhook: a JSON POST for each turn and for the end",
+    responses=refusals(403, 404, 409, 503),
+)
+async def set_webhook(
+    game_id: str,
+    body: WebhookIn,
+    request: Request,
+    master: MasterDep,
+    outbox: OutboxDep,
+    notifier: NotifierDep,
+    authorization: Authorization = None,
+) -> dict[str, Any]:
+    own = {request.headers.get("host", "").lower(), request.url.netloc.lower()}
+    try:
+        url = check_webhook_url(body.url, own)
+    except ValueError as exc:
+        raise Refusal("bad-request", str(exc)) from None
+    if outbox is None:
+        raise Refusal("unavailable", "this server keeps no notifications")
+    store = outbox
+    site = str(request.base_url)
+
+    def subscribe() -> Subscription:
+        _host(master, game_id, authorization)
+        return _stored(
+            store.subscribe, game_id, GAME, "webhook", address=url, seat_token="", site=site,
+            every_s=0.0, now=time.time(),
+        )  # fmt: skip
+
+    sub = await run_in_threadpool(subscribe)
+    shown = master.live(game_id).published
+    notifier.heard(shown.record, shown.game)  # whose move it is now goes out at once
+    return {"webhook": _webhook_shown(sub)}
+
+
+@router.delete(
+    "/api/games/{game_id}/notify/webhook",
+    summary="The host takes the game's webhook away",
+    responses=refusals(403, 404, 503),
+)
+async def stop_webhook(
+    game_id: str, master: MasterDep, outbox: OutboxDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    def delete() -> bool:
+        _host(master, game_id, authorization, running=False)
+        return outbox is not None and bool(_stored(outbox.unsubscribe, game_id, GAME, "webhook"))
+
+    return {"deleted": await run_in_threadpool(delete)}
 
 
 @router.delete(

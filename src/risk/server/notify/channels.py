@@ -34,8 +34,10 @@ class Message:
     subject: str
     text: str
     message_id: str  # the same for every attempt: receivers suppress duplicates with it
-    link: str  # the seat's page, its token in the fragment
-    unsubscribe: str  # works without the token
+    link: str  # the seat's page, its token in the fragment (a webhook's: the game's page)
+    unsubscribe: str  # works without the token ("" for a webhook: its host takes it away)
+    game_id: str = ""
+    events: tuple[tuple[str, str], ...] = ()  # (kind, text) of each event in it
 
 
 class Channel(Protocol):

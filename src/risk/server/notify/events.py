@@ -16,6 +16,8 @@ from risk.server.notify.outbox import Event
 from risk.server.storage import GameRecord
 from risk.server.timing import SeatClock, Timing, defending, moment_words
 
+GAME = -1  # the seat of the game's own subscriptions (its webhook): told what anyone may know
+
 # A reminder before the deadline, for turns of an hour or more (a shorter turn's player is at the page,
 # or the stand-in plays before a message would be read): when a quarter of the turn is left, at most
 # six hours before.
@@ -50,11 +52,10 @@ def turn_events(record: GameRecord) -> list[Event]:
     game_id = record.id
     if record.status == "over":
         winner = record.seats[record.winner].name if record.winner is not None else "nobody"
-        return [
-            Event(game_id, s.seat, "end", f"{game_id}:end:{s.seat}", f"Game {game_id} is over: {winner} won.")
-            for s in record.seats
-            if s.kind == "human"
-        ]
+        told = f"Game {game_id} is over: {winner} won."
+        people = [s.seat for s in record.seats if s.kind == "human"]
+        ends = [Event(game_id, seat, "end", f"{game_id}:end:{seat}", told) for seat in people]
+        return [*ends, Event(game_id, GAME, "end", f"{game_id}:end:game", told)]
     seat = record.to_act
     if record.status != "playing" or seat is None or not _is_player(record, seat):
         return []
@@ -66,6 +67,11 @@ def turn_events(record: GameRecord) -> list[Event]:
         text = f"Game {game_id}: it is your move (the setup, move {record.state_id + 1})."
     stretch = f"{record.turn}:{seat}:{_setup_step(record)}"
     events = [Event(game_id, seat, "move", f"{game_id}:move:{stretch}", text)]
+    # The game's webhook: whose move it is (public, even under fog of war).
+    name = record.seats[seat].name
+    when = "the setup" if record.turn == 0 else f"turn {record.turn}"
+    told = f"Game {game_id}: it is {name}'s move ({when})."
+    events.append(Event(game_id, GAME, "turn", f"{game_id}:turn:{stretch}", told))
     remind = reminder_time(record)
     if remind is not None:
         runs_out = moment_words(remind[1], remind[0])

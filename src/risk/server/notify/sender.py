@@ -35,6 +35,7 @@ SUBJECTS = {
     "end": "the game is over",
     "defend": "your defence is wanted",
     "move": "it is your move",
+    "turn": "whose move it is",
     "remind": "your time runs out soon",
     "attacked": "you were attacked",
 }
@@ -216,11 +217,14 @@ def compose(sub: Subscription, rows: Sequence[Queued]) -> Message:
     site = sub.site.rstrip("/")
     # The oldest row's key: a message sent again after a crash (its rows not marked sent) has it too.
     digest = hashlib.sha256(rows[0].key.encode()).hexdigest()[:32]
+    seat = sub.seat >= 0  # a seat's own channel, not the game's webhook
     return Message(
         to=sub.address,
         subject=f"RISK game {sub.game_id}: {SUBJECTS[first]}",
         text="\n".join(row.text for row in rows),
         message_id=f"<{digest}@risk.notify>",
-        link=f"{site}/game/{sub.game_id}#token={sub.seat_token}",
-        unsubscribe=f"{site}/notify/unsubscribe/{sub.id}",
+        link=f"{site}/game/{sub.game_id}" + (f"#token={sub.seat_token}" if seat else ""),
+        unsubscribe=f"{site}/notify/unsubscribe/{sub.id}" if seat else "",
+        game_id=sub.game_id,
+        events=tuple((row.kind, row.text) for row in rows),
     )
