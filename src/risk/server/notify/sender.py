@@ -67,6 +67,7 @@ class Notifier:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
         self._swept = False
+        self._stopping = False
 
     # -- events in -------------------------------------------------------------------------------
     def listen_to(self, master: GameMaster) -> None:
@@ -190,7 +191,12 @@ class Notifier:
         self._task = asyncio.create_task(self._run(), name="notifier")
 
     async def stop(self) -> None:
+        # The flag as well as the cancel: the loop ends even if the cancel is lost (Python 3.11's
+        # asyncio.wait_for could drop one that came as its waiter finished: the shutdown hung).
+        self._stopping = True
         if self._task is not None:
+            if self._wake is not None:
+                self._wake.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -198,7 +204,7 @@ class Notifier:
 
     async def _run(self) -> None:
         assert self._wake is not None
-        while True:
+        while not self._stopping:
             try:
                 await asyncio.to_thread(self.step)
             except (OutboxError, StorageError) as exc:  # the database is down: everything waits
@@ -206,7 +212,8 @@ class Notifier:
             except Exception:
                 log.exception("the notifier failed; it goes on")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                async with asyncio.timeout(self.poll_s):
+                    await self._wake.wait()
             self._wake.clear()
 
 
