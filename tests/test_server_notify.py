@@ -177,7 +177,7 @@ def test_each_event_told_once_with_the_seat_link_and_the_unsubscribe_link(
     t.notifier.step()
     assert len(inbox.messages) == 1
 
-    play(t, 400)
+    play(t, 250)
     kinds: dict[str, int] = {}
     for mail in inbox.messages:
         kinds[mail["Subject"].split(": ", 1)[1]] = kinds.get(mail["Subject"].split(": ", 1)[1], 0) + 1
@@ -195,14 +195,14 @@ def test_each_event_told_once_with_the_seat_link_and_the_unsubscribe_link(
 def test_losses_are_batched_one_message_per_opponents_turn(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
     inbox, port = smtp
     t = table(tmp_path, port)
-    play(t, 1500)
+    play(t, 800)
     lines = [
         (m["To"], line)
         for m in inbox.messages
         for line in m.get_content().splitlines()
         if " you lost " in line
     ]
-    assert lines, "nobody lost a territory in 1500 moves"
+    assert lines, "nobody lost a territory in 800 moves"
     # At most one per victim and opponent's turn: that turn's losses together, told once.
     turns = [(to, line.split("(turn ")[1].split(")")[0]) for to, line in lines]
     assert len(turns) == len(set(turns))
