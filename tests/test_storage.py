@@ -508,6 +508,8 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
         "chat",
         "rulesets",
         "boards",
+        "notify_subscriptions",
+        "outbox",
     }
 
 

@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from risk.server.api import after, fastplay, games, meta, mine, pages, seats, social, websocket
+from risk.server.api import after, fastplay, games, meta, mine, notify, pages, seats, social, websocket
 from risk.server.api.pages import WEB_DIR
 from risk.server.boards import BoardJobs
 from risk.server.errors import Refusal
@@ -28,7 +28,12 @@ from risk.server.hosts import AllowedHosts, HostCheckMiddleware
 from risk.server.hub import Hub
 from risk.server.limits import BodyLimitMiddleware, Guard, Limits, RateLimitMiddleware
 from risk.server.master import GameMaster
+from risk.server.notify.channels import Channel, EmailChannel, SmtpSettings
+from risk.server.notify.outbox import Outbox, memory_engine
+from risk.server.notify.sender import RETRY_S, Notifier
+from risk.server.notify.webhook import WebhookChannel
 from risk.server.social import Social
+from risk.server.sql import SqlStorage
 from risk.server.storage import Storage
 
 CSP = (
@@ -36,7 +41,7 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 # In this order: the OpenAPI schema lists the paths as the routers add them.
-ROUTERS = (pages, meta, games, seats, mine, after, websocket, fastplay, social)
+ROUTERS = (pages, meta, games, seats, mine, after, websocket, fastplay, social, notify)
 
 
 def create_app(
@@ -46,10 +51,14 @@ def create_app(
     limits: Limits | None = None,
     pace_gc: bool = False,
     allowed_hosts: AllowedHosts | None = None,
+    smtp: str | None = None,
+    notify_retry_s: float = RETRY_S,
 ) -> FastAPI:
     """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests);
     ``pace_gc``: short garbage-collector pauses (risk.server.gcpace), for `risk serve`'s process;
-    ``allowed_hosts``: the host names it answers to (risk.server.hosts; None: any, as in tests)."""
+    ``allowed_hosts``: the host names it answers to (risk.server.hosts; None: any, as in tests);
+    ``smtp``: the SMTP server e-mail notifications go through (risk.server.notify; None: no e-mail),
+    ``notify_retry_s`` the first wait after a notification failed."""
     app = FastAPI(
         title="risk",
         summary="RISK in the browser: the lobby, the games, live play over a websocket",
@@ -68,6 +77,13 @@ def create_app(
     app.state.board_jobs = BoardJobs()
     app.state.summaries = {}  # risk.server.api.after
     app.state.pace_gc = pace_gc
+    app.state.outbox = outbox = Outbox(storage.engine if isinstance(storage, SqlStorage) else memory_engine())
+    app.state.email_on = smtp is not None
+    channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
+    if smtp is not None:
+        channels.append(EmailChannel(SmtpSettings.parse(smtp)))
+    app.state.notifier = Notifier(outbox, storage, channels, hub.present, retry_s=notify_retry_s)
+    app.state.notifier.listen_to(master)
 
     app.exception_handler(Refusal)(_refusal_handler)
     app.exception_handler(StarletteHTTPException)(_http_error_handler)
@@ -97,7 +113,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # server answers: each is loaded when first asked for, or woken in the background when a bot
     # of the server's is to move or its clock runs out (risk.server.wakeups).
     hub.wakeups.start()
+    app.state.notifier.start()  # what was queued before a restart goes out too
     yield
+    await app.state.notifier.stop()
     await hub.stop()
     hub.master.storage.close()
     if pacer is not None:

@@ -45,6 +45,20 @@ ProxyOption = Annotated[
         "(none by default: each client is known by its own address)",
     ),
 ]
+SmtpOption = Annotated[
+    str | None,
+    typer.Option(
+        "--smtp",
+        help="send players e-mail notifications through this SMTP server: "
+        "smtp://user:password@host:587 (STARTTLS) or smtps://...:465, ?from=ADDRESS (docs/web.md)",
+    ),
+]
+SmtpRetryOption = Annotated[
+    float,
+    typer.Option(
+        "--smtp-retry", help="seconds before a failed notification is tried again (doubling)", min=0.1
+    ),
+]
 WorkersOption = Annotated[
     int,
     typer.Option(
@@ -90,10 +104,13 @@ def serve_command(
     allowed_hosts: HostsOption = "",
     proxy: ProxyOption = "",
     workers: WorkersOption = 1,
+    smtp: SmtpOption = None,
+    smtp_retry: SmtpRetryOption = 30.0,
 ) -> None:
     limits, hosts = _guards(
         limit_games, limit_actions, limit_messages, limit_boards, no_rate_limits, allowed_hosts
     )
+    _check_smtp(smtp)
     url, storage = _open_store(db, workers)
     _say_where(host, port, url, open_browser)
     _log_safely()
@@ -111,7 +128,13 @@ def serve_command(
         from risk.server.app import create_app
 
         application = create_app(
-            storage, allow_external_bots=allow_external_bots, limits=limits, pace_gc=True, allowed_hosts=hosts
+            storage,
+            allow_external_bots=allow_external_bots,
+            limits=limits,
+            pace_gc=True,
+            allowed_hosts=hosts,
+            smtp=smtp,
+            notify_retry_s=smtp_retry,
         )
         _run(application, settings)
         return
@@ -125,6 +148,8 @@ def serve_command(
             "limits": [limit_games, limit_actions, limit_messages, limit_boards],
             "no_rate_limits": no_rate_limits,
             "allowed_hosts": allowed_hosts,
+            "smtp": smtp,
+            "smtp_retry": smtp_retry,
         }
     )
     _run("risk.server.command:worker_app", settings, factory=True, workers=workers)
@@ -141,6 +166,19 @@ def _guards(
         rates = [Rate.parse(rate) for rate in (games, actions, messages, boards)]
         limits = Limits.off() if no_rate_limits else Limits(*rates)
         return limits, AllowedHosts.default(allowed_hosts.split(","))
+    except ValueError as error:
+        typer.echo(f"risk serve: error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def _check_smtp(smtp: str | None) -> None:
+    """Exit 2 on an --smtp URL that is not one (its password never shown)."""
+    from risk.server.notify.channels import SmtpSettings
+
+    if smtp is None:
+        return
+    try:
+        SmtpSettings.parse(smtp)
     except ValueError as error:
         typer.echo(f"risk serve: error: {error}", err=True)
         raise typer.Exit(code=2) from None
@@ -241,6 +279,8 @@ def worker_app() -> Any:
         limits=limits,
         pace_gc=True,
         allowed_hosts=AllowedHosts.default(settings["allowed_hosts"].split(",")),
+        smtp=settings["smtp"],
+        notify_retry_s=settings["smtp_retry"],
     )
 
 

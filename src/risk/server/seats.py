@@ -160,6 +160,18 @@ def set_prefs(
         return {"seat": seat, "prefs": changed.public()}
 
 
+def check_host(live: LiveGame, host_token: str | None) -> None:
+    """A Refusal unless ``host_token`` is the game's host token (checked in constant time)."""
+    if (
+        not host_token
+        or live.record.host_hash is None
+        or not hmac.compare_digest(live.record.host_hash, hash_token(host_token))
+    ):
+        raise Refusal(
+            "bad-token", "only the host (whoever created the game, with its host token) may do this"
+        )
+
+
 def replace_absent(
     table: Table,
     game_id: str,
@@ -171,14 +183,7 @@ def replace_absent(
     """The host hands the seat of a player who is not connected to a bot (the player keeps the link
     and may take the seat back)."""
     live = table.live(game_id)
-    if (
-        not host_token
-        or live.record.host_hash is None
-        or not hmac.compare_digest(live.record.host_hash, hash_token(host_token))
-    ):
-        raise Refusal(
-            "bad-token", "only the host (whoever created the game, with its host token) may do this"
-        )
+    check_host(live, host_token)
     with live.lock, table.transaction(live):  # the seat, its note and the clock: one commit
         record = _playing_seat(live, seat)
         name = (bot or timing(live).stand_in).strip().lower()

@@ -146,6 +146,51 @@ rulesets = sa.Table(
     sa.Column("created", sa.Double, nullable=False),
 )
 
+# Notifications (risk.server.notify): who asked to be told what, and the messages waiting to go.
+notify_subscriptions = sa.Table(
+    "notify_subscriptions",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),  # random: the unsubscribe link's secret
+    sa.Column("game_id", sa.String(64), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("channel", sa.String(16), nullable=False),  # "email" (Web Push, webhooks: later channels)
+    sa.Column("address", sa.Text, nullable=False),  # never shown to others, never logged
+    sa.Column("seat_token", sa.Text, nullable=False),  # for the seat link in each message
+    sa.Column("site", sa.Text, nullable=False),  # the server's address as the player reached it
+    sa.Column("every_s", sa.Double, nullable=False),  # at most one message per this many seconds
+    sa.Column("failures", sa.Integer, nullable=False, server_default="0"),  # in a row
+    sa.Column("paused", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("last_sent", sa.Double, nullable=True),
+    sa.Column("retry_at", sa.Double, nullable=True),  # after a failure: nothing of it is tried before
+    sa.Column("created", sa.Double, nullable=False),
+    sa.UniqueConstraint("game_id", "seat", "channel", name="notify_subscriptions_seat"),
+)
+
+outbox = sa.Table(
+    "outbox",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    # Stable per event and subscription: a second copy of an event is not queued (several server
+    # processes hear the same move), and the message's Message-ID is made from it.
+    sa.Column("key", sa.String(200), nullable=False, unique=True),
+    sa.Column(
+        "subscription_id",
+        sa.String(64),
+        sa.ForeignKey("notify_subscriptions.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),  # the event in words (no address, no token)
+    sa.Column("status", sa.String(16), nullable=False),  # queued, sending, sent, skipped
+    sa.Column("due", sa.Double, nullable=False),  # not before (backoff, throttle, batching)
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("claimed_by", sa.String(64), nullable=True),
+    sa.Column("claimed_until", sa.Double, nullable=True),  # a sender that died: claimable again after
+    sa.Column("created", sa.Double, nullable=False),
+    sa.Column("sent_at", sa.Double, nullable=True),
+    sa.Index("outbox_due", "status", "due"),
+)
+
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
 BUSY_TIMEOUT_S = 10.0  # how long a SQLite writer waits for another's lock before "try again"
 CONNECT_TIMEOUT_S = 10  # PostgreSQL: an unreachable host fails in seconds, not minutes
@@ -334,6 +379,11 @@ class SqlStorage(Storage):
                     f"the database {self._shown} has a schema this version of risk does not know "
                     f"(made by a newer release?): {exc}"
                 ) from exc
+
+    @property
+    def engine(self) -> Engine:
+        """The engine, for the notifications' outbox (risk.server.notify), which shares the database."""
+        return self._engine
 
     def schema_revision(self) -> str | None:
         """The revision recorded in the database's alembic_version table."""

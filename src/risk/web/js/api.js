@@ -56,6 +56,10 @@ export const api = {
   prefs: (id, token, body) => request("POST", `/api/games/${encodeURIComponent(id)}/prefs`, { token, body }),
   // Vacations (docs/web.md, "The turn clock"): {days} to go away, {back: true} to come back early.
   vacation: (id, token, body) => request("POST", `/api/games/${encodeURIComponent(id)}/vacation`, { token, body }),
+  // Notifications (docs/web.md, "Notifications"): the seat's e-mail, given, read back (no address), taken away.
+  notifySettings: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/notify`, { token }),
+  notifyEmail: (id, token, body) => request("PUT", `/api/games/${encodeURIComponent(id)}/notify/email`, { token, body }),
+  stopEmail: (id, token) => request("DELETE", `/api/games/${encodeURIComponent(id)}/notify/email`, { token }),
   replaceSeat: (id, hostToken, seat, bot) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/replace`, { token: hostToken, body: { seat, bot } }),
   // "Your games": every seat link this browser holds, in one request (docs/web.md, "Your games").

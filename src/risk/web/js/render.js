@@ -6,6 +6,7 @@ import { updateClock } from "./clock.js";
 import { placeNotes } from "./notes.js";
 import { decoratePlayers, renderSeatPanel } from "./seating.js";
 import { renderPrefs } from "./seatprefs.js";
+import { renderEmail } from "./email.js";
 import { drawBoard } from "./drawboard.js";
 import { renderGoal, renderHand, renderPlayers, renderSheetToggle } from "./panels.js";
 import { renderControls, renderDatalist } from "./controls.js";
@@ -46,6 +47,7 @@ function renderSeats() {
   decoratePlayers(ctx);
   renderSeatPanel(ctx);
   renderPrefs(ctx);
+  renderEmail(ctx);
   placeNotes(s.msg.notes, $("#log"));
   s.chat.takeNotes(s.msg.notes);
 }
