@@ -179,6 +179,14 @@ class Outbox:
     # -- events ----------------------------------------------------------------------------------
     def enqueue(self, events: Sequence[Event], now: float) -> int:
         """Queue each event for the seat's subscriptions (none: nothing), once per key."""
+        # A read first: most games have no subscription, and a write takes SQLite's one write lock,
+        # which the moves' commits wait for.
+        games = sorted({event.game_id for event in events})
+        with self._transaction() as conn:
+            told = set(conn.execute(sa.select(subs.c.game_id).where(subs.c.game_id.in_(games))).scalars())
+        events = [event for event in events if event.game_id in told]
+        if not events:
+            return 0
         queued = 0
         with self._transaction(write=True) as conn:
             for event in events:

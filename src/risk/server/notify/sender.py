@@ -87,11 +87,10 @@ class Notifier:
             self.add(events)
 
     def add(self, events: Sequence[Event]) -> None:
+        # Not a wake of the worker: it comes within POLL_S, and one pass a move (a thread, a
+        # transaction) cost the server a third of its moves per second.
         with self._heard_lock:
             self._heard.extend(events)
-        if self._loop is not None and self._wake is not None:
-            with contextlib.suppress(RuntimeError):  # the loop has stopped
-                self._loop.call_soon_threadsafe(self._wake.set)
 
     def sweep(self) -> None:
         """At start: what each subscribed game's row says a seat waits for, so that a move committed
