@@ -560,7 +560,7 @@ def hook() -> Iterator[Hook]:
             self.end_headers()
 
         def log_message(self, *args: Any) -> None:
-            pass
+            """Silent: the standard library's handler writes every request to stderr."""
 
     endpoint = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     found.url = f"http://127.0.0.1:{endpoint.server_address[1]}/hooks/risk"

@@ -64,7 +64,6 @@ class Notifier:
         self._heard: list[Event] = []
         self._heard_lock = threading.Lock()
         self._wake: asyncio.Event | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
         self._swept = False
         self._stopping = False
@@ -185,7 +184,6 @@ class Notifier:
 
     # -- the worker task -------------------------------------------------------------------------
     def start(self) -> None:
-        self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
         self._task = asyncio.create_task(self._run(), name="notifier")
 
