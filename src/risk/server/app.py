@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import FastAPI, Request
@@ -53,12 +54,14 @@ def create_app(
     allowed_hosts: AllowedHosts | None = None,
     smtp: str | None = None,
     notify_retry_s: float = RETRY_S,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests);
     ``pace_gc``: short garbage-collector pauses (risk.server.gcpace), for `risk serve`'s process;
     ``allowed_hosts``: the host names it answers to (risk.server.hosts; None: any, as in tests);
     ``smtp``: the SMTP server e-mail notifications go through (risk.server.notify; None: no e-mail),
-    ``notify_retry_s`` the first wait after a notification failed."""
+    ``notify_retry_s`` the first wait after a notification failed; ``clock``: the time (tests of
+    games that last days set it)."""
     app = FastAPI(
         title="risk",
         summary="RISK in the browser: the lobby, the games, live play over a websocket",
@@ -69,7 +72,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    master = GameMaster(storage, allow_external_bots=allow_external_bots)
+    master = GameMaster(storage, clock=clock, allow_external_bots=allow_external_bots)
     hub = Hub(master)
     guard = Guard(limits)
     app.state.master, app.state.hub, app.state.guard = master, hub, guard
@@ -82,7 +85,7 @@ def create_app(
     channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
     if smtp is not None:
         channels.append(EmailChannel(SmtpSettings.parse(smtp)))
-    app.state.notifier = Notifier(outbox, storage, channels, hub.present, retry_s=notify_retry_s)
+    app.state.notifier = Notifier(outbox, storage, channels, hub.present, retry_s=notify_retry_s, clock=clock)
     app.state.notifier.listen_to(master)
 
     app.exception_handler(Refusal)(_refusal_handler)

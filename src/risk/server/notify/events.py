@@ -9,6 +9,8 @@ process, a restart) queues one message (risk.server.notify.outbox).
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from risk.rules.game import Game
@@ -27,6 +29,9 @@ REMIND_AT_MOST_S = 6 * 3600.0
 # were seen on the page.
 WAIT_WHILE_OPEN = ("move", "defend", "remind")
 DEFENCE_WAIT_S = 60.0  # a move told while another seat rolls its defence: looked at again after this
+# A person's defence that took at least this long: the attacker has likely left the page, and is told
+# their turn goes on (a standing order's or a bot's defence comes at once: nobody is told).
+RESUME_AFTER_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,7 @@ class Seen:
     turn: int
     current: int  # whose turn it was
     owners: tuple[int, ...]
+    asked: tuple[int, float] | None = None  # a person asked for defence dice, and since when
 
 
 def _is_player(record: GameRecord, seat: int) -> bool:
@@ -136,23 +142,32 @@ class Watcher:
     whose turn) to tell who lost territories, once that turn is over; the rest it reads from the
     published game alone."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
         self._seen: dict[str, Seen] = {}
         self._losses: dict[tuple[str, int], list[str]] = {}  # (game, seat): names lost this turn
         self._lock = threading.Lock()  # announcements come from the threads that made the changes
 
     def events(self, record: GameRecord, game: Game) -> list[Event]:
-        found = turn_events(_with_progress(record, game))
+        shown = _with_progress(record, game)
+        found = turn_events(shown)
         owners = tuple(game.owner)
+        now = self.clock()
         with self._lock:
             before = self._seen.get(record.id)
-            self._seen[record.id] = Seen(game.turn, game.current, owners)
+            asked = None
+            if shown.defending and shown.to_act is not None and _is_player(record, shown.to_act):
+                kept = before.asked if before is not None else None
+                asked = kept if kept is not None and kept[0] == shown.to_act else (shown.to_act, now)
+            self._seen[record.id] = Seen(game.turn, game.current, owners, asked)
             if game.is_over:
                 self._forget(record.id)  # the end is told; losses no more
             elif before is not None:
                 self._note_losses(record, game, before, owners)
                 if before.turn != game.turn:
                     found += self._turn_told(record, before)
+                elif before.asked is not None and asked is None and now - before.asked[1] >= RESUME_AFTER_S:
+                    found += _turn_goes_on(shown, before.asked[0])
         return found
 
     def _note_losses(self, record: GameRecord, game: Game, before: Seen, after: tuple[int, ...]) -> None:
@@ -176,6 +191,18 @@ class Watcher:
         self._seen.pop(game_id, None)
         for stale in [k for k in self._losses if k[0] == game_id]:
             del self._losses[stale]
+
+
+def _turn_goes_on(record: GameRecord, defender: int) -> list[Event]:
+    """The seat whose attack waited for a person's defence dice: its turn goes on. Keyed by the state,
+    so each long wait is told once; stale, as a move is, once the turn is over."""
+    seat = record.to_act
+    if seat is None or not _is_player(record, seat) or record.defending:
+        return []
+    game_id, name = record.id, record.seats[defender].name
+    text = f"Game {game_id}: {name} rolled their defence: your turn goes on (turn {record.turn})."
+    key = f"{game_id}:move:{record.turn}:{seat}:{_setup_step(record)}:{record.state_id}"
+    return [Event(game_id, seat, "move", key, text)]
 
 
 def _with_progress(record: GameRecord, game: Game) -> GameRecord:

@@ -60,7 +60,7 @@ class Notifier:
         self.channels = {channel.name: channel for channel in channels}
         self.present, self.clock = present, clock
         self.retry_s, self.poll_s = retry_s, poll_s
-        self.watcher = Watcher()
+        self.watcher = Watcher(clock)
         self._heard: list[Event] = []
         self._heard_lock = threading.Lock()
         self._wake: asyncio.Event | None = None
