@@ -231,15 +231,13 @@ def _push_settings(
 
 
 def _default_contact(smtp: str | None) -> str:
-    """The --smtp sender, or risk@ this machine's name."""
+    """The --smtp sender, or risk@ this machine's name (a made-up one if the machine's has no dot)."""
     import socket
 
-    from risk.server.notify.channels import SmtpSettings
+    from risk.server.notify.channels import SmtpSettings, is_address
 
-    if smtp is not None:
-        return f"mailto:{SmtpSettings.parse(smtp).sender}"
-    name = socket.getfqdn()
-    return f"mailto:risk@{name if '.' in name else 'localhost.localdomain'}"
+    sender = SmtpSettings.parse(smtp).sender if smtp is not None else f"risk@{socket.getfqdn()}"
+    return f"mailto:{sender}" if is_address(sender) else "mailto:risk@localhost.localdomain"
 
 
 def _open_store(db: str | None, workers: int) -> tuple[str, Storage]:

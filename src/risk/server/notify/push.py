@@ -17,6 +17,7 @@ import importlib.util
 import ipaddress
 import json
 import os
+import re
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ MAX_ENDPOINT = 1024  # the push services' own are 100 to 500 characters
 MAX_PAYLOAD = 3000  # bytes of JSON: encrypted (and padded), it must stay under the services' 4 KB
 URGENT = ("move", "defend")  # the rest may wait for the device to wake by itself
 VAPID_FILE = "vapid-private.pem"
+CONTACT_URL = re.compile(r"https://[\w-]+\.[\w.-]+")  # a site, as py_vapid takes it: no port, no path
 # Names that are never a public host (RFC 6761, RFC 8375, and what home routers hand out).
 LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home", ".home.arpa", ".localdomain")
 
@@ -124,13 +126,13 @@ def application_server_key(vapid: Vapid) -> str:
 
 
 def check_contact(contact: str) -> str:
-    """``mailto:ADDRESS`` or ``https://...`` (what push services accept), or ValueError."""
+    """``mailto:ADDRESS`` or ``https://HOST`` (what py_vapid signs and push services accept), or
+    ValueError."""
     if contact.startswith("mailto:") and is_address(contact.removeprefix("mailto:")):
         return contact
-    parts = urlsplit(contact)
-    if parts.scheme == "https" and parts.hostname and "." in parts.hostname:
+    if CONTACT_URL.fullmatch(contact):
         return contact
-    raise ValueError("--push-contact must be mailto:ADDRESS or an https:// URL")
+    raise ValueError("--push-contact must be mailto:ADDRESS or https://HOST (no path)")
 
 
 # -- the subscription --------------------------------------------------------------------------------
