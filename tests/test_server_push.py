@@ -36,7 +36,9 @@ from fastapi.testclient import TestClient
 
 from live_server import free_port, request, server
 from risk.server.app import create_app
+from risk.server.logsafe import HideSecrets
 from risk.server.master import GameMaster, GameSpec, SeatSpec
+from risk.server.notify import push as push_module
 from risk.server.notify.channels import ChannelError, Message
 from risk.server.notify.outbox import Outbox
 from risk.server.notify.push import (
@@ -94,6 +96,7 @@ class PushService:
 
     posts: list[tuple[str, dict[str, str], bytes]] = field(default_factory=list)  # headers in lower case
     status: int = 201
+    delay: float = 0.0  # seconds before it answers
     tried: int = 0
     base: str = ""
 
@@ -109,6 +112,7 @@ def service() -> Iterator[PushService]:
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
             found.tried += 1
+            time.sleep(found.delay)
             if found.status == 201:
                 found.posts.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
             self.send_response(found.status)
@@ -279,6 +283,28 @@ def test_a_host_name_that_now_resolves_to_a_private_address_is_not_posted_to(
     )
     with pytest.raises(ChannelError, match="resolves to a private address"):
         PushChannel(push).send(message)
+
+
+def test_a_push_service_that_does_not_answer_in_time_is_a_failure(
+    tmp_path: Path, service: PushService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(push_module, "PUSH_TIMEOUT_S", 0.3)
+    service.delay = 2.0
+    subscription = check_subscription(Browser().subscription(service.endpoint()), local=True)
+    message = Message(
+        to=subscription, subject="s", text="t", message_id="<m@x>", link="http://x/", unsubscribe=""
+    )
+    with pytest.raises(ChannelError, match=r"could not be reached: (ReadTimeout|Timeout)"):
+        PushChannel(settings()).send(message)
+
+
+def test_urllib3s_request_lines_never_reach_the_log() -> None:
+    """Its debug lines quote the path of the URL posted to: a push endpoint's is a seat's secret."""
+    said = '"POST /fcm/send/s3cr3t HTTP/1.1" 201 0'
+    line = logging.LogRecord("urllib3.connectionpool", logging.DEBUG, "connectionpool.py", 1, said, (), None)
+    assert HideSecrets().filter(line) is False
+    ours = logging.LogRecord("risk.server.notify.sender", logging.DEBUG, "sender.py", 1, "a line", (), None)
+    assert HideSecrets().filter(ours) is True
 
 
 def make_game(client: TestClient) -> tuple[str, list[str]]:
