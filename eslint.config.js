@@ -37,6 +37,11 @@ export default [
     },
   },
   {
+    // The service worker of Web Push: a classic script in the worker's own global scope.
+    files: ["src/risk/web/js/sw.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: globals.serviceworker },
+  },
+  {
     files: ["tests/js/**/*.js", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
   },

@@ -6,6 +6,8 @@
 - ``postgres_cluster``: the session's PostgreSQL cluster (tests/pg.py PgCluster), started on first use.
 - ``own_postgres_cluster``: a cluster of the test's own, which it may stop and start again.
 - ``shared_chromium``: the run's Chromium (tests/chromium.py), launched on first use.
+- ``own_data_folder`` (for every test): XDG_DATA_HOME set to a folder of the session's, so that no
+  test, and no `risk serve` a test starts, writes to the user's own data folder.
 
 Without PostgreSQL the "postgresql" cases skip on a developer's machine and fail under CI=true, where
 they must run; ``-m "not postgresql"`` leaves them out.
@@ -50,6 +52,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if item.path.name in BOTH_BUILDS:
             item.add_marker(pytest.mark.both_builds)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's data folder is the session's own (platformdirs reads XDG_DATA_HOME), for this
+    process and every `risk serve` it starts: the server's VAPID key is made there, never in ~."""
+    folder = tmp_path_factory.mktemp("data-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(folder))
+        yield folder
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -451,7 +452,8 @@ def test_the_api(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
         assert answer.status_code == 403
         answer = client.put(path + "/email", json={"address": "ann@example.org"})
         assert answer.status_code == 403
-        assert client.get(path, headers=auth).json() == {"email_available": True, "email": None}
+        shown = client.get(path, headers=auth).json()
+        assert (shown["email_available"], shown["email"], shown["push_available"]) == (True, None, False)
         answer = client.put(
             path + "/email", json={"address": "ann@example.org", "every_minutes": 30}, headers=auth
         )
@@ -546,11 +548,29 @@ class Hook:
     url: str = ""
 
 
+class Quiet(BaseHTTPRequestHandler):
+    def log_message(self, *args: Any) -> None:
+        """Silent: the standard library's handler writes every request to stderr."""
+
+
+@contextmanager
+def local_http(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """An HTTP server of the test's on 127.0.0.1, in a thread: its base URL (http://127.0.0.1:PORT)."""
+    endpoint = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=endpoint.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{endpoint.server_address[1]}"
+    finally:
+        endpoint.shutdown()
+        endpoint.server_close()
+
+
 @pytest.fixture
 def hook() -> Iterator[Hook]:
     found = Hook()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(Quiet):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
             if found.status == 200:
@@ -559,18 +579,9 @@ def hook() -> Iterator[Hook]:
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-        def log_message(self, *args: Any) -> None:
-            """Silent: the standard library's handler writes every request to stderr."""
-
-    endpoint = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    found.url = f"http://127.0.0.1:{endpoint.server_address[1]}/hooks/risk"
-    thread = threading.Thread(target=endpoint.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with local_http(Handler) as base:
+        found.url = f"{base}/hooks/risk"
         yield found
-    finally:
-        endpoint.shutdown()
-        endpoint.server_close()
 
 
 def test_the_webhook_is_told_whose_move_it_is_and_the_end(tmp_path: Path, hook: Hook) -> None:

@@ -31,6 +31,7 @@ from risk.server.limits import BodyLimitMiddleware, Guard, Limits, RateLimitMidd
 from risk.server.master import GameMaster
 from risk.server.notify.channels import Channel, EmailChannel, SmtpSettings
 from risk.server.notify.outbox import Outbox, memory_engine
+from risk.server.notify.push import PushChannel, PushSettings
 from risk.server.notify.sender import RETRY_S, Notifier
 from risk.server.notify.webhook import WebhookChannel
 from risk.server.social import Social
@@ -53,6 +54,7 @@ def create_app(
     pace_gc: bool = False,
     allowed_hosts: AllowedHosts | None = None,
     smtp: str | None = None,
+    push: PushSettings | None = None,
     notify_retry_s: float = RETRY_S,
     clock: Callable[[], float] = time.time,
 ) -> FastAPI:
@@ -60,8 +62,9 @@ def create_app(
     ``pace_gc``: short garbage-collector pauses (risk.server.gcpace), for `risk serve`'s process;
     ``allowed_hosts``: the host names it answers to (risk.server.hosts; None: any, as in tests);
     ``smtp``: the SMTP server e-mail notifications go through (risk.server.notify; None: no e-mail),
-    ``notify_retry_s`` the first wait after a notification failed; ``clock``: the time (tests of
-    games that last days set it)."""
+    ``push``: the VAPID key Web Push notifications are signed with (None: no Web Push; `risk serve`
+    has one), ``notify_retry_s`` the first wait after a notification failed; ``clock``: the time
+    (tests of games that last days set it)."""
     app = FastAPI(
         title="risk",
         summary="RISK in the browser: the lobby, the games, live play over a websocket",
@@ -85,6 +88,9 @@ def create_app(
     channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
     if smtp is not None:
         channels.append(EmailChannel(SmtpSettings.parse(smtp)))
+    app.state.push = push
+    if push is not None:
+        channels.append(PushChannel(push))
     app.state.notifier = Notifier(outbox, storage, channels, hub.present, retry_s=notify_retry_s, clock=clock)
     app.state.notifier.listen_to(master)
 

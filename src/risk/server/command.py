@@ -11,6 +11,7 @@ import typer
 if TYPE_CHECKING:  # imported when serving: `risk --help` stays quick
     from risk.server.hosts import AllowedHosts
     from risk.server.limits import Limits
+    from risk.server.notify.push import PushSettings
     from risk.server.storage import Storage
 
 
@@ -59,6 +60,23 @@ SmtpRetryOption = Annotated[
         "--smtp-retry", help="seconds before a failed notification is tried again (doubling)", min=0.1
     ),
 ]
+VapidKeyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--vapid-key",
+        help="the VAPID private key (PEM, P-256) Web Push is signed with; by default one made once "
+        "in your data folder (docs/web.md, Notifications)",
+    ),
+]
+PushContactOption = Annotated[
+    str | None,
+    typer.Option(
+        "--push-contact",
+        help="mailto:ADDRESS or https://... that push services may write to about this server "
+        "(default: the --smtp sender, or risk@ this machine's name)",
+    ),
+]
+NoPushOption = Annotated[bool, typer.Option("--no-push", help="send no Web Push notifications")]
 WorkersOption = Annotated[
     int,
     typer.Option(
@@ -106,11 +124,15 @@ def serve_command(
     workers: WorkersOption = 1,
     smtp: SmtpOption = None,
     smtp_retry: SmtpRetryOption = 30.0,
+    vapid_key: VapidKeyOption = None,
+    push_contact: PushContactOption = None,
+    no_push: NoPushOption = False,
 ) -> None:
     limits, hosts = _guards(
         limit_games, limit_actions, limit_messages, limit_boards, no_rate_limits, allowed_hosts
     )
     _check_smtp(smtp)
+    push, key_file = (None, "") if no_push else _push_settings(vapid_key, push_contact, smtp)
     url, storage = _open_store(db, workers)
     _say_where(host, port, url, open_browser)
     _log_safely()
@@ -134,6 +156,7 @@ def serve_command(
             pace_gc=True,
             allowed_hosts=hosts,
             smtp=smtp,
+            push=push,
             notify_retry_s=smtp_retry,
         )
         _run(application, settings)
@@ -150,6 +173,8 @@ def serve_command(
             "allowed_hosts": allowed_hosts,
             "smtp": smtp,
             "smtp_retry": smtp_retry,
+            # The key's file, made above if it was not there: every worker signs with the same key.
+            "push": None if push is None else [key_file, push.contact],
         }
     )
     _run("risk.server.command:worker_app", settings, factory=True, workers=workers)
@@ -182,6 +207,37 @@ def _check_smtp(smtp: str | None) -> None:
     except ValueError as error:
         typer.echo(f"risk serve: error: {error}", err=True)
         raise typer.Exit(code=2) from None
+
+
+def _push_settings(
+    vapid_key: str | None, contact: str | None, smtp: str | None
+) -> tuple[PushSettings | None, str]:
+    """Web Push's settings and the key's file (``--vapid-key``, or the data folder's, made on first
+    use); None without pywebpush (said); exit 2 on a key or contact that is not one."""
+    from pathlib import Path
+
+    from risk.server.notify import push
+
+    if not push.available():
+        typer.echo("risk: Web Push is off: pywebpush is not installed")
+        return None, ""
+    try:
+        key_file = push.vapid_key_file(Path(vapid_key) if vapid_key else None)
+        contact = push.check_contact(contact or _default_contact(smtp))
+        return push.PushSettings(push.load_vapid_key(key_file), contact), str(key_file)
+    except ValueError as error:
+        typer.echo(f"risk serve: error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def _default_contact(smtp: str | None) -> str:
+    """The --smtp sender, or risk@ this machine's name (a made-up one if the machine's has no dot)."""
+    import socket
+
+    from risk.server.notify.channels import SmtpSettings, is_address
+
+    sender = SmtpSettings.parse(smtp).sender if smtp is not None else f"risk@{socket.getfqdn()}"
+    return f"mailto:{sender}" if is_address(sender) else "mailto:risk@localhost.localdomain"
 
 
 def _open_store(db: str | None, workers: int) -> tuple[str, Storage]:
@@ -269,6 +325,14 @@ def worker_app() -> Any:
     from risk.server.sql import open_storage
 
     settings = json.loads(os.environ[WORKER_SETTINGS])
+    push = None
+    if settings["push"] is not None:
+        from pathlib import Path
+
+        from risk.server.notify.push import PushSettings, load_vapid_key
+
+        key, contact = settings["push"]
+        push = PushSettings(load_vapid_key(Path(key)), contact)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     hide_secrets_everywhere()
     limits = Limits.off() if settings["no_rate_limits"] else Limits(*map(Rate.parse, settings["limits"]))
@@ -280,6 +344,7 @@ def worker_app() -> Any:
         pace_gc=True,
         allowed_hosts=AllowedHosts.default(settings["allowed_hosts"].split(",")),
         smtp=settings["smtp"],
+        push=push,
         notify_retry_s=settings["smtp_retry"],
     )
 

@@ -1,14 +1,16 @@
 """Logs never hold a secret (docs/reliability.md, "Bad input and security").
 
-The server itself logs no token, hand, seed or message content. Two things around it could:
+The server itself logs no token, hand, seed or message content. Three things around it could:
 
 - the websockets library, at ``--log-level debug``, logs every frame and header as it crosses the
   wire (through uvicorn's logger), and the first frame of a connection is ``hello`` with the seat's
   token;
+- urllib3, below INFO, logs each request's path, and a Web Push endpoint's path is a seat's secret
+  (risk.server.notify.push);
 - any line that quotes a request (a library's error message, a future log line) may hold an
   ``Authorization: Bearer`` header or a ``"token"`` field.
 
-:class:`HideSecrets` drops the first kind of line and blanks the secret in the second. ``risk serve``
+:class:`HideSecrets` drops the first two kinds of line and blanks the secret in the third. ``risk serve``
 puts it on every handler it logs through (its own and uvicorn's).
 """
 
@@ -30,11 +32,13 @@ SECRET = re.compile(
 
 
 class HideSecrets(logging.Filter):
-    """Drops the websockets library's wire dumps (debug lines below INFO), and blanks the value of
-    any bearer header or token field in what is left."""
+    """Drops the websockets library's wire dumps and urllib3's request lines (debug lines below
+    INFO), and blanks the value of any bearer header or token field in what is left."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < logging.INFO and WIRE_LIBRARY in record.pathname:
+        if record.levelno < logging.INFO and (
+            WIRE_LIBRARY in record.pathname or record.name.startswith("urllib3")
+        ):
             return False
         message = record.getMessage()
         hidden = SECRET.sub(r"\1[hidden]", message)

@@ -153,8 +153,8 @@ notify_subscriptions = sa.Table(
     sa.Column("id", sa.String(64), primary_key=True),  # random: the unsubscribe link's secret
     sa.Column("game_id", sa.String(64), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
     sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("channel", sa.String(16), nullable=False),  # "email" (Web Push, webhooks: later channels)
-    sa.Column("address", sa.Text, nullable=False),  # never shown to others, never logged
+    sa.Column("channel", sa.String(16), nullable=False),  # "email", "push" (Web Push), "webhook"
+    sa.Column("address", sa.Text, nullable=False),  # never shown to others, never logged (push: its JSON)
     sa.Column("seat_token", sa.Text, nullable=False),  # for the seat link in each message
     sa.Column("site", sa.Text, nullable=False),  # the server's address as the player reached it
     sa.Column("every_s", sa.Double, nullable=False),  # at most one message per this many seconds

@@ -1,6 +1,7 @@
-"""Notifications (docs/web.md, "Notifications"): a seat's e-mail address given, read back (without the
-address) and taken away with the seat's token, and the unsubscribe link of every message, which works
-without it. The sending is risk.server.notify."""
+"""Notifications (docs/web.md, "Notifications"): a seat's e-mail address and a seat's Web Push
+subscription given, read back (without the address) and taken away with the seat's token, the game's
+webhook (its host's), and the unsubscribe link of every e-mail, which works without it. The sending is
+risk.server.notify."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from risk.server.master import GameMaster
 from risk.server.notify.channels import MAX_ADDRESS, is_address
 from risk.server.notify.events import GAME
 from risk.server.notify.outbox import Outbox, OutboxError, Subscription
+from risk.server.notify.push import PushSettings, check_subscription
 from risk.server.notify.sender import Notifier
 from risk.server.notify.webhook import MAX_WEBHOOK_URL, check_webhook_url
 from risk.server.refusals import refusals
@@ -44,7 +46,12 @@ async def _notifier(connection: HTTPConnection) -> Notifier:
     return notifier
 
 
+async def _push(connection: HTTPConnection) -> PushSettings | None:
+    return getattr(connection.app.state, "push", None)
+
+
 OutboxDep = Annotated[Outbox | None, Depends(_outbox)]
+PushDep = Annotated[PushSettings | None, Depends(_push)]
 NotifierDep = Annotated[Notifier, Depends(_notifier)]
 EmailOnDep = Annotated[bool, Depends(_email_on)]
 
@@ -57,6 +64,11 @@ class EmailIn(BaseModel):
         "each", description="each: at most one message per every_minutes; digest: one a day"
     )
     every_minutes: int = Field(15, strict=True, ge=1, le=1440, description="pace 'each': the least gap")
+
+
+def _push_shown(sub: Subscription | None) -> dict[str, Any] | None:
+    """A seat's push subscription as the seat sees it: never the endpoint nor the keys."""
+    return None if sub is None else {"paused": sub.paused, "failures": sub.failures}
 
 
 def _shown(sub: Subscription | None) -> dict[str, Any] | None:
@@ -106,14 +118,25 @@ async def notify_settings(
     master: MasterDep,
     outbox: OutboxDep,
     email_on: EmailOnDep,
+    push: PushDep,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
-    def read() -> Subscription | None:
+    def read() -> tuple[Subscription | None, Subscription | None]:
         seat = _seat(master, game_id, authorization)
-        return None if outbox is None else _stored(outbox.subscription, game_id, seat, "email")
+        if outbox is None:
+            return None, None
+        return _stored(outbox.subscription, game_id, seat, "email"), _stored(
+            outbox.subscription, game_id, seat, "push"
+        )
 
-    sub = await run_in_threadpool(read)
-    return {"email_available": email_on, "email": _shown(sub)}
+    email, pushed = await run_in_threadpool(read)
+    return {
+        "email_available": email_on,
+        "email": _shown(email),
+        "push_available": push is not None and outbox is not None,
+        "push": _push_shown(pushed),
+        "vapid_public_key": None if push is None else push.public_key,
+    }
 
 
 @router.put(
@@ -135,28 +158,95 @@ async def notify_by_email(
         raise Refusal("bad-request", "address: not an e-mail address (name@example.org)")
     store = _need(outbox, email_on)
     every_s = DIGEST_S if body.pace == "digest" else body.every_minutes * 60.0
+    sub = await _seat_subscribes(
+        game_id, "email", body.address, every_s, request, master, store, notifier, authorization
+    )
+    return {"email_available": True, "email": _shown(sub)}
+
+
+async def _seat_subscribes(
+    game_id: str,
+    channel: str,
+    address: str,
+    every_s: float,
+    request: Request,
+    master: GameMaster,
+    store: Outbox,
+    notifier: Notifier,
+    authorization: str | None,
+) -> Subscription:
+    """The seat of the token subscribes to ``channel`` (replacing its address there, if any)."""
     site = str(request.base_url)  # the host name is one the server answers to (risk.server.hosts)
 
     def subscribe() -> Subscription:
         seat = _seat(master, game_id, authorization)
         token = bearer(authorization) or ""
         return _stored(
-            store.subscribe,
-            game_id,
-            seat,
-            "email",
-            address=body.address,
-            seat_token=token,
-            site=site,
-            every_s=every_s,
-            now=time.time(),
-        )
+            store.subscribe, game_id, seat, channel, address=address, seat_token=token, site=site,
+            every_s=every_s, now=time.time(),
+        )  # fmt: skip
 
     sub = await run_in_threadpool(subscribe)
     # What the seat waits for now is told too (unless its page is still open when it is sent).
     shown = master.live(game_id).published
     notifier.heard(shown.record, shown.game)
-    return {"email_available": True, "email": _shown(sub)}
+    return sub
+
+
+class PushIn(BaseModel):
+    """A seat's Web Push subscription: the browser's PushSubscription, as its toJSON() gives it."""
+
+    subscription: dict[str, Any] = Field(
+        description='{"endpoint": "https://...", "keys": {"p256dh", "auth"}}'
+    )
+
+
+@router.put(
+    "/api/games/{game_id}/notify/push",
+    summary="Notify this browser about this seat by Web Push (one browser per seat: a new one replaces it)",
+    responses=refusals(403, 404, 409, 503),
+)
+async def notify_by_push(
+    game_id: str,
+    body: PushIn,
+    request: Request,
+    master: MasterDep,
+    outbox: OutboxDep,
+    push: PushDep,
+    notifier: NotifierDep,
+    authorization: Authorization = None,
+) -> dict[str, Any]:
+    try:  # the request checked first, as the e-mail's: a bad one is refused whatever the server
+        address = check_subscription(body.subscription, local=push is not None and push.local_endpoints)
+    except ValueError as exc:
+        raise Refusal("bad-request", str(exc)) from None
+    if push is None or outbox is None:
+        raise Refusal("unavailable", "this server sends no Web Push notifications")
+    sub = await _seat_subscribes(
+        game_id, "push", address, 0.0, request, master, outbox, notifier, authorization
+    )
+    return {"push_available": True, "push": _push_shown(sub)}
+
+
+@router.delete(
+    "/api/games/{game_id}/notify/push",
+    summary="No more Web Push for this seat: the subscription is deleted",
+    responses=refusals(403, 404, 409, 503),
+)
+async def stop_push(
+    game_id: str, master: MasterDep, outbox: OutboxDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    return {"deleted": await run_in_threadpool(_seat_stops, master, outbox, game_id, "push", authorization)}
+
+
+def _seat_stops(
+    master: GameMaster, outbox: Outbox | None, game_id: str, channel: str, authorization: str | None
+) -> bool:
+    """The seat of the token's subscription to ``channel`` deleted (the game may be over)."""
+    seat = master.seat_of(game_id, bearer(authorization))
+    if seat < 0:
+        raise Refusal("bad-token", "notifications are for a seat: send its token")
+    return outbox is not None and bool(_stored(outbox.unsubscribe, game_id, seat, channel))
 
 
 class WebhookIn(BaseModel):
@@ -254,13 +344,7 @@ async def stop_webhook(
 async def stop_email(
     game_id: str, master: MasterDep, outbox: OutboxDep, authorization: Authorization = None
 ) -> dict[str, Any]:
-    def delete() -> bool:
-        seat = master.seat_of(game_id, bearer(authorization))
-        if seat < 0:
-            raise Refusal("bad-token", "notifications are for a seat: send its token")
-        return outbox is not None and bool(_stored(outbox.unsubscribe, game_id, seat, "email"))
-
-    return {"deleted": await run_in_threadpool(delete)}
+    return {"deleted": await run_in_threadpool(_seat_stops, master, outbox, game_id, "email", authorization)}
 
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>RISK: e-mail</title>

@@ -1,5 +1,6 @@
 """The pages: the lobby, a game's board, a finished game's summary and the replay of an uploaded record.
-Static files (scripts, styles, images) are served under ``/static`` (``create_app`` mounts them)."""
+Static files (scripts, styles, images) are served under ``/static`` (``create_app`` mounts them); the
+service worker of Web Push at ``/sw.js``."""
 
 from __future__ import annotations
 
@@ -32,3 +33,12 @@ async def summary_page(game_id: str) -> FileResponse:
 @router.get("/replay", include_in_schema=False)
 async def replay_page() -> FileResponse:
     return FileResponse(WEB_DIR / "summary.html")
+
+
+@router.get("/sw.js", include_in_schema=False)
+async def service_worker() -> FileResponse:
+    # From the root, so that its scope is the whole site (/game/...); checked for a new version at
+    # each registration rather than kept from a cache.
+    return FileResponse(
+        WEB_DIR / "js" / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+    )

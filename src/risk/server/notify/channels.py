@@ -1,7 +1,8 @@
 """The channels a message goes out by: the interface (:class:`Channel`) and e-mail over SMTP.
 
 A channel sends one message, blocking (the sender calls it in a worker thread), and raises
-:class:`ChannelError` if it could not: the sender retries later. Web Push and webhooks are channels too.
+:class:`ChannelError` if it could not: the sender retries later (:class:`AddressGone`: never again).
+Web Push (``push``) and webhooks (``webhook``) are channels too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate
 from typing import Protocol
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qs, unquote, urlsplit
 
 SMTP_TIMEOUT_S = 20.0
 MAX_ADDRESS = 254  # RFC 5321's limit on a path
@@ -28,9 +29,14 @@ class ChannelError(Exception):
     the failure, never the address."""
 
 
+class AddressGone(ChannelError):
+    """The address is no more (a push service's 404 or 410: the browser unsubscribed): the
+    subscription is deleted, not retried."""
+
+
 @dataclass(frozen=True)
 class Message:
-    to: str  # the channel's address (an e-mail address; a push endpoint; a webhook URL)
+    to: str  # the channel's address (an e-mail address; a push subscription's JSON; a webhook URL)
     subject: str
     text: str
     message_id: str  # the same for every attempt: receivers suppress duplicates with it
@@ -46,6 +52,29 @@ class Channel(Protocol):
     def send(self, message: Message) -> None:
         """Send it or raise ChannelError."""
         ...
+
+
+def split_url(url: str, what: str, *, limit: int, schemes: tuple[str, ...], start: str) -> SplitResult:
+    """The parts of a URL a player or host gave (a webhook, a push endpoint), or ValueError naming
+    ``what`` and the fault: longer than ``limit``, a space or control character, a scheme not in
+    ``schemes`` (``start``: how it must start, in words), no host, a port that is not a number, a
+    user or password. The URL itself is never quoted (it may be a secret)."""
+    if len(url) > limit:
+        raise ValueError(f"{what} is {len(url)} characters long; the limit is {limit}")
+    if any(c.isspace() or ord(c) < 32 for c in url):
+        raise ValueError(f"{what} has a space or a control character in it")
+    parts = urlsplit(url)
+    if parts.scheme not in schemes:
+        raise ValueError(f"{what} must start with {start}")
+    try:
+        parts.port  # noqa: B018 (it raises on a port that is not a number)
+    except ValueError:
+        raise ValueError(f"{what}'s port is not a number") from None
+    if not parts.hostname:
+        raise ValueError(f"{what} has no host")
+    if parts.username or parts.password:
+        raise ValueError(f"{what} must not carry a user name or password")
+    return parts
 
 
 def is_address(text: str) -> bool:

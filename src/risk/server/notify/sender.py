@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from risk.rules.game import Game
 from risk.server.master import GameMaster
 from risk.server.master.base import Announcement
-from risk.server.notify.channels import Channel, ChannelError, Message
+from risk.server.notify.channels import AddressGone, Channel, ChannelError, Message
 from risk.server.notify.events import WAIT_WHILE_OPEN, Watcher, still_true, turn_events
 from risk.server.notify.outbox import Event, Outbox, OutboxError, Queued, Subscription
 from risk.server.storage import GameRecord, Storage, StorageError
@@ -150,6 +150,14 @@ class Notifier:
             return 0
         try:
             channel.send(compose(sub, rows))
+        except AddressGone as exc:  # the browser unsubscribed: nobody there to try again for
+            self.outbox.skipped(rows)
+            self.outbox.unsubscribe_by_id(sub.id)
+            log.info(
+                "notification for game %s seat %d by %s: %s; the subscription is deleted",
+                sub.game_id, sub.seat, sub.channel, exc,
+            )  # fmt: skip
+            return 0
         except ChannelError as exc:
             attempts = sub.failures + 1  # in a row, of any of the subscription's messages
             wait = min(self.retry_s * 2 ** (attempts - 1), MAX_RETRY_S)

@@ -15,9 +15,8 @@ import json
 import urllib.error
 import urllib.request
 from typing import Any
-from urllib.parse import urlsplit
 
-from risk.server.notify.channels import ChannelError, Message
+from risk.server.notify.channels import ChannelError, Message, split_url
 
 WEBHOOK_TIMEOUT_S = 10.0
 MAX_WEBHOOK_URL = 2000
@@ -31,21 +30,14 @@ def check_webhook_url(url: str, own_hosts: set[str]) -> str:
     user or password, not longer than MAX_WEBHOOK_URL, not this server itself (``own_hosts``: the
     ``host[:port]`` names it was reached by, lower case)."""
     url = url.strip()
-    if len(url) > MAX_WEBHOOK_URL:
-        raise ValueError(f"the webhook URL is {len(url)} characters long; the limit is {MAX_WEBHOOK_URL}")
-    if any(c.isspace() or ord(c) < 32 for c in url):
-        raise ValueError("the webhook URL has a space or a control character in it")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https"):
-        raise ValueError("the webhook URL must start with https:// (or http://)")
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        raise ValueError("the webhook URL's port is not a number") from None
-    if not host:
-        raise ValueError("the webhook URL has no host")
-    if parts.username or parts.password:
-        raise ValueError("the webhook URL must not carry a user name or password")
+    parts = split_url(
+        url,
+        "the webhook URL",
+        limit=MAX_WEBHOOK_URL,
+        schemes=("http", "https"),
+        start="https:// (or http://)",
+    )
+    host, port = parts.hostname or "", parts.port
     default = 443 if parts.scheme == "https" else 80
     names = {f"{host}:{port or default}".lower()}
     if port is None:

@@ -60,6 +60,9 @@ export const api = {
   notifySettings: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/notify`, { token }),
   notifyEmail: (id, token, body) => request("PUT", `/api/games/${encodeURIComponent(id)}/notify/email`, { token, body }),
   stopEmail: (id, token) => request("DELETE", `/api/games/${encodeURIComponent(id)}/notify/email`, { token }),
+  // Web Push: {subscription} is the browser's PushSubscription (toJSON()); one browser per seat.
+  notifyPush: (id, token, body) => request("PUT", `/api/games/${encodeURIComponent(id)}/notify/push`, { token, body }),
+  stopPush: (id, token) => request("DELETE", `/api/games/${encodeURIComponent(id)}/notify/push`, { token }),
   replaceSeat: (id, hostToken, seat, bot) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/replace`, { token: hostToken, body: { seat, bot } }),
   // "Your games": every seat link this browser holds, in one request (docs/web.md, "Your games").

@@ -16,27 +16,39 @@ export const PACES = [
 ];
 
 let state = null; // the server's answer: {email_available, email: null | {pace, every_minutes, paused, failures}}
-let asked = false;
+const asked = new Set(); // the blocks that asked for the server's answer
+let asking = null;
 
-/** Called with every state shown: asks the server once, then shows or hides the block. */
-export function renderEmail(ctx) {
-  const host = $("#seat-email");
+/** A seat's notification block (#seat-email here, #seat-push: push.js), with every state shown:
+ * shown while a person's seat plays on and ``shown()`` (the block has something to show); the server
+ * asked once for the seat's notifications (GET .../notify, one answer for both blocks), then ``got``
+ * called with it. */
+export function seatBlock(ctx, id, shown, got) {
+  const host = $(id);
   if (!host) return;
   const seated = ctx.seat !== null && ctx.token && ctx.msg.seats && ctx.msg.seats[ctx.seat];
   const running = ctx.msg.status !== "over" && !ctx.msg.outcome;
-  host.hidden = !(seated && running && state && state.email_available);
-  if (!seated || !running || asked) return;
-  asked = true;
-  api
-    .notifySettings(ctx.gameId, ctx.token)
-    .then((answer) => {
+  host.hidden = !(seated && running && shown());
+  if (!seated || !running || asked.has(id)) return;
+  asked.add(id);
+  if (!asking) asking = api.notifySettings(ctx.gameId, ctx.token);
+  asking.then(got).catch(() => {
+    /* no block: the game goes on */
+  });
+}
+
+/** Called with every state shown. */
+export function renderEmail(ctx) {
+  seatBlock(
+    ctx,
+    "#seat-email",
+    () => state && state.email_available,
+    (answer) => {
       state = answer;
       draw(ctx);
       if (answer.email && answer.email.paused) toast("Your e-mail for this game is paused: the last messages could not be delivered. See Your seat.", "error");
-    })
-    .catch(() => {
-      /* no e-mail block: the game goes on */
-    });
+    },
+  );
 }
 
 /** The pace in words, as the server keeps it. */

@@ -7,6 +7,7 @@ import { placeNotes } from "./notes.js";
 import { decoratePlayers, renderSeatPanel } from "./seating.js";
 import { renderPrefs } from "./seatprefs.js";
 import { renderEmail } from "./email.js";
+import { renderPush } from "./push.js";
 import { drawBoard } from "./drawboard.js";
 import { renderGoal, renderHand, renderPlayers, renderSheetToggle } from "./panels.js";
 import { renderControls, renderDatalist } from "./controls.js";
@@ -48,6 +49,7 @@ function renderSeats() {
   renderSeatPanel(ctx);
   renderPrefs(ctx);
   renderEmail(ctx);
+  renderPush(ctx);
   placeNotes(s.msg.notes, $("#log"));
   s.chat.takeNotes(s.msg.notes);
 }
