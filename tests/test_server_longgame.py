@@ -1,6 +1,8 @@
 """A game that lasts days (issue 38's measure): two friends and a bot on one server, a day per turn,
-simulated time. Each friend opens the game only from a notification (the link in the last message is
-the only way they have to their seat), plays their stretch through the API, and closes it; each goes
+simulated time. Each friend is told by e-mail (a real SMTP server) and by Web Push (a push service
+on 127.0.0.1, each request decrypted with the friend's browser key) and opens the game only from a
+notification (Ann from her pushes, Bob from his e-mails: the link in the newest one is the only way
+they have to their seat), plays their stretch through the API, and closes it; each goes
 on vacation once; one lets a deadline pass and the game's stand-in plays that turn; the bot plays as
 it comes. What each friend was told is counted against what the game did: every stretch of theirs
 told once, every opponent's turn in which they lost territories told once (after that turn), a
@@ -25,10 +27,11 @@ from risk.server.sql import SqlStorage
 from risk.server.timing import DAY
 from risk.view import View
 from test_server_notify import Inbox, smtp  # noqa: F401 (the SMTP server fixture)
+from test_server_push import Browser, PushService, service, settings  # noqa: F401 (the push service)
 
 HOUR = 3600.0
 START = 1_796_000_400.0  # a Monday, 09:00 UTC
-LINK = re.compile(r"Your seat: (http://risk\.test/game/([\w-]+)#token=([\w-]+))")
+LINK = re.compile(r"(http://risk\.test/game/([\w-]+)#token=([\w-]+))")
 
 
 class Clock:
@@ -44,11 +47,14 @@ class Friend:
     seat: int
     name: str
     address: str
+    via: str  # the channel they read: "email" or "push"
     reads_after: float  # how long after a message arrives they read it
     vacation_from: int  # the first own turn after which they take a day's vacation
     misses_turn: int = -1  # an own turn whose messages they leave unread: the clock runs out
     token: str = ""  # known only from a message's link
-    unread: list[tuple[float, EmailMessage]] = field(default_factory=list)
+    browser: Browser = field(default_factory=Browser)  # its keys: the push service never has them
+    unread: list[tuple[float, str, str]] = field(default_factory=list)  # (arrived, subject, text)
+    pushed: list[str] = field(default_factory=list)  # the text of each push
     away: tuple[float, float] | None = None  # the vacation taken: from, until
     opened: int = 0  # times the page was opened, each from a message
     played: set[int] = field(default_factory=set)  # own turns they played (some of)
@@ -80,11 +86,13 @@ def turn_of(line: str) -> int:
 def test_two_friends_and_a_bot_play_a_game_over_days_told_exactly_as_promised(
     tmp_path: Path,
     smtp: tuple[Inbox, int],  # noqa: F811
+    service: PushService,  # noqa: F811
 ) -> None:
     inbox, port = smtp
     clock = Clock()
     storage = SqlStorage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    app = create_app(storage, smtp=f"smtp://127.0.0.1:{port}?from=risk@example.org", clock=clock)
+    mail = f"smtp://127.0.0.1:{port}?from=risk@example.org"
+    app = create_app(storage, smtp=mail, push=settings(), clock=clock)
     master: GameMaster = app.state.master
     notifier: Notifier = app.state.notifier
     # No lifespan: the test is the server's time; it plays the bot and runs the clock out itself.
@@ -108,17 +116,23 @@ def test_two_friends_and_a_bot_play_a_game_over_days_told_exactly_as_promised(
     game_id = record.id
     live = master.live(game_id)
     friends = [
-        Friend(0, "Ann", "ann@example.org", reads_after=0.5 * HOUR, vacation_from=6),
-        Friend(1, "Bob", "bob@example.org", reads_after=2 * HOUR, vacation_from=10, misses_turn=4),
+        Friend(0, "Ann", "ann@example.org", "push", reads_after=0.5 * HOUR, vacation_from=6),
+        Friend(1, "Bob", "bob@example.org", "email", reads_after=2 * HOUR, vacation_from=10, misses_turn=4),
     ]
     # Each friend gave an address on the seat's page once, as the game began (the only time the
     # creator's links are used); from then on they come back only from a message.
     for friend, seat in zip(friends, created, strict=False):
         assert seat.token
+        headers = {"Authorization": f"Bearer {seat.token}"}
         answer = client.put(
             f"/api/games/{game_id}/notify/email",
             json={"address": friend.address, "pace": "each", "every_minutes": 1},
-            headers={"Authorization": f"Bearer {seat.token}"},
+            headers=headers,
+        )
+        assert answer.status_code == 200, answer.text
+        subscription = friend.browser.subscription(service.endpoint(f"send/{friend.name}"))
+        answer = client.put(
+            f"/api/games/{game_id}/notify/push", json={"subscription": subscription}, headers=headers
         )
         assert answer.status_code == 200, answer.text
 
@@ -126,14 +140,22 @@ def test_two_friends_and_a_bot_play_a_game_over_days_told_exactly_as_promised(
     turns_of: dict[int, set[int]] = {0: set(), 1: set(), 2: set()}  # each seat's turns
     lost: dict[tuple[int, int], set[str]] = {}  # (turn, seat): territories lost in that turn
     ran_out: list[tuple[int, int, float]] = []  # (seat, turn, when)
-    arrived = 0
+    mails = pushes = 0
 
     def deliver() -> None:
-        nonlocal arrived
+        nonlocal mails, pushes
         notifier.step()
-        for message in inbox.messages[arrived:]:
-            next(f for f in friends if f.address == message["To"]).unread.append((clock.now, message))
-        arrived = len(inbox.messages)
+        for message in inbox.messages[mails:]:
+            friend = next(f for f in friends if f.address == message["To"])
+            if friend.via == "email":
+                friend.unread.append((clock.now, message["Subject"], body(message)))
+        for path, _, encrypted in service.posts[pushes:]:
+            friend = next(f for f in friends if path == f"/send/{f.name}")
+            shown = friend.browser.read(encrypted)
+            friend.pushed.append(shown["body"])
+            if friend.via == "push":
+                friend.unread.append((clock.now, shown["title"], shown["url"]))
+        mails, pushes = len(inbox.messages), len(service.posts)
 
     def note_turn() -> None:
         """Whose turn it is and who lost what in the turn just over: the truth the messages are
@@ -175,9 +197,9 @@ def test_two_friends_and_a_bot_play_a_game_over_days_told_exactly_as_promised(
     def open_from_message(friend: Friend) -> None:
         """The friend reads their newest message and follows its link: the seat's page opens, they
         play what is theirs to play while the page is open, and close it."""
-        _, newest = friend.unread[-1]
-        found = LINK.search(body(newest))
-        assert found, body(newest)
+        _, subject, text = friend.unread[-1]
+        found = LINK.search(text)
+        assert found, text
         link, linked_game, token = found.groups()
         assert linked_game == game_id
         assert client.get(link.split("#")[0].removeprefix("http://risk.test")).status_code == 200
@@ -188,9 +210,7 @@ def test_two_friends_and_a_bot_play_a_game_over_days_told_exactly_as_promised(
         if live.game.is_over or live.game.to_act != friend.seat:
             return  # what happened, read; nothing to play now
         # The message read is the one that says what to do now.
-        assert newest["Subject"].endswith(
-            ("it is your move", "your defence is wanted", "your time runs out soon")
-        )
+        assert subject.endswith(("it is your move", "your defence is wanted", "your time runs out soon"))
         if live.game.current != friend.seat:
             person_plays(friend)  # the defence dice asked for
             return
@@ -264,6 +284,9 @@ def test_two_friends_and_a_bot_play_a_game_over_days_told_exactly_as_promised(
         assert sum(" is over: " in line for line in lines) == 1
         assert friend.away is not None
         assert not [r for r in ran_out if r[0] == friend.seat and friend.away[0] <= r[2] < friend.away[1]]
+        # Web Push told the same, line for line (the same events; each channel its own messages).
+        pushed = [line for text in friend.pushed for line in text.splitlines()]
+        assert sorted(pushed) == sorted(lines), friend.name
     bob = friends[1]
     assert [(seat, turn) for seat, turn, _ in ran_out] == [(1, bob.misses_turn)]
     assert bob.misses_turn not in bob.played
