@@ -105,3 +105,60 @@ def test_an_email_brings_the_player_back_to_their_seat(browser: Any, mail: tuple
     assert request(port, "GET", f"/api/games/{game_id}/notify", token=ann)["email"] is None
     assert errors == []
     phone.close()
+
+
+def test_one_address_for_all_my_games_in_this_browser_and_new_ones(
+    browser: Any,  # noqa: F811
+    mail: tuple[Inbox, int],
+) -> None:
+    _, port = mail
+    seats = [
+        {"kind": "human", "name": "Ann"},
+        {"kind": "bot", "bot": "quick"},
+        {"kind": "bot", "bot": "quick"},
+    ]
+
+    def new_game() -> tuple[str, str]:
+        created = request(port, "POST", "/api/games", {"seats": seats, "seed": 5, "bot_delay": 0})
+        return created["id"], created["seats"][0]["token"]
+
+    def email_of(game: tuple[str, str]) -> Any:
+        return request(port, "GET", f"/api/games/{game[0]}/notify", token=game[1])["email"]
+
+    first, second, third = new_game(), new_game(), new_game()
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    for game_id, token in (second, first):  # the browser holds both seats (their pages were opened)
+        page.goto(f"http://127.0.0.1:{port}/game/{game_id}#token={token}")
+        open_seat_panel(page, phone=False)
+    page.fill("#email-address", ADDRESS)
+    page.select_option("#email-pace", "60")
+    page.check("#email-all")
+    shot(page, "email-all-laptop")
+    page.click("#email-save")
+    page.locator(".toast", has_text="E-mail is on for 2 games").wait_for(timeout=10_000)
+    page.locator("#email-all-on").wait_for(timeout=10_000)
+    assert email_of(first)["every_minutes"] == email_of(second)["every_minutes"] == 60
+    assert email_of(third) is None  # not yet this browser's
+    # A new game's seat opened here: given the address as its page opens.
+    page.goto(f"http://127.0.0.1:{port}/game/{third[0]}#token={third[1]}")
+    open_seat_panel(page, phone=False)
+    page.locator("#email-on", has_text="at most once an hour").wait_for(timeout=10_000)
+    assert email_of(third)["pace"] == "each"
+    # Stopped for this game alone: not given again when its page opens again.
+    page.click("#email-stop")
+    page.locator("#email-form").wait_for(timeout=10_000)
+    page.reload()
+    open_seat_panel(page, phone=False)
+    page.locator("#email-form").wait_for(timeout=10_000)
+    assert email_of(third) is None and email_of(first) is not None
+    # Stop for all, from the first game: every address deleted, new seats not given it.
+    page.goto(f"http://127.0.0.1:{port}/game/{first[0]}#token={first[1]}")
+    open_seat_panel(page, phone=False)
+    page.click("#email-stop-all")
+    page.locator(".toast", has_text="No more e-mail from 2 games").wait_for(timeout=10_000)
+    assert email_of(first) is None and email_of(second) is None
+    assert errors == []
+    context.close()
