@@ -178,21 +178,10 @@ def test_each_event_told_once_with_the_seat_link_and_the_unsubscribe_link(
     t.notifier.step()
     assert len(inbox.messages) == 1
 
-    play(t, 250)
-    kinds: dict[str, int] = {}
-    for mail in inbox.messages:
-        kinds[mail["Subject"].split(": ", 1)[1]] = kinds.get(mail["Subject"].split(": ", 1)[1], 0) + 1
-        assert mail["To"] in ADDRESSES
-    assert kinds.get("it is your move", 0) >= 3, kinds
-    # Every message id once: no event was sent twice.
-    ids = [m["Message-ID"] for m in inbox.messages]
-    assert len(ids) == len(set(ids))
-    # One "your move" per turn and seat at most.
-    moves = [m for m in inbox.messages if "your move" in m["Subject"]]
-    texts = [(m["To"], m.get_content().splitlines()[0]) for m in moves]
-    assert len(texts) == len(set(texts))
+    # A whole game's messages, each event once, are counted in tests/test_server_longgame.py.
 
 
+@pytest.mark.slow  # tests/test_server_longgame.py counts each turn's losses against the game in `make test`
 def test_losses_are_batched_one_message_per_opponents_turn(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
     inbox, port = smtp
     t = table(tmp_path, port)
