@@ -400,6 +400,16 @@ def test_addresses_checked() -> None:
         SmtpSettings.parse("http://mail.example.org")
     with pytest.raises(ValueError):
         SmtpSettings.parse("smtp://mail.example.org?from=nobody")
+    # docs/web.md's worked example, as written there.
+    gmail = SmtpSettings.parse(
+        "smtp://you%40gmail.com:abcdefghijklmnop@smtp.gmail.com:587?from=you@gmail.com"
+    )
+    assert (gmail.host, gmail.port, gmail.implicit_tls) == ("smtp.gmail.com", 587, False)
+    assert (gmail.user, gmail.password, gmail.sender) == (
+        "you@gmail.com",
+        "abcdefghijklmnop",
+        "you@gmail.com",
+    )
     s = SmtpSettings.parse("smtps://me%40x.org:p%3Ass@mail.example.org?from=risk@x.org")
     assert (s.host, s.port, s.implicit_tls, s.user, s.password) == (
         "mail.example.org",
