@@ -591,17 +591,22 @@ def test_the_webhook_is_told_whose_move_it_is_and_the_end(tmp_path: Path, hook: 
         t.game_id, GAME, "webhook", address=hook.url, seat_token="", site="http://risk.test/",
         every_s=0.0, now=t.clock.now,
     )  # fmt: skip
+    live = t.master.live(t.game_id)
+    while live.game.turn == 0:
+        assert hook.posts == []  # not each claim and placement of the setup
+        play(t, 1)
     t.notifier.step()
-    first = t.master.live(t.game_id).game.to_act
-    name = ["Ann", "Bob", "Cid"][first]
+    assert len(hook.posts) == 1
+    name = ["Ann", "Bob", "Cid"][live.game.current]
     headers, body = hook.posts[0]
     assert headers["Content-Type"] == "application/json" and headers["Idempotency-Key"] == body["key"]
-    assert body["content"] == body["text"] == f"Game {t.game_id}: it is {name}'s move (the setup)."
+    assert body["content"] == body["text"] == f"Game {t.game_id}: it is {name}'s move (turn 1)."
     assert body["url"] == f"http://risk.test/game/{t.game_id}" and body["game"] == t.game_id
     assert body["events"] == [{"kind": "turn", "text": body["text"]}]
     # The endpoint fails for a while: nothing is lost, nothing is posted twice.
     hook.status = 500
-    play(t, 5)
+    while live.game.turn == 1:  # to the next player's turn
+        play(t, 1)
     assert len(hook.posts) == 1 and t.outbox.counts().get("queued", 0) >= 1
     hook.status = 200
     t.clock.now += 4000
@@ -622,8 +627,10 @@ def test_the_webhook_is_told_whose_move_it_is_and_the_end(tmp_path: Path, hook: 
 def test_the_webhook_api(tmp_path: Path, hook: Hook) -> None:
     app = create_app(SqlStorage(f"sqlite:///{tmp_path / 'g.sqlite3'}"))
     with TestClient(app) as client:
-        seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 2
-        created = client.post("/api/games", json={"seats": seats, "bot_delay": 5, "seed": 2}).json()
+        # The setup played for everyone at once: the webhook is told from the first turn.
+        seats = [{"kind": "human", "name": "Ann", "auto_setup": True}] + [{"kind": "bot", "bot": "quick"}] * 2
+        spec = {"seats": seats, "bot_delay": 0, "seed": 2, "options": {"setup": "deal"}}
+        created = client.post("/api/games", json=spec).json()
         game_id, host, player = created["id"], created["host_token"], created["seats"][0]["token"]
         path = f"/api/games/{game_id}/notify/webhook"
         refused = [

@@ -73,11 +73,11 @@ def turn_events(record: GameRecord) -> list[Event]:
         text = f"Game {game_id}: it is your move (the setup, move {record.state_id + 1})."
     stretch = f"{record.turn}:{seat}:{_setup_step(record)}"
     events = [Event(game_id, seat, "move", f"{game_id}:move:{stretch}", text)]
-    # The game's webhook: whose move it is (public, even under fog of war).
-    name = record.seats[seat].name
-    when = "the setup" if record.turn == 0 else f"turn {record.turn}"
-    told = f"Game {game_id}: it is {name}'s move ({when})."
-    events.append(Event(game_id, GAME, "turn", f"{game_id}:turn:{stretch}", told))
+    if record.turn > 0:
+        # The game's webhook: whose turn it is (public, even under fog of war); not each claim and
+        # placement of the setup, which would flood a chat with dozens of lines in a few minutes.
+        told = f"Game {game_id}: it is {record.seats[seat].name}'s move (turn {record.turn})."
+        events.append(Event(game_id, GAME, "turn", f"{game_id}:turn:{stretch}", told))
     remind = reminder_time(record)
     if remind is not None:
         runs_out = moment_words(remind[1], remind[0])
