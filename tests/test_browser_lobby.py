@@ -168,3 +168,27 @@ def test_deal_and_do_my_setup_for_me_starts_at_my_first_turn(browser: Any, port:
     assert state["prefs"]["defence"] == "most"
     assert page.errors == []
     page.context.close()
+
+
+def test_a_chat_webhook_given_with_the_game(browser: Any, port: int) -> None:
+    """Table settings' chat webhook: checked before the game is made, set with the host's token after
+    (docs/web.md, "Notifications"), and never shown back."""
+    page = open_lobby(browser, port)
+    page.locator("#table-settings > summary, details.more:has(#webhook-url) > summary").first.click()
+    page.fill("#webhook-url", "ftp://hooks.example.org/risk")
+    games = len(request(port, "GET", "/api/games")["games"])
+    page.click("#create-game")
+    expect(page.locator("#form-error")).to_contain_text("must be an address starting with https://")
+    assert len(request(port, "GET", "/api/games")["games"]) == games  # nothing made
+    page.fill("#webhook-url", "https://hooks.example.org/risk")
+    shot(page, "lobby-webhook-laptop")
+    summary = create(page, port)
+    page.locator(".toast", has_text="The chat webhook is set").wait_for(timeout=10_000)
+    host = page.evaluate(
+        "id => JSON.parse(localStorage.getItem('risk.hosts.v1')).find((h) => h.game === id).token",
+        summary["id"],
+    )
+    hook = request(port, "GET", f"/api/games/{summary['id']}/notify/webhook", token=host)
+    assert hook == {"webhook": {"set": True, "paused": False, "failures": 0}}
+    assert page.errors == []
+    page.context.close()

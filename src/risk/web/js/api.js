@@ -63,6 +63,8 @@ export const api = {
   // Web Push: {subscription} is the browser's PushSubscription (toJSON()); one browser per seat.
   notifyPush: (id, token, body) => request("PUT", `/api/games/${encodeURIComponent(id)}/notify/push`, { token, body }),
   stopPush: (id, token) => request("DELETE", `/api/games/${encodeURIComponent(id)}/notify/push`, { token }),
+  // The game's webhook (its host's): told whose turn it is and the end; never shown back.
+  setWebhook: (id, hostToken, url) => request("PUT", `/api/games/${encodeURIComponent(id)}/notify/webhook`, { token: hostToken, body: { url } }),
   replaceSeat: (id, hostToken, seat, bot) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/replace`, { token: hostToken, body: { seat, bot } }),
   // "Your games": every seat link this browser holds, in one request (docs/web.md, "Your games").

@@ -555,13 +555,22 @@ function gameBody() {
   return { body };
 }
 
+/** What is wrong with a webhook URL before the game is made (the server checks the rest), or "". */
+export function webhookProblem(url) {
+  if (!url) return "";
+  if (!/^https?:\/\/[^\s/]+/i.test(url)) return "The chat webhook must be an address starting with https://";
+  return url.length > 2000 ? "The chat webhook is too long (at most 2000 characters)" : "";
+}
+
 /** Create the game of the form; answers whether it was created (else #form-error says why). */
 async function create() {
   const error = $("#form-error");
   error.textContent = "";
   const { body, error: problem } = gameBody();
-  if (problem) {
-    error.textContent = problem;
+  const webhook = $("#webhook-url") ? $("#webhook-url").value.trim() : "";
+  const badHook = webhookProblem(webhook);
+  if (problem || badHook) {
+    error.textContent = problem || badHook;
     return false;
   }
   const button = $("#create-game");
@@ -585,6 +594,13 @@ async function create() {
     }
     showCreated(result, firstHuman);
     refreshLists();
+    if (webhook && result.host_token) {
+      // After the game exists (the webhook is the game's): a refusal leaves the game as it is.
+      api
+        .setWebhook(result.id, result.host_token, webhook)
+        .then(() => toast("The chat webhook is set: it is told whose turn it is and the end.", "ok"))
+        .catch((err) => toast(`The game was created, but not its webhook: ${err.message}`, "error"));
+    }
     return true;
   } catch (err) {
     error.textContent = err.message;
