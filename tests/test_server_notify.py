@@ -39,7 +39,8 @@ from risk.server.app import create_app
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.notify.channels import EmailChannel, SmtpSettings, is_address
 from risk.server.notify.events import GAME
-from risk.server.notify.outbox import LEASE_S, PAUSE_AFTER, Event, Outbox
+from risk.server.notify.outbox import LEASE_S, PAUSE_AFTER, Event, Outbox, Queued, Subscription
+from risk.server.notify.seal import Seal
 from risk.server.notify.sender import OPEN_PAGE_WAIT_S, Notifier, compose
 from risk.server.notify.webhook import WebhookChannel
 from risk.server.sql import SqlStorage
@@ -463,6 +464,9 @@ def test_the_api(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
         # The address is not in the game for anyone, nor in its state.
         assert "ann@example.org" not in client.get(f"/api/games/{game_id}").text
         sub = app.state.outbox.subscription(game_id, 0, "email")
+        # The seat's token, kept for the links, is kept sealed: a copy of the database has no seat.
+        assert sub.seat_token.startswith("sealed:") and token not in sub.seat_token
+        assert app.state.notifier.seal.open(sub.seat_token) == token
         unsubscribe = f"/notify/unsubscribe/{sub.id}"
         assert client.get(unsubscribe).status_code == 200
         assert app.state.outbox.subscription(game_id, 0, "email") is not None  # a GET changes nothing
@@ -477,6 +481,19 @@ def test_the_api(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
     with TestClient(app) as client:
         answer = client.put(path + "/email", json={"address": "ann@example.org"}, headers=auth)
         assert answer.status_code == 503 and answer.json()["error"]["code"] == "unavailable"
+
+
+def test_a_sealed_token_opens_with_its_key_alone() -> None:
+    seal, other = Seal.random(), Seal.random()
+    sealed = seal.close("tok-en_123")
+    assert sealed != seal.close("tok-en_123")  # a fresh nonce each time: equal tokens look different
+    assert seal.open(sealed) == "tok-en_123" and other.open(sealed) == ""
+    assert seal.open("a-token-stored-before-sealing") == "a-token-stored-before-sealing"
+    sub = Subscription("s1", "G1", 0, "email", "ann@example.org", sealed, "http://risk.test/", 0.0, 0,
+                       False, None, None)  # fmt: skip
+    rows = [Queued(1, "G1:move:1:0:turn:s1", "move", "Game G1: it is your move (turn 1).", 0)]
+    assert compose(sub, rows, seal.open(sub.seat_token)).link == "http://risk.test/game/G1#token=tok-en_123"
+    assert compose(sub, rows, other.open(sub.seat_token)).link == "http://risk.test/game/G1"  # never the seal
 
 
 def test_kill_9_with_messages_queued_each_is_sent_after_the_restart(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from risk.server.master import GameMaster
 from risk.server.notify.channels import Channel, EmailChannel, SmtpSettings
 from risk.server.notify.outbox import Outbox, memory_engine
 from risk.server.notify.push import PushChannel, PushSettings
+from risk.server.notify.seal import Seal
 from risk.server.notify.sender import RETRY_S, Notifier
 from risk.server.notify.webhook import WebhookChannel
 from risk.server.social import Social
@@ -56,6 +57,7 @@ def create_app(
     smtp: str | None = None,
     push: PushSettings | None = None,
     notify_retry_s: float = RETRY_S,
+    seal: Seal | None = None,
     clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests);
@@ -63,7 +65,8 @@ def create_app(
     ``allowed_hosts``: the host names it answers to (risk.server.hosts; None: any, as in tests);
     ``smtp``: the SMTP server e-mail notifications go through (risk.server.notify; None: no e-mail),
     ``push``: the VAPID key Web Push notifications are signed with (None: no Web Push; `risk serve`
-    has one), ``notify_retry_s`` the first wait after a notification failed; ``clock``: the time
+    has one), ``notify_retry_s`` the first wait after a notification failed; ``seal``: what the seat
+    tokens of notifications are kept sealed with (None: a key of this app's own); ``clock``: the time
     (tests of games that last days set it)."""
     app = FastAPI(
         title="risk",
@@ -91,7 +94,9 @@ def create_app(
     app.state.push = push
     if push is not None:
         channels.append(PushChannel(push))
-    app.state.notifier = Notifier(outbox, storage, channels, hub.present, retry_s=notify_retry_s, clock=clock)
+    app.state.notifier = Notifier(
+        outbox, storage, channels, hub.present, retry_s=notify_retry_s, clock=clock, seal=seal
+    )
     app.state.notifier.listen_to(master)
 
     app.exception_handler(Refusal)(_refusal_handler)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # imported when serving: `risk --help` stays quick
     from risk.server.hosts import AllowedHosts
     from risk.server.limits import Limits
     from risk.server.notify.push import PushSettings
+    from risk.server.notify.seal import Seal
     from risk.server.storage import Storage
 
 
@@ -134,6 +135,7 @@ def serve_command(
     _check_smtp(smtp)
     push, key_file = (None, "") if no_push else _push_settings(vapid_key, push_contact, smtp)
     url, storage = _open_store(db, workers)
+    seal_file = "" if url == "memory" else _seal_file(vapid_key, key_file)
     _say_where(host, port, url, open_browser)
     _log_safely()
     settings = {
@@ -158,6 +160,7 @@ def serve_command(
             smtp=smtp,
             push=push,
             notify_retry_s=smtp_retry,
+            seal=_seal(seal_file),
         )
         _run(application, settings)
         return
@@ -175,6 +178,7 @@ def serve_command(
             "smtp_retry": smtp_retry,
             # The key's file, made above if it was not there: every worker signs with the same key.
             "push": None if push is None else [key_file, push.contact],
+            "seal": seal_file,
         }
     )
     _run("risk.server.command:worker_app", settings, factory=True, workers=workers)
@@ -228,6 +232,33 @@ def _push_settings(
     except ValueError as error:
         typer.echo(f"risk serve: error: {error}", err=True)
         raise typer.Exit(code=2) from None
+
+
+def _seal_file(vapid_key: str | None, push_key_file: str) -> str:
+    """The file the seat tokens kept for notifications are sealed with (risk.server.notify.seal): the
+    VAPID key's, made in the data folder if need be, Web Push on or off, so that every process of the
+    site and every restart open them ("" without py_vapid: a key of the process's own)."""
+    if push_key_file:
+        return push_key_file
+    from pathlib import Path
+
+    from risk.server.notify import push
+
+    if not push.available():
+        return ""
+    try:
+        return str(push.vapid_key_file(Path(vapid_key) if vapid_key else None))
+    except ValueError as error:
+        typer.echo(f"risk serve: error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def _seal(seal_file: str) -> Seal | None:
+    from pathlib import Path
+
+    from risk.server.notify.seal import Seal
+
+    return Seal.of_file(Path(seal_file)) if seal_file else None
 
 
 def _default_contact(smtp: str | None) -> str:
@@ -346,6 +377,7 @@ def worker_app() -> Any:
         smtp=settings["smtp"],
         push=push,
         notify_retry_s=settings["smtp_retry"],
+        seal=_seal(settings["seal"]),
     )
 
 

@@ -180,7 +180,7 @@ async def _seat_subscribes(
 
     def subscribe() -> Subscription:
         seat = _seat(master, game_id, authorization)
-        token = bearer(authorization) or ""
+        token = notifier.seal.close(bearer(authorization) or "")  # kept sealed (risk.server.notify.seal)
         return _stored(
             store.subscribe, game_id, seat, channel, address=address, seat_token=token, site=site,
             every_s=every_s, now=time.time(),

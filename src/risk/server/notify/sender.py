@@ -22,6 +22,7 @@ from risk.server.master.base import Announcement
 from risk.server.notify.channels import AddressGone, Channel, ChannelError, Message
 from risk.server.notify.events import WAIT_WHILE_OPEN, Watcher, still_true, turn_events
 from risk.server.notify.outbox import Event, Outbox, OutboxError, Queued, Subscription
+from risk.server.notify.seal import Seal
 from risk.server.storage import GameRecord, Storage, StorageError
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ SUBJECTS = {
 
 class Notifier:
     """Events in, messages out. ``present(game_id)``: the seats with the game open (nothing is sent to
-    them); ``clock``: the time (tests set it)."""
+    them); ``clock``: the time (tests set it); ``seal``: what the seat tokens are kept sealed with."""
 
     def __init__(
         self,
@@ -55,7 +56,9 @@ class Notifier:
         clock: Callable[[], float] = time.time,
         retry_s: float = RETRY_S,
         poll_s: float = POLL_S,
+        seal: Seal | None = None,
     ) -> None:
+        self.seal = seal or Seal.random()
         self.outbox, self.storage = outbox, storage
         self.channels = {channel.name: channel for channel in channels}
         self.present, self.clock = present, clock
@@ -149,7 +152,7 @@ class Notifier:
             self.outbox.later(rows, now + MAX_RETRY_S)
             return 0
         try:
-            channel.send(compose(sub, rows))
+            channel.send(compose(sub, rows, self.seal.open(sub.seat_token)))
         except AddressGone as exc:  # the browser unsubscribed: nobody there to try again for
             self.outbox.skipped(rows)
             self.outbox.unsubscribe_by_id(sub.id)
@@ -222,8 +225,9 @@ class Notifier:
             self._wake.clear()
 
 
-def compose(sub: Subscription, rows: Sequence[Queued]) -> Message:
-    """One message for the rows of one subscription (all the events since the last)."""
+def compose(sub: Subscription, rows: Sequence[Queued], token: str = "") -> Message:
+    """One message for the rows of one subscription (all the events since the last); ``token``: the
+    seat's, opened from its seal, for the link ("": the link opens the game without the seat)."""
     kinds = [row.kind for row in rows]
     first = min(SUBJECTS, key=lambda kind: (kind not in kinds, list(SUBJECTS).index(kind)))
     site = sub.site.rstrip("/")
@@ -235,7 +239,7 @@ def compose(sub: Subscription, rows: Sequence[Queued]) -> Message:
         subject=f"RISK game {sub.game_id}: {SUBJECTS[first]}",
         text="\n".join(row.text for row in rows),
         message_id=f"<{digest}@risk.notify>",
-        link=f"{site}/game/{sub.game_id}" + (f"#token={sub.seat_token}" if seat else ""),
+        link=f"{site}/game/{sub.game_id}" + (f"#token={token}" if seat and token else ""),
         unsubscribe=f"{site}/notify/unsubscribe/{sub.id}" if seat else "",
         game_id=sub.game_id,
         events=tuple((row.kind, row.text) for row in rows),
