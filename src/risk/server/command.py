@@ -138,16 +138,7 @@ def serve_command(
     seal_file = "" if url == "memory" else _seal_file(vapid_key, key_file)
     _say_where(host, port, url, open_browser)
     _log_safely()
-    settings = {
-        "host": host,
-        "port": port,
-        "log_level": log_level,
-        "ws_max_size": 65_536,
-        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: then any program on
-        # this machine could claim any address and escape the per-address limits.
-        "proxy_headers": bool(proxy.strip()),
-        "forwarded_allow_ips": proxy.strip() or None,
-    }
+    settings = _uvicorn_settings(host, port, log_level, proxy)
     if workers == 1:
         from risk.server.app import create_app
 
@@ -182,6 +173,19 @@ def serve_command(
         }
     )
     _run("risk.server.command:worker_app", settings, factory=True, workers=workers)
+
+
+def _uvicorn_settings(host: str, port: int, log_level: str, proxy: str) -> dict[str, Any]:
+    return {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws_max_size": 65_536,
+        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: then any program on
+        # this machine could claim any address and escape the per-address limits.
+        "proxy_headers": bool(proxy.strip()),
+        "forwarded_allow_ips": proxy.strip() or None,
+    }
 
 
 def _guards(
