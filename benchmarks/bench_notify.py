@@ -47,7 +47,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,7 +61,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from risk.bots import make_bot
 from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.notify.channels import EmailChannel, SmtpSettings
-from risk.server.notify.outbox import Outbox
+from risk.server.notify.outbox import Event, Outbox
 from risk.server.notify.sender import Notifier
 from risk.server.sql import SqlStorage
 from risk.server.sql import outbox as outbox_rows
@@ -116,6 +116,17 @@ class Clock:
         return self.now
 
 
+class CountingNotifier(Notifier):
+    """The server's notifier, counting the events its listener hands on (most find no subscription
+    when ``enqueue`` looks: the bot's moves, the game's own webhook events)."""
+
+    heard_events = 0
+
+    def add(self, events: Sequence[Event]) -> None:
+        self.heard_events += len(events)
+        super().add(events)
+
+
 @dataclass
 class Template:
     """The games with their dealt setup played (by the server, as its driver plays it at once): one
@@ -131,7 +142,7 @@ class Table:
     storage: SqlStorage
     master: GameMaster
     outbox: Outbox
-    notifier: Notifier | None
+    notifier: CountingNotifier | None
     clock: Clock
     tokens: dict[str, list[str]]
 
@@ -182,7 +193,7 @@ def build(folder: Path, variant: str, template: Template, port: int, synchronous
     notifier = None
     if variant != "absent":
         channel = EmailChannel(SmtpSettings.parse(f"smtp://{HOST}:{port}?from=risk@example.org"))
-        notifier = Notifier(outbox, storage, [channel], lambda _game: set(), clock=clock)
+        notifier = CountingNotifier(outbox, storage, [channel], lambda _game: set(), clock=clock)
         notifier.listen_to(master)
     if variant == "subscribed":
         for number, (game_id, tokens) in enumerate(template.tokens.items()):
@@ -221,7 +232,7 @@ class Sending:
 
     flush_s: float = 0.0
     send_s: float = 0.0
-    queued: int = 0
+    queued: int = 0  # rows it queued for them
     steps: int = 0
 
 
@@ -268,6 +279,7 @@ def run(
     games = list(table.tokens)
     sending = Sending()
     messages_before = inbox.messages
+    heard_before = table.notifier.heard_events if table.notifier else 0
     played = 0
     playing = list(games)
     started = time.perf_counter()
@@ -295,6 +307,7 @@ def run(
     with table.storage.engine.connect() as conn:
         not_due = conn.execute(sa.select(sa.func.count()).where(later)).scalar_one()
     messages = inbox.messages - messages_before
+    events = (table.notifier.heard_events if table.notifier else 0) - heard_before
     table.storage.close()
     return {
         "variant": variant,
@@ -305,6 +318,8 @@ def run(
         "us_per_move": wall / played * 1e6,
         "actions_per_s": played / wall,
         "notifier_s": round(sending.flush_s + sending.send_s, 3),
+        "events": events,  # heard by the listener, each handed to the outbox by a flush
+        "events_per_flush_s": events / sending.flush_s if sending.flush_s else 0.0,
         "rows_queued": sending.queued,
         "queued_per_flush_s": sending.queued / sending.flush_s if sending.flush_s else 0.0,
         "messages": messages,
@@ -335,6 +350,7 @@ def summarise(runs: list[dict[str, Any]], variants: list[str]) -> dict[str, Any]
         pairs = zip(by["subscribed"], by[other], strict=True)
         summary[f"subscribed-{other}_us"] = spread([s["us_per_move"] - o["us_per_move"] for s, o in pairs])
     told = by["subscribed"]
+    summary["events_per_flush_s"] = spread([r["events_per_flush_s"] for r in told])
     summary["queued_per_flush_s"] = spread([r["queued_per_flush_s"] for r in told])
     summary["sent_per_send_s"] = spread([r["sent_per_send_s"] for r in told])
     summary["queued_per_s"] = spread([r["queued_per_s"] for r in told])
@@ -343,7 +359,7 @@ def summarise(runs: list[dict[str, Any]], variants: list[str]) -> dict[str, Any]
 
 
 def report(result: dict[str, Any]) -> str:
-    s, last = result["summary"], result["runs"][-1]
+    s = result["summary"]
     told = [r for r in result["runs"] if r["variant"] == "subscribed"][-1]
     lines = [
         f"{result['games']} games (2 people + 1 quick bot, one-day turns), {told['moves']} moves a run, "
@@ -364,15 +380,17 @@ def report(result: dict[str, Any]) -> str:
             f"added: {key.removesuffix('_us')} {d['median']:+.0f} us/move "
             f"(per round {d['min']:+.0f} to {d['max']:+.0f})"
         )
-    q, m = s["queued_per_flush_s"], s["sent_per_send_s"]
+    e, q, m = s["events_per_flush_s"], s["queued_per_flush_s"], s["sent_per_send_s"]
     lines += [
+        f"events heard: {told['events']} a run; {e['median']:.0f}/s of queueing time "
+        f"({e['min']:.0f}-{e['max']:.0f})",
         f"rows queued: {told['rows_queued']} a run; {s['queued_per_s']['median']:.0f}/s of the run, "
         f"{q['median']:.0f}/s of queueing time ({q['min']:.0f}-{q['max']:.0f})",
         f"messages sent (received by the SMTP server): {told['messages']} a run; "
         f"{s['sent_per_s']['median']:.0f}/s of the run, {m['median']:.0f}/s of sending time "
         f"({m['min']:.0f}-{m['max']:.0f})",
-        f"outbox at the end: {told['outbox']}, of the queued {told['queued_not_due']} not due yet "
-        f"(reminders); last run: {last['variant']}",
+        f"outbox at the end (the start's sweep too): {told['outbox']}, of the queued "
+        f"{told['queued_not_due']} not due yet (reminders)",
     ]
     return "\n".join(lines)
 
