@@ -346,9 +346,10 @@ def summarise(runs: list[dict[str, Any]], variants: list[str]) -> dict[str, Any]
         for v, rows in by.items()
     }
     # Paired by round: the two runs of a round saw the same load, so their difference has less noise.
-    for other in [v for v in variants if v != "subscribed"]:
-        pairs = zip(by["subscribed"], by[other], strict=True)
-        summary[f"subscribed-{other}_us"] = spread([s["us_per_move"] - o["us_per_move"] for s, o in pairs])
+    for more, less in [("subscribed", "none"), ("subscribed", "absent"), ("none", "absent")]:
+        if less in by:
+            pairs = zip(by[more], by[less], strict=True)
+            summary[f"{more}-{less}_us"] = spread([m["us_per_move"] - n["us_per_move"] for m, n in pairs])
     told = by["subscribed"]
     summary["events_per_flush_s"] = spread([r["events_per_flush_s"] for r in told])
     summary["queued_per_flush_s"] = spread([r["queued_per_flush_s"] for r in told])
@@ -374,7 +375,7 @@ def report(result: dict[str, Any]) -> str:
             f"{variant:<12} {us['median']:>8.0f} ({us['min']:.0f}-{us['max']:.0f})"
             f"{'':>2} {rate['median']:>8.0f} ({rate['min']:.0f}-{rate['max']:.0f})"
         )
-    for key in [k for k in s if k.startswith("subscribed-")]:
+    for key in [k for k in s if k.endswith("_us")]:
         d = s[key]
         lines.append(
             f"added: {key.removesuffix('_us')} {d['median']:+.0f} us/move "
