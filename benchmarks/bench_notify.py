@@ -9,7 +9,9 @@ one ``GameMaster`` on a simulated clock, N games of two human seats (``auto_setu
 clock going on a second after each: humans as the quick bot would choose, through ``master.submit``
 with the seat's token; the server's own moves (the bot, the humans' standing setup and defence)
 through ``bot_turn`` and ``submit_as``. Every game has the same seed in every run, so every run plays
-the same moves.
+the same moves. The dealt setup (63 server moves a game, played at once by a server's driver) is
+played once, untimed, and the file copied for each run; the games are loaded, and the start's sweep
+(each subscribed seat told whose move it is) sent, before the clock starts.
 
 Three variants of the same moves, alternated in each round (their order rotated) so that the load of a
 shared machine falls on each alike:
@@ -28,9 +30,9 @@ measure the poll interval; stepped in line, its whole cost (queueing, claiming, 
 marking rows sent) lands in the moves' wall time, so "µs per move" is everything notifications add,
 and the sender's own rates (rows queued per second of ``flush``, messages per second of sending) are
 timed apart. Reported: µs per move and actions/s of each variant (median of the rounds, min-max),
-the difference subscribed - none per round (median, min-max: its noise), rows queued/s and messages
-sent/s, and the outbox's rows by status at the end (every row sent or skipped, but reminders not yet
-due).
+the differences per round (median, min-max: their noise), events heard, rows queued and messages
+sent per second, and the outbox's rows by status at the end (every row sent or skipped, but reminders
+not yet due).
 """
 
 from __future__ import annotations
@@ -455,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpus": os.cpu_count(),
         "load_before": load_before,
         "load_after": os.getloadavg()[0],
+        "addresses_reached": len(inbox.recipients),
         "summary": summarise(runs, variants),
         "runs": runs,
     }
