@@ -418,6 +418,13 @@ EXAMPLES: dict[str, Disposition] = {
         ("tests/test_doc_examples.py::test_shell_example",),
         "the same script under py-spy, which is not installed",
     ),
+    "docs/web.md: .venv/bin/python benchmarks/bench_notify.py": Covered(
+        ("tests/test_bench_notify.py::test_the_table_names_each_variant",),
+        "the same script with a few games; 1000 games take minutes",
+    ),
+    "docs/web.md: .venv/bin/python benchmarks/bench_notify.py --seconds 30 --json": Run(
+        instead=".venv/bin/python benchmarks/bench_notify.py --games 3 --seconds 1 --rounds 1 --json"
+    ),
 }
 
 ALL = examples()
