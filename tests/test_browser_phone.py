@@ -231,6 +231,9 @@ def test_everything_you_need_on_one_laptop_screen(
     page.locator("#goal-panel").wait_for(state="visible", timeout=30_000)
     assert page.locator("#goal-title").text_content() == title
     page.locator("#log li").first.wait_for(timeout=30_000)
+    # The bots' setup done, the page waits for Ann: nothing is redrawn while it is measured (a row
+    # redrawn between finding it and measuring it has no box).
+    page.locator(".player-row.acting", has_text="Ann").wait_for(timeout=30_000)
     for selector in (
         "#turn-info",
         "#phase",

@@ -34,9 +34,18 @@ class Hands(Protocol):
 
 
 def act_and_wait(hands: Hands, do: Callable[[], None], what: str) -> None:
+    """Do it, and wait until the server took it. Not taken in 10 s (nothing moved: the page dropped
+    the gesture, as Chrome may when it comes on a loaded machine right after a swipe), a person tries
+    again: twice at most."""
     before = hands.state()["state_id"]
-    do()
-    wait_until(lambda: hands.state()["state_id"] > before, what=f"{what} to be taken")
+    for attempt in range(3):
+        do()
+        try:
+            wait_until(lambda: hands.state()["state_id"] > before, what=f"{what} to be taken", timeout=10)
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
 
 
 def play_a_whole_turn(
