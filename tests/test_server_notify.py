@@ -682,3 +682,27 @@ def test_the_webhook_api(tmp_path: Path, hook: Hook) -> None:
         gone = client.delete(path, headers={"Authorization": f"Bearer {host}"}).json()
         assert gone == {"deleted": True}
         assert client.get(path, headers={"Authorization": f"Bearer {host}"}).json() == {"webhook": None}
+
+
+def test_a_burst_goes_out_in_one_pass(tmp_path: Path) -> None:
+    """More subscriptions due than one claim takes: claimed again at once, not one claim a second."""
+    storage = SqlStorage(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    outbox, clock, sent = Outbox(storage.engine), Clock(), []
+
+    class Collecting:
+        name = "email"
+
+        def send(self, message: Any) -> None:
+            sent.append(message.to)
+
+    notifier = Notifier(outbox, storage, [Collecting()], lambda _game: set(), clock=clock)
+    master = GameMaster(storage, clock=clock)
+    spec = GameSpec(
+        seats=[SeatSpec("human", "Ann"), SeatSpec("human", "Bob"), SeatSpec("human", "Cid")], seed=1
+    )
+    games = [master.create_game(spec)[0].id for _ in range(45)]
+    for i, game in enumerate(games):
+        outbox.subscribe(game, 0, "email", address=f"p{i}@example.org", seat_token="", site="http://x/",
+                         every_s=0.0, now=clock.now)  # fmt: skip
+    notifier.add([Event(game, 0, "end", f"{game}:end:0", f"Game {game} is over.") for game in games])
+    assert notifier.step() == 45 and len(set(sent)) == 45
