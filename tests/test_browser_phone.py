@@ -18,6 +18,7 @@ import pytest
 from live_server import request
 from test_browser import LAPTOP, PHONE, SCREEN_POINT, browser, port, shot, wait_until
 from whole_turn import PagePlayer, play_a_whole_turn
+from whole_turn import act_and_wait as done_by_the_server
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
@@ -101,9 +102,7 @@ class Finger(PagePlayer):
         )
 
     def act_and_wait(self, do: Any, what: str = "the tap") -> None:
-        before = self.state()["state_id"]
-        do()
-        wait_until(lambda: self.state()["state_id"] > before, what=f"{what} to be taken")
+        done_by_the_server(self, do, what)  # tapped again if not taken (whole_turn.act_and_wait)
 
 
 def phone_page(browser: Any, port: int, created: dict[str, Any]) -> tuple[Any, Finger]:

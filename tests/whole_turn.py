@@ -43,9 +43,17 @@ def act_and_wait(hands: Hands, do: Callable[[], None], what: str) -> None:
         try:
             wait_until(lambda: hands.state()["state_id"] > before, what=f"{what} to be taken", timeout=10)
             return
-        except AssertionError:
+        except AssertionError as failure:
             if attempt == 2:
-                raise
+                # What the page showed, to tell a dropped gesture from a page that fell behind.
+                seen = hands.page.evaluate(
+                    "() => [document.body.dataset.stateId, [...document.querySelectorAll('.toast')]"
+                    ".map((t) => t.textContent), !document.querySelector('#hover-info')?.hidden]"
+                )
+                raise AssertionError(
+                    f"{failure}: the server at state {hands.state()['state_id']}, the page at {seen[0]}, "
+                    f"toasts {seen[1]}, territory card open: {seen[2]}"
+                ) from None
 
 
 def play_a_whole_turn(
