@@ -26,20 +26,12 @@ from risk.server.notify.sender import Notifier
 from risk.server.sql import SqlStorage
 from risk.server.timing import DAY
 from risk.view import View
-from test_server_notify import Inbox, smtp  # noqa: F401 (the SMTP server fixture)
+from test_server_notify import Clock, Inbox, smtp  # noqa: F401 (the SMTP server fixture)
 from test_server_push import Browser, PushService, service, settings  # noqa: F401 (the push service)
 
 HOUR = 3600.0
 START = 1_796_000_400.0  # a Monday, 09:00 UTC
 LINK = re.compile(r"(http://risk\.test/game/([\w-]+)#token=([\w-]+))")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass
@@ -90,6 +82,7 @@ def test_two_friends_and_a_bot_play_a_game_over_days_told_exactly_as_promised(
 ) -> None:
     inbox, port = smtp
     clock = Clock()
+    clock.now = START
     storage = SqlStorage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     mail = f"smtp://127.0.0.1:{port}?from=risk@example.org"
     app = create_app(storage, smtp=mail, push=settings(), clock=clock)

@@ -13,6 +13,7 @@ retried. The endpoint and the keys are a secret of the seat's: never logged, nev
 from __future__ import annotations
 
 import base64
+import contextlib
 import importlib.util
 import ipaddress
 import json
@@ -179,10 +180,8 @@ def check_endpoint(url: str, *, local: bool = False) -> str:
 def _public_name(host: str) -> bool:
     """A public address, or a name that could be one (a dot in it, no local suffix); what a name
     resolves to is checked before each post."""
-    try:
+    with contextlib.suppress(ValueError):  # not an address: a name
         return _public_address(host.strip("[]"))
-    except ValueError:
-        pass
     name = host.lower().rstrip(".")
     return "." in name and name != "localhost" and not name.endswith(LOCAL_SUFFIXES)
 

@@ -40,6 +40,12 @@ function keepAllSeatsEmail(body, storage = globalThis.localStorage) {
   }
 }
 
+/** The kept choice of "all my games", unless this seat was stopped on its own (then it is left out). */
+function allForThisSeat(ctx) {
+  const all = allSeatsEmail();
+  return all && !(all.not || []).includes(`${ctx.gameId}:${ctx.seat}`) ? all : null;
+}
+
 /** The request body of a kept choice (what the server takes: no more). */
 export function paceOf(kept) {
   const { address, pace, every_minutes } = kept;
@@ -98,8 +104,8 @@ export function renderEmail(ctx) {
     () => state && state.email_available,
     async (answer) => {
       state = answer;
-      const all = allSeatsEmail();
-      if (answer.email_available && !answer.email && all && !(all.not || []).includes(`${ctx.gameId}:${ctx.seat}`)) {
+      const all = allForThisSeat(ctx);
+      if (answer.email_available && !answer.email && all) {
         // A seat new to this browser's "all my games": it gets the address as its page first opens.
         try {
           state = await api.notifyEmail(ctx.gameId, ctx.token, paceOf(all));
@@ -148,7 +154,7 @@ function draw(ctx) {
     });
     host.append(el("p", { class: "muted", id: "email-on", text: `E-mail is on for this seat, ${paceWords(email)}.` }));
     const buttons = [change, stop];
-    if (allSeatsEmail() && !(allSeatsEmail().not || []).includes(`${ctx.gameId}:${ctx.seat}`)) {
+    if (allForThisSeat(ctx)) {
       host.append(el("p", { class: "muted", id: "email-all-on", text: "The same for all your games in this browser, and new ones." }));
       const stopAll = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "email-stop-all" }, "Stop for all my games");
       stopAll.addEventListener("click", async () => {
