@@ -95,7 +95,15 @@ class Finger(PagePlayer):
     def assert_on_screen(self, selector: str) -> None:
         """The page is not scrolled, and the control is inside the screen."""
         assert self.page.evaluate("() => window.scrollY") == 0
-        box = self.page.locator(selector).first.bounding_box()
+        box = self.page.evaluate(
+            """(selector) => {  // found and measured at once: a redraw may replace it in between
+                const found = document.querySelector(selector);
+                if (!found || !found.getClientRects().length) return null;
+                const r = found.getBoundingClientRect();
+                return { x: r.x, y: r.y, width: r.width, height: r.height };
+            }""",
+            selector,
+        )
         assert box is not None, f"{selector} is not shown"
         assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (
             f"{selector} is off the screen: {box}"
@@ -230,19 +238,21 @@ def test_everything_you_need_on_one_laptop_screen(
     page.locator("#goal-panel").wait_for(state="visible", timeout=30_000)
     assert page.locator("#goal-title").text_content() == title
     page.locator("#log li").first.wait_for(timeout=30_000)
-    # The bots' setup done, the page waits for Ann: nothing is redrawn while it is measured (a row
-    # redrawn between finding it and measuring it has no box).
+    # The bots' setup done, the page waits for Ann. Every message redraws the players' rows (a seat
+    # connecting is one), so all is measured in one step of the page's own thread: a row redrawn
+    # between finding it and measuring it would have no box.
     page.locator(".player-row.acting", has_text="Ann").wait_for(timeout=30_000)
-    for selector in (
-        "#turn-info",
-        "#phase",
-        ".player-row.acting",
-        "#goal",
-        "#hand-panel",
-        "#log-pane",
-        "#log li",
-    ):
-        box = page.locator(selector).last.bounding_box()
+    selectors = ["#turn-info", "#phase", ".player-row.acting", "#goal", "#hand-panel", "#log-pane", "#log li"]
+    boxes = page.evaluate(
+        """(selectors) => selectors.map((selector) => {
+            const found = document.querySelectorAll(selector);
+            if (!found.length) return null;
+            const r = found[found.length - 1].getBoundingClientRect();
+            return { x: r.x, y: r.y, width: r.width, height: r.height };
+        })""",
+        selectors,
+    )
+    for selector, box in zip(selectors, boxes, strict=True):
         assert box is not None and box["height"] > 0, f"{selector} is not shown"
         assert box["x"] >= 0 and box["x"] + box["width"] <= LAPTOP["width"], f"{selector}: {box}"
         assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], (
