@@ -50,7 +50,11 @@ def shot(page: Any, name: str) -> None:
 
 
 # Where a territory's army badge sits on the screen (the badge may be hidden while it is empty).
-SCREEN_POINT = """slug => {
+SCREEN_POINT = """async slug => {
+  // Where the badge is once the map stands still (the page pans by itself as a step begins).
+  const map = document.querySelector('.board-svg');
+  for (let i = 0; map && map.classList.contains('panning') && i < 100; i++)
+    await new Promise(r => setTimeout(r, 20));
   const badge = document.querySelector(`[data-armies="${slug}"]`);
   const m = badge.transform.baseVal.consolidate().matrix;
   const point = badge.ownerSVGElement.createSVGPoint();

@@ -10,8 +10,8 @@ applies them whether or not the player's page is open (docs/web.md, "A seat's se
   setting (``None``: made through the API without one, or before settings existed) is asked for every
   roll, as it always was: a program that answers its own dice goes on doing so.
 - ``pace``: how fast the bots play while this player watches: ``watch`` (the game's delay per move),
-  ``fast`` (a short pause before each attack, none otherwise) or ``skip`` (no pause: to my turn). The
-  game goes at the pace of the slowest human who has the game open (:func:`game_pace`).
+  ``fast`` (a short pause before each attack, none otherwise: a new seat's) or ``skip`` (no pause: to
+  my turn). The game goes at the pace of the slowest human who has the game open (:func:`game_pace`).
 - ``auto_setup``: a standing order during the setup: the seat's claims and starting armies are
   placed for it, by the stand-in bot's choice, each time its turn in the setup comes;
   ``queue``: ``[[territory, n], ...]``, the seat's next setup placements, one army at a time.
@@ -36,7 +36,8 @@ DEFENCES = ("most", "matters", "ask", "every")
 ASKED_EVERY_ROLL = (None, "every")  # no setting (a seat made through the API without one) or "every"
 PACES = ("watch", "fast", "skip")  # slowest first
 NEW_PLAYER_DEFENCE = "most"  # what the browser gives the games of a player who never chose
-DEFAULT_PACE = "watch"
+DEFAULT_PACE = "fast"  # a new seat's: the bots' attacks glimpsed, the rest at once (issue 37)
+BOTS_ONLY_PACE = "watch"  # a game of bots alone goes at its own delay: people watch it
 FAST_DELAY = 0.15  # seconds before a bot's attack at the "fast" pace (never more than the game's delay)
 MAX_QUEUE = 200  # setup placements one seat may queue (a setup has at most a few dozen)
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE)
@@ -249,7 +250,7 @@ def game_pace(seats: Sequence[SeatRecord], present: Collection[int] | None) -> s
     humans = [s for s in seats if s.kind == "human" and s.stand_in is None]
     watching = [s for s in humans if present is not None and s.seat in present]
     chosen = [SeatPrefs.of(s).pace for s in watching or humans]
-    return min(chosen, key=PACES.index, default=DEFAULT_PACE)
+    return min(chosen, key=PACES.index, default=BOTS_ONLY_PACE)
 
 
 def move_delay(pace: str, game_delay: float, phase: Phase) -> float:

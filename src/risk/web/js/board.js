@@ -8,6 +8,7 @@
 import { svg, clear, slugify, UNOWNED, TIED } from "./ui.js";
 import { PALETTE } from "./palette.js";
 import { boardLayout } from "./layout.js";
+import { BADGE_FONT, MAX_ZOOM, badgeBoost, bestWindow, clampCentre, fitScale, lookAt, pageScale } from "./viewframe.js";
 
 // Continent tints, in the board's order (the classic board's printed colours first).
 // Twelve: a generated board has up to 24 continents (risk.server.boards.TINTS, the lobby's previews).
@@ -20,12 +21,7 @@ const CONTINENT_TINTS = [
 // be taken without asking.
 const TAP_RADIUS = 22;
 const TAP_CLEAR = 8;
-// Zoom: the most, relative to the whole board; the most that "fill the screen" zooms by itself.
-const MAX_ZOOM = 8;
-const MAX_SCREEN_ZOOM = 3;
-// On a landscape screen "fill the screen" crops at most this much (the classic board on a laptop, 1.04):
-// a board of another shape (3:2, as pangaea and generated boards) is shown whole there.
-const LANDSCAPE_FILL = 1.1;
+const GLIDE_MS = 260; // a pan the page makes by itself
 // Names: screen px per font unit from which the names that fit their territory show, then all.
 const NAMES_SOME = 0.45;
 const NAMES_ALL = 0.7;
@@ -251,7 +247,7 @@ export class Board {
       // The flash where the count changed: a gold disc inside the rim fading out over the badge's own (an
       // opacity animation, which the compositor runs alone; a fill animation repainted the board each frame).
       const flash = svg("circle", { r: discR - rimWidth / 2, class: "badge-flash" });
-      const count = svg("text", { class: "badge-text", fill: PALETTE.badge.text, "font-size": 11.5 * u, dy: "0.36em", text: "" });
+      const count = svg("text", { class: "badge-text", fill: PALETTE.badge.text, "font-size": BADGE_FONT * u, dy: "0.36em", text: "" });
       // A teammate's mark (Team RISK), inside the badge's corner so that no name is under it.
       const mark = svg("path", { class: "team-mark", "stroke-width": 1 * u });
       badge.append(disc, flash, count, mark);
@@ -288,7 +284,7 @@ export class Board {
     // The page may size the map to the board's shape (small screens).
     const area = this.host.closest(".map-area") || this.host;
     area.style.setProperty("--board-aspect", String((w / h).toFixed(3)));
-    this.fit();
+    this._whole();
   }
 
   /** A territory's name: where the server's placement pass put it (risk.maps.labels: clear of
@@ -452,8 +448,15 @@ export class Board {
     root.addEventListener("pointerup", up);
     root.addEventListener("pointercancel", up);
     this._resizeObserver = new ResizeObserver(() => {
+      // A phone turned on its side (or back) gets the page's view for its new shape, unless the
+      // player chose a zoom; a map area that only grew or shrank keeps its zoom.
+      const rect = this.svg.getBoundingClientRect();
+      if (this._tall !== undefined && !this.zoomedByPlayer && rect.height > rect.width !== this._tall) {
+        this.fitPage();
+        return;
+      }
       this._applyViewBox();
-      if (this.keep) this._bringIntoView(this.keep);
+      if (this.keep) this.look(this.keep, { now: true });
     });
     this._resizeObserver.observe(this.host);
   }
@@ -554,14 +557,18 @@ export class Board {
   _fitScale() {
     const rect = this.svg.getBoundingClientRect();
     if (!rect.width || !rect.height) return this.k || 1;
-    return Math.min(rect.width / this.view.w, rect.height / this.view.h);
+    return fitScale(rect.width, rect.height, this.view);
   }
 
   zoomLevel() {
     return this.k / this._fitScale();
   }
 
+  /** The player's zoom (wheel, pinch, buttons): from now on the page leaves the zoom to them. */
   zoomAt(point, factor) {
+    this.zoomedByPlayer = true;
+    cancelAnimationFrame(this._gliding || 0);
+    this.svg.classList.remove("panning");
     const fit = this._fitScale();
     const k = Math.min(fit * MAX_ZOOM, Math.max(fit, this.k * factor));
     // The board point under the cursor (or between the fingers) stays where it is.
@@ -575,57 +582,92 @@ export class Board {
     this.zoomAt({ x: this.cx, y: this.cy }, factor);
   }
 
-  /** The whole board. */
+  /** The whole board, as the player asked (the ⤢ button). */
   fit() {
+    this.zoomedByPlayer = true;
+    this.keep = null;
+    this._whole();
+  }
+
+  _whole() {
     this.k = this._fitScale();
     this.cx = this.view.x + this.view.w / 2;
     this.cy = this.view.y + this.view.h / 2;
-    this.keep = null;
     this._applyViewBox();
   }
 
   /**
-   * The board as large as the screen allows: on a tall screen (a phone held upright) the board
-   * fills the height, and a finger pans sideways; elsewhere the whole board (filling the screen only
-   * where that crops little).
+   * The page's own view (viewframe.js pageScale): the whole board where its army counts can be read,
+   * else as near as they need, filling a tall screen's height; then where the step looks (look).
    */
-  fitScreen() {
+  fitPage() {
     const rect = this.svg.getBoundingClientRect();
-    this.fit();
+    this._whole();
     if (!rect.width || !rect.height) return;
-    const cover = Math.max(rect.width / this.view.w, rect.height / this.view.h);
-    if (rect.height <= rect.width && cover > this.k * LANDSCAPE_FILL) return; // the whole board
-    this.k = Math.min(cover, this.k * MAX_SCREEN_ZOOM);
+    this.k = pageScale(rect.width, rect.height, this.view, this.unit);
+    this._tall = rect.height > rect.width;
     this._applyViewBox();
+    if (this.keep) this.look(this.keep, { now: true });
   }
 
-  /** Keep these territories in view (the move being made), now and when the map is resized. */
-  focus(slugs) {
-    const list = (slugs || []).filter((s) => this.pos.has(s));
-    this.keep = list.length ? list : null;
-    if (this.keep) this._bringIntoView(this.keep);
+  /**
+   * What the step needs on screen, [{slug, weight}] (drawboard.js): the map pans to it at the zoom it
+   * has (viewframe.js lookAt), unless the player's view already holds about as much; again when the
+   * map is resized. `now`: no glide.
+   */
+  look(wanted, { now = false } = {}) {
+    this.keep = wanted && wanted.length ? wanted : null;
+    if (!this.keep) return;
+    const rect = this.svg.getBoundingClientRect();
+    if (!rect.width || !rect.height || !this.k) return;
+    const points = this.keep.map((w) => ({ ...this.pos.get(w.slug), weight: w.weight })).filter((p) => p.x !== undefined);
+    const w = rect.width / this.k;
+    const h = rect.height / this.k;
+    const to = lookAt(points, w, h, this.view, { x: this.cx, y: this.cy }, 30 / this.k);
+    if (to) this._glide(to, now);
   }
 
-  _bringIntoView(slugs) {
-    const pts = slugs.map((s) => this.pos.get(s)).filter(Boolean);
-    if (!pts.length || this.zoomLevel() <= 1.001) return;
+  /**
+   * The player's own territories, asked for (the ◎ button): the map pans to where most of them are,
+   * at the zoom it has, and their badges glow for a moment.
+   */
+  showMine(slugs) {
     const rect = this.svg.getBoundingClientRect();
     if (!rect.width || !rect.height) return;
-    const margin = 28 / this.k;
-    const halfW = rect.width / 2 / this.k - margin;
-    const halfH = rect.height / 2 / this.k - margin;
-    const inView = pts.every((p) => Math.abs(p.x - this.cx) < halfW && Math.abs(p.y - this.cy) < halfH);
-    if (inView) return;
-    const xs = pts.map((p) => p.x);
-    const ys = pts.map((p) => p.y);
-    this.cx = (Math.min(...xs) + Math.max(...xs)) / 2;
-    this.cy = (Math.min(...ys) + Math.max(...ys)) / 2;
-    // Zoom out as far as needed for all of them (an attack across the map's edge).
-    const needW = Math.max(...xs) - Math.min(...xs) + 2 * margin + 40 / this.k;
-    const needH = Math.max(...ys) - Math.min(...ys) + 2 * margin + 40 / this.k;
-    const k = Math.min(this.k, rect.width / needW, rect.height / needH);
-    this.k = Math.max(this._fitScale(), k);
-    this._applyViewBox();
+    const points = slugs.map((slug) => ({ ...this.pos.get(slug), weight: 1 })).filter((p) => p.x !== undefined);
+    const w = rect.width / this.k;
+    const h = rect.height / this.k;
+    this._glide(bestWindow(points, w, h, this.view, { x: this.cx, y: this.cy }, 30 / this.k), false);
+    clearTimeout(this._glowing);
+    for (const [slug, e] of this.els) e.badge.classList.toggle("glow", slugs.includes(slug));
+    this._glowing = setTimeout(() => {
+      for (const e of this.els.values()) e.badge.classList.remove("glow");
+    }, 2400);
+  }
+
+  /** Pan to a centre: a short glide a player can follow (none when motion is reduced, or `now`). */
+  _glide(to, now) {
+    cancelAnimationFrame(this._gliding || 0);
+    const reduced = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const from = { x: this.cx, y: this.cy };
+    if (now || reduced || !this.vb) {
+      this.cx = to.x;
+      this.cy = to.y;
+      this._applyViewBox();
+      return;
+    }
+    const started = performance.now();
+    this.svg.classList.add("panning"); // tests and tools wait for the map to stand still
+    const step = (time) => {
+      const t = Math.min(1, (time - started) / GLIDE_MS);
+      const ease = 1 - (1 - t) ** 3;
+      this.cx = from.x + (to.x - from.x) * ease;
+      this.cy = from.y + (to.y - from.y) * ease;
+      this._applyViewBox();
+      if (t < 1) this._gliding = requestAnimationFrame(step);
+      else this.svg.classList.remove("panning");
+    };
+    this._gliding = requestAnimationFrame(step);
   }
 
   _applyViewBox() {
@@ -641,14 +683,26 @@ export class Board {
     const w = rect.width / this.k;
     const h = rect.height / this.k;
     // Keep the view over the board; a side larger than the board is centred on it.
-    const clamp = (c, size, lo, span) => (size >= span ? lo + span / 2 : Math.min(Math.max(c, lo + size / 2), lo + span - size / 2));
-    this.cx = clamp(this.cx ?? v.x + v.w / 2, w, v.x, v.w);
-    this.cy = clamp(this.cy ?? v.y + v.h / 2, h, v.y, v.h);
+    const centre = clampCentre(this.cx ?? v.x + v.w / 2, this.cy ?? v.y + v.h / 2, w, h, v);
+    this.cx = centre.x;
+    this.cy = centre.y;
     this.vb = { x: this.cx - w / 2, y: this.cy - h / 2, w, h };
     const vb = this.vb;
     this.svg.setAttribute("viewBox", `${vb.x.toFixed(2)} ${vb.y.toFixed(2)} ${vb.w.toFixed(2)} ${vb.h.toFixed(2)}`);
     this.svg.classList.toggle("zoomed", this.zoomLevel() > 1.001);
+    this._growBadges();
     this._showNames();
+  }
+
+  /** Zoomed out, the army badges grow a little (viewframe.js badgeBoost) so their counts stay readable. */
+  _growBadges() {
+    const boost = Math.round(badgeBoost(this.k, this.unit) * 100) / 100;
+    if (boost === this._boost) return;
+    this._boost = boost;
+    for (const [slug, e] of this.els) {
+      const p = this.pos.get(slug);
+      e.badge.setAttribute("transform", `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})${boost > 1 ? ` scale(${boost})` : ""}`);
+    }
   }
 
   setNames(visible) {

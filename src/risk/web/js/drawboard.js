@@ -5,12 +5,13 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { $, slugify, toast } from "./ui.js";
 import { useMissionCards } from "./words.js";
-import { fogNow, myTurn } from "./gamestate.js";
+import { fogNow, myTurn, territoryOf } from "./gamestate.js";
+import { MUST } from "./viewframe.js";
 import { gameId, store } from "./page.js";
 
 let loading = null; // the board's request, asked once
-let fitted = false; // the board was fitted to the screen once the panels had their size
-let keptInView = null; // the territories last brought into view
+let fitted = false; // the page's own view was chosen once the panels had their size
+let lookedFor = null; // the step the map last looked for (stepKey)
 
 /** The game's own board (shipped, uploaded or generated), drawn once; `handlers`: Board's onTerritory, onHover. */
 export function loadBoard(handlers) {
@@ -34,11 +35,14 @@ async function drawTheBoard(handlers) {
   store.boardLoaded(board, data);
 }
 
-/** The board as large as the screen allows, once the panels around it have their size. */
+/** The page's own view of the map (board.js fitPage), once the panels around it have their size:
+ * framing what the step needs, or, while others play, your own territories. */
 export function fitOnce() {
   if (fitted) return;
   fitted = true;
-  store.state.board.fitScreen();
+  const board = store.state.board;
+  board.fitPage();
+  if (!board.keep) board.look(home(store.state), { now: true });
 }
 
 export function drawBoard(colours) {
@@ -72,7 +76,8 @@ export function drawBoard(colours) {
     selected = arrow.from;
     targets = new Set([arrow.to]);
   } else if (v.last_battle && !arrow) battle = { from: slugify(v.last_battle.from), to: slugify(v.last_battle.to) };
-  keepInView(arrow ? [arrow.from, arrow.to] : selected ? [selected] : v.phase === "occupy" && v.occupy ? [slugify(v.occupy.from), slugify(v.occupy.to)] : []);
+  lookFor(s, sources, targets, arrow);
+  $("#show-mine").hidden = s.seat === null || s.seat === undefined;
   s.board.update({
     territories: v.territories,
     colours,
@@ -89,10 +94,50 @@ export function drawBoard(colours) {
   });
 }
 
-/** The territories being acted on stay on screen, however the panels around the map grow. */
-function keepInView(slugs) {
-  const key = slugs.join(" ");
-  if (key === keptInView) return;
-  keptInView = key;
-  store.state.board.focus(slugs);
+/**
+ * What the player's step needs on screen, each with a weight (viewframe.js): the map pans to it when
+ * the step begins (your turn's placing, attacking, a territory chosen, a battle to defend), never while
+ * others play, and never zooms by itself.
+ */
+function lookFor(s, sources, targets, arrow) {
+  const v = s.view;
+  const sel = s.selection;
+  if (!myTurn(s)) return;
+  // The setup's claims and placements are one step each, however many turns they take: the map does
+  // not move under a finger between two claims.
+  const setup = v.phase === "claim" || v.phase === "setup-place";
+  const key = `${setup ? "setup" : v.turn}|${v.phase}|${sel ? `${sel.kind}:${sel.from}` : ""}`;
+  if (key === lookedFor) return;
+  lookedFor = key;
+  store.state.board.look(wanted(s, sources, targets, arrow));
+}
+
+/** [{slug, weight}]: what the step in `s` (the player's own) needs on screen. */
+export function wanted(s, sources, targets, arrow) {
+  const v = s.view;
+  const board = s.board;
+  const out = [];
+  if (arrow) out.push({ slug: arrow.from, weight: MUST }, { slug: arrow.to, weight: MUST });
+  else if (v.phase === "occupy" && v.occupy) out.push({ slug: slugify(v.occupy.from), weight: MUST }, { slug: slugify(v.occupy.to), weight: MUST });
+  else if (s.selection && s.selection.from) {
+    out.push({ slug: s.selection.from, weight: MUST });
+    for (const slug of targets) out.push({ slug, weight: 1 });
+  } else {
+    // Placing: your borders count most (where armies go); attacking: where from, and what.
+    const owner = (slug) => (territoryOf(s, slug) || {}).owner;
+    const facing = (slug) => (board.bySlug.get(slug) || { neighbors: [] }).neighbors.some((n) => owner(n) !== s.seat);
+    const placing = s.legal.place.size > 0 || s.legal.claim.size > 0;
+    for (const slug of sources) out.push({ slug, weight: placing ? (facing(slug) ? 3 : 1) : 2 });
+    if (s.legal.attack.size && !placing) {
+      const aims = new Set([...s.legal.attack.values()].flatMap((to) => [...to.keys()]));
+      for (const slug of aims) out.push({ slug, weight: 1 });
+    }
+  }
+  return out;
+}
+
+/** Your own territories (where the page first looks while others play). */
+function home(s) {
+  if (s.seat === null || s.seat === undefined) return [];
+  return s.view.territories.filter((row) => row.owner === s.seat).map((row) => ({ slug: slugify(row.name), weight: 1 }));
 }

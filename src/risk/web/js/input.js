@@ -2,7 +2,7 @@
 // tools, the phone's sheet, the keys (Escape, Ctrl+Z) and a token changed in the address bar.
 
 import { seatLink } from "./api.js";
-import { $, copyText, toast } from "./ui.js";
+import { $, copyText, slugify, toast } from "./ui.js";
 import { isUndoKey } from "./fastplay.js";
 import { placeCount } from "./seatprefs.js";
 import { forceOf, myTurn, territoryOf } from "./gamestate.js";
@@ -104,6 +104,11 @@ export function wireInput() {
   $("#zoom-in").addEventListener("click", () => board() && board().zoomBy(1.5));
   $("#zoom-out").addEventListener("click", () => board() && board().zoomBy(1 / 1.5));
   $("#zoom-fit").addEventListener("click", () => board() && board().fit());
+  $("#show-mine").addEventListener("click", () => {
+    const s = store.state;
+    if (!board() || s.seat === null || !s.view) return;
+    board().showMine(s.view.territories.filter((row) => row.owner === s.seat).map((row) => slugify(row.name)));
+  });
   $("#toggle-names").addEventListener("click", () => {
     if (!board()) return;
     board().setNames(!board().names);

@@ -5,7 +5,7 @@ import { $, seatColours } from "./ui.js";
 import { updateClock } from "./clock.js";
 import { placeNotes } from "./notes.js";
 import { decoratePlayers, renderSeatPanel } from "./seating.js";
-import { renderPrefs } from "./seatprefs.js";
+import { renderPaceBar, renderPrefs } from "./seatprefs.js";
 import { renderEmail } from "./email.js";
 import { renderPush } from "./push.js";
 import { drawBoard } from "./drawboard.js";
@@ -48,6 +48,7 @@ function renderSeats() {
   decoratePlayers(ctx);
   renderSeatPanel(ctx);
   renderPrefs(ctx);
+  renderPaceBar(ctx);
   renderEmail(ctx);
   renderPush(ctx);
   placeNotes(s.msg.notes, $("#log"));

@@ -7,7 +7,7 @@
 
 import { api } from "./api.js";
 import { durationWords, momentWords } from "./clock.js";
-import { $, clear, el, toast } from "./ui.js";
+import { $, clear, el, svg, toast } from "./ui.js";
 
 const PREFS_KEY = "risk.seat-prefs.v1";
 const GAMES_KEY = "risk.seat-prefs.games.v1"; // games this browser gave its choice to
@@ -22,6 +22,12 @@ export const PACES = [
   ["watch", "Watch"],
   ["fast", "Fast"],
   ["skip", "Skip to my turn"],
+];
+// The top bar's buttons for the pace: [value, icon (play triangles, and a bar for "to my turn"), what it does].
+const PACE_BUTTONS = [
+  ["watch", "M5 3l8 5-8 5z", "Watch the bots play, a move at a time"],
+  ["fast", "M1 3l7 5-7 5zM8 3l7 5-7 5z", "Bots play fast: each attack a glimpse"],
+  ["skip", "M0 3l6 5-6 5zM6 3l6 5-6 5zM13 3h2.5v10H13z", "Skip to my turn: the bots play at once"],
 ];
 
 function read(key, fallback) {
@@ -102,6 +108,29 @@ function select(id, title, list, value, onChange) {
   box.value = value || "";
   box.addEventListener("change", () => onChange(box.value));
   return box;
+}
+
+/** The bots' pace, one tap away in the top bar (a seat's page, while the game goes on). */
+export function renderPaceBar(ctx) {
+  const host = $("#pace-bar");
+  if (!host) return;
+  const prefs = ctx.msg.prefs;
+  host.hidden = !prefs || !!ctx.msg.outcome;
+  if (host.hidden) return;
+  if (host.dataset.pace === prefs.pace) return; // drawn: a redraw would take the focus from a button
+  host.dataset.pace = prefs.pace;
+  clear(host);
+  for (const [value, icon, title] of PACE_BUTTONS) {
+    const on = value === prefs.pace;
+    const symbol = svg("svg", { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true" }, svg("path", { d: icon, fill: "currentColor" }));
+    const button = el("button", { type: "button", class: `pace-btn${on ? " on" : ""}`, id: `pace-${value}`, title, "aria-label": title, "aria-pressed": String(on) }, symbol);
+    button.addEventListener("click", () => {
+      if (value === prefs.pace) return;
+      remember({ pace: value });
+      change(ctx, { pace: value });
+    });
+    host.append(button);
+  }
 }
 
 /** The settings row under the controls: ctx = {msg, gameId, token}. */
