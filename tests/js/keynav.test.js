@@ -10,7 +10,9 @@ import { ATTACKS, pageStore, stateMessage } from "./fixtures.js";
 const slugify = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 const maps = new URL("../../src/risk/maps/", import.meta.url);
 
-/** A shipped board as the page lays it out (board.js): places by slug, neighbours, the width. */
+/** A shipped board laid out as board.js does on the drawing given (none: the layout of a board
+ * without one, as pangaea's and crossroads' own drawings are computed by the server): places by
+ * slug, neighbours, the width. */
 function shippedBoard(name, drawing = null) {
   const file = JSON.parse(readFileSync(new URL(`${name}.json`, maps), "utf8"));
   const linked = new Map(file.territories.map((t) => [t.name, new Set(t.neighbours || [])]));
@@ -37,7 +39,7 @@ const CLASSIC = shippedBoard("classic", "classic");
 test("an arrow goes to the neighbour that way on the classic board", () => {
   const go = (from, key) => nextInDirection(from, key, CLASSIC);
   assert.equal(go("alaska", "ArrowRight"), "northwest-territory");
-  assert.equal(go("alaska", "ArrowDown"), "alberta");
+  assert.equal(go("alaska", "ArrowDown"), "alberta"); // 63 degrees aside, but linked: not Central America
   assert.equal(go("brazil", "ArrowRight"), "north-africa"); // across the sea
   assert.equal(go("argentina", "ArrowUp"), "peru");
   assert.equal(go("egypt", "ArrowLeft"), "north-africa");
