@@ -351,7 +351,8 @@ export class Board {
       else this.onTerritory(near.slug, event, { touch: true });
     });
     // The keyboard: the territories the current step allows are in the tab order (update() sets
-    // tabindex); Enter or Space on one does what a click does, and focus shows its card.
+    // tabindex), the arrows reach every one (keys.js); Enter or Space on one does what a click does
+    // (input.js says why not where it would do nothing), and focus shows its card and a ring.
     root.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" && event.key !== " ") return;
       const slug = territoryAt(event.target);
@@ -363,9 +364,13 @@ export class Board {
     // opened by that would stay (a finger sends no pointerout).
     root.addEventListener("focusin", (event) => {
       const slug = territoryAt(event.target);
-      if (slug && event.target.matches(":focus-visible")) this.onHover(slug);
+      if (slug && event.target.matches(":focus-visible")) {
+        this.onHover(slug);
+        this._focusRing(slug);
+      }
     });
     root.addEventListener("focusout", (event) => {
+      this._focusRing(null);
       if (territoryAt(event.target) && event.target.matches(":focus-visible")) this.onHover(null);
     });
     // Hover cards follow a mouse; a finger sends no pointerout, so touch never opens one here.
@@ -534,6 +539,30 @@ export class Board {
     box.style.left = `${Math.max(6, left)}px`;
     box.style.top = `${Math.max(6, Math.min(hostRect.height - h - 6, top))}px`;
     this.choices = box;
+  }
+
+  /** The keyboard's focus on a territory (keys.js: the arrows), the map panned to show it. */
+  focusTerritory(slug) {
+    const e = this.els.get(slug);
+    if (!e) return;
+    e.shape.focus({ preventScroll: true });
+    this._bringIntoView([slug]);
+  }
+
+  /** The ring round the territory with the keyboard's focus: its outline, dark under light, over the
+   * highlights (a CSS outline on an SVG shape is its bounding box, across its neighbours). */
+  _focusRing(slug) {
+    if (this.ring) this.ring.remove();
+    this.ring = null;
+    const e = slug ? this.els.get(slug) : null;
+    if (!e) return;
+    this.ring = svg("g", { class: "focus-ring" });
+    for (const part of ["focus-halo", "focus-line"]) {
+      const copy = e.hl.cloneNode(false); // the territory's outline (the CSS sets its width in screen px)
+      copy.setAttribute("class", part);
+      this.ring.append(copy);
+    }
+    this.layers.highlights.append(this.ring);
   }
 
   closeChoices() {
@@ -763,6 +792,7 @@ export class Board {
     this.svg.classList.toggle("picking", interactive || (s.targets && s.targets.size > 0));
     // What a tap may mean now (nearestEligible): the territories the current step allows.
     this.eligible = new Set([...(s.sources || []), ...(s.targets || [])]);
+    this.targets = new Set(s.targets || []);
     this.closeChoices();
     s.territories.forEach((row, i) => {
       const t = this.territories[i];
@@ -816,12 +846,13 @@ export class Board {
       e.shape.classList.toggle("source", source && !sel);
       e.shape.classList.toggle("inert", !!(s.targets && s.targets.size) && !source && !target && !sel);
       e.shape.classList.toggle("mine", mine);
-      // Reachable with Tab when the step allows it, and named as a screen reader should say it.
+      // Reachable with Tab when the step allows it, and named as a screen reader should say it; the
+      // others with the arrows (keys.js), to read their names and armies.
       if (sel || target || source) {
         e.shape.setAttribute("tabindex", "0");
         e.shape.setAttribute("role", "button");
       } else {
-        e.shape.removeAttribute("tabindex");
+        e.shape.setAttribute("tabindex", "-1");
         e.shape.removeAttribute("role");
       }
       const whose = owner >= 0 && s.players && s.players[owner] ? (owner === s.mine ? "yours" : s.players[owner].name) : null;

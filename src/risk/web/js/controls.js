@@ -13,11 +13,17 @@ import { showOdds } from "./odds.js";
 import { TAPS } from "./prompt.js";
 import { button } from "./status.js";
 import { send, sendBlitz, sendUndo, stopBlitz } from "./moves.js";
+import { markKeys } from "./keys.js";
 import { gameId, store } from "./page.js";
 
 const cancelSelection = () => store.cancelSelection();
 
 export function renderControls() {
+  drawControls();
+  markKeys($("#controls")); // each button's key in its title (keys.js)
+}
+
+function drawControls() {
   const s = store.state;
   const box = clear($("#controls"));
   const v = s.view;

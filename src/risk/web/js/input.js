@@ -1,5 +1,6 @@
 // What the player does on the board page: clicks and taps on the map, the notation box, the map's
-// tools, the phone's sheet, the keys (Escape, Ctrl+Z) and a token changed in the address bar.
+// tools, the phone's sheet, the keys (Escape, Ctrl+Z; the others are keys.js's) and a token changed in
+// the address bar.
 
 import { seatLink } from "./api.js";
 import { $, copyText, slugify, toast } from "./ui.js";
@@ -11,6 +12,8 @@ import { renderPrompt, showMessage } from "./status.js";
 import { renderSheetToggle } from "./panels.js";
 import { showHover, TOUCH_CARD_MS } from "./hover.js";
 import { send, sendUndo, stopBlitz } from "./moves.js";
+import { onKey, wireKeys } from "./keys.js";
+import { whyNot } from "./keynav.js";
 import { gameId, store, tokenFromHash } from "./page.js";
 
 /** A click or tap on the map (Board's onTerritory): `slug` null for the sea; `how.touch` for a finger. */
@@ -25,6 +28,13 @@ export function onTerritory(slug, event, how = {}) {
   showHover(slug, how.touch ? TOUCH_CARD_MS : 0);
   const own = territoryOf(s, slug) && territoryOf(s, slug).owner === s.seat;
   if (placeCount({ msg: s.msg, gameId, token: s.token }, slug, s.setupCount, own)) return;
+  // Enter on a territory the move does not allow (the arrows reach every one): why not, and nothing
+  // else (a click there lets go of the territory chosen).
+  const refused = how.keyboard ? whyNot(s, slug) : null;
+  if (refused) {
+    showMessage(refused, "info");
+    return;
+  }
   if (!myTurn(s)) return;
   const L = s.legal;
   if (L.claim.has(slug)) {
@@ -119,8 +129,10 @@ export function wireInput() {
     const ok = await copyText(seatLink(gameId, null));
     toast(ok ? "Spectator link copied." : "Copy failed: copy the address bar without the #token part.", ok ? "ok" : "error");
   });
+  wireKeys();
   document.addEventListener("keydown", (event) => {
     const s = store.state;
+    if (onKey(event)) return;
     if (event.key === "Escape") {
       if (s.msg && s.msg.blitz && !myTurn(s)) stopBlitz();
       else if (s.selection) store.cancelSelection();
