@@ -8,7 +8,7 @@
 import { svg, clear, slugify, UNOWNED, TIED } from "./ui.js";
 import { PALETTE } from "./palette.js";
 import { boardLayout } from "./layout.js";
-import { BADGE_FONT, MAX_ZOOM, badgeBoost, bestWindow, clampCentre, fitScale, lookAt, pageScale } from "./viewframe.js";
+import { BADGE_FONT, MAX_ZOOM, MUST, badgeBoost, bestWindow, clampCentre, fitScale, lookAt, pageScale } from "./viewframe.js";
 
 // Continent tints, in the board's order (the classic board's printed colours first).
 // Twelve: a generated board has up to 24 continents (risk.server.boards.TINTS, the lobby's previews).
@@ -546,7 +546,12 @@ export class Board {
     const e = this.els.get(slug);
     if (!e) return;
     e.shape.focus({ preventScroll: true });
-    this._bringIntoView([slug]);
+    // Panned into view if it is not (at the zoom the player has): the nearest window that shows it.
+    const rect = this.svg.getBoundingClientRect();
+    const p = this.pos.get(slug);
+    if (!rect.width || !rect.height || !p || !this.k) return;
+    const to = lookAt([{ ...p, weight: MUST }], rect.width / this.k, rect.height / this.k, this.view, { x: this.cx, y: this.cy }, 40 / this.k);
+    if (to) this._glide(to, false);
   }
 
   /** The ring round the territory with the keyboard's focus: its outline, dark under light, over the
