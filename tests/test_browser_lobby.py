@@ -6,6 +6,8 @@ Playwright) against a real `risk serve`:
 - a preset sets up a game of the rulebooks in one click (rulebook, game, options, players), and the
   game created is that game;
 - "deal territories" is a plain choice: the game starts with placing armies, not claiming;
+- the quick start (issue 37) is a new game's default: territories dealt and my starting armies placed
+  for me as the hard bot would (spread, not one pile); claiming and placing by hand is a click away;
 - starting armies are a box per player count, not "3:35,4:30,5:25";
 - all of it at a laptop's and a phone's width, without sideways scrolling.
 Screenshots go to $RISK_SCREENSHOTS when it is set.
@@ -78,8 +80,10 @@ def test_every_option_in_a_players_words(browser: Any, port: int, game: str) -> 
         assert name in (row.locator(".opt-desc").get_attribute("title") or ""), name
         for shown in row.locator("option").all_inner_texts():
             assert shown.replace(" (rulebook)", "") not in engine_values, f"{name}: {shown}"
-    # Neither are the territories in engine words ("claim", "deal").
-    assert page.locator("#setup-field").is_visible() == (game != "two-player")
+    # Neither are the territories in engine words ("claim", "deal"); 2-player RISK always deals, but
+    # my starting armies placed for me stays a choice.
+    assert page.locator("#setup-choices").is_visible() == (game != "two-player")
+    assert page.locator("#auto-place-field").is_visible()
     no_sideways_scrolling(page)
     assert page.errors == []
     page.context.close()
@@ -87,7 +91,10 @@ def test_every_option_in_a_players_words(browser: Any, port: int, game: str) -> 
 
 def test_presets_set_up_the_games_of_the_rulebooks(browser: Any, port: int) -> None:
     page = open_lobby(browser, port)
+    expect(page.locator("#preset-quick")).to_have_attribute("aria-pressed", "true")  # the quick start
+    page.click("#preset-classic")
     expect(page.locator("#preset-classic")).to_have_attribute("aria-pressed", "true")
+    assert page.locator("#setup-claim").is_checked()  # the rulebook's claim
     page.click("#preset-team")
     expect(page.locator("#preset-team")).to_have_attribute("aria-pressed", "true")
     assert page.locator("#edition").input_value() == "2003" and page.locator("#game").input_value() == "team"
@@ -126,7 +133,8 @@ def test_deal_the_territories_and_starting_armies_in_words(browser: Any, port: i
     page = open_lobby(browser, port, PHONE, is_mobile=True, has_touch=True)
     page.click("#setup-deal")
     expect(page.locator("#preset-quick")).to_have_attribute("aria-pressed", "true")
-    assert "dealt to them" in page.locator("#setup-desc").inner_text()
+    page.uncheck("#auto-place")  # I place my starting armies myself
+    expect(page.locator("#setup-desc")).to_contain_text("dealt to them, then places the rest of their armies")
     page.click("#rules-details > summary")
     page.click("#rare-options > summary")
     three = page.locator("#opt-starting-armies-3")
@@ -145,17 +153,24 @@ def test_deal_the_territories_and_starting_armies_in_words(browser: Any, port: i
     page.context.close()
 
 
-def test_deal_and_do_my_setup_for_me_starts_at_my_first_turn(browser: Any, port: int) -> None:
-    """The quick start in plain words: the territories dealt and my starting armies placed for me (the
-    seat's standing order, kept by the server); the first thing I am asked is my first turn's move,
-    and my defence dice are the most, never asked."""
+def test_the_quick_start_is_the_default_and_starts_at_my_first_turn(browser: Any, port: int) -> None:
+    """The quick start in plain words, as a new game's default: the territories dealt and my starting
+    armies placed for me (the seat's standing order, kept by the server) as a strong player would,
+    spread over my borders; the first thing I am asked is my first turn's move, and my defence dice are
+    the most, never asked."""
     page = open_lobby(browser, port, PHONE, is_mobile=True, has_touch=True)
-    page.click("#setup-deal")
     expect(page.locator("#auto-place-field")).to_be_visible()
-    page.check("#auto-place")
+    assert page.locator("#setup-deal").is_checked() and page.locator("#auto-place").is_checked()
+    assert "(rulebook)" in page.locator("label", has=page.locator("#setup-claim")).inner_text()
+    assert "as a strong player would" in page.locator("#auto-place-field").inner_text()
+    expect(page.locator("#setup-desc")).to_contain_text("your first turn comes straight away")
+    no_sideways_scrolling(page)
+    page.locator("#setup-field").scroll_into_view_if_needed()
+    shot(page, "lobby-quick-start-phone")
     page.locator("summary", has_text="Table settings").click()
     page.fill("#bot-delay", "0")  # the bots' own setup at full speed: what is tested is mine
     game = create(page, port)
+    assert game["rules"] == "2008 setup=deal"
     token = (page.locator("#play-now").get_attribute("href") or "").split("#token=")[1]
 
     def mine() -> dict[str, Any]:
@@ -166,6 +181,32 @@ def test_deal_and_do_my_setup_for_me_starts_at_my_first_turn(browser: Any, port:
     assert state["view"]["phase"] in ("reinforce", "choose-capital"), state["view"]["phase"]
     assert state["prefs"]["auto_setup"] is True
     assert state["prefs"]["defence"] == "most"
+    # Not one pile: at most half of my extra armies on one territory.
+    extra = [t["armies"] - 1 for t in state["view"]["territories"] if t["owner"] == state["seat"]]
+    assert max(extra) <= sum(extra) / 2, extra
+    assert page.errors == []
+    page.context.close()
+
+
+def test_claiming_by_hand_is_a_click_away(browser: Any, port: int) -> None:
+    """The rulebook's way: take turns claiming, my box unticked: the game starts with my claim."""
+    page = open_lobby(browser, port)
+    page.click("#setup-claim")
+    page.uncheck("#auto-place")
+    expect(page.locator("#setup-desc")).to_contain_text("claim the empty territories one at a time")
+    assert "Claim my territories" not in page.locator("#setup-desc").inner_text()
+    page.check("#auto-place")
+    words = "Claim my territories and place my starting armies"
+    expect(page.locator("#auto-place-field")).to_contain_text(words)
+    page.uncheck("#auto-place")
+    game = create(page, port)
+    assert game["rules"] == "2008"
+    token = (page.locator("#play-now").get_attribute("href") or "").split("#token=")[1]
+    state = request(port, "GET", f"/api/games/{game['id']}/view", token=token)
+    assert state["view"]["phase"] == "claim" and state["prefs"]["auto_setup"] is False
+    # The rulebook or game changed: the setup chosen stays chosen.
+    page.select_option("#edition", "1993")
+    assert page.locator("#setup-claim").is_checked()
     assert page.errors == []
     page.context.close()
 

@@ -79,6 +79,9 @@ def create_in_the_lobby(page: Any, port: int) -> tuple[str, str, str, str]:
     page.goto(f"http://127.0.0.1:{port}/")
     page.locator("#edition option").first.wait_for(state="attached", timeout=30_000)
     page.locator(".seat-row[data-seat='0'] .seat-name").fill("Ann")
+    # The rulebook's setup, claimed and placed by hand (the lobby's default is the quick start).
+    page.click("#setup-claim")
+    page.uncheck("#auto-place")
     page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("human")
     page.locator(".seat-row[data-seat='1'] .seat-name").fill("Bob")
     page.locator(".seat-row[data-seat='2'] .seat-bot").select_option("quick")

@@ -88,6 +88,7 @@ def test_the_lobby_offers_the_card_value_cap_and_creates_a_game_with_it(browser:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"http://127.0.0.1:{port}/")
     page.locator("#edition option").first.wait_for(state="attached", timeout=30_000)
+    page.click("#setup-claim")  # the rulebook's setup (the lobby's default, dealt, is a change too)
     page.click("#rules-details summary")
     field = page.locator("#opt-card-value-cap")
     assert field.input_value() == "0"

@@ -326,6 +326,70 @@ def test_place_the_rest_for_me_during_the_setup_and_place_n(master: GameMaster) 
         seat_desk.set_prefs(master, game_id, token, place=(slug, 1))
 
 
+def play_setup(master: GameMaster, game_id: str, by_hand: Callable[[Game], str] | None = None) -> None:
+    """The setup to its end: the server's moves (the bots', seat 0's standing orders) as its driver
+    makes them; seat 0's own when asked, as ``by_hand`` chooses."""
+    live = master.live(game_id)
+    while live.game.phase in (Phase.CLAIM, Phase.SETUP_PLACE):
+        turn = master.bot_turn(game_id)
+        if turn is None:
+            assert by_hand is not None, "the seat was asked during the setup it handed over"
+            master.submit_as(game_id, 0, by_hand(live.game), live.state_id)
+            continue
+        seat, state_id, decide = turn
+        master.submit_as(game_id, seat, decide(), state_id)
+
+
+@pytest.mark.parametrize("setup", ["claim", "deal"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_the_setup_placed_for_me_is_spread_as_a_strong_player_would(
+    master: GameMaster, setup: str, seed: int
+) -> None:
+    """Issue 37: the auto setup played the stand-in's (the quick bot's) setup, every army on one
+    territory (22 of 35 in a 3-player game). Now the hard bot's: at most half of the extra armies on
+    one territory, the rest spread over at least three borders, all of them on territories that face
+    an enemy (the game's stand-in is still the quick bot)."""
+    record, created = master.create_game(
+        GameSpec(
+            options={"setup": setup},
+            seats=[SeatSpec("human", "Ann", auto_setup=True)] + [SeatSpec("bot", bot="quick")] * 2,
+            seed=seed,
+            bot_delay=0,
+        )
+    )
+    assert created[0].token is not None and record.settings["stand_in"] == "quick"
+    play_setup(master, record.id)
+    game = master.live(record.id).game
+    assert game.phase == Phase.REINFORCE
+    mine = [t for t, owner in enumerate(game.owner) if owner == 0]
+    extra = {t: game.armies[t] - 1 for t in mine}
+    total = sum(extra.values())
+    assert total == 35 - len(mine)  # 3 players: 35 armies each, one on each territory
+    assert max(extra.values()) <= total / 2, extra
+    assert sum(1 for n in extra.values() if n > 0) >= 3, extra
+    facing = [t for t in mine if any(game.owner[n] != 0 for n in game.board.neighbours[t])]
+    assert sum(extra[t] for t in facing) >= 0.9 * total, extra
+
+
+def test_claiming_and_placing_by_hand_is_the_player_s_own(master: GameMaster) -> None:
+    """Without the standing order the server never plays the seat's setup: every claim and placement
+    is the player's, even a pile (here: the lowest free territory each time, every army on the first)."""
+    game_id, _ = new_game(master, seed=3)
+
+    def by_hand(game: Game) -> str:
+        if game.phase == Phase.CLAIM:
+            return f"claim {game.board.slug_of(game.owner.index(-1))}"
+        return f"place {game.board.slug_of(game.owner.index(0))} 1"
+
+    play_setup(master, game_id, by_hand)
+    game = master.live(game_id).game
+    human = [a.text for a in master.storage.actions(game_id) if a.seat == 0]
+    claims = [text for text in human if text.startswith("claim ")]
+    assert len(claims) == 14 and len(human) == 35
+    first = game.owner.index(0)
+    assert game.armies[first] == 35 - 13 and claims[0] == f"claim {game.board.slug_of(first)}"
+
+
 # -- the pace ------------------------------------------------------------------------------------------
 def test_the_game_goes_at_the_pace_of_the_slowest_human_watching() -> None:
     master = GameMaster(MemoryStorage())

@@ -13,7 +13,9 @@ applies them whether or not the player's page is open (docs/web.md, "A seat's se
   ``fast`` (a short pause before each attack, none otherwise: a new seat's) or ``skip`` (no pause: to
   my turn). The game goes at the pace of the slowest human who has the game open (:func:`game_pace`).
 - ``auto_setup``: a standing order during the setup: the seat's claims and starting armies are
-  placed for it, by the stand-in bot's choice, each time its turn in the setup comes;
+  placed for it, as the ``hard`` level's bot (:data:`AUTO_SETUP_BOT`, the warlord) would, each time
+  its turn in the setup comes: small continents claimed, the armies spread over the borders that face
+  an enemy, most toward the continents the seat can hold;
   ``queue``: ``[[territory, n], ...]``, the seat's next setup placements, one army at a time.
 
 Everything here is a plain function of the game and the seat's record: no store, no clock.
@@ -38,6 +40,9 @@ PACES = ("watch", "fast", "skip")  # slowest first
 NEW_PLAYER_DEFENCE = "most"  # what the browser gives the games of a player who never chose
 DEFAULT_PACE = "fast"  # a new seat's: the bots' attacks glimpsed, the rest at once (issue 37)
 BOTS_ONLY_PACE = "watch"  # a game of bots alone goes at its own delay: people watch it
+# Who plays a seat's auto setup: the strong player's claims and spread placement, whatever the game's
+# stand-in (the quick bot piles every army on one territory).
+AUTO_SETUP_BOT = "hard"
 FAST_DELAY = 0.15  # seconds before a bot's attack at the "fast" pace (never more than the game's delay)
 MAX_QUEUE = 200  # setup placements one seat may queue (a setup has at most a few dozen)
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE)

@@ -39,7 +39,8 @@ class SeatIn(BaseModel):
         None, description="a human seat's pace for the bots: watch (default), fast, skip"
     )
     auto_setup: bool = Field(
-        False, description="a human seat's claims and starting armies are placed for it (the stand-in bot)"
+        False,
+        description="a human seat's claims and starting armies are placed for it (as the hard bot would)",
     )
 
 

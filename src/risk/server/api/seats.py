@@ -35,7 +35,7 @@ class PrefsIn(BaseModel):
         None, description="most (always the most dice), matters (ask when fewer can be better), ask"
     )
     pace: str | None = Field(None, description="the bots' pace while you watch: watch, fast or skip")
-    auto_setup: bool | None = Field(None, description="true: your setup is placed for you (the stand-in bot)")
+    auto_setup: bool | None = Field(None, description="true: your setup is placed for you (the hard bot)")
     place: PlaceIn | None = Field(None, description="queue setup placements on one of your territories")
     clear_queue: bool = Field(False, description="drop the setup placements queued so far")
 

@@ -13,12 +13,13 @@ from risk.errors import RiskError
 from risk.play.simulate import bot_seed
 from risk.rules.game import Game, Phase
 from risk.server.blitz import BlitzRun, Defence, run_blitz
-from risk.server.clock import careful_choice, timing
+from risk.server.clock import careful_choice
 from risk.server.live import LiveGame
 from risk.server.master.base import log
 from risk.server.master.loading import Loading
 from risk.server.master.specs import DEFAULT_BOT_DELAY
 from risk.server.seatprefs import (
+    AUTO_SETUP_BOT,
     SETUP_PHASES,
     SeatPrefs,
     game_pace,
@@ -90,8 +91,7 @@ class Bots(Loading):
         elif game.phase in SETUP_PHASES:
             text = queued_placement(game, seat)
             if text is None and SeatPrefs.of(seat).auto_setup:
-                bot = timing(live).stand_in
-                return lambda: careful_choice(game, seat_index, state_id, bot)
+                return lambda: careful_choice(game, seat_index, state_id, AUTO_SETUP_BOT)
         else:
             return None
         if text is None:

@@ -61,6 +61,11 @@ const FOG = { option: "fog", on: "on", open: "open" };
 // "auto_setup" in `seat_options`, the box stays hidden; once it does, the first human seat is sent
 // with `auto_setup: true` when the box is ticked.
 const AUTO_PLACE = { option: "auto_setup", field: "auto_setup" };
+// The quick start (issue 37), a new game's default: the territories dealt and my starting armies
+// placed for me (the box above, ticked), as the hard bot would. The rulebook's way (claiming in turn,
+// placing by hand) is a click away and marked "(rulebook)". The setup chosen stays chosen when the
+// rulebook or the game changes (a preset or house rules bring their own).
+const QUICK_START_SETUP = "deal";
 const NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"];
 
 const F = {
@@ -68,6 +73,7 @@ const F = {
   rareOpen: false, // the folded rule options, as the player left them
   seats: [],
   options: {}, // name -> value chosen (only those changed from the default are sent)
+  setup: QUICK_START_SETUP, // the territories claimed or dealt, as the player chose
 };
 
 // -- start ------------------------------------------------------------------------------------------
@@ -93,20 +99,24 @@ async function start() {
   edition.addEventListener("change", () => {
     F.options = withFog({});
     fillGames();
+    keepSetup();
     renderAll();
   });
   $("#game").addEventListener("change", () => {
     F.options = withFog({});
     fitSeats();
+    keepSetup();
     renderAll();
   });
   for (const radio of document.querySelectorAll('input[name="neutral-mode"]')) radio.addEventListener("change", renderAll);
   for (const radio of document.querySelectorAll('input[name="setup"]')) {
     radio.addEventListener("change", () => {
+      F.setup = radio.value;
       setOption("setup", radio.value);
       renderAll();
     });
   }
+  $("#auto-place").addEventListener("change", renderSetup);
   $("#auto-place-field").hidden = !(F.meta.seat_options || []).includes(AUTO_PLACE.option);
   $("#fog-field").hidden = !F.meta.options.some((o) => o.name === FOG.option);
   $("#fog").addEventListener("change", () => {
@@ -125,6 +135,7 @@ async function start() {
     create();
   });
   fillGames();
+  keepSetup();
   renderAll();
   initBoards(() => {
     fitSeats();
@@ -232,6 +243,11 @@ function setOption(name, value) {
   else F.options[name] = value;
 }
 
+/** The setup the player chose, in the options of a new rulebook or game. */
+function keepSetup() {
+  setOption("setup", F.setup);
+}
+
 /** Options for a new rulebook, game or preset: the fog of war chosen stays chosen. */
 function withFog(options) {
   const fog = F.options[FOG.option];
@@ -304,6 +320,7 @@ function applyPreset(preset) {
   fillGames();
   $("#game").value = preset.game;
   F.options = withFog({ ...(preset.options || {}) });
+  F.setup = optionValue("setup") || "claim";
   const radio = document.querySelector(`input[name="neutral-mode"][value="${preset.neutralMode || "passive"}"]`);
   if (radio) radio.checked = true;
   const [lo, hi] = playerLimits();
@@ -319,10 +336,11 @@ function applyPreset(preset) {
   renderAll();
 }
 
-/** Territories claimed or dealt: the rulebook's way is marked; 2-player RISK always deals. */
+/** Territories claimed or dealt (the rulebook's way marked; 2-player RISK always deals) and whether my
+ * setup is done for me, in words that say what will happen. */
 function renderSetup() {
   const field = $("#setup-field");
-  field.hidden = game() === "two-player";
+  $("#setup-choices").hidden = game() === "two-player"; // my armies placed for me stays a choice
   const rulebook = defaults().setup || "claim";
   const value = optionValue("setup") || "claim";
   for (const radio of field.querySelectorAll('input[name="setup"]')) {
@@ -330,10 +348,20 @@ function renderSetup() {
     const words = choiceWords("setup", radio.value);
     radio.parentElement.lastChild.textContent = ` ${words}${radio.value === rulebook ? " (rulebook)" : ""}`;
   }
-  $("#setup-desc").textContent =
+  const forMe = !$("#auto-place-field").hidden && $("#auto-place").checked;
+  $("#auto-place-words").textContent =
     value === "deal"
-      ? "Each player gets the territories of the cards dealt to them, then places the rest of their armies."
-      : "Players claim the empty territories one at a time in turn, then place the rest of their armies.";
+      ? "Place my starting armies for me, as a strong player would: spread over my borders, most toward a continent I can hold"
+      : "Claim my territories and place my starting armies for me, as a strong player would";
+  const dealt = "Each player gets the territories of the cards dealt to them";
+  const claimed = "Players claim the empty territories one at a time in turn";
+  if (!forMe) {
+    $("#setup-desc").textContent = `${value === "deal" ? dealt : claimed}, then places the rest of their armies.`;
+  } else if (value === "deal") {
+    $("#setup-desc").textContent = `Quick start. ${dealt}; your starting armies are placed for you, so your first turn comes straight away. Untick the box to place them yourself.`;
+  } else {
+    $("#setup-desc").textContent = `${claimed}, then places the rest of their armies; yours are claimed and placed for you, each time your turn comes. Untick the box to do it yourself.`;
+  }
 }
 
 // -- seats ------------------------------------------------------------------------------------------
@@ -923,6 +951,7 @@ function applyRules(settings) {
     if (first && me && !F.seats.some((s) => s !== first && s.kind === "human" && s.name.toLowerCase() === me.toLowerCase())) first.name = me;
   }
   fitSeats();
+  F.setup = optionValue("setup") || "claim";
   const table = settings.table || {};
   if (table.bot_delay !== undefined) $("#bot-delay").value = String(table.bot_delay);
   if (table.defend_timeout !== undefined) $("#defend-timeout").value = String(table.defend_timeout);
