@@ -455,8 +455,7 @@ export class Board {
     this._resizeObserver = new ResizeObserver(() => {
       // A phone turned on its side (or back) gets the page's view for its new shape, unless the
       // player chose a zoom; a map area that only grew or shrank keeps its zoom.
-      const rect = this.svg.getBoundingClientRect();
-      if (this._tall !== undefined && !this.zoomedByPlayer && rect.height > rect.width !== this._tall) {
+      if (this._tall !== undefined && !this.zoomedByPlayer && window.innerHeight > window.innerWidth !== this._tall) {
         this.fitPage();
         return;
       }
@@ -639,7 +638,7 @@ export class Board {
     this._whole();
     if (!rect.width || !rect.height) return;
     this.k = pageScale(rect.width, rect.height, this.view, this.unit);
-    this._tall = rect.height > rect.width;
+    this._tall = window.innerHeight > window.innerWidth; // the screen's (the map's own shape changes with the sheet)
     this._applyViewBox();
     if (this.keep) this.look(this.keep, { now: true });
   }

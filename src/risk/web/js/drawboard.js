@@ -106,7 +106,7 @@ function lookFor(s, sources, targets, arrow) {
   // The setup's claims and placements are one step each, however many turns they take: the map does
   // not move under a finger between two claims.
   const setup = v.phase === "claim" || v.phase === "setup-place";
-  const key = `${setup ? "setup" : v.turn}|${v.phase}|${sel ? `${sel.kind}:${sel.from}` : ""}`;
+  const key = `${setup ? "setup" : v.turn}|${v.phase}|${sel ? `${sel.kind}:${sel.from}>${sel.to || ""}` : ""}`;
   if (key === lookedFor) return;
   lookedFor = key;
   store.state.board.look(wanted(s, sources, targets, arrow));

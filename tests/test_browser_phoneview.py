@@ -1,0 +1,213 @@
+"""The view the board page chooses by itself (issue 37, items 1 and 5), in a real browser at the three
+sizes people play at: a phone held upright (390x844, touch), the same phone on its side (844x390) and
+a laptop (1366x768).
+
+At the zoom the page chooses (no pinch, no wheel, no button), through the setup and a whole turn:
+every army count on screen is at least 11 CSS px; the zoom never changes by itself (the map only
+pans); each step frames what it needs (the player's bordering territories while placing, as many as
+any window of that size could show; the attacker and its target); a tap beside the smallest
+territory still takes it; the page never scrolls. "Show my territories" pans to them and rings them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from live_server import request
+from test_browser import LAPTOP, PHONE, browser, port, shot, wait_until
+from test_browser_phone import Finger
+from whole_turn import PagePlayer, play_a_whole_turn
+
+__all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
+
+LANDSCAPE = {"width": 844, "height": 390}
+MIN_COUNT_PX = 11
+
+# What the map shows: its view box, and each badge's place (board units), screen point and count size.
+MAP = """async () => {
+  // As the screen shows it: after a frame (a map resized by the sheet below it gets its view box then).
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const map = document.querySelector('.board-svg');
+  for (let i = 0; map.classList.contains('panning') && i < 100; i++)
+    await new Promise(r => setTimeout(r, 20));
+  const box = map.getBoundingClientRect();
+  const [x, y, w, h] = map.getAttribute('viewBox').split(' ').map(Number);
+  const badges = [...document.querySelectorAll('[data-armies]')].map((badge) => {
+    const m = badge.transform.baseVal.consolidate().matrix;
+    const text = badge.querySelector('text');
+    const ctm = badge.getScreenCTM();
+    const px = Number(text.getAttribute('font-size')) * Math.hypot(ctm.a, ctm.b);
+    const screen = badge.ownerSVGElement.createSVGPoint();
+    screen.x = m.e; screen.y = m.f;
+    const at = screen.matrixTransform(badge.parentNode.getScreenCTM());
+    return {slug: badge.dataset.armies, x: m.e, y: m.f, sx: at.x, sy: at.y, px,
+            shown: at.x > box.left && at.x < box.right && at.y > box.top && at.y < box.bottom};
+  });
+  return {viewBox: {x, y, w, h}, box: {left: box.left, top: box.top, width: box.width, height: box.height},
+          badges, scrolled: window.scrollY, wide: document.documentElement.scrollWidth};
+}"""
+
+
+class Mouse(PagePlayer):
+    """A player with a mouse: clicks a territory where they see it, and the page's buttons."""
+
+    def choose(self, slug: str) -> None:
+        self.click_territory(slug)
+
+    def press(self, element_id: str) -> None:
+        self.click(f"#{element_id}")
+
+
+def slug_of(name: str) -> str:
+    return name.lower().replace(" ", "-")
+
+
+def borders(state: dict[str, Any], board: dict[str, Any]) -> set[str]:
+    """The player's territories with an enemy next door."""
+    me = state["seat"]
+    owner = {slug_of(t["name"]): t["owner"] for t in state["view"]["territories"]}
+    next_to: dict[str, set[str]] = {slug_of(t["name"]): set() for t in board["territories"]}
+    for t in board["territories"]:
+        for n in t.get("neighbours", []):
+            next_to[slug_of(t["name"])].add(slug_of(n))
+            next_to[slug_of(n)].add(slug_of(t["name"]))
+    return {s for s, o in owner.items() if o == me and any(owner[n] != me for n in next_to[s])}
+
+
+def most_in_any_window(points: list[tuple[float, float]], w: float, h: float, view: dict[str, Any]) -> int:
+    """The most of ``points`` that any w x h window over the board holds (its edges touching points)."""
+    xs = [view["x"]] + [p[0] for p in points] + [p[0] - w for p in points]
+    ys = [view["y"]] + [p[1] for p in points] + [p[1] - h for p in points]
+    best = 0
+    for left in xs:
+        left = min(max(left, view["x"]), view["x"] + max(0, view["w"] - w))
+        for top in ys:
+            top = min(max(top, view["y"]), view["y"] + max(0, view["h"] - h))
+            inside = sum(left <= x <= left + w and top <= y <= top + h for x, y in points)
+            best = max(best, inside)
+    return best
+
+
+class Watched:
+    """What the map showed at each look: the zoom must never change by itself."""
+
+    def __init__(self, page: Any, size: dict[str, int]) -> None:
+        self.page = page
+        self.size = size
+        self.zooms: list[float] = []
+
+    def look(self) -> dict[str, Any]:
+        seen = self.page.evaluate(MAP)
+        shown = [b for b in seen["badges"] if b["shown"]]
+        assert shown, "no territory on screen"
+        smallest = min(b["px"] for b in shown)
+        assert smallest >= MIN_COUNT_PX - 0.05, f"an army count {smallest:.1f} px tall"
+        assert seen["scrolled"] == 0 and seen["wide"] <= self.size["width"] + 1
+        self.zooms.append(seen["box"]["width"] / seen["viewBox"]["w"])
+        assert max(self.zooms) - min(self.zooms) < 1e-3 * max(self.zooms), f"the zoom moved: {self.zooms}"
+        return seen
+
+
+def open_seat(browser: Any, port: int, size: dict[str, int], touch: bool, seed: int) -> tuple[Any, Any, str]:
+    seats = [
+        {"kind": "human", "name": "Ann"},
+        {"kind": "bot", "bot": "quick"},
+        {"kind": "bot", "bot": "quick"},
+    ]
+    body = {"seats": seats, "seed": seed, "bot_delay": 0, "options": {"setup": "deal"}}
+    created = request(port, "POST", "/api/games", body)
+    context = browser.new_context(
+        viewport=size, is_mobile=touch, has_touch=touch, device_scale_factor=2 if touch else 1
+    )
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={created['seats'][0]['token']}")
+    page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
+    return context, page, created
+
+
+@pytest.mark.parametrize(
+    ("size", "touch", "name"),
+    [(PHONE, True, "phone"), (LANDSCAPE, True, "landscape"), (LAPTOP, False, "laptop")],
+)
+def test_the_page_frames_each_step_at_one_readable_zoom(
+    browser: Any, port: int, size: dict[str, int], touch: bool, name: str
+) -> None:
+    context, page, created = open_seat(browser, port, size, touch, seed=5)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    token = created["seats"][0]["token"]
+    hands = (Finger if touch else Mouse)(page, port, created["id"], token)
+    drawn = request(port, "GET", f"/api/games/{created['id']}/board")
+    board = drawn["board"]
+    view = dict(zip("xywh", map(float, drawn["drawing"]["viewBox"]), strict=True))
+    watched = Watched(page, size)
+    framed: list[str] = []
+
+    def placing(slug: str) -> None:
+        if framed:
+            return
+        # The first placement: the map frames the player's borders, as many as any window shows.
+        state = hands.my_turn()
+        page.wait_for_function("id => document.body.dataset.stateId === String(id)", arg=state["state_id"])
+        seen = watched.look()
+        mine = borders(state, board)
+        at = {b["slug"]: b for b in seen["badges"]}
+        shown = sum(at[s]["shown"] for s in mine)
+        vb = seen["viewBox"]
+        best = most_in_any_window([(at[s]["x"], at[s]["y"]) for s in mine], vb["w"], vb["h"], view)
+        assert shown >= 0.75 * best, (
+            f"{shown} of the player's {len(mine)} borders on screen; a window holds {best}"
+        )
+        if name == "laptop":
+            assert all(b["shown"] for b in seen["badges"]), "the laptop shows the whole classic board"
+        framed.append(slug)
+        shot(page, f"view-{name}-placing")
+        if touch:
+            tap_beside_the_smallest(page, hands, seen, state)
+
+    def attack_chosen(source: str, target: str) -> None:
+        seen = watched.look()
+        at = {b["slug"]: b for b in seen["badges"]}
+        assert at[source]["shown"] and at[target]["shown"], f"{source} or {target} is off the screen"
+        shot(page, f"view-{name}-attack")
+
+    done = play_a_whole_turn(
+        hands, on_setup=placing, on_attack_chosen=attack_chosen, after_each=lambda: watched.look()
+    )
+    assert {"reinforce", "attack", "end"} <= done and framed
+    assert len(watched.zooms) > 5
+    assert errors == []
+    context.close()
+
+
+def tap_beside_the_smallest(page: Any, finger: Finger, seen: dict[str, Any], state: dict[str, Any]) -> None:
+    """A tap 18 px beside the smallest of the player's territories on screen places there, or asks which
+    territory was meant (naming it): a 44 px target, whatever its size on the map."""
+    me = state["seat"]
+    mine = {slug_of(t["name"]) for t in state["view"]["territories"] if t["owner"] == me}
+    sizes = page.evaluate(
+        """slugs => slugs.map((s) => {
+            const b = document.querySelector(`[data-territory="${s}"]`).getBoundingClientRect();
+            return [s, Math.max(b.width, b.height)]; })""",
+        [b["slug"] for b in seen["badges"] if b["shown"] and b["slug"] in mine],
+    )
+    slug, extent = min(sizes, key=lambda pair: pair[1])
+    badge = next(b for b in seen["badges"] if b["slug"] == slug)
+    before = finger.state()["view"]["territories"]
+    armies = next(t["armies"] for t in before if slug_of(t["name"]) == slug)
+    page.touchscreen.tap(badge["sx"] + 18, badge["sy"])
+    choices = page.locator(".tap-choice")
+    page.wait_for_timeout(400)
+    if choices.count():
+        names = [choices.nth(i).get_attribute("data-choice") for i in range(choices.count())]
+        assert slug in names, f"a tap beside {slug} ({extent:.0f} px) offered {names}"
+        page.locator(f'.tap-choice[data-choice="{slug}"]').tap()
+    wait_until(
+        lambda: any(
+            slug_of(t["name"]) == slug and t["armies"] > armies for t in finger.state()["view"]["territories"]
+        ),
+        what=f"an army placed on {slug}",
+        timeout=10,
+    )
