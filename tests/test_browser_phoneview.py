@@ -211,3 +211,102 @@ def tap_beside_the_smallest(page: Any, finger: Finger, seen: dict[str, Any], sta
         what=f"an army placed on {slug}",
         timeout=10,
     )
+
+
+class Conqueror(Finger):
+    """A new player on a phone who plays to win: every army on their strongest border, a blitz while
+    the odds are good, the page's move-in, no fortifying. Taps only: no pinch; a swipe only to reach a
+    territory the page did not frame (counted)."""
+
+    def __init__(self, *args: Any, board: dict[str, Any]) -> None:
+        super().__init__(*args)
+        self.next_to: dict[str, set[str]] = {slug_of(t["name"]): set() for t in board["territories"]}
+        for t in board["territories"]:
+            for n in t.get("neighbours", []):
+                self.next_to[slug_of(t["name"])].add(slug_of(n))
+                self.next_to[slug_of(n)].add(slug_of(t["name"]))
+        self.swipes = 0
+
+    def swipe(self, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
+        self.swipes += 1
+        super().swipe(start, end, steps)
+
+    def play(self, state: dict[str, Any]) -> None:
+        view, me = state["view"], state["seat"]
+        legal = [g["text"] for g in state["legal"]]
+        owner = {slug_of(t["name"]): t["owner"] for t in view["territories"]}
+        armies = {slug_of(t["name"]): t["armies"] for t in view["territories"]}
+        phase = view["phase"]
+
+        def weakest_enemy(slug: str) -> int:
+            return min((armies[n] for n in self.next_to[slug] if owner[n] != me), default=10**6)
+
+        if phase in ("reinforce", "elimination-trade") and self.page.locator("#trade-best").count():
+            self.act_and_wait(lambda: self.press("trade-best"), "the trade")
+        elif phase in ("reinforce", "elimination-trade"):
+            spots = [t.split()[1] for t in legal if t.startswith("place ")]
+            best = max(spots, key=lambda s: (weakest_enemy(s) < 10**6, armies[s] - weakest_enemy(s)))
+            if self.page.locator("#place-all").count():
+                self.press("place-all")
+            self.act_and_wait(lambda: self.choose(best), "the reinforcement")
+        elif phase == "attack":
+            found = {tuple(t.split()[1:3]) for t in legal if t.startswith("attack ")}
+            good = [(s, t) for s, t in found if armies[s] >= 3 and armies[s] > armies[t] + 1]
+            if not good:
+                self.act_and_wait(lambda: self.press("end-phase"), "the end of the attack")
+                return
+            source, target = max(good, key=lambda a: armies[a[0]] - armies[a[1]])
+            self.choose(source)
+            self.page.locator(".selection-what").wait_for(timeout=10_000)
+            self.choose(target)
+            self.page.locator("#blitz").wait_for(timeout=10_000)
+            self.act_and_wait(lambda: self.press("blitz"), "the blitz")
+        elif phase == "occupy":
+            self.act_and_wait(lambda: self.press("move-confirm"), "the move-in")
+        elif phase == "fortify":
+            self.act_and_wait(lambda: self.press("end-phase"), "the end of the turn")
+        else:
+            raise AssertionError(f"no move planned for {phase}: {legal[:5]}")
+
+
+@pytest.mark.parametrize(
+    ("board_name", "bots", "seed"),
+    [
+        ("crossroads", 2, 4),
+        pytest.param("classic", 2, 4, marks=pytest.mark.slow),
+        pytest.param("pangaea", 7, 4, marks=pytest.mark.slow),
+    ],
+)
+def test_a_whole_game_on_a_phone(browser: Any, port: int, board_name: str, bots: int, seed: int) -> None:
+    """From the quick start to the end, by taps: every count readable and the zoom never moved."""
+    seats = [{"kind": "human", "name": "Ann", "auto_setup": True, "defence": "most", "pace": "skip"}]
+    seats += [{"kind": "bot", "bot": "easy"}] * bots
+    body = {"seats": seats, "seed": seed, "bot_delay": 0, "options": {"setup": "deal"}, "board": board_name}
+    created = request(port, "POST", "/api/games", body)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={created['seats'][0]['token']}")
+    page.locator("[data-territory]").first.wait_for(timeout=30_000)
+    board = request(port, "GET", f"/api/games/{created['id']}/board")["board"]
+    player = Conqueror(page, port, created["id"], created["seats"][0]["token"], board=board)
+    watched = Watched(page, PHONE)
+    moves = 0
+    while True:
+        state = player.wait_for_my_turn(timeout=120)
+        if state["status"] == "over":
+            break
+        page.wait_for_function("id => document.body.dataset.stateId === String(id)", arg=state["state_id"])
+        watched.look()
+        player.play(state)
+        moves += 1
+        assert moves < 600, "the game did not end"
+    shot(page, f"phone-whole-game-{board_name}")
+    final = request(port, "GET", f"/api/games/{created['id']}")
+    assert final["winner"] is not None
+    assert len(watched.zooms) == moves  # Watched.look asserted one zoom throughout
+    said = f"{moves} moves, {final['turn']} turns, {player.swipes} swipes, won by seat {final['winner']}"
+    print(f"{board_name}: {said}")
+    assert errors == []
+    context.close()

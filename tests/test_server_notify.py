@@ -674,11 +674,26 @@ def test_the_webhook_api(tmp_path: Path, hook: Hook) -> None:
         assert hook.url not in answer.text
         shown = client.get(path, headers={"Authorization": f"Bearer {host}"}).json()
         assert shown == {"webhook": {"set": True, "paused": False, "failures": 0}}
-        # Whose move it is goes out at once (the notifier runs in the app).
+        # Whose move it is goes out at once (the notifier runs in the app). The game waits for Ann's
+        # defence (she is asked every roll) in the first turn: she rolls until the next turn, which
+        # is told.
+        ann = {"Authorization": f"Bearer {player}"}
+        deadline = time.monotonic() + 30
+        while (view := client.get(f"/api/games/{game_id}/view", headers=ann).json())["view"]["turn"] <= 1:
+            assert time.monotonic() < deadline, "the first turn did not end"
+            for move in view["legal"]:
+                sent = {
+                    "action": f"{move['text']} {move.get('max', '')}".strip(),
+                    "state_id": view["state_id"],
+                }
+                client.post(f"/api/games/{game_id}/actions", json=sent, headers=ann)
+                break
+            else:
+                time.sleep(0.05)
         deadline = time.monotonic() + 10
         while not hook.posts and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert hook.posts and "it is Ann's move" in hook.posts[0][1]["text"]
+        assert hook.posts and "'s move (turn " in hook.posts[0][1]["text"], hook.posts
         gone = client.delete(path, headers={"Authorization": f"Bearer {host}"}).json()
         assert gone == {"deleted": True}
         assert client.get(path, headers={"Authorization": f"Bearer {host}"}).json() == {"webhook": None}
