@@ -8,6 +8,7 @@
 import { svg, clear, slugify, UNOWNED, TIED } from "./ui.js";
 import { PALETTE } from "./palette.js";
 import { boardLayout } from "./layout.js";
+import { markPath } from "./marks.js";
 
 // Continent tints, in the board's order (the classic board's printed colours first).
 // Twelve: a generated board has up to 24 continents (risk.server.boards.TINTS, the lobby's previews).
@@ -252,8 +253,9 @@ export class Board {
       // opacity animation, which the compositor runs alone; a fill animation repainted the board each frame).
       const flash = svg("circle", { r: discR - rimWidth / 2, class: "badge-flash" });
       const count = svg("text", { class: "badge-text", fill: PALETTE.badge.text, "font-size": 11.5 * u, dy: "0.36em", text: "" });
-      // A teammate's mark (Team RISK), inside the badge's corner so that no name is under it.
-      const mark = svg("path", { class: "team-mark", "stroke-width": 1 * u });
+      // The owner's mark (marks.js), in the badge's corner: beside the count, clear of it and of the
+      // names (risk.maps.labels keeps them off the badge's square).
+      const mark = svg("path", { class: "seat-mark", "stroke-width": 1.6 * u });
       badge.append(disc, flash, count, mark);
       badges.append(badge);
 
@@ -783,7 +785,7 @@ export class Board {
       const mark = owner >= 0 && colours[owner] ? colours[owner].mark : null;
       if (e.mark.dataset.mark !== (mark || "")) {
         e.mark.dataset.mark = mark || "";
-        e.mark.setAttribute("d", mark ? markPath(mark, 8 * this.unit, 8 * this.unit, 3.4 * this.unit) : "");
+        e.mark.setAttribute("d", mark ? markPath(mark, 9 * this.unit, 9 * this.unit, 4 * this.unit) : "");
       }
     });
     this._legend(s.players || [], colours, s.fog);
@@ -867,7 +869,7 @@ export class Board {
       const y = 5 * u + i * line;
       const swatch = (fill) => svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill, stroke: "rgba(255,255,255,0.6)", "stroke-width": 0.8 * u });
       const icon = r.mark
-        ? svg("path", { d: markPath(r.mark, 11 * u, y + line / 2, 4.2 * u), class: "team-mark" , "stroke-width": 1 * u })
+        ? svg("path", { d: markPath(r.mark, 11 * u, y + line / 2, 4.2 * u), class: "seat-mark", "stroke-width": 1 * u })
         : r.fog
           ? svg("g", {}, swatch(FOG_FILL), svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill: "url(#fog-texture)" }))
           : swatch(this._paint(r.paint));
@@ -883,13 +885,6 @@ export class Board {
   positionOf(slug) {
     return this.pos.get(slug);
   }
-}
-
-/** A team's mark: a triangle or a square of half-size r centred on (x, y). */
-function markPath(mark, x, y, r) {
-  const f = (v) => v.toFixed(2);
-  if (mark === "triangle") return `M${f(x)} ${f(y - r * 1.15)}L${f(x + r * 1.15)} ${f(y + r * 0.85)}L${f(x - r * 1.15)} ${f(y + r * 0.85)}Z`;
-  return `M${f(x - r)} ${f(y - r)}H${f(x + r)}V${f(y + r)}H${f(x - r)}Z`;
 }
 
 function arrowPath(p, q, u, view) {
