@@ -17,7 +17,7 @@ const NAMES = new Map([
 test("legal actions as button labels", () => {
   assert.equal(actionLabel("endattack", NAMES, [], null), "End attack");
   assert.equal(actionLabel("claim alaska", NAMES, [], null), "Claim Alaska");
-  assert.equal(actionLabel("trade alaska wild-1 peru", NAMES, [], null), "Trade Alaska, wild, peru");
+  assert.equal(actionLabel("trade alaska wild-1 peru", NAMES, [], null), "Trade Alaska, a wild card, peru");
   const battle = { attacker_dice: [6, 2], defender_dice: [4] };
   assert.equal(actionLabel("reroll attacker 2", NAMES, [], battle), "Re-roll your die 2 (a 2)");
   assert.equal(actionLabel("commander 1", NAMES, [], battle), "Commander: turn your die 1 (a 6) into a 6");

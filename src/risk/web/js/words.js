@@ -81,7 +81,7 @@ export function actionLabel(text, names, players, battle) {
       return `Claim mission: ${card.text}`;
     }
     case "bribe":
-      return `Bribe ${neutral(w[1])} with the ${w[2].startsWith("wild") ? "wild" : t(w[2])} card`;
+      return `Bribe ${neutral(w[1])} with ${w[2].startsWith("wild") ? "a wild card" : `the ${t(w[2])} card`}`;
     case "reinforce":
       return `Reinforce ally ${neutral(w[1])}`;
     case "capital":
@@ -89,7 +89,7 @@ export function actionLabel(text, names, players, battle) {
     case "claim":
       return `Claim ${t(w[1])}`;
     case "trade":
-      return `Trade ${w.slice(1).map((c) => (c.startsWith("wild") ? "wild" : t(c))).join(", ")}`;
+      return `Trade ${w.slice(1).map((c) => (c.startsWith("wild") ? "a wild card" : t(c))).join(", ")}`;
     default:
       return text;
   }
