@@ -2,7 +2,7 @@
 // clock.js, odds.js, ui.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionLabel, PHASE_LABELS } from "../../src/risk/web/js/words.js";
+import { actionLabel, PHASE_LABELS, turnsPlayed } from "../../src/risk/web/js/words.js";
 import { blitzLabel, blitzMessage, blitzResult, keepAttacker, undoWords } from "../../src/risk/web/js/fastplay.js";
 import { awayWords, durationWords, formatSeconds, momentWords } from "../../src/risk/web/js/clock.js";
 import { oddsClass, percent } from "../../src/risk/web/js/odds.js";
@@ -93,4 +93,10 @@ test("long clocks in words, as the server says them", () => {
   assert.equal(awayWords(clocks, players, 1, now), "Ann is on vacation until Tue 14:00");
   assert.equal(awayWords(clocks, players, 0, now), "You are on vacation until Tue 14:00");
   assert.equal(awayWords(clocks, players, 0, tuesday * 1000 + 1), "");
+});
+
+test("a finished game's length: its turns, or none when it ended in the setup", () => {
+  assert.equal(turnsPlayed(12), "After 12 turns.");
+  assert.equal(turnsPlayed(1), "After 1 turn.");
+  assert.equal(turnsPlayed(0), "It ended during the setup, before the first turn.");
 });

@@ -29,6 +29,13 @@ export function missionCard(key) {
   };
 }
 
+/** How long a finished game went: "After 12 turns.", or for a game that ended in its setup (everyone
+ * else resigned while claiming), no turn at all. */
+export function turnsPlayed(turns) {
+  if (turns > 0) return `After ${turns} ${turns === 1 ? "turn" : "turns"}.`;
+  return "It ended during the setup, before the first turn.";
+}
+
 export const PHASE_LABELS = {
   claim: "Claiming",
   "setup-place": "Deployment",
