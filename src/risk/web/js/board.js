@@ -869,7 +869,7 @@ export class Board {
       const y = 5 * u + i * line;
       const swatch = (fill) => svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill, stroke: "rgba(255,255,255,0.6)", "stroke-width": 0.8 * u });
       const icon = r.mark
-        ? svg("path", { d: markPath(r.mark, 11 * u, y + line / 2, 4.2 * u), class: "seat-mark", "stroke-width": 1 * u })
+        ? svg("path", { d: markPath(r.mark, 11 * u, y + line / 2, 4.2 * u), class: "seat-mark legend-mark", "stroke-width": 1 * u })
         : r.fog
           ? svg("g", {}, swatch(FOG_FILL), svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill: "url(#fog-texture)" }))
           : swatch(this._paint(r.paint));

@@ -22,7 +22,8 @@ const SHAPES = {
   }),
 };
 const HOLE = 0.45; // an open mark's hole, of its outline's size
-const DOT = 0.18; // the dot inside an open mark
+const RING = 0.66; // a dotted mark's hole: wider, for a dot that shows at a badge's size
+const DOT = 0.3; // that dot
 
 /** A plus of arms 0.4 wide, turned by `degrees`. */
 function arms(degrees) {
@@ -49,7 +50,7 @@ export function markPath(mark, x, y, r) {
   const outline = (k) =>
     `M${points.map(([px, py]) => `${f(x + r * (cx + (px - cx) * k))} ${f(y + r * (cy + (py - cy) * k))}`).join("L")}Z`;
   if (style === "open") return outline(1) + outline(HOLE);
-  if (style === "dot") return outline(1) + outline(HOLE) + outline(DOT);
+  if (style === "dot") return outline(1) + outline(RING) + outline(DOT);
   return outline(1);
 }
 
