@@ -136,7 +136,8 @@ export function renderHand() {
         title: held ? `${name}: you hold this territory` : name,
       },
       cardGlyph(card.symbol),
-      el("span", { class: "card-name", text: name }),
+      // Long words get a smaller font (app.css, --chars): names break between words only.
+      el("span", { class: "card-name", text: name, style: { "--chars": String(Math.max(...name.split(/\s+/).map((w) => w.length))) } }),
       el("span", { class: "card-symbol", text: card.symbol }),
     );
     if (canTrade) node.addEventListener("click", () => store.toggleCard(card.card));
