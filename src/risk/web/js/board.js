@@ -237,7 +237,7 @@ export class Board {
 
       const hl =
         d && d.path
-          ? svg("path", { d: d.path, class: "hl", "stroke-width": 3.2 * u })
+          ? this._outline(d.path)
           : svg("circle", { cx: p.x, cy: p.y, r: this.nodeR + 2.5 * u, class: "hl", "stroke-width": 3.2 * u });
       highlights.append(hl);
 
@@ -291,6 +291,21 @@ export class Board {
     const area = this.host.closest(".map-area") || this.host;
     area.style.setProperty("--board-aspect", String((w / h).toFixed(3)));
     this.fit();
+  }
+
+  /** A territory's highlight (selected, a target, a source): its outline. A land in several parts
+   * gets the full width around its large parts only and a thin line around its islands: the full
+   * width, around the small and ragged islands of Northwest Territory, covered them whole (white
+   * blobs where the islands were). */
+  _outline(path) {
+    const u = this.unit;
+    const parts = path.split(/(?=M)/).filter((part) => part.trim());
+    if (parts.length < 2) return svg("path", { d: path, class: "hl", "stroke-width": 3.2 * u });
+    const shapes = parts.map(polygonShape);
+    const largest = Math.max(...shapes.map((shape) => shape.area));
+    // An island's line: thin, and at most a quarter of its narrower side.
+    const width = ({ area, side }) => (area >= largest / 2 ? 3.2 * u : Math.min(1.1 * u, side / 4));
+    return svg("g", { class: "hl" }, parts.map((part, i) => svg("path", { d: part, "stroke-width": width(shapes[i]) })));
   }
 
   /** A territory's name: where the server's placement pass put it (risk.maps.labels: clear of
@@ -902,6 +917,21 @@ function arrowPath(p, q, u, view) {
   const mx = (sx + ex) / 2 - (dy / d) * d * 0.18;
   const my = (sy + ey) / 2 + (dx / d) * d * 0.18;
   return `M${sx.toFixed(1)} ${sy.toFixed(1)}Q${mx.toFixed(1)} ${my.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`;
+}
+
+/** One closed part of a drawing's path ("M x y L x y x y ... Z": absolute points): its area and the
+ * narrower side of its box. */
+function polygonShape(part) {
+  const n = (part.match(/-?\d+(?:\.\d+)?/g) || []).map(Number);
+  const xs = n.filter((_, i) => i % 2 === 0);
+  const ys = n.filter((_, i) => i % 2 === 1);
+  let twice = 0;
+  for (let i = 0; i < ys.length; i++) {
+    const j = (i + 1) % ys.length;
+    twice += xs[i] * ys[j] - xs[j] * ys[i];
+  }
+  const side = Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  return { area: Math.abs(twice) / 2, side };
 }
 
 function convexHull(points) {
