@@ -80,7 +80,7 @@ PAINTS = """() => {
 }"""
 MARKS = """() => [...document.querySelectorAll('.board-svg .territory')].map(t => {
   const badge = document.querySelector(`[data-armies="${t.dataset.territory}"]`);
-  return [t.dataset.owner, badge.querySelector('.team-mark').dataset.mark];
+  return [t.dataset.owner, badge.querySelector('.seat-mark').dataset.mark];
 })"""
 LEGEND = "() => [...document.querySelectorAll('.board-legend .legend-text')].map(e => e.textContent)"
 
@@ -108,7 +108,10 @@ def test_teammates_wear_their_team_s_mark_with_a_legend(browser: Any, port: int)
     page = open_game(browser, port, body)
     by_owner = {int(owner): mark for owner, mark in page.evaluate(MARKS) if int(owner) >= 0}
     assert by_owner
-    assert all(mark == ("triangle" if owner % 2 == 0 else "square") for owner, mark in by_owner.items())
+    # The team's shape, each teammate's drawn its own way (seats 0, 2, 4: solid, open, with a dot).
+    styles = ["", "-open", "-dot"]
+    for owner, mark in by_owner.items():
+        assert mark == ("triangle" if owner % 2 == 0 else "square") + styles[owner // 2], (owner, mark)
     assert page.evaluate(LEGEND) == ["Team 1: Quick 1, Quick 3, Quick 5", "Team 2: Quick 2, Quick 4, Quick 6"]
     assert page.errors == []
     page.close()

@@ -20,12 +20,19 @@ import pytest
 
 from live_server import request
 from test_browser import LAPTOP, browser, port
+from test_palette import fills, palette
 
 __all__ = ["browser", "port"]  # the browser and the server are test_browser's fixtures
 
-RED, BLUE, GREEN = "rgb(224, 3, 68)", "rgb(41, 113, 243)", "rgb(32, 131, 92)"  # palette.js
-YELLOW, PURPLE, ORANGE = "rgb(250, 235, 100)", "rgb(129, 7, 159)", "rgb(227, 157, 86)"
-BLACK, GRAY = "rgb(57, 56, 64)", "rgb(174, 175, 167)"
+
+def css(name: str) -> str:
+    """A palette.js colour as the browser gives it back ("rgb(244, 8, 5)")."""
+    fill = {**fills([c["name"] for c in palette()["seats"]]), **fills(palette()["named"])}[name]
+    return f"rgb({int(fill[1:3], 16)}, {int(fill[3:5], 16)}, {int(fill[5:7], 16)})"
+
+
+RED, BLUE, GREEN, YELLOW, PURPLE, ORANGE = map(css, ["red", "blue", "green", "yellow", "purple", "orange"])
+BLACK, GRAY = css("black"), css("gray")
 
 CASES = [
     # edition, game, seats, the seats' colours on the board, the goal panel's title ("": no panel)

@@ -103,3 +103,29 @@ def test_legal_groups_expand_to_the_legal_actions(
         assert other.legal_groups() == []
         checked += 1
     assert checked > 20
+
+
+def test_a_trade_names_its_cards_in_words() -> None:
+    """A trade's line names its cards as people do, "P0 trades in Japan, Quebec and a wild card for 10
+    armies.", never by their notation (japan, new-guinea, wild1)."""
+    trades: list[str] = []
+    wild = 0
+    for seed in range(3, 9):
+        for game, before, start in _play("2008", "world", 3, {}, seed=seed, steps=2500):
+            for kind, _who, action in game.history[start:]:
+                if kind != "action" or type(action).__name__ != "Trade":
+                    continue
+                line = next(x.text for x in narrate(game, before, game.history[start:]) if x.kind == "trade")
+                count = len(game.board.territories)
+                names = [game.board.name_of(c) for c in action.cards if c < count]
+                wilds = len(action.cards) - len(names)
+                wild += wilds > 0
+                said = [
+                    *names,
+                    *(["a wild card"] if wilds == 1 else [f"{wilds} wild cards"] if wilds else []),
+                ]
+                listed = f"{', '.join(said[:-1])} and {said[-1]}"
+                assert re.fullmatch(rf"P\d trades in {re.escape(listed)}( for \d+ armies)?\.", line), line
+                assert not re.search(r"wild\d|[a-z]-[a-z]", line), line
+                trades.append(line)
+    assert len(trades) > 10 and wild > 0, (len(trades), wild)

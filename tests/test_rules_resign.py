@@ -180,6 +180,22 @@ def test_the_last_player_in_the_game_wins() -> None:
     assert lines == ["Bob resigns.", "Ann wins: the opponent resigned (Bob)."]
 
 
+@pytest.mark.parametrize("setup", ["claim", "deal"])
+def test_everyone_else_resigning_in_the_setup_ends_it_before_a_turn(setup: str) -> None:
+    """Two people and a bot; both people resign while the territories are claimed (or the armies
+    placed): the bot is the last player in the game and wins, and the words say how, not "after 0
+    turns" of a game no one played (issue 37)."""
+    game = Game(Rules.preset("2008").with_options(setup=setup), ["Ann", "Bob", "Hard 3"], seed=7)
+    play_until(game, lambda g: len(g.history) > 6)
+    assert game.phase in (Phase.CLAIM, Phase.SETUP_PLACE) and game.turn == 0
+    assert resign(game, 0) == ["Ann resigns: Ann's armies stay on the board as neutral armies."]
+    lines = resign(game, 1)
+    outcome = game.outcome()
+    assert game.is_over and game.turn == 0 and outcome is not None and outcome.winners == (2,)
+    assert outcome.reason == "the other players resigned during the setup (Ann, Bob)"
+    assert lines == ["Bob resigns.", "Hard 3 wins: the other players resigned during the setup (Ann, Bob)."]
+
+
 def test_team_risk_ends_as_the_rulebook_says_for_a_player_out() -> None:
     game = new_game(4, game="team", edition="2003", seed=6)
     play_until(game, lambda g: g.turn >= 3)

@@ -201,7 +201,7 @@ def _action_line(game: Game, before: Before, seat: int, actor: str, action: Any)
             f"{actor} places {_armies(action.armies)}{whose} in {name(action.territory)}.", "place", seat
         )
     if isinstance(action, Trade):
-        cards = ", ".join(board.card_name(c) for c in action.cards)
+        cards = _cards(game, action.cards)
         gained = game.pending - before.pending
         worth = f" for {_armies(gained)}" if gained > 0 else ""
         return LogLine(f"{actor} trades in {cards}{worth}.", "trade", seat)
@@ -251,6 +251,16 @@ def _action_line(game: Game, before: Before, seat: int, actor: str, action: Any)
         armies = "" if game.is_over else f": {actor}'s armies stay on the board as neutral armies"
         return LogLine(f"{actor} resigns{armies}.", "resign", seat)
     return LogLine(f"{actor}: {action.text(board)}.", "action", seat)
+
+
+def _cards(game: Game, cards: tuple[int, ...]) -> str:
+    """Cards in words: "Japan, Quebec and a wild card" (a card is its territory's, or wild)."""
+    count = len(game.board.territories)
+    names = [game.board.name_of(card) for card in cards if card < count]
+    wild = sum(1 for card in cards if card >= count)
+    if wild:
+        names.append("a wild card" if wild == 1 else f"{wild} wild cards")
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _consequences(game: Game, before: Before) -> list[LogLine]:

@@ -2,7 +2,7 @@
 // clock.js, odds.js, ui.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionLabel, PHASE_LABELS } from "../../src/risk/web/js/words.js";
+import { actionLabel, PHASE_LABELS, turnsPlayed } from "../../src/risk/web/js/words.js";
 import { blitzLabel, blitzMessage, blitzResult, keepAttacker, undoWords } from "../../src/risk/web/js/fastplay.js";
 import { awayWords, durationWords, formatSeconds, momentWords } from "../../src/risk/web/js/clock.js";
 import { oddsClass, percent } from "../../src/risk/web/js/odds.js";
@@ -17,7 +17,7 @@ const NAMES = new Map([
 test("legal actions as button labels", () => {
   assert.equal(actionLabel("endattack", NAMES, [], null), "End attack");
   assert.equal(actionLabel("claim alaska", NAMES, [], null), "Claim Alaska");
-  assert.equal(actionLabel("trade alaska wild-1 peru", NAMES, [], null), "Trade Alaska, wild, peru");
+  assert.equal(actionLabel("trade alaska wild-1 peru", NAMES, [], null), "Trade Alaska, a wild card, peru");
   const battle = { attacker_dice: [6, 2], defender_dice: [4] };
   assert.equal(actionLabel("reroll attacker 2", NAMES, [], battle), "Re-roll your die 2 (a 2)");
   assert.equal(actionLabel("commander 1", NAMES, [], battle), "Commander: turn your die 1 (a 6) into a 6");
@@ -93,4 +93,10 @@ test("long clocks in words, as the server says them", () => {
   assert.equal(awayWords(clocks, players, 1, now), "Ann is on vacation until Tue 14:00");
   assert.equal(awayWords(clocks, players, 0, now), "You are on vacation until Tue 14:00");
   assert.equal(awayWords(clocks, players, 0, tuesday * 1000 + 1), "");
+});
+
+test("a finished game's length: its turns, or none when it ended in the setup", () => {
+  assert.equal(turnsPlayed(12), "After 12 turns.");
+  assert.equal(turnsPlayed(1), "After 1 turn.");
+  assert.equal(turnsPlayed(0), "It ended during the setup, before the first turn.");
 });

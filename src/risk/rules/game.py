@@ -380,6 +380,10 @@ class Game(VariantStates):
         for outcome in self.hooks.resignation_outcome:
             if (found := outcome(self, w, gone)) is not None:
                 return found
+        if self.turn == 0:
+            # No one is out of the setup but by resigning: every other player resigned, before a turn.
+            others = ", ".join(self.players[p] for p in self.resigned_players())
+            return Outcome(w, f"the other players resigned during the setup ({others})", (w,))
         return Outcome(w, f"the last player in the game: {gone} resigned", (w,))
 
     # ------------------------------------------------------------------------------------------

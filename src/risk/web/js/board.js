@@ -9,6 +9,7 @@ import { svg, clear, slugify, UNOWNED, TIED } from "./ui.js";
 import { PALETTE } from "./palette.js";
 import { boardLayout } from "./layout.js";
 import { BADGE_FONT, MAX_ZOOM, MUST, badgeBoost, bestWindow, clampCentre, fitScale, lookAt, pageScale } from "./viewframe.js";
+import { markPath } from "./marks.js";
 
 // Continent tints, in the board's order (the classic board's printed colours first).
 // Twelve: a generated board has up to 24 continents (risk.server.boards.TINTS, the lobby's previews).
@@ -232,7 +233,7 @@ export class Board {
 
       const hl =
         d && d.path
-          ? svg("path", { d: d.path, class: "hl", "stroke-width": 3.2 * u })
+          ? this._outline(d.path)
           : svg("circle", { cx: p.x, cy: p.y, r: this.nodeR + 2.5 * u, class: "hl", "stroke-width": 3.2 * u });
       highlights.append(hl);
 
@@ -248,8 +249,9 @@ export class Board {
       // opacity animation, which the compositor runs alone; a fill animation repainted the board each frame).
       const flash = svg("circle", { r: discR - rimWidth / 2, class: "badge-flash" });
       const count = svg("text", { class: "badge-text", fill: PALETTE.badge.text, "font-size": BADGE_FONT * u, dy: "0.36em", text: "" });
-      // A teammate's mark (Team RISK), inside the badge's corner so that no name is under it.
-      const mark = svg("path", { class: "team-mark", "stroke-width": 1 * u });
+      // The owner's mark (marks.js), in the badge's corner: beside the count, clear of it and of the
+      // names (risk.maps.labels keeps them off the badge's square).
+      const mark = svg("path", { class: "seat-mark", "stroke-width": 1.6 * u });
       badge.append(disc, flash, count, mark);
       badges.append(badge);
 
@@ -285,6 +287,21 @@ export class Board {
     const area = this.host.closest(".map-area") || this.host;
     area.style.setProperty("--board-aspect", String((w / h).toFixed(3)));
     this._whole();
+  }
+
+  /** A territory's highlight (selected, a target, a source): its outline. A land in several parts
+   * gets the full width around its large parts only and a thin line around its islands: the full
+   * width, around the small and ragged islands of Northwest Territory, covered them whole (white
+   * blobs where the islands were). */
+  _outline(path) {
+    const u = this.unit;
+    const parts = path.split(/(?=M)/).filter((part) => part.trim());
+    if (parts.length < 2) return svg("path", { d: path, class: "hl", "stroke-width": 3.2 * u });
+    const shapes = parts.map(polygonShape);
+    const largest = Math.max(...shapes.map((shape) => shape.area));
+    // An island's line: thin, and at most a quarter of its narrower side.
+    const width = ({ area, side }) => (area >= largest / 2 ? 3.2 * u : Math.min(1.1 * u, side / 4));
+    return svg("g", { class: "hl" }, parts.map((part, i) => svg("path", { d: part, "stroke-width": width(shapes[i]) })));
   }
 
   /** A territory's name: where the server's placement pass put it (risk.maps.labels: clear of
@@ -562,8 +579,12 @@ export class Board {
     if (!e) return;
     this.ring = svg("g", { class: "focus-ring" });
     for (const part of ["focus-halo", "focus-line"]) {
-      const copy = e.hl.cloneNode(false); // the territory's outline (the CSS sets its width in screen px)
-      copy.setAttribute("class", part);
+      // The territory's outline, every part of it (the CSS sets its width in screen px).
+      const shape = e.shape;
+      const copy =
+        shape.tagName === "circle"
+          ? svg("circle", { cx: shape.getAttribute("cx"), cy: shape.getAttribute("cy"), r: shape.getAttribute("r"), class: part })
+          : svg("path", { d: shape.getAttribute("d"), class: part });
       this.ring.append(copy);
     }
     this.layers.highlights.append(this.ring);
@@ -872,7 +893,7 @@ export class Board {
       const mark = owner >= 0 && colours[owner] ? colours[owner].mark : null;
       if (e.mark.dataset.mark !== (mark || "")) {
         e.mark.dataset.mark = mark || "";
-        e.mark.setAttribute("d", mark ? markPath(mark, 8 * this.unit, 8 * this.unit, 3.4 * this.unit) : "");
+        e.mark.setAttribute("d", mark ? markPath(mark, 9 * this.unit, 9 * this.unit, 4 * this.unit) : "");
       }
     });
     this._legend(s.players || [], colours, s.fog);
@@ -956,7 +977,7 @@ export class Board {
       const y = 5 * u + i * line;
       const swatch = (fill) => svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill, stroke: "rgba(255,255,255,0.6)", "stroke-width": 0.8 * u });
       const icon = r.mark
-        ? svg("path", { d: markPath(r.mark, 11 * u, y + line / 2, 4.2 * u), class: "team-mark" , "stroke-width": 1 * u })
+        ? svg("path", { d: markPath(r.mark, 11 * u, y + line / 2, 4.2 * u), class: "seat-mark legend-mark", "stroke-width": 1 * u })
         : r.fog
           ? svg("g", {}, swatch(FOG_FILL), svg("rect", { x: 5 * u, y: y + 2 * u, width: 12 * u, height: line - 4 * u, rx: 2 * u, fill: "url(#fog-texture)" }))
           : swatch(this._paint(r.paint));
@@ -974,13 +995,6 @@ export class Board {
   }
 }
 
-/** A team's mark: a triangle or a square of half-size r centred on (x, y). */
-function markPath(mark, x, y, r) {
-  const f = (v) => v.toFixed(2);
-  if (mark === "triangle") return `M${f(x)} ${f(y - r * 1.15)}L${f(x + r * 1.15)} ${f(y + r * 0.85)}L${f(x - r * 1.15)} ${f(y + r * 0.85)}Z`;
-  return `M${f(x - r)} ${f(y - r)}H${f(x + r)}V${f(y + r)}H${f(x - r)}Z`;
-}
-
 function arrowPath(p, q, u, view) {
   let qx = q.x;
   // Links across the map's edge (Alaska-Kamchatka): draw toward the near edge instead.
@@ -996,6 +1010,21 @@ function arrowPath(p, q, u, view) {
   const mx = (sx + ex) / 2 - (dy / d) * d * 0.18;
   const my = (sy + ey) / 2 + (dx / d) * d * 0.18;
   return `M${sx.toFixed(1)} ${sy.toFixed(1)}Q${mx.toFixed(1)} ${my.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`;
+}
+
+/** One closed part of a drawing's path ("M x y L x y x y ... Z": absolute points): its area and the
+ * narrower side of its box. */
+function polygonShape(part) {
+  const n = (part.match(/-?\d+(?:\.\d+)?/g) || []).map(Number);
+  const xs = n.filter((_, i) => i % 2 === 0);
+  const ys = n.filter((_, i) => i % 2 === 1);
+  let twice = 0;
+  for (let i = 0; i < ys.length; i++) {
+    const j = (i + 1) % ys.length;
+    twice += xs[i] * ys[j] - xs[j] * ys[i];
+  }
+  const side = Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  return { area: Math.abs(twice) / 2, side };
 }
 
 function convexHull(points) {

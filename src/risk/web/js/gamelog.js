@@ -8,6 +8,11 @@ import { store } from "./page.js";
 let renderedLog = 0; // the place in the whole log up to which lines are in the list
 let renderedVersion = 0; // the state's logVersion the list was drawn from
 let scrollDown = false; // the list is to be scrolled to its newest line (settleLog)
+let trayPlacedFor = ""; // the battle and window size the dice tray was placed for (placeTray)
+// Where the dice tray may sit on a wide screen (app.css, .dice-tray[data-spot]): the map's bottom
+// left, middle or right; and the screens that have those places (a phone's tray sits under the map).
+const TRAY_SPOTS = ["left", "middle", "right"];
+const TRAY_PLACES = "(min-width: 861px) and (min-height: 561px)";
 
 /** Whether the log shows its newest lines: read before the page's first change of a redraw, where
  * the layout is still the one drawn (read after a change, it makes the browser lay the page out again). */
@@ -109,4 +114,32 @@ export function renderDice(colours) {
     ),
   );
   tray.hidden = false;
+  const placedFor = `${b.from}|${b.to}|${b.attacker_dice}|${b.defender_dice}|${innerWidth}x${innerHeight}`;
+  if (placedFor !== trayPlacedFor) {
+    trayPlacedFor = placedFor;
+    // After the redraw, in the frame's own layout: where the board is drawn now.
+    requestAnimationFrame(() => placeTray(tray));
+  }
+}
+
+/** The dice tray where it covers the least of the board: the first of the map's bottom left, middle
+ * and right with no territory under it, else the one with the least (points sampled over the tray;
+ * the tray lets clicks through, so the element at a point is what it covers). */
+function placeTray(tray) {
+  if (tray.hidden || !matchMedia(TRAY_PLACES).matches) return;
+  let best = null;
+  for (const spot of TRAY_SPOTS) {
+    tray.dataset.spot = spot;
+    const r = tray.getBoundingClientRect();
+    let covered = 0;
+    for (let i = 0; i <= 8; i++) {
+      for (let j = 0; j <= 4; j++) {
+        const under = document.elementFromPoint(r.left + (r.width * i) / 8, r.top + (r.height * j) / 4);
+        if (under && under.closest(".territory, .board-legend, .map-tools")) covered++;
+      }
+    }
+    if (!best || covered < best.covered) best = { spot, covered };
+    if (!covered) break;
+  }
+  tray.dataset.spot = best.spot;
 }

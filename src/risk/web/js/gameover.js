@@ -1,6 +1,7 @@
 // The game-over panel (#gameover): who won, the record to download, the summary, a rematch.
 
-import { $, clear, el, plural, downloadRecord } from "./ui.js";
+import { $, clear, el, downloadRecord } from "./ui.js";
+import { turnsPlayed } from "./words.js";
 import { rematchBox } from "./rematch.js";
 import { fogGame } from "./gamestate.js";
 import { button } from "./status.js";
@@ -28,7 +29,7 @@ export function renderGameOver(colours) {
       winners.length ? (winners.length > 1 ? " win" : " wins") : "No winner",
     ),
     el("p", { class: "muted", text: o.reason || "" }),
-    el("p", { class: "muted", text: `After ${plural(v.turn || 0, "turn")}.` }),
+    el("p", { class: "muted", id: "gameover-turns", text: turnsPlayed(v.turn || 0) }),
   );
   // Only under fog (append(null) would write the word "null").
   if (fogGame(s)) card.append(el("p", { class: "fog-lifted", id: "fog-lifted", text: "The fog has lifted: the whole board is shown." }));

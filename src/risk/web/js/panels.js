@@ -3,6 +3,7 @@
 
 import { $, clear, el, slugify, cardGlyph, describeRules, plural, armies as armiesWord } from "./ui.js";
 import { missionCard } from "./words.js";
+import { markIcon, markName } from "./marks.js";
 import { fogGame, fogNow, myTurn, roundText, territoryOf } from "./gamestate.js";
 import { bestSet, setWords } from "./cardsets.js";
 import { store } from "./page.js";
@@ -38,7 +39,11 @@ export function renderPlayers(colours) {
         class: `player-row${acting ? " acting" : ""}${current ? " current" : ""}${p.alive ? "" : " out"}${s.seat === i ? " me" : ""}`,
         dataset: { seat: i },
       },
-      el("span", { class: "player-swatch", style: { background: colours[i].swatch } }),
+      el(
+        "span",
+        { class: "player-swatch", style: { background: colours[i].swatch }, title: colours[i].mark ? `mark: ${markName(colours[i].mark)}` : null },
+        markIcon(colours[i].mark),
+      ),
       el(
         "span",
         { class: "player-name" },
@@ -131,7 +136,8 @@ export function renderHand() {
         title: held ? `${name}: you hold this territory` : name,
       },
       cardGlyph(card.symbol),
-      el("span", { class: "card-name", text: name }),
+      // Long words get a smaller font (app.css, --chars): names break between words only.
+      el("span", { class: "card-name", text: name, style: { "--chars": String(Math.max(...name.split(/\s+/).map((w) => w.length))) } }),
       el("span", { class: "card-symbol", text: card.symbol }),
     );
     if (canTrade) node.addEventListener("click", () => store.toggleCard(card.card));

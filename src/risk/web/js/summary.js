@@ -172,8 +172,7 @@ function renderResult(summary, { game, held, boardLink, file }) {
   }
   const facts = [
     describeRules(summary.rules),
-    plural(summary.rounds, "round"),
-    plural(summary.turns, "turn"),
+    ...(summary.turns > 0 ? [plural(summary.rounds, "round"), plural(summary.turns, "turn")] : ["ended during the setup"]),
     `${thousands(summary.actions)} steps`,
   ];
   const kinds = new Map(((game && game.seats) || []).map((s) => [s.seat, s.kind === "bot" ? `bot: ${s.bot}` : s.kind]));

@@ -62,14 +62,14 @@ export function slugify(name) {
 // -- colours ----------------------------------------------------------------------------------------
 // One colour per seat, in seat order, from palette.js (the one place they are set). A game whose goals
 // name seats by colour (the view's goal.names_colours: Secret Mission RISK's "destroy" missions, seat
-// 1 red, 2 blue, 3 green, 4 yellow, 5 black, 6 gray) uses exactly those. Each colour has `fill` and
-// `swatch` (a CSS background: a neutral's pattern too); a teammate's also `team` and `mark`, a
-// neutral's `pattern`.
+// 1 red, 2 blue, 3 green, 4 yellow, 5 black, 6 gray) uses exactly those. Each colour has `fill`,
+// `swatch` (a CSS background: a neutral's pattern too) and a player's `mark` (marks.js: seat 1's,
+// 2's... or a teammate's); a teammate's also `team`, a neutral's `pattern`.
 const byName = new Map(PALETTE.seats.map((c) => [c.name, c]));
 const colour = (c) => ({ ...(typeof c === "string" ? byName.get(c) : c) });
 const BASE = PALETTE.seats.map(colour);
 const NAMED = PALETTE.named.map(colour);
-const TEAM = PALETTE.teams.map((team) => team.seats.map((c) => ({ ...colour(c), team: team.name, mark: team.mark })));
+const TEAM = PALETTE.teams.map((team) => team.seats.map((c, k) => ({ ...colour(c), team: team.name, mark: team.marks[k] })));
 // CSS for the neutrals' patterns (the board draws the same as SVG patterns): light lines or dots.
 const LIGHT = "rgba(255, 255, 255, 0.55)";
 const PATTERN_CSS = {
@@ -95,8 +95,8 @@ export function seatColours(view) {
   return players.map((p, i) => {
     if (p.neutral) return NEUTRALS[neutrals++ % NEUTRALS.length];
     if (p.team !== null && p.team !== undefined) return TEAM[p.team % 2][Math.floor(i / 2) % 3];
-    if (named) return NAMED[i] || BASE[i % BASE.length];
-    return BASE[i % BASE.length];
+    const mark = PALETTE.marks[i % PALETTE.marks.length];
+    return { ...(named && NAMED[i] ? NAMED[i] : BASE[i % BASE.length]), mark };
   });
 }
 

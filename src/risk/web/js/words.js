@@ -29,6 +29,13 @@ export function missionCard(key) {
   };
 }
 
+/** How long a finished game went: "After 12 turns.", or for a game that ended in its setup (everyone
+ * else resigned while claiming), no turn at all. */
+export function turnsPlayed(turns) {
+  if (turns > 0) return `After ${turns} ${turns === 1 ? "turn" : "turns"}.`;
+  return "It ended during the setup, before the first turn.";
+}
+
 export const PHASE_LABELS = {
   claim: "Claiming",
   "setup-place": "Deployment",
@@ -81,7 +88,7 @@ export function actionLabel(text, names, players, battle) {
       return `Claim mission: ${card.text}`;
     }
     case "bribe":
-      return `Bribe ${neutral(w[1])} with the ${w[2].startsWith("wild") ? "wild" : t(w[2])} card`;
+      return `Bribe ${neutral(w[1])} with ${w[2].startsWith("wild") ? "a wild card" : `the ${t(w[2])} card`}`;
     case "reinforce":
       return `Reinforce ally ${neutral(w[1])}`;
     case "capital":
@@ -89,7 +96,7 @@ export function actionLabel(text, names, players, battle) {
     case "claim":
       return `Claim ${t(w[1])}`;
     case "trade":
-      return `Trade ${w.slice(1).map((c) => (c.startsWith("wild") ? "wild" : t(c))).join(", ")}`;
+      return `Trade ${w.slice(1).map((c) => (c.startsWith("wild") ? "a wild card" : t(c))).join(", ")}`;
     default:
       return text;
   }
