@@ -310,3 +310,50 @@ def test_a_whole_game_on_a_phone(browser: Any, port: int, board_name: str, bots:
     print(f"{board_name}: {said}")
     assert errors == []
     context.close()
+
+
+def test_a_target_off_the_map_is_one_tap_away(browser: Any, port: int) -> None:
+    """Alaska attacks Kamchatka across the map's edge: at a phone's zoom both cannot be on screen, so
+    the chosen territory's targets off the map's view are buttons under it."""
+    seats = [{"kind": "human", "name": "Ann", "auto_setup": True, "defence": "most", "pace": "skip"}]
+    seats += [{"kind": "bot", "bot": "quick"}] * 2
+    for seed in range(1, 80):
+        body = {"seats": seats, "seed": seed, "bot_delay": 0, "options": {"setup": "deal"}}
+        created = request(port, "POST", "/api/games", body)
+        token = created["seats"][0]["token"]
+        dealt = request(port, "GET", f"/api/games/{created['id']}/view", token=token)["view"]["territories"]
+        owner = {slug_of(t["name"]): t["owner"] for t in dealt}
+        if owner["alaska"] == 0 and owner["kamchatka"] != 0:
+            break
+    else:
+        raise AssertionError("no seed deals Ann Alaska and another player Kamchatka")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={token}")
+    page.locator('[data-territory="alaska"]').wait_for(timeout=30_000)
+    finger = Finger(page, port, created["id"], token)
+    state = finger.my_turn()
+    while state["view"]["phase"] != "attack":
+        if page.locator("#trade-best").count():
+            finger.act_and_wait(lambda: finger.press("trade-best"), "the trade")
+        else:
+            if page.locator("#place-all").count():
+                finger.press("place-all")
+            finger.act_and_wait(lambda: finger.choose("alaska"), "the reinforcement")
+        state = finger.my_turn()
+    # The game is seeded: the same deal and the same bots' turns every run.
+    assert any(g["text"].startswith("attack alaska kamchatka") for g in state["legal"]), "Alaska was lost"
+    finger.choose("alaska")
+    page.locator(".selection-what", has_text="Alaska").wait_for(timeout=10_000)
+    far = page.locator('#off-view [data-target="kamchatka"]')
+    far.wait_for(timeout=10_000)
+    # Only what the screen does not show is listed: Kamchatka, not Alaska's neighbours in view.
+    listed = page.locator("#off-view [data-target]").evaluate_all("bs => bs.map((b) => b.dataset.target)")
+    for slug in listed:
+        assert not finger.visible(*finger.point(slug), margin=0), f"{slug} is on the screen and listed"
+    assert "northwest-territory" not in listed and "alberta" not in listed, listed
+    shot(page, "phone-off-view")
+    far.tap()
+    page.locator("#odds").filter(has_text="%").wait_for(timeout=30_000)
+    assert "Kamchatka" in page.locator(".battle-card").inner_text()
+    context.close()

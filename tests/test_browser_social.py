@@ -201,7 +201,7 @@ def test_a_house_rules_link_creates_the_same_game(chromium: Any, port: int) -> N
     play.wait_for(timeout=30_000)
     new_id = play.get_attribute("href").split("/game/")[1].split("#")[0]
     game = request(port, "GET", f"/api/games/{new_id}")
-    assert game["rules"] == "2008 game=capital fortify=adjacent"
+    assert game["rules"] == "2008 game=capital setup=deal fortify=adjacent"  # the quick start: dealt
     assert game["spectators"] is False
     assert [s["kind"] for s in game["seats"]] == ["human", "bot", "bot"]
     # A watcher of that game is told, in words, that it does not allow spectators.

@@ -622,6 +622,7 @@ export class Board {
   zoomAt(point, factor) {
     this.zoomedByPlayer = true;
     cancelAnimationFrame(this._gliding || 0);
+    this._goal = null;
     this.svg.classList.remove("panning");
     const fit = this._fitScale();
     const k = Math.min(fit * MAX_ZOOM, Math.max(fit, this.k * factor));
@@ -699,18 +700,31 @@ export class Board {
     }, 2400);
   }
 
+  /** Whether the territory's army badge is on the map's screen (`px` inside its edges), once the
+   * map has stopped where it is going. */
+  onScreen(slug, px = 0) {
+    const p = this.pos.get(slug);
+    const rect = this.svg.getBoundingClientRect();
+    if (!p || !rect.width || !rect.height || !this.k) return false;
+    const at = clampCentre((this._goal || { x: this.cx }).x, (this._goal || { y: this.cy }).y, rect.width / this.k, rect.height / this.k, this.view);
+    return Math.abs(p.x - at.x) < rect.width / 2 / this.k - px / this.k && Math.abs(p.y - at.y) < rect.height / 2 / this.k - px / this.k;
+  }
+
   /** Pan to a centre: a short glide a player can follow (none when motion is reduced, or `now`). */
   _glide(to, now) {
     cancelAnimationFrame(this._gliding || 0);
+    this._goal = null;
     const reduced = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
     const from = { x: this.cx, y: this.cy };
     if (now || reduced || !this.vb) {
       this.cx = to.x;
       this.cy = to.y;
+      this.svg.classList.remove("panning");
       this._applyViewBox();
       return;
     }
     const started = performance.now();
+    this._goal = to;
     this.svg.classList.add("panning"); // tests and tools wait for the map to stand still
     const step = (time) => {
       const t = Math.min(1, (time - started) / GLIDE_MS);
@@ -719,7 +733,10 @@ export class Board {
       this.cy = from.y + (to.y - from.y) * ease;
       this._applyViewBox();
       if (t < 1) this._gliding = requestAnimationFrame(step);
-      else this.svg.classList.remove("panning");
+      else {
+        this._goal = null;
+        this.svg.classList.remove("panning");
+      }
     };
     this._gliding = requestAnimationFrame(step);
   }

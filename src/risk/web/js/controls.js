@@ -85,6 +85,13 @@ function drawControls() {
         button("Cancel", { class: "btn btn-ghost btn-small", id: "cancel-selection", title: "Choose another territory (Esc)" }, cancelSelection),
       ),
     );
+    // What it can reach beyond the map's view (across the map's edge, or too far to frame with it):
+    // a button each, no swipe needed.
+    const away = [...L[sel.kind].get(sel.from).keys()].filter((slug) => s.board && !s.board.onScreen(slug, 12));
+    if (away.length) {
+      const pick = (slug) => button(s.names.get(slug), { class: "btn btn-small", dataset: { target: slug } }, () => store.select({ ...sel, to: slug }));
+      box.append(el("div", { class: "row wrap off-view", id: "off-view" }, el("span", { class: "label", text: "Off the map:" }), ...away.map(pick)));
+    }
   }
   if (rest.childNodes.length) box.append(rest);
   const undo = undoControl(s, sendUndo);

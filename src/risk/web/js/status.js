@@ -16,7 +16,11 @@ export function setPhase(headline, detail) {
 
 export function renderPrompt() {
   const s = store.state;
-  $("#turn-info").textContent = turnInfo(s);
+  // "Round 3 · Attack · Ann": the round is left out on a phone's narrow top bar (app.css .turn-round).
+  const info = turnInfo(s);
+  const cut = info.indexOf(" · ");
+  if (cut > 0) clear($("#turn-info")).append(el("span", { class: "turn-round", text: info.slice(0, cut + 3) }), info.slice(cut + 3));
+  else $("#turn-info").textContent = info;
   setPhase(...promptFor(s, secondsLeft()));
 }
 
