@@ -357,3 +357,42 @@ def test_a_target_off_the_map_is_one_tap_away(browser: Any, port: int) -> None:
     page.locator("#odds").filter(has_text="%").wait_for(timeout=30_000)
     assert "Kamchatka" in page.locator(".battle-card").inner_text()
     context.close()
+
+
+def test_show_my_territories_on_a_big_board(browser: Any, port: int) -> None:
+    """Pangaea with 8 seats on a phone: the counts readable at the page's zoom, and after a swipe
+    elsewhere, ◎ brings back as many of the player's territories as any window shows, ringed."""
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 7
+    body = {"seats": seats, "seed": 6, "bot_delay": 0, "options": {"setup": "deal"}, "board": "pangaea"}
+    created = request(port, "POST", "/api/games", body)
+    token = created["seats"][0]["token"]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{port}/game/{created['id']}#token={token}")
+    page.locator("[data-territory]").first.wait_for(timeout=30_000)
+    finger = Finger(page, port, created["id"], token)
+    state = finger.my_turn()
+    page.wait_for_function("id => document.body.dataset.stateId === String(id)", arg=state["state_id"])
+    watched = Watched(page, PHONE)
+    watched.look()
+    drawn = request(port, "GET", f"/api/games/{created['id']}/board")["drawing"]
+    view = dict(zip("xywh", map(float, drawn["viewBox"]), strict=True))
+    mine = {slug_of(t["name"]) for t in state["view"]["territories"] if t["owner"] == state["seat"]}
+    # Away from them: swipes to a corner of the board.
+    box = finger.map_box()
+    middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for _ in range(3):
+        finger.swipe(middle, (middle[0] + box["width"] * 0.4, middle[1] + box["height"] * 0.4))
+    before = sum(b["shown"] for b in watched.look()["badges"] if b["slug"] in mine)
+    page.locator("#show-mine").tap()
+    seen = watched.look()
+    at = {b["slug"]: b for b in seen["badges"]}
+    shown = sum(at[s]["shown"] for s in mine)
+    vb = seen["viewBox"]
+    best = most_in_any_window([(at[s]["x"], at[s]["y"]) for s in mine], vb["w"], vb["h"], view)
+    assert shown >= 0.75 * best and shown >= before, (
+        f"{shown} of {len(mine)} shown (from {before}); {best} fit"
+    )
+    assert page.locator(".badge.glow").count() == len(mine)
+    shot(page, "phone-pangaea-show-mine")
+    context.close()
