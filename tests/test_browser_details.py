@@ -122,7 +122,12 @@ def test_card_names_break_between_words_only(
 ) -> None:
     game_id, (token,) = new_game(port, 5, "Ann")
     page = open_page(browser, port, game_id, token, viewport)
-    page.wait_for_function("() => document.body.dataset.stateId")
+    # Ann's move: the game waits for her, so no message from the server replaces the state given below.
+    state = request(port, "GET", f"/api/games/{game_id}/view", token=token)
+    while not state["legal"]:
+        time.sleep(0.05)
+        state = request(port, "GET", f"/api/games/{game_id}/view", token=token)
+    page.wait_for_function("id => document.body.dataset.stateId === String(id)", arg=state["state_id"])
     # The page is given a state whose hand holds the board's longest names (as the server would send it).
     page.evaluate(
         """async ([cards, symbols]) => {
