@@ -410,3 +410,22 @@ def test_show_my_territories_on_a_big_board(browser: Any, port: int) -> None:
     assert page.locator(".badge.glow").count() == len(mine)
     shot(page, "phone-pangaea-show-mine")
     context.close()
+
+
+def test_the_bots_pace_is_fast_by_default_and_one_tap_away(browser: Any, port: int) -> None:
+    """A new seat watches the bots at "fast"; watch and skip are buttons in the phone's top bar."""
+    context, page, created = open_seat(browser, port, PHONE, True, seed=8)
+    token = created["seats"][0]["token"]
+
+    def pace() -> str:
+        return str(request(port, "GET", f"/api/games/{created['id']}/view", token=token)["prefs"]["pace"])
+
+    assert pace() == "fast"
+    page.locator('#pace-fast[aria-pressed="true"]').wait_for(timeout=30_000)
+    for choice in ("skip", "watch", "fast"):
+        box = page.locator(f"#pace-{choice}").bounding_box()
+        assert box and box["y"] + box["height"] <= 60, f"{choice} is not in the top bar: {box}"
+        page.locator(f"#pace-{choice}").tap()
+        wait_until(lambda c=choice: pace() == c, what=f"the pace {choice}", timeout=10)
+        page.locator(f'#pace-{choice}[aria-pressed="true"]').wait_for(timeout=10_000)
+    context.close()

@@ -117,8 +117,10 @@ export function renderPaceBar(ctx) {
   const prefs = ctx.msg.prefs;
   host.hidden = !prefs || !!ctx.msg.outcome;
   if (host.hidden) return;
-  if (host.dataset.pace === prefs.pace) return; // drawn: a redraw would take the focus from a button
-  host.dataset.pace = prefs.pace;
+  // Drawn already for this seat and pace: a redraw would take the focus from a button.
+  const drawn = `${ctx.token}|${prefs.pace}`;
+  if (host.dataset.drawn === drawn) return;
+  host.dataset.drawn = drawn;
   clear(host);
   for (const [value, icon, title] of PACE_BUTTONS) {
     const on = value === prefs.pace;
