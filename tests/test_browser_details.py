@@ -208,6 +208,10 @@ def test_everyone_else_resigning_in_the_claims_is_said_as_it_happened(browser: A
     assert "the other players resigned during the setup (Ann, Bob)" in text
     assert page.locator("#gameover-turns").inner_text() == "It ended during the setup, before the first turn."
     assert "0 turns" not in text
+    # A finished game opened for the first time in this browser: none of the player's remembered
+    # settings are sent (the server would refuse them, in a red toast).
+    page.wait_for_timeout(1000)
+    assert page.locator(".toast-error").count() == 0, page.locator(".toast-error").all_inner_texts()
     shot(page, "resigned-in-the-setup-laptop")
     page.goto(f"http://127.0.0.1:{port}/game/{game_id}/summary")
     facts = page.locator(".result-facts")

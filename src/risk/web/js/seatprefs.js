@@ -88,7 +88,8 @@ function label(list, value) {
 /** A new game this browser had not opened yet: it gets the remembered choice (once). */
 export function applyRemembered(ctx) {
   const prefs = ctx.msg.prefs;
-  if (!prefs || !ctx.token) return;
+  // A finished game's settings can no longer change: nothing is sent (the server would refuse it).
+  if (!prefs || !ctx.token || ctx.msg.outcome) return;
   const games = read(GAMES_KEY, []);
   if (Array.isArray(games) && games.includes(ctx.gameId)) return;
   write(GAMES_KEY, [...(Array.isArray(games) ? games : []), ctx.gameId].slice(-200));
