@@ -315,6 +315,7 @@ EXAMPLES: dict[str, Disposition] = {
     ),
     "docs/research.md: import numpy as np": Run(replace=(("max_turns=500", "max_turns=10"),)),
     "docs/research.md: from risk.env import RiskGymEnv": Run(),
+    "docs/research.md: import gymnasium": Run(),
     'docs/research.md: >>> env = RiskEnv("2008", "world", ["agent", "quick", "quick"])': Run(
         setup=">>> from risk.env import RiskEnv\n"
     ),
@@ -348,7 +349,8 @@ EXAMPLES: dict[str, Disposition] = {
         replace=((", 1000,", ", 2,"), ("max_turns=500", "max_turns=30"))
     ),
     "docs/research.md: import pyarrow.compute as pc": Run(
-        setup="from risk.play.batch import simulate_to_parquet, turns_path\n"
+        # only the files it reads: the block imports what it uses itself
+        setup="from risk.play.batch import simulate_to_parquet\n"
         "from risk.rules.options import Rules\n"
         "simulate_to_parquet('runs.parquet', Rules.preset('2008'), ['quick'] * 3, 2, seed=1, "
         "max_turns=30)\n"
@@ -578,3 +580,26 @@ def test_synopsis_options_are_the_commands(example: Example, synopsis: Synopsis,
     assert result.returncode == 0, result.stderr
     options = re.findall(r"--[a-z][a-z-]*", example.text)
     assert options and all(option in result.stdout for option in options), (options, result.stdout)
+
+
+def test_the_sql_example_of_the_research_page_runs_in_duckdb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/research.md's SQL block (the page's one block in another language), as written, on files
+    made by the Python API: DuckDB reads the two tables and joins them."""
+    import duckdb
+
+    from risk.play.batch import simulate_to_parquet
+    from risk.rules.options import Rules
+
+    page = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```sql\n(.*?)^```", page, flags=re.M | re.S)
+    assert len(blocks) == 1
+    simulate_to_parquet(
+        tmp_path / "runs.parquet", Rules.preset("2008"), ["quick"] * 3, 3, seed=1, max_turns=60
+    )
+    connection = duckdb.connect()
+    monkeypatch.chdir(tmp_path)  # the block names the files relative to where it runs
+    rows = connection.execute(blocks[0]).fetchall()
+    assert rows and all(0.0 <= share <= 1.0 for _, share in rows)
+    assert [turn for turn, _ in rows] == sorted(turn for turn, _ in rows)

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from fogged import fogged_positions, hidden_territories, perturb_fogged
 from risk.bots import make_bot
@@ -59,13 +60,19 @@ def test_pettingzoo_api_and_seed_tests_pass(
 
 
 @pytest.mark.parametrize(("edition", "game", "options", "players"), GAME_TYPES, ids=IDS)
-def test_gymnasium_check_env_passes(edition: str, game: str, options: dict[str, str], players: int) -> None:
+def test_gymnasium_and_sb3_check_env_pass_on_the_default_set_up(
+    edition: str, game: str, options: dict[str, str], players: int
+) -> None:
     seats = [AGENT, *(["random", "quick"] * players)[: players - 1]]
-    # check_env steps with unmasked samples: most are illegal, so the game ends with the penalty.
-    gym_env = RiskGymEnv(edition, game, seats, options=options, max_turns=30, illegal_action="lose")
+    # Called as their docs call them, on the default environment: they step with unmasked samples,
+    # which the default illegal_action="remap" plays as legal ones (the game goes on).
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_env(gym_env, skip_render_check=False)
+        warnings.simplefilter("ignore")  # their advice (a dict observation, no render mode chosen)
+        check_env(RiskGymEnv(edition, game, seats, options=options))
+        sb3_check_env(RiskGymEnv(edition, game, seats, options=options))
+        check_env(
+            RiskGymEnv(edition, game, seats, options=options, observation="flat", render_mode="rgb_array")
+        )
 
 
 def play_at_random(env: RiskEnv, seed: int) -> Counter[str]:

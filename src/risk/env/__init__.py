@@ -25,8 +25,10 @@ except ImportError as missing:  # pragma: no cover - the message is the point
 
 from risk.env.actions import COUNT_CHOICES, ActionCodec, LegalMap, choice_counts
 from risk.env.aec import AGENT, GAME_TYPES, RiskEnv, env, make_rules
-from risk.env.gym import RiskGymEnv
+from risk.env.gym import REGISTERED, RiskGymEnv, register_envs
 from risk.env.observation import BATTLE_FIELDS, GAME_FIELDS, SEAT_FIELDS, Observer, secret_mission_names
+
+register_envs()
 
 __all__ = [
     "AGENT",
@@ -34,6 +36,7 @@ __all__ = [
     "COUNT_CHOICES",
     "GAME_FIELDS",
     "GAME_TYPES",
+    "REGISTERED",
     "SEAT_FIELDS",
     "ActionCodec",
     "LegalMap",
@@ -43,5 +46,6 @@ __all__ = [
     "choice_counts",
     "env",
     "make_rules",
+    "register_envs",
     "secret_mission_names",
 ]

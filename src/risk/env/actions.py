@@ -16,8 +16,10 @@ defend         3           dice - 1
 occupy         K           count choice (armies moved into the conquered territory)
 endattack      1
 fortify        M * K       move * K + count choice; the moves: with ``fortify=adjacent`` (1993)
-                           the E links (``M = E``), else every ordered pair of two
-                           territories (``M = T * (T - 1)``), source by source
+                           or in the compact space (``actions="compact"``) the E links
+                           (``M = E``; a move along a chain is then not in the space), else
+                           every ordered pair of two territories (``M = T * (T - 1)``),
+                           source by source
 endturn        1
 mission        R           Mission RISK card, in the order of the board's cards
                            (:attr:`ActionCodec.mission_keys`: ``risk.rules.missions.ranked_missions``;
@@ -279,7 +281,10 @@ class ActionCodec:
                 actions[start_defend + action.dice] = action  # type: ignore[union-attr]
                 continue
             elif kind is Fortify:
-                head = start_fortify + move_of[action.source][action.target] * k  # type: ignore[union-attr]
+                move = move_of[action.source][action.target]  # type: ignore[union-attr]
+                if move < 0:  # a move along a chain, which a space of moves along links leaves out
+                    continue
+                head = start_fortify + move * k
             elif kind is Occupy:
                 head = start_occupy
             elif kind is Trade:
@@ -391,7 +396,9 @@ class ActionCodec:
             if owner[source] == me and armies[source] >= 2:
                 row = move_of[source]
                 for target in view.fortify_targets(source):
-                    _add_choices(made, start + row[target] * k, 1, armies[source] - 1)
+                    move = row[target]
+                    if move >= 0:  # -1: a move along a chain, left out of a space of moves along links
+                        _add_choices(made, start + move * k, 1, armies[source] - 1)
         return LegalMap({}, made, self)
 
     def make(self, index: int, count: int = 0) -> Action:

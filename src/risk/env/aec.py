@@ -13,7 +13,9 @@ from pettingzoo import AECEnv
 from risk.bots import Bot, make_bot
 from risk.bots.protocol import ExternalBot, is_external
 from risk.env.actions import DEFAULT_MAX_HAND, ActionCodec, LegalMap
+from risk.env.flat import FlatEncoder
 from risk.env.observation import Array, Observer
+from risk.env.render import BoardPicture, board_picture
 from risk.errors import IllegalActionError, RulesError
 from risk.maps import Board, load_map
 from risk.play.simulate import bot_seed
@@ -22,10 +24,14 @@ from risk.rules.options import Rules
 from risk.view import View
 
 AGENT: Final = "agent"  # a seat spec: a learning agent plays this seat
-REWARDS: Final = ("win", "shaped")
-ILLEGAL: Final = ("raise", "lose")
+REWARDS: Final = ("win", "shaped", "lead")
+ILLEGAL: Final = ("raise", "lose", "remap")
+OBSERVATIONS: Final = ("dict", "classic")  # RiskGymEnv adds "flat"
+ACTIONS: Final = ("full", "compact")
+RENDER_MODES: Final = ("ansi", "human", "rgb_array")
+COMPACT_MAX_HAND: Final = 5  # five cards always hold a set: the fewest hand slots the space may have
 DEFAULT_MAX_TURNS: Final = 500
-SHAPING: Final = 0.1  # "shaped": this times the change in the share of the board held
+SHAPING: Final = 0.1  # "shaped", "lead": this times the change in the share (or lead) of the board held
 
 # Every game of the rulebooks, in each edition that has it, and the expert options that add actions:
 # (edition, game, rule options, players). The tests run the PettingZoo and Gymnasium checks on each.
@@ -73,9 +79,12 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
     Observations: :mod:`risk.env.observation`; actions: :mod:`risk.env.actions`. Rewards: ``"win"``
     (default) gives +1 to the winner (Team RISK: each member of the winning team) and -1 to the
     others when the game ends, 0 to all when the turn cap (``max_turns``) stops it (a draw: every
-    agent truncated). ``"shaped"`` adds, on every step, ``0.1`` times the change in the agent's
-    share of the territories (its sum over a game is the final share less the first one). An
-    agent eliminated from a game without teams is terminated at once, with -1.
+    agent truncated). ``"shaped"`` adds, on every step, ``shaping`` (0.1) times the change in the
+    agent's share of the territories (its sum over a game is the final share less the first one).
+    ``"lead"`` adds instead ``shaping`` times the change in the agent's lead: its share less the
+    largest share of a rival (a player not on its team; neutral armies are no rival), so taking a
+    rival's territory counts twice and a neutral's once. An agent eliminated from a game without
+    teams is terminated at once, with -1.
 
     ``illegal_action="raise"`` (default): an illegal index raises
     :class:`~risk.errors.IllegalActionError` saying what the index means; the game is unchanged.
@@ -84,10 +93,13 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
     """
 
     # The base classes declare metadata an instance attribute: a ClassVar would not type-check.
+    # Not parallelisable: one seat acts at a time (a turn's many steps, a defender's dice between
+    # them), so PettingZoo's parallel API would have every other agent pass on every step.
     metadata: dict[str, Any] = {  # noqa: RUF012
         "name": "risk_v0",
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
+        "render_fps": 4,
     }
 
     def __init__(
@@ -102,15 +114,24 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         reward: str = "win",
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
-        max_hand: int = DEFAULT_MAX_HAND,
+        max_hand: int | None = None,
         render_mode: str | None = None,
+        observation: str = "dict",
+        actions: str = "full",
+        shaping: float = SHAPING,
     ) -> None:
         if reward not in REWARDS:
             raise RulesError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if illegal_action not in ILLEGAL:
             raise RulesError(f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
-        if render_mode not in (None, "ansi"):
-            raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise RulesError(
+                f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}"
+            )
+        if observation not in OBSERVATIONS:
+            raise RulesError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
+        if actions not in ACTIONS:
+            raise RulesError(f"actions must be one of {', '.join(ACTIONS)}, not {actions!r}")
         if max_turns < 1:
             raise RulesError(f"max_turns must be at least 1, not {max_turns}")
         self.rules = make_rules(edition, game, options)
@@ -128,6 +149,9 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         ]
         self.max_turns = max_turns
         self.reward_kind = reward
+        self.shaping = shaping
+        self.observation_kind = observation
+        self.action_kind = actions
         self.illegal_action = illegal_action
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -137,10 +161,24 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         self._bots_seated = len(self.agent_seats) < len(self.seat_specs)
         probe = Game(self.rules, self.names, seed=0, board=self.board)  # checks the seat count
         neutrals = len(probe.players) - probe.humans
-        self.codec = ActionCodec(self.board, neutrals, max_hand, self.rules.fortify == "adjacent")
+        compact = actions == "compact"
+        if max_hand is None:
+            max_hand = COMPACT_MAX_HAND if compact else DEFAULT_MAX_HAND
+        # The compact space names free moves along links only, whatever the rules allow.
+        self.codec = ActionCodec(self.board, neutrals, max_hand, compact or self.rules.fortify == "adjacent")
         self.observer = Observer(View(probe, 0), self.codec.size, self.codec.edges)
+        self.flat = FlatEncoder(self.observer, max_turns)
         self._action_space = spaces.Discrete(self.codec.size)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, self.observer.space)
+        space: spaces.Space[Any] = self.observer.space
+        if observation == "classic":
+            space = spaces.Dict(
+                {"observation": self.flat.space, "action_mask": self.observer.space["action_mask"]}
+            )
+        self._observation_space = space
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        seat_count = len(probe.players)
+        self.state_space = spaces.Box(0.0, 1.0, (seat_count * self.flat.size,), np.float32)
+        self._picture: BoardPicture | None = None
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self.np_random, _ = seeding.np_random(None)
         self.game: Game | None = None
@@ -157,7 +195,7 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
 
     # -- the PettingZoo API -----------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observer.space
+        return self._observation_space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_space
@@ -189,6 +227,9 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         self._after_move(self.agents[0])
 
     def observe(self, agent: str) -> dict[str, Array]:
+        """The agent's observation: the dict of arrays (:mod:`risk.env.observation`), or with
+        ``observation="classic"`` PettingZoo's classic layout: ``{"observation": the flat vector
+        (:mod:`risk.env.flat`), "action_mask": the mask}``."""
         seat = self.seat_of[agent]
         legal = None
         game = self.game
@@ -201,7 +242,10 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
             and not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
         ):
             legal = self.legal().indices()
-        return self.observer.observe(self.views[seat], legal)
+        observation = self.observer.observe(self.views[seat], legal)
+        if self.observation_kind == "classic":
+            return {"observation": self.flat.encode(observation), "action_mask": observation["action_mask"]}
+        return observation
 
     def step(self, action: Any) -> None:
         """``action``: an index of the action space (an ``int`` or a NumPy integer; ``None`` for an agent
@@ -211,6 +255,8 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
+        if self.infos[agent]:
+            self.infos[agent].pop("illegal_action", None)  # said of the step before
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
@@ -229,18 +275,34 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
             except IllegalActionError as refusal:
                 if self.illegal_action == "raise":
                     raise
-                self._end_for_illegal(agent, str(refusal))
-                return
+                if self.illegal_action == "lose":
+                    self._end_for_illegal(agent, str(refusal))
+                    return
+                move = self._remapped(action, legal, str(refusal))
         self._apply(move)
         if self._bots_seated:
             self._play_bots()
         self._after_move(agent)
 
-    def render(self) -> str | None:
-        """``render_mode="ansi"``: the position as text (turn, phase, each territory's owner and armies)."""
-        if self.render_mode != "ansi" or self.game is None:
+    def render(self) -> Any:
+        """``render_mode="ansi"``: the position as text (turn, phase, each territory's owner and
+        armies); ``"human"``: that text printed to the terminal (returns ``None``); ``"rgb_array"``:
+        the board as a picture, an ``H x W x 3`` ``uint8`` array (:mod:`risk.env.render`). The whole
+        board, as a spectator sees it after the game: for videos and debugging, not for an agent."""
+        if self.render_mode is None or self.game is None:
             return None
-        game, board = self.game, self.board
+        if self.render_mode == "rgb_array":
+            if self._picture is None:
+                self._picture = board_picture(self.board)
+            return self._picture.frame(self.game.owner, self.game.armies)
+        text = self._text()
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
+
+    def _text(self) -> str:
+        game, board = self._game, self.board
         lines = [f"turn {game.turn}, {game.phase.name.lower()}, {game.players[game.to_act]} to act"]
         for t in range(len(board)):
             owner = game.owner[t]
@@ -250,6 +312,16 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
 
     def close(self) -> None:
         self._close_bots()
+
+    def state(self) -> Array:
+        """The global state for a centralised critic (PettingZoo's ``state()``): the flat
+        observation (:mod:`risk.env.flat`) of every seat in turn, seat 0 first, so everything any
+        player may know (every hand and mission, under fog every seat's sight) and nothing more
+        (not the draw pile's order nor the dice to come). ``state_space`` is its space."""
+        views = self.views
+        if not views:
+            raise RulesError("the environment has no game yet: call reset() first")
+        return np.concatenate([self.flat.encode(self.observer.observe(view, None)) for view in views])
 
     # -- for agents and tools -----------------------------------------------------------------------
     def legal(self) -> LegalMap:
@@ -301,16 +373,27 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
             self._apply(bot.choose(views[game.to_act]))
 
     def _share(self, agent: str) -> float:
-        return self._game.territory_count[self.seat_of[agent]] / len(self.board)
+        """The agent's share of the territories (``"lead"``: less its largest rival's)."""
+        game, seat = self._game, self.seat_of[agent]
+        held = game.territory_count
+        if self.reward_kind != "lead":
+            return held[seat] / len(self.board)
+        team = game.team
+        rivals = [
+            held[other]
+            for other in range(game.humans)
+            if other != seat and (team is None or team[other] != team[seat])
+        ]
+        return (held[seat] - max(rivals, default=0)) / len(self.board)
 
     def _after_move(self, agent: str) -> None:
         """Rewards, terminations and the next agent after ``agent``'s move (and the bots' after it)."""
         game = self._game
         ended = False  # someone terminated or truncated: PettingZoo's dead steps come first
-        if self.reward_kind == "shaped":
+        if self.reward_kind != "win":
             for other in self.agents:
                 share = self._share(other)
-                self.rewards[other] += SHAPING * (share - self._shares[other])
+                self.rewards[other] += self.shaping * (share - self._shares[other])
                 self._shares[other] = share
             self._rewarded = True
         over = game.is_over
@@ -345,6 +428,19 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
             self._deads_step_first()
         if self._rewarded:
             self._accumulate_rewards()
+
+    def _remapped(self, action: Any, legal: LegalMap, reason: str) -> Any:
+        """``illegal_action="remap"``: the legal action at the index's place among the legal indices
+        (``index mod`` their count, in index order); ``infos`` say what was refused."""
+        indices = sorted(legal.indices())
+        try:
+            position = int(action) % len(indices)
+        except (TypeError, ValueError):
+            position = 0
+        self.infos[self.agent_selection]["illegal_action"] = reason
+        move = legal.get(indices[position])
+        assert move is not None
+        return move
 
     def _end_for_illegal(self, agent: str, reason: str) -> None:
         for other in self.agents:
