@@ -42,6 +42,7 @@ from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
 from risk.bots.warlord import CommittedWarlord, WarlordBot
 from risk.rules.actions import Action, Attack, Place, Trade
 from risk.rules.game import Phase
+from risk.rules.pickling import picklable
 from risk.view import View
 
 EXPERT_ITERATIONS = 144
@@ -92,6 +93,8 @@ class Recipe:
     focus: bool = False
     neutrals: bool = True
 
+
+picklable(Recipe)  # a bot is copied with its recipe (RiskEnv.clone), also compiled
 
 # The expert of before issue 25's item 2.
 CLASSIC = Recipe()

@@ -59,6 +59,7 @@ from risk.rules.actions import (
     Trade,
 )
 from risk.rules.game import Phase
+from risk.rules.pickling import picklable
 from risk.view import View
 
 if TYPE_CHECKING:
@@ -95,6 +96,9 @@ class Style:
     border_ratio: float
     # Weight of the target continent when scoring attacks.
     continent_focus: float
+
+
+picklable(Style)  # a bot is copied with its style (RiskEnv.clone), also compiled
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # bot writers build on it, also compiled

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -13,13 +14,14 @@ from pettingzoo import AECEnv
 from risk.bots import Bot, make_bot
 from risk.bots.protocol import ExternalBot, is_external
 from risk.env.actions import DEFAULT_MAX_HAND, ActionCodec, LegalMap
+from risk.env.chance import BattleOutcome, battle_outcomes, grain_for, roll_of
 from risk.env.flat import FlatEncoder
 from risk.env.observation import Array, Observer
 from risk.env.render import BoardPicture, board_picture
 from risk.errors import IllegalActionError, RulesError
 from risk.maps import Board, load_map
 from risk.play.simulate import bot_seed
-from risk.rules.game import Game
+from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
 from risk.view import View
 
@@ -360,7 +362,11 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
                 bot.close()
 
     def _apply(self, action: Any) -> None:
-        self._game.apply(action)
+        forced = self._forced_roll
+        if forced is not None and forced[0] == self._applied:  # step_with_outcome's roll
+            self._game.apply_with_dice(action, forced[1], forced[2])
+        else:
+            self._game.apply(action)
         self._applied += 1  # the legal map cached in legal() is for the position before
 
     def _play_bots(self) -> None:
@@ -450,6 +456,169 @@ class RiskEnv(AECEnv[str, dict[str, Any], Any]):
         self._rewarded = True
         self._deads_step_first()
         self._accumulate_rewards()
+
+    # -- for search: OpenSpiel-style hooks ----------------------------------------------------------
+    # A search runs the environment forward many times from one position: clone() (or snapshot() and
+    # restore()) gives it a position of its own, information_state_tensor() what a player may know
+    # there, chance_outcomes() and step_with_outcome() a battle's roll as a step it chooses.
+
+    # step_with_outcome's roll: (the number of actions applied when the rolling action comes, the
+    # attacker's dice, the defender's dice); None: every roll from the game's generator.
+    _forced_roll: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+
+    def clone(self) -> RiskEnv:
+        """An independent environment in the same state: the game (its generator included, so the
+        same steps give the same game), the bots (copied with their state: generators, plans), the
+        agents' bookkeeping (agents, rewards, terminations, infos), the seed generator for the next
+        :meth:`reset`. The settings are shared (they never change); the clone's observer keeps arrays
+        of its own (its first observation of each seat is built anew). Stepping one changes nothing
+        in the other. A seat played by a program in another process (the line protocol) cannot be
+        cloned: :class:`~risk.errors.RulesError`."""
+        game = self._game
+        if any(isinstance(bot, ExternalBot) for bot in self.bots):
+            raise RulesError(
+                "a bot in another process (the line protocol) cannot be cloned: seat built-in bots"
+            )
+        other = copy.copy(self)
+        for name, value in vars(self).items():  # the containers the env changes, one level down
+            if isinstance(value, (list, dict, set, np.ndarray)):
+                setattr(other, name, copy.copy(value))
+        other.infos = {agent: dict(info) for agent, info in self.infos.items()}
+        other.game = copied = game.copy()
+        other.views = [View(copied, seat) for seat in range(len(copied.players))]
+        # A bot's references to the game, its views, the board and the rules go to the clone's.
+        memo: dict[int, Any] = {id(game): copied, id(self.board): self.board, id(self.rules): self.rules}
+        memo.update((id(old), new) for old, new in zip(self.views, other.views, strict=True))
+        other.bots = [None if bot is None else copy.deepcopy(bot, memo) for bot in self.bots]
+        # A seat given as a Bot object is that bot in the clone too: reset() seats it again.
+        specs: list[str | Bot] = []
+        for spec, bot in zip(self.seat_specs, other.bots, strict=True):
+            specs.append(bot if isinstance(spec, Bot) and bot is not None else spec)
+        other.seat_specs = specs
+        other.observer = self.observer.fresh()
+        other.np_random = copy.deepcopy(self.np_random)
+        return other
+
+    def snapshot(self) -> EnvSnapshot:
+        """The environment's whole state, to :meth:`restore` later (as often as wanted): a clone kept
+        aside, which nothing steps."""
+        return EnvSnapshot(self.clone())
+
+    def restore(self, snapshot: EnvSnapshot) -> None:
+        """Put the environment back in the state of ``snapshot`` (from :meth:`snapshot` of this
+        environment or of one with the same settings); the snapshot stays as it was."""
+        kept = snapshot.env
+        if (kept.rules, kept.board, kept.seat_specs_names, kept.max_turns) != (
+            self.rules,
+            self.board,
+            self.seat_specs_names,
+            self.max_turns,
+        ):
+            raise RulesError(
+                "this snapshot is of an environment with other settings (rules, board, seats, cap)"
+            )
+        self.__dict__.update(vars(kept.clone()))
+
+    @property
+    def seat_specs_names(self) -> tuple[str, ...]:
+        """Each seat's spec as a name (a Bot's class name): what :meth:`restore` compares."""
+        return tuple(spec if isinstance(spec, str) else type(spec).__name__ for spec in self.seat_specs)
+
+    def information_state_tensor(self, agent: str) -> Array:
+        """What ``agent``'s player may know now, as one flat ``float32`` vector (OpenSpiel's
+        information-state tensor): its observation (:mod:`risk.env.observation`, built from its View
+        alone: no other hand, mission, draw pile or generator) without the action mask, its fields in
+        :data:`~risk.env.observation.INFORMATION_FIELDS` order, each raveled. Its length is
+        ``env.observer.information_state_size()``. It is the position as the player sees it, not the
+        whole past it saw (the board, the cards traded and the last battle carry what stays known)."""
+        seat = self.seat_of.get(agent)
+        if seat is None:
+            raise RulesError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
+        return self.observer.information_state(self.observer.observe(self.views[seat], None))
+
+    def chance_outcomes(self, action: Any, grain: str | None = None) -> tuple[BattleOutcome, ...]:
+        """The outcomes of the battle's roll that stepping ``action`` (an index, legal now) makes,
+        with their exact probabilities (summing to 1); empty when the step rolls no battle the caller
+        may choose. The roll is the step's own when the action rolls at once (a ``defend``, an attack
+        on one army) or when a bot defends against the agent's attack (the bot's dice are asked of a
+        clone of it: what it will choose). Rolls later in the step (the bots' own battles) come from
+        the game's generator, as in :meth:`step`.
+
+        ``grain``: ``"losses"``, one outcome per result of the roll (at most three; the dice shown are
+        the likeliest throw with that result), or ``"dice"``, one per throw (each side's dice sorted
+        high to low); ``None`` (default): ``"dice"`` in a game whose dice can change after the roll
+        (the 1993 expert options), ``"losses"`` otherwise (:mod:`risk.env.chance`)."""
+        found = self._battle_in_step(action)
+        if found is None:
+            return ()
+        attacker_dice, defender_dice = found[1]
+        return battle_outcomes(attacker_dice, defender_dice, grain_for(self._game, grain))
+
+    def step_with_outcome(self, action: Any, outcome: BattleOutcome) -> None:
+        """:meth:`step` with the battle's roll given: ``outcome``, one of :meth:`chance_outcomes`'s for
+        ``action`` (of either grain). The game rolls those dice (``Game.apply_with_dice``: its
+        generator advances as if it had rolled); everything else is as :meth:`step`. Refused with
+        :class:`~risk.errors.IllegalActionError`, the environment unchanged, when the step rolls no
+        battle the caller may choose or ``outcome`` is not a roll of its dice."""
+        found = self._battle_in_step(action)
+        if found is None:
+            raise IllegalActionError(
+                f"action {action!r} ({self.codec.describe(int(action))}) rolls no battle in this step "
+                "whose dice may be chosen: step() it"
+            )
+        ahead, (attacker_dice, defender_dice) = found
+        if not any(
+            outcome in battle_outcomes(attacker_dice, defender_dice, grain) for grain in ("losses", "dice")
+        ):
+            raise IllegalActionError(
+                f"{outcome!r} is not an outcome of {attacker_dice} dice against {defender_dice}: "
+                "give one of chance_outcomes(action)"
+            )
+        self._forced_roll = (self._applied + ahead, outcome.attacker_dice, outcome.defender_dice)
+        try:
+            self.step(action)
+        finally:
+            self._forced_roll = None
+
+    def _battle_in_step(self, action: Any) -> tuple[int, tuple[int, int]] | None:
+        """The battle rolled by stepping ``action``, as (how many actions of the step come before the
+        rolling one: 0 the agent's own, 1 a bot's defence; the attacker's and the defender's number
+        of dice); None when the step rolls none the caller may choose. An illegal action raises."""
+        agent = self.agent_selection
+        if self.game is None or self.terminations[agent] or self.truncations[agent]:
+            return None
+        legal = self.legal()
+        move = legal.get(action) if type(action) is int else None
+        if move is None:
+            if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+                raise IllegalActionError(
+                    f"an action is a whole number in 0..{self.codec.size - 1}, not {action!r}"
+                )
+            move = self.codec.decode(int(action), self.views[self.seat_of[agent]], legal)
+        dice, after = roll_of(self.game, move)
+        if dice is not None:
+            return 0, dice
+        if after is None or after.phase is not Phase.DEFEND or self.bots[after.to_act] is None:
+            return None
+        # A bot defends: its choice, asked of a clone of the whole environment in the same place.
+        trial = self.clone()
+        game = trial.game
+        assert game is not None
+        game.apply(move)
+        seat = game.to_act
+        bot = trial.bots[seat]
+        assert bot is not None
+        dice, _ = roll_of(game, bot.choose(trial.views[seat]))
+        return None if dice is None else (1, dice)
+
+
+class EnvSnapshot:
+    """A :class:`RiskEnv`'s whole state, from :meth:`RiskEnv.snapshot`, for :meth:`RiskEnv.restore`."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: RiskEnv) -> None:
+        self.env = env
 
 
 def env(**kwargs: Any) -> RiskEnv:

@@ -73,6 +73,7 @@ differing only in the board out of sight give the same observations (tests/test_
 
 from __future__ import annotations
 
+import copy
 from array import array
 from collections.abc import Sequence
 from itertools import compress
@@ -145,6 +146,24 @@ BATTLE_FIELDS: Final = (
     "last_attacker_losses",
     "last_defender_losses",
     "last_conquered",
+)
+# The fields of an information state (Observer.information_state), in order: what the player knows,
+# without the legal actions (OpenSpiel asks for those apart).
+INFORMATION_FIELDS: Final = (
+    "owner",
+    "armies",
+    "visible",
+    "seen_age",
+    "units",
+    "continent",
+    "edge_index",
+    "hand",
+    "discard",
+    "seats",
+    "game",
+    "battle",
+    "mission",
+    "mission_cards",
 )
 _OCCUPY, _DEFEND = Phase.OCCUPY, Phase.DEFEND
 _REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
@@ -227,6 +246,17 @@ class Observer:
             }
         )
 
+    def fresh(self) -> Observer:
+        """An observer of the same board and seating that keeps no observation yet (for a clone of an
+        environment: its kept arrays are its own)."""
+        other = copy.copy(self)
+        other.forget()
+        return other
+
+    def forget(self) -> None:
+        """Drop the kept observations: the next of each seat is built anew."""
+        self._kept = {}
+
     def observe(self, view: View, legal: list[int] | None) -> dict[str, Array]:
         """The observation of ``view``'s player; ``legal``: the legal action indices (None: none).
         Updated from this seat's last observation through the same ``view``; else built anew."""
@@ -306,6 +336,21 @@ class Observer:
             "mission": np.array([self._mission(view, rel)], dtype=np.int32),
             "mission_cards": self._mission_cards(view, rel),
         }
+
+    def information_state(self, observation: dict[str, Array]) -> Array:
+        """``observation`` (of :meth:`observe` or :meth:`build`) as one flat ``float32`` vector: every
+        field but ``action_mask``, in :data:`INFORMATION_FIELDS` order, raveled (for search and game
+        theory: OpenSpiel's information-state tensor). Everything in it comes from the player's View."""
+        return np.concatenate([observation[field].ravel() for field in INFORMATION_FIELDS]).astype(np.float32)
+
+    def information_state_size(self) -> int:
+        """The length of :meth:`information_state`'s vector on this board and seating."""
+        size = 0
+        for field in INFORMATION_FIELDS:
+            shape = self.space[field].shape
+            assert shape is not None  # (every field is a Box)
+            size += int(np.prod(shape))
+        return size
 
     def _fog(self, view: View) -> dict[str, Array]:
         """The ``visible`` and ``seen_age`` channels (built anew: a fogged view's change every turn)."""
