@@ -6,13 +6,15 @@
 
 The environment is one of the set-ups `gymnasium.make` knows (risk.env.REGISTERED), as it is:
 ``risk/Crossroads-v0`` by default (2-player RISK on the 24-territory crossroads board: the flat
-observation, the compact action space, shaped rewards, a 60-turn cap), its opponent chosen per
-environment: the training runs ``--envs`` environments, most against ``random`` and some against
-``quick`` (``--quick-share``). MaskablePPO reads the legal actions from the environment's
-``action_masks()``. Every ``--eval-every`` steps the policy plays ``--curve-games`` games against
-each bot (seeds the training never plays); the curve is saved as ``learning_curve.png`` (and
-``.json``). At the end, ``--eval-games`` games against each bot, on seeds 0, 1, 2, ...: a game
-stopped by the turn cap counts as not a win; win rates with Wilson 95% intervals.
+observation, the compact action space, the "lead" reward, a 60-turn cap), its opponent chosen per
+environment: the training steps ``--envs`` environments (4) in this process, half against
+``random`` and half against ``quick`` (``--quick-share``). MaskablePPO reads the legal actions from
+the environment's ``action_masks()``; the policy is an MLP (two layers of 256). Every
+``--eval-every`` steps the greedy policy plays ``--curve-games`` games against each bot (seeds the
+training never plays); the curve is saved as ``learning_curve.png`` (and ``.json``). At the end,
+``--eval-games`` games against each bot, on seeds 0, 1, 2, ..., with a turn cap of
+``--eval-max-turns`` (100): a game stopped by the cap counts as not a win; win rates with Wilson 95%
+intervals (``summary.json``). The model is saved as ``model.zip`` (``MaskablePPO.load``).
 """
 
 from __future__ import annotations
@@ -147,10 +149,10 @@ def main() -> None:
         "--quick-share", type=float, default=0.5, help="share of the environments against quick"
     )
     parser.add_argument("--subprocess", action="store_true", help="one process per environment")
-    parser.add_argument("--eval-every", type=int, default=50_000)
-    parser.add_argument("--curve-games", type=int, default=40)
+    parser.add_argument("--eval-every", type=int, default=100_000)
+    parser.add_argument("--curve-games", type=int, default=30)
     parser.add_argument("--eval-games", type=int, default=200)
-    parser.add_argument("--eval-max-turns", type=int, default=60)
+    parser.add_argument("--eval-max-turns", type=int, default=100)
     parser.add_argument("--gamma", type=float, default=0.995)
     parser.add_argument("--ent-coef", type=float, default=0.01)
     parser.add_argument("--seed", type=int, default=0)

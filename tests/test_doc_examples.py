@@ -330,6 +330,14 @@ EXAMPLES: dict[str, Disposition] = {
     "docs/research.md: .venv/bin/python benchmarks/bench_env.py --max-turns 20": Run(
         instead=".venv/bin/python benchmarks/bench_env.py --max-turns 20 --games 1 --repeats 1 --only 2008-3"
     ),
+    "docs/research.md: pip install 'risk[learn]'": Covered(
+        ("tests/test_doc_examples.py::test_the_learn_extra_has_what_the_page_says",),
+        "an install from PyPI",
+    ),
+    "docs/research.md: python examples/maskable_ppo.py": Covered(
+        ("tests/test_env_learning.py::test_the_maskable_ppo_baseline_runs_a_few_thousand_steps",),
+        "30 minutes of training: the test runs it shortened",
+    ),
     "docs/research.md: python examples/learn/train.py --workers 2": Covered(
         ("tests/test_learn_example.py::test_a_short_training_run_writes_weights_that_load",),
         "minutes of training, and it writes the shipped weights",
@@ -459,6 +467,26 @@ def test_the_research_extra_has_what_the_page_says() -> None:
     extras = project["optional-dependencies"]
     named = {re.split(r"[<>=\[ ]", requirement)[0] for requirement in extras["research"]}
     assert {"pettingzoo", "gymnasium", "numpy"} <= named
+
+
+def test_the_learn_extra_has_what_the_page_says() -> None:
+    """The baseline's extra: the CPU build of torch that lies on the machines' disk (any other
+    version is a CUDA download of gigabytes), SB3 with sb3-contrib, matplotlib."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    learn = project["optional-dependencies"]["learn"]
+    named = {re.split(r"[<>=\[ ]", requirement)[0] for requirement in learn}
+    assert {
+        "pettingzoo",
+        "gymnasium",
+        "numpy",
+        "torch",
+        "stable-baselines3",
+        "sb3-contrib",
+        "matplotlib",
+    } <= named
+    assert "torch==2.13.0" in learn
 
 
 def params(kind: type, *shapes: str) -> list[Any]:
