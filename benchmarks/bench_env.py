@@ -25,7 +25,9 @@ by configuration, in the same repeat (which goes first alternates from repeat to
 that comes and goes falls on both alike; rates are in CPU seconds of this process (less sensitive
 than wall time to other processes); each rate is the median of ``--repeats`` runs and the ratio is
 the median of the repeats' own ratios (each taken from an engine run and an environment run next
-to each other). The load average before and after is printed.
+to each other); the wall-clock rates and ratio are printed beside them (on a busy machine the wall
+time counts the time other processes took the core). The load average before and after is printed,
+and the build measured (the compiled rules core, or pure Python with ``RISK_PURE=1``; docs/compiled.md).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from risk.build import running_build
 from risk.env import AGENT, RiskEnv, make_rules
 from risk.rules.game import Game
 from risk.rules.options import Rules
@@ -75,12 +78,12 @@ CONFIGS = tuple(
 )
 
 
-def engine_random(config: Config, games: int, max_turns: int) -> tuple[float, int, list[list[Any]]]:
-    """Random legal actions on the engine alone: CPU seconds, actions, and the actions played."""
+def engine_random(config: Config, games: int, max_turns: int) -> tuple[float, float, int, list[list[Any]]]:
+    """Random legal actions on the engine alone: CPU and wall seconds, actions, and the actions played."""
     rules = config.rules()
     played: list[list[Any]] = []
     actions = 0
-    started = time.process_time()
+    started, wall = time.process_time(), time.perf_counter()
     for seed in range(games):
         game = Game(rules, config.players, seed=seed)
         rng = random.Random(seed)
@@ -88,7 +91,7 @@ def engine_random(config: Config, games: int, max_turns: int) -> tuple[float, in
             game.apply(rng.choice(list(game.legal_actions())))
             actions += 1
         played.append([value for kind, _, value in game.history if kind == "action"])
-    return time.process_time() - started, actions, played
+    return time.process_time() - started, time.perf_counter() - wall, actions, played
 
 
 def engine_replay(config: Config, played: list[list[Any]]) -> tuple[float, int]:
@@ -102,13 +105,13 @@ def engine_replay(config: Config, played: list[list[Any]]) -> tuple[float, int]:
     return time.process_time() - started, sum(len(actions) for actions in played)
 
 
-def environment(config: Config, games: int, max_turns: int) -> tuple[float, int, int]:
-    """Random legal actions through RiskEnv: CPU seconds, steps, and the games that ended. The
+def environment(config: Config, games: int, max_turns: int) -> tuple[float, float, int, int]:
+    """Random legal actions through RiskEnv: CPU and wall seconds, steps, and the games that ended. The
     environment is made before the clock starts (once for many games, as a learner does); each
     game's ``reset`` is timed, as each game's ``Game(...)`` is on the engine's side."""
     env = RiskEnv(config.edition, config.game, [AGENT] * config.players, max_turns=max_turns)
     steps = finished = 0
-    started = time.process_time()
+    started, wall = time.process_time(), time.perf_counter()
     for seed in range(games):
         env.reset(seed=seed)
         rng = random.Random(seed)
@@ -123,7 +126,7 @@ def environment(config: Config, games: int, max_turns: int) -> tuple[float, int,
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         finished += bool(env.game is not None and env.game.is_over)
-    return time.process_time() - started, steps, finished
+    return time.process_time() - started, time.perf_counter() - wall, steps, finished
 
 
 @dataclass
@@ -132,6 +135,9 @@ class Figures:
     env: list[float]
     replay: list[float]
     ratios: list[float]
+    engine_wall: list[float]
+    env_wall: list[float]
+    wall_ratios: list[float]
     finished: int = 0
 
     def row(self) -> dict[str, float]:
@@ -142,11 +148,14 @@ class Figures:
             "ratio": statistics.median(self.ratios),
             "ratio_min": min(self.ratios),
             "ratio_max": max(self.ratios),
+            "engine_wall_actions_per_s": statistics.median(self.engine_wall),
+            "env_wall_steps_per_s": statistics.median(self.env_wall),
+            "wall_ratio": statistics.median(self.wall_ratios),
         }
 
 
 def measure(configs: list[Config], games: int, max_turns: int, repeats: int) -> dict[Config, Figures]:
-    figures = {config: Figures([], [], [], []) for config in configs}
+    figures = {config: Figures([], [], [], [], [], [], []) for config in configs}
     for repeat in range(repeats):
         for config in configs:
             into = figures[config]
@@ -154,17 +163,20 @@ def measure(configs: list[Config], games: int, max_turns: int, repeats: int) -> 
             for run in runs:
                 gc.collect()  # no run pays for another's garbage
                 if run == "engine":
-                    seconds, actions, played = engine_random(config, games, max_turns)
-                    engine_rate = actions / seconds
+                    seconds, wall, actions, played = engine_random(config, games, max_turns)
+                    engine_rate, engine_wall = actions / seconds, actions / wall
                     into.engine.append(engine_rate)
+                    into.engine_wall.append(engine_wall)
                     replay_seconds, replayed = engine_replay(config, played)
                     into.replay.append(replayed / replay_seconds)
                     del played
                 else:
-                    seconds, steps, into.finished = environment(config, games, max_turns)
-                    env_rate = steps / seconds
+                    seconds, wall, steps, into.finished = environment(config, games, max_turns)
+                    env_rate, env_wall = steps / seconds, steps / wall
                     into.env.append(env_rate)
+                    into.env_wall.append(env_wall)
             into.ratios.append(env_rate / engine_rate)
+            into.wall_ratios.append(env_wall / engine_wall)
             print(
                 f"  repeat {repeat + 1}/{repeats} {config.name}: engine {engine_rate:,.0f}/s, "
                 f"environment {env_rate:,.0f}/s, {env_rate / engine_rate:.2f}",
@@ -176,8 +188,8 @@ def measure(configs: list[Config], games: int, max_turns: int, repeats: int) -> 
 def table(figures: dict[Config, Figures], games: int) -> str:
     lines = [
         "| edition | game | players | engine, actions/s | environment, steps/s | ratio (min-max) | "
-        "goal 0.5 | replay, actions/s |",
-        "|---|---|---|---|---|---|---|---|",
+        "goal 0.5 | wall: engine, actions/s | wall: environment, steps/s | wall: ratio | replay, actions/s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for config, into in figures.items():
         row = into.row()
@@ -185,7 +197,8 @@ def table(figures: dict[Config, Figures], games: int) -> str:
             f"| {config.edition} | {config.game} | {config.players} | {row['engine_actions_per_s']:,.0f} | "
             f"{row['env_steps_per_s']:,.0f} | {row['ratio']:.2f} "
             f"({row['ratio_min']:.2f}-{row['ratio_max']:.2f}) | {'yes' if row['ratio'] >= GOAL else 'NO'} | "
-            f"{row['replay_actions_per_s']:,.0f} |"
+            f"{row['engine_wall_actions_per_s']:,.0f} | {row['env_wall_steps_per_s']:,.0f} | "
+            f"{row['wall_ratio']:.2f} | {row['replay_actions_per_s']:,.0f} |"
         )
     ended = sum(into.finished for into in figures.values())
     lines.append(f"\n(environment games that ended before the turn cap: {ended} of {games * len(figures)})")
@@ -210,17 +223,20 @@ def main() -> None:
     if games < 1 or repeats < 1 or max_turns < 1:
         parser.error("--games, --repeats and --max-turns must be at least 1")
     configs = [config for config in CONFIGS if not args.only or config.name in args.only]
+    print(f"build: {running_build()}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     started = time.perf_counter()
     figures = measure(configs, games, max_turns, repeats)
     print(
-        f"\n{games} games per run (seeds 0..{games - 1}, turn cap {max_turns}), rates in CPU seconds, "
-        f"medians of {repeats} interleaved runs, {time.perf_counter() - started:.0f} s in all:\n"
+        f"\n{running_build()}: {games} games per run (seeds 0..{games - 1}, turn cap {max_turns}), rates in "
+        f"CPU seconds (and wall), medians of {repeats} interleaved runs, "
+        f"{time.perf_counter() - started:.0f} s in all:\n"
     )
     print(table(figures, games))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.json:
-        data = {config.name: into.row() for config, into in figures.items()}
+        data: dict[str, Any] = {config.name: into.row() for config, into in figures.items()}
+        data["build"] = running_build()
         args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 

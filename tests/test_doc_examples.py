@@ -324,6 +324,10 @@ EXAMPLES: dict[str, Disposition] = {
     "docs/research.md: .venv/bin/python benchmarks/bench_env.py": Run(
         instead=".venv/bin/python benchmarks/bench_env.py --games 1 --repeats 1 --only 2008-3"
     ),
+    "docs/research.md: RISK_PURE=1 .venv/bin/python benchmarks/bench_env.py": Run(
+        instead="RISK_PURE=1 .venv/bin/python benchmarks/bench_env.py --games 1 --repeats 1 --only 2008-3",
+        expect="pure Python (RISK_PURE=1)",
+    ),
     "docs/research.md: .venv/bin/python benchmarks/bench_env.py --quick": Run(
         instead=".venv/bin/python benchmarks/bench_env.py --quick --games 1 --repeats 1 --only 2008-3"
     ),

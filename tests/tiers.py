@@ -14,9 +14,10 @@ import pytest
 
 # The files whose tests `make test` runs on the other build too (docs/testing.md): the build check, and
 # what the compiled core (tools/build_compiled.py's COMPILED: the rules, the map, the view, the bots'
-# hot paths) could get differently from pure Python: whole games byte for byte, move generation,
-# saved and copied states, the rules' worked examples, variants and properties, the fog and the view,
-# the determiniser, the float odds and the bots' decisions.
+# hot paths, the environments' observation and action space) could get differently from pure Python:
+# whole games byte for byte, move generation, saved and copied states, the rules' worked examples,
+# variants and properties, the fog and the view, the determiniser, the float odds, the bots' decisions
+# and the environments' observations and legal actions.
 BOTH_BUILDS = frozenset(
     {
         "test_compiled.py",
@@ -34,6 +35,7 @@ BOTH_BUILDS = frozenset(
         "test_view.py",
         "test_odds_float.py",
         "test_bots.py",
+        "test_env.py",
     }
 )
 

@@ -74,10 +74,8 @@ differing only in the board out of sight give the same observations (tests/test_
 from __future__ import annotations
 
 import copy
-from array import array
+import struct
 from collections.abc import Sequence
-from itertools import compress
-from operator import attrgetter, ne
 from typing import Any, Final
 
 import numpy as np
@@ -167,23 +165,38 @@ INFORMATION_FIELDS: Final = (
 )
 _OCCUPY, _DEFEND = Phase.OCCUPY, Phase.DEFEND
 _REINFORCE, _ELIMINATION_TRADE = Phase.REINFORCE, Phase.ELIMINATION_TRADE
-# The View's facts of the game row read in one call: GAME_FIELDS less the three computed ones.
-_GAME_FACTS: Final = attrgetter(
-    *(name for name in GAME_FIELDS if name not in ("next_set_value", "must_trade", "open_invasion"))
-)
-# The facts behind the seat columns alive, cards and setup_armies, the hand, the discard pile and the
-# secret mission, read in one call.
-_SEAT_FACTS: Final = attrgetter("alive", "setup_armies", "hand_sizes", "hand", "discard", "mission")
-# What the battle row shows, read in one call.
-_BATTLE_FACTS: Final = attrgetter(
-    "phase", "pending_attack", "pending_occupation", "pending_roll", "last_battle"
-)
+# Rows and parts of rows written into the kept int32 arrays at a byte offset, the values converted in
+# one call (array("i", values) and a memoryview's slice took three times the instructions).
+_GAME_ROW: Final = struct.Struct(f"{len(GAME_FIELDS)}i")
+_ATTACK_PART: Final = struct.Struct("3i")  # the battle row's columns 0-2, 3-6, 7-14 and 15-24
+_OCCUPATION_PART: Final = struct.Struct("4i")
+_ROLL_PART: Final = struct.Struct("8i")
+_LAST_PART: Final = struct.Struct("10i")
 _NO_DICE: Final = (0, 0, 0)  # the dice columns of a side that rolled fewer (3 attacker's, 2 defender's)
 FEW: Final = 24  # up to this many legal indices, the mask is set one by one
 CARDS_EACH: Final = 4  # Mission RISK: four mission cards each, one of each rank
 BIG: Final = 2**31 - 1  # the bound of a count (armies, turns)
 
 Array = NDArray[Any]
+
+
+def _seat_facts(view: View) -> tuple[Any, ...]:
+    """The facts behind the seat columns alive, cards and setup_armies, the hand, the discard pile and
+    the secret mission (read attribute by attribute: native calls in the compiled build)."""
+    return (view.alive, view.setup_armies, view.hand_sizes, view.hand, view.discard, view.mission)
+
+
+def _battle_facts(
+    view: View,
+) -> tuple[
+    Phase,
+    tuple[int, int, int] | None,
+    tuple[int, int, int] | None,
+    tuple[int, int, tuple[int, ...], tuple[int, ...], bool] | None,
+    Battle | None,
+]:
+    """What the battle row shows."""
+    return view.phase, view.pending_attack, view.pending_occupation, view.pending_roll, view.last_battle
 
 
 def secret_mission_names(seats: int, board: Board | None = None) -> tuple[str, ...]:
@@ -265,7 +278,7 @@ class Observer:
             kept = self._kept[view.player] = _Kept(view, self.build(view, None))
         else:
             self._update(kept, view)
-        mask = np.zeros(self.action_count, dtype=np.int8)
+        mask = np.zeros(self.action_count, np.int8)
         if legal:
             if len(legal) > FEW:
                 mask[legal] = 1
@@ -278,18 +291,29 @@ class Observer:
         mission_cards = (
             self._mission_cards(view, rel) if kept.mission_card_game else kept.mission_cards.copy()
         )
+        if view.fogged:
+            visible, age = self._fog(view)
+        else:
+            visible, age = self._all_visible.copy(), self._no_age.copy()
+        # The game row: rewritten in the kept array when it changed, then copied (one NumPy call
+        # where np.array of the row made one from 16 Python ints).
+        row = self._game_row(view, rel)
+        if row != kept.seen_game:
+            kept.seen_game = row
+            _GAME_ROW.pack_into(kept.game_bits, 0, *row)
         return {
             "action_mask": mask,
             "owner": kept.owner.copy(),
             "armies": kept.armies.copy(),
-            **self._fog(view),
+            "visible": visible,
+            "seen_age": age,
             "units": kept.units.copy(),
             "continent": self._continent.copy(),
             "edge_index": self._edge_index.copy(),
             "hand": kept.hand.copy(),
             "discard": kept.discard.copy(),
             "seats": kept.seats.copy(),
-            "game": self._game(view, rel),
+            "game": kept.game.copy(),
             "battle": self._kept_battle(kept, view),
             "mission": kept.mission.copy(),
             "mission_cards": mission_cards,
@@ -320,11 +344,13 @@ class Observer:
         mask = np.zeros(self.action_count, dtype=np.int8)
         if legal:
             mask[legal] = 1
+        visible, age = self._fog(view)
         return {
             "action_mask": mask,
             "owner": owner,
             "armies": armies,
-            **self._fog(view),
+            "visible": visible,
+            "seen_age": age,
             "units": units,
             "continent": self._continent.copy(),
             "edge_index": self._edge_index.copy(),
@@ -352,17 +378,17 @@ class Observer:
             size += int(np.prod(shape))
         return size
 
-    def _fog(self, view: View) -> dict[str, Array]:
+    def _fog(self, view: View) -> tuple[Array, Array]:
         """The ``visible`` and ``seen_age`` channels (built anew: a fogged view's change every turn)."""
         if not view.fogged:
-            return {"visible": self._all_visible.copy(), "seen_age": self._no_age.copy()}
+            return self._all_visible.copy(), self._no_age.copy()
         territories, turn = self._range, view.turn
         count = self.territories
         visible = np.fromiter((view.visible(t) for t in territories), dtype=np.int32, count=count)
         # Never seen (seen_turn -1): turn + 1, older than anything seen.
         age = np.fromiter((turn - view.seen_turn(t) for t in territories), dtype=np.int32, count=count)
         age[visible == 1] = 0
-        return {"visible": visible, "seen_age": age}
+        return visible, age
 
     # -- the incremental update ----------------------------------------------------------------------
     def _update(self, kept: _Kept, view: View) -> None:
@@ -374,7 +400,7 @@ class Observer:
             else:  # the seats' territories and armies follow the territories that changed
                 self._territories(kept, owner, armies)
         # The other facts read in one call and compared in one: most often none has changed.
-        facts = _SEAT_FACTS(view)
+        facts = _seat_facts(view)
         if facts != kept.seen_facts:
             self._facts(kept, view, facts)
         if kept.team_game:
@@ -397,7 +423,7 @@ class Observer:
             seats[:, 9] = self._seats(view, kept.rel, kept.units)[:, 9]
 
     def _facts(self, kept: _Kept, view: View, facts: tuple[Any, ...]) -> None:
-        """Rewrite what changed among the facts of ``_SEAT_FACTS`` (copies kept: the View's are live)."""
+        """Rewrite what changed among the facts of ``_seat_facts`` (copies kept: the View's are live)."""
         alive, setup, sizes, hand, discard, mission = facts
         seen_alive, seen_setup, seen_sizes, seen_hand, seen_discard, seen_mission = kept.seen_facts
         if alive != seen_alive:
@@ -416,16 +442,15 @@ class Observer:
             kept.mission[0] = self._mission(view, kept.rel)
         kept.seen_facts = (list(alive), list(setup), sizes, hand, list(discard), mission)
 
-    def _territories(self, kept: _Kept, owner: Sequence[int], armies: Sequence[int]) -> None:
+    def _territories(self, kept: _Kept, owner: list[int], armies: list[int]) -> None:
         """Games without shared territories: each territory whose owner or armies changed, its row of
         ``units`` and the seats' territories and armies by the difference (a seat's territories are
         those it holds: ``territory_count`` is not read)."""
         seen_owner, seen_armies = kept.seen_owner, kept.seen_armies
-        span = self._range
-        # The territories that differ, compared in C (compress and map: no Python loop over the board).
-        changed = list(compress(span, map(ne, armies, seen_armies)))
-        if owner != seen_owner:
-            changed += compress(span, map(ne, owner, seen_owner))
+        # The territories that differ: a loop over typed lists, native code in the compiled build.
+        changed = [
+            t for t in range(self.territories) if armies[t] != seen_armies[t] or owner[t] != seen_owner[t]
+        ]
         code, p, width = kept.code, self.seats, len(SEAT_FIELDS)
         # Through memoryviews of the kept arrays: a scalar written at half NumPy's cost.
         owner_now, armies_now = kept.owner_bits, kept.armies_bits
@@ -434,8 +459,6 @@ class Observer:
             seat, count = owner[t], armies[t]
             before, after, lost = code[seen_owner[t]], code[seat], seen_armies[t]
             if before == after:
-                if lost == count:
-                    continue  # listed twice (owner and armies): done already
                 # The same holder, other armies: the most frequent change (a battle, a placement).
                 if after < p:
                     units[t * p + after] = count
@@ -504,54 +527,52 @@ class Observer:
         return np.array(rows, dtype=np.int32)
 
     def _game(self, view: View, rel: list[int]) -> Array:
-        facts = _GAME_FACTS(view)
-        phase, turn, current, to_act, pending, deck, sets = facts[:7]
-        conquered, placed, traded, attacked, conquests, placing = facts[7:]  # (fogged by the View)
+        return np.array(self._game_row(view, rel), dtype=np.int32)
+
+    def _game_row(self, view: View, rel: list[int]) -> tuple[int, ...]:
+        phase = view.phase
         next_value = view.next_set_value()
         invasion = view.open_invasion if view.active_neutrals else None
-        return np.array(
-            [
-                phase,
-                turn,
-                rel[current],
-                rel[to_act],
-                pending,
-                deck,
-                sets,
-                0 if next_value is None else next_value,
-                conquered,
-                placed,
-                traded,
-                attacked,
-                conquests,
-                (phase is _REINFORCE or phase is _ELIMINATION_TRADE) and view.must_trade(view.player),
-                rel[placing],
-                self.territories if invasion is None else invasion,
-            ],
-            dtype=np.int32,
+        return (  # GAME_FIELDS (the counts of this turn fogged by the View)
+            phase,
+            view.turn,
+            rel[view.current],
+            rel[view.to_act],
+            view.pending,
+            view.deck_size,
+            view.sets_traded,
+            0 if next_value is None else next_value,
+            view.conquered_this_turn,
+            view.placed_this_turn,
+            view.traded_this_turn,
+            view.attacked_this_turn,
+            view.conquests_this_turn,
+            (phase is _REINFORCE or phase is _ELIMINATION_TRADE) and view.must_trade(view.player),
+            rel[view.placing_for],
+            self.territories if invasion is None else invasion,
         )
 
     def _kept_battle(self, kept: _Kept, view: View) -> Array:
         """The battle row: each of its four parts rewritten only when what it shows changed (a
         move-in's range: whenever one is shown)."""
-        phase, attack, occupation, roll, battle = _BATTLE_FACTS(view)
+        phase, attack, occupation, roll, battle = _battle_facts(view)
         bits = kept.battle_bits
         if battle is not kept.seen_last:
             kept.seen_last = battle
-            bits[15:25] = array("i", self._last_part(battle))
+            _LAST_PART.pack_into(bits, 15 * 4, *self._last_part(battle))
         if attack is not kept.seen_attack or (phase is _DEFEND) != kept.attack_shown:
             kept.seen_attack, kept.attack_shown = attack, phase is _DEFEND
-            bits[0:3] = array("i", self._attack_part(attack, phase))
+            _ATTACK_PART.pack_into(bits, 0, *self._attack_part(attack, phase))
         if roll is not kept.seen_roll:
             kept.seen_roll = roll
-            bits[7:15] = array("i", self._roll_part(roll))
+            _ROLL_PART.pack_into(bits, 7 * 4, *self._roll_part(roll))
         if phase is _OCCUPY or kept.occupation_shown:
             kept.occupation_shown = phase is _OCCUPY
-            bits[3:7] = array("i", self._occupation_part(view, occupation, phase))
+            _OCCUPATION_PART.pack_into(bits, 3 * 4, *self._occupation_part(view, occupation, phase))
         return kept.battle.copy()
 
     def _battle(self, view: View) -> Array:
-        phase, attack, occupation, roll, battle = _BATTLE_FACTS(view)
+        phase, attack, occupation, roll, battle = _battle_facts(view)
         return np.array(
             (
                 *self._attack_part(attack, phase),
@@ -637,6 +658,8 @@ class _Kept:
         "battle_bits",
         "code",
         "discard",
+        "game",
+        "game_bits",
         "hand",
         "headquarters_game",
         "me",
@@ -655,6 +678,7 @@ class _Kept:
         "seen_capitals",
         "seen_count",
         "seen_facts",
+        "seen_game",
         "seen_last",
         "seen_owner",
         "seen_roll",
@@ -692,14 +716,18 @@ class _Kept:
         units = view.units
         self.seen_units = [] if units is None else [list(row) for row in units]
         self.seen_count = list(view.territory_count)
-        alive, setup, sizes, hand, discard, mission = _SEAT_FACTS(view)
+        alive, setup, sizes, hand, discard, mission = _seat_facts(view)
         self.seen_facts = (list(alive), list(setup), sizes, hand, list(discard), mission)
         self.seen_capitals = (view.capitals, view.phase == Phase.CHOOSE_CAPITAL)
         self.seen_ally = list(view.ally)
+        # The game row and the values it was last written from (none yet: written at the first observe).
+        self.game = built["game"]
+        self.game_bits = _flat(self.game)
+        self.seen_game: tuple[int, ...] = ()
         # The battle row and what its parts show (see Observer._kept_battle).
         self.battle = built["battle"]
         self.battle_bits = _flat(self.battle)
-        phase, self.seen_attack, _, self.seen_roll, self.seen_last = _BATTLE_FACTS(view)
+        phase, self.seen_attack, _, self.seen_roll, self.seen_last = _battle_facts(view)
         self.attack_shown, self.occupation_shown = phase is _DEFEND, phase is _OCCUPY
 
     def set_column(self, column: int, by_seat: Sequence[int]) -> None:
