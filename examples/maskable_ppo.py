@@ -59,17 +59,17 @@ def make_env(
 
 
 def play(
-    model: MaskablePPO, env_id: str, opponent: str, games: int, first_seed: int, max_turns: int
+    model: MaskablePPO, env_id: str, opponent: str, games: int, first_seed: int, max_turns: int, sample: bool
 ) -> dict[str, int]:
-    """``games`` games of the greedy policy against ``opponent``: wins, losses and capped games."""
+    """``games`` games of the policy against ``opponent`` (its likeliest action each step, or with
+    ``sample`` an action drawn from it): wins, losses and capped games."""
     env = gymnasium.make(env_id, seats=["agent", opponent], max_turns=max_turns, reward="win")
     results = {"wins": 0, "losses": 0, "capped": 0}
     for game in range(games):
         observation, info = env.reset(seed=first_seed + game)
         while True:
-            action, _ = model.predict(
-                observation, action_masks=info["action_mask"].astype(bool), deterministic=True
-            )
+            masks = info["action_mask"].astype(bool)
+            action, _ = model.predict(observation, action_masks=masks, deterministic=not sample)
             observation, reward, terminated, truncated, info = env.step(int(action))
             if terminated or truncated:
                 results["wins" if reward > 0 else "capped" if truncated else "losses"] += 1
@@ -81,8 +81,11 @@ def play(
 class Curve(BaseCallback):
     """Measures the policy every ``every`` steps, and stops the training at the time budget."""
 
-    def __init__(self, env_id: str, every: int, games: int, seconds: float, max_turns: int) -> None:
+    def __init__(
+        self, env_id: str, every: int, games: int, seconds: float, max_turns: int, sample: bool
+    ) -> None:
         super().__init__()
+        self.sample = sample
         self.env_id, self.every, self.games, self.seconds, self.max_turns = (
             env_id,
             every,
@@ -106,7 +109,9 @@ class Curve(BaseCallback):
             "minutes": (time.monotonic() - self.started) / 60,
         }
         for opponent in ("random", "quick"):
-            result = play(self.model, self.env_id, opponent, self.games, CURVE_SEEDS, self.max_turns)
+            result = play(
+                self.model, self.env_id, opponent, self.games, CURVE_SEEDS, self.max_turns, self.sample
+            )
             point[opponent] = result["wins"] / self.games
         self.points.append(point)
         print(
@@ -155,6 +160,9 @@ def main() -> None:
     parser.add_argument("--eval-max-turns", type=int, default=100)
     parser.add_argument("--gamma", type=float, default=0.995)
     parser.add_argument("--ent-coef", type=float, default=0.01)
+    parser.add_argument(
+        "--sample", action="store_true", help="measure the policy drawing its actions, not its likeliest"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", type=Path, default=Path("ppo-risk"))
@@ -183,7 +191,9 @@ def main() -> None:
         seed=args.seed,
         verbose=0,
     )
-    curve = Curve(args.env_id, args.eval_every, args.curve_games, args.minutes * 60, args.eval_max_turns)
+    curve = Curve(
+        args.env_id, args.eval_every, args.curve_games, args.minutes * 60, args.eval_max_turns, args.sample
+    )
     started = time.monotonic()
     model.learn(total_timesteps=args.steps, callback=curve)
     trained = time.monotonic() - started
@@ -196,7 +206,7 @@ def main() -> None:
     print(f"trained {steps} steps in {trained / 60:.1f} minutes ({steps / trained:.0f} steps/s)")
     summary: dict[str, Any] = {"steps": model.num_timesteps, "training_seconds": trained, "evaluation": {}}
     for opponent in ("random", "quick"):
-        result = play(model, args.env_id, opponent, args.eval_games, 0, args.eval_max_turns)
+        result = play(model, args.env_id, opponent, args.eval_games, 0, args.eval_max_turns, args.sample)
         low, high = wilson(result["wins"], args.eval_games)
         summary["evaluation"][opponent] = {**result, "games": args.eval_games, "wilson_95": [low, high]}
         wins, games = result["wins"], args.eval_games

@@ -73,7 +73,6 @@ differing only in the board out of sight give the same observations (tests/test_
 
 from __future__ import annotations
 
-import copy
 import struct
 from collections.abc import Sequence
 from typing import Any, Final
@@ -223,6 +222,7 @@ class Observer:
 
     def __init__(self, view: View, action_count: int, edges: tuple[tuple[int, int], ...]) -> None:
         board = view.board
+        self._made_from = (view, edges)  # for fresh(): a compiled class has no copy.copy
         self.territories = t = len(board)
         self.seats = p = len(view.players)
         self.cards = c = board.card_count
@@ -262,9 +262,8 @@ class Observer:
     def fresh(self) -> Observer:
         """An observer of the same board and seating that keeps no observation yet (for a clone of an
         environment: its kept arrays are its own)."""
-        other = copy.copy(self)
-        other.forget()
-        return other
+        view, edges = self._made_from
+        return Observer(view, self.action_count, edges)
 
     def forget(self) -> None:
         """Drop the kept observations: the next of each seat is built anew."""
