@@ -101,6 +101,9 @@ class Curve(BaseCallback):
         if self.num_timesteps >= self.next_at:
             self.next_at += self.every
             self.measure()
+        return self.in_time()
+
+    def in_time(self) -> bool:
         return time.monotonic() - self.started < self.seconds
 
     def measure(self) -> None:
@@ -153,6 +156,9 @@ def main() -> None:
     parser.add_argument(
         "--quick-share", type=float, default=0.5, help="share of the environments against quick"
     )
+    parser.add_argument(
+        "--quick-from", type=int, default=0, help="train against random alone for this many steps first"
+    )
     parser.add_argument("--subprocess", action="store_true", help="one process per environment")
     parser.add_argument("--eval-every", type=int, default=100_000)
     parser.add_argument("--curve-games", type=int, default=30)
@@ -172,11 +178,17 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     quick_envs = round(args.envs * args.quick_share)
     opponents = ["quick"] * quick_envs + ["random"] * (args.envs - quick_envs)
-    builders = [
-        make_env(args.env_id, opponent, TRAINING_SEEDS + args.seed * 1000 + i)
-        for i, opponent in enumerate(opponents)
-    ]
-    vec: VecEnv = SubprocVecEnv(builders) if args.subprocess else DummyVecEnv(builders)
+
+    def vector(chosen: list[str]) -> VecEnv:
+        builders = [
+            make_env(args.env_id, opponent, TRAINING_SEEDS + args.seed * 1000 + i)
+            for i, opponent in enumerate(chosen)
+        ]
+        return SubprocVecEnv(builders) if args.subprocess else DummyVecEnv(builders)
+
+    # A curriculum: random opponents alone for the first --quick-from steps (losing every game to
+    # quick from the first step can teach a policy to give up), then the mix.
+    vec = vector(["random"] * args.envs if args.quick_from > 0 else opponents)
     model = MaskablePPO(
         "MlpPolicy",
         vec,
@@ -195,7 +207,15 @@ def main() -> None:
         args.env_id, args.eval_every, args.curve_games, args.minutes * 60, args.eval_max_turns, args.sample
     )
     started = time.monotonic()
-    model.learn(total_timesteps=args.steps, callback=curve)
+    if args.quick_from > 0:
+        model.learn(total_timesteps=min(args.quick_from, args.steps), callback=curve)
+        if curve.in_time() and model.num_timesteps < args.steps:
+            model.set_env(vector(opponents))
+            model.learn(
+                total_timesteps=args.steps - model.num_timesteps, callback=curve, reset_num_timesteps=False
+            )
+    else:
+        model.learn(total_timesteps=args.steps, callback=curve)
     trained = time.monotonic() - started
     curve.measure()
     model.save(args.out / "model.zip")
