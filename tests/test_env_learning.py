@@ -221,7 +221,18 @@ def test_the_maskable_ppo_baseline_runs_a_few_thousand_steps(tmp_path: Path) -> 
     command = [
         sys.executable,
         str(ROOT / "examples" / "maskable_ppo.py"),
-        *("--steps", "2048", "--envs", "2", "--eval-every", "1024", "--curve-games", "2"),
+        *(
+            "--steps",
+            "2048",
+            "--envs",
+            "2",
+            "--quick-from",
+            "1024",
+            "--eval-every",
+            "1024",
+            "--curve-games",
+            "2",
+        ),
         *("--eval-games", "3", "--eval-max-turns", "8", "--out", str(tmp_path)),
     ]
     finished = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
