@@ -7,8 +7,9 @@
 The environment is one of the set-ups `gymnasium.make` knows (risk.env.REGISTERED), as it is:
 ``risk/Crossroads-v0`` by default (2-player RISK on the 24-territory crossroads board: the flat
 observation, the compact action space, the "lead" reward, a 60-turn cap), its opponent chosen per
-environment: the training steps ``--envs`` environments (4) in this process, half against
-``random`` and half against ``quick`` (``--quick-share``). MaskablePPO reads the legal actions from
+environment: the training steps ``--envs`` environments (4) in this process, all against
+``random`` for the first ``--quick-from`` steps (400,000), then half against ``random`` and half
+against ``quick`` (``--quick-share``). MaskablePPO reads the legal actions from
 the environment's ``action_masks()``; the policy is an MLP (two layers of 256). Every
 ``--eval-every`` steps the greedy policy plays ``--curve-games`` games against each bot (seeds the
 training never plays); the curve is saved as ``learning_curve.png`` (and ``.json``). At the end,
@@ -157,7 +158,7 @@ def main() -> None:
         "--quick-share", type=float, default=0.5, help="share of the environments against quick"
     )
     parser.add_argument(
-        "--quick-from", type=int, default=0, help="train against random alone for this many steps first"
+        "--quick-from", type=int, default=400_000, help="train against random alone for this many steps first"
     )
     parser.add_argument("--subprocess", action="store_true", help="one process per environment")
     parser.add_argument("--eval-every", type=int, default=100_000)
