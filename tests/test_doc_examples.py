@@ -315,7 +315,12 @@ EXAMPLES: dict[str, Disposition] = {
     ),
     "docs/research.md: import numpy as np": Run(replace=(("max_turns=500", "max_turns=10"),)),
     "docs/research.md: from risk.env import RiskGymEnv": Run(),
-    "docs/research.md: import gymnasium": Run(),
+    "docs/research.md: import gymnasium": Run(
+        replace=(
+            ("n_steps=256, batch_size=64", "n_steps=32, batch_size=32"),
+            ("total_timesteps=512", "total_timesteps=64"),
+        )
+    ),
     "docs/research.md: from risk.env import RiskEnv": Run(expect="expected share of the board after it"),
     "docs/research.md: import pyspiel": Run(expect="[0.0, 0.0, 0.0]"),
     'docs/research.md: >>> env = RiskEnv("2008", "world", ["agent", "quick", "quick"])': Run(
