@@ -81,3 +81,26 @@ def test_your_move_first_then_the_games_waiting_for_others(
     assert not page.errors
     shot(page, f"mine-{'laptop' if viewport is LAPTOP else 'phone'}")
     page.context.close()
+
+
+def test_a_link_pasted_before_the_page_is_ready_is_taken(browser: Any, port: int) -> None:
+    """The seat-link form works from the first moment: pasted while the page still waits for the
+    server (its /api/meta held back here), the link is added, not submitted by the browser as a
+    form (which reloaded the page and lost it: CI met it on a loaded machine)."""
+    game_id, tokens, to_act = two_humans_game(port)
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    held_back: list[Any] = []
+    page.route("**/api/meta", lambda route: held_back.append(route))
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.click(".seat-links summary")
+    page.fill("#seat-link", f"http://127.0.0.1:{port}/game/{game_id}#token={tokens[to_act]}")
+    page.click("#add-seat-link button[type=submit]")
+    assert held_back, "the page asked for /api/meta"
+    for route in held_back:
+        route.continue_()
+    items = page.locator("#my-games .game-item")
+    expect(items).to_have_count(1, timeout=15_000)
+    expect(items.nth(0)).to_have_attribute("data-game", game_id)
+    assert page.url == f"http://127.0.0.1:{port}/"  # no reload: the form was not submitted
+    context.close()

@@ -78,6 +78,9 @@ const F = {
 
 // -- start ------------------------------------------------------------------------------------------
 async function start() {
+  // First, before any wait: a link pasted (or carried in #seats=) as soon as the page shows is taken
+  // by this page, not submitted by the browser as a form (which reloaded the page and lost it).
+  initSeatLinks();
   try {
     F.meta = await api.meta();
   } catch (error) {
@@ -141,7 +144,6 @@ async function start() {
     fitSeats();
     renderSeats();
   });
-  initSeatLinks(); // before the first list: seats carried in the link are in it
   refreshLists();
   setInterval(() => {
     if (!document.hidden) refreshLists();
