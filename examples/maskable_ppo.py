@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -35,17 +34,10 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 import risk.env  # noqa: F401  (registers the risk/... ids with Gymnasium)
+from risk.play.tournament import wilson_interval
 
 TRAINING_SEEDS = 2**32  # training games draw their seeds at or above this; evaluation uses 0, 1, 2...
 CURVE_SEEDS = 2**31
-
-
-def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% for the default ``z``)."""
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def make_env(
@@ -228,7 +220,7 @@ def main() -> None:
     summary: dict[str, Any] = {"steps": model.num_timesteps, "training_seconds": trained, "evaluation": {}}
     for opponent in ("random", "quick"):
         result = play(model, args.env_id, opponent, args.eval_games, 0, args.eval_max_turns, args.sample)
-        low, high = wilson(result["wins"], args.eval_games)
+        low, high = wilson_interval(result["wins"], args.eval_games)
         summary["evaluation"][opponent] = {**result, "games": args.eval_games, "wilson_95": [low, high]}
         wins, games = result["wins"], args.eval_games
         print(

@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import cache
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,11 +47,13 @@ class BoardPicture:
     """The pictures of one board: :meth:`frame` colours the territories of a position."""
 
     def __init__(self, board: Board, width: int = WIDTH) -> None:
-        shapes, (left, top, right, bottom) = _shapes(board)
+        drawing = load_drawing(board.drawing) if board.drawing else None
+        shapes, (left, top, right, bottom) = _shapes(board, drawing)
         scale = width / max(right - left, 1e-9)
         self.width = width
         self.height = max(1, round((bottom - top) * scale))
-        self.points = [((x - left) * scale, (y - top) * scale) for x, y in _label_points(board, shapes)]
+        points = _label_points(board, drawing, shapes)
+        self.points = [((x - left) * scale, (y - top) * scale) for x, y in points]
         self.index: Raster = np.full((self.height, width), -1, dtype=np.int16)
         self.edge = np.zeros((self.height, width), dtype=bool)
         self.has_shapes = bool(shapes)
@@ -119,9 +121,10 @@ def board_picture(board: Board, width: int = WIDTH) -> BoardPicture:
     return BoardPicture(board, width)
 
 
-def _shapes(board: Board) -> tuple[list[list[list[tuple[float, float]]]], tuple[float, float, float, float]]:
+def _shapes(
+    board: Board, drawing: dict[str, Any] | None
+) -> tuple[list[list[list[tuple[float, float]]]], tuple[float, float, float, float]]:
     """Each territory's rings (polygons) and the picture's bounds (left, top, right, bottom)."""
-    drawing = load_drawing(board.drawing) if board.drawing else None
     shapes: list[list[list[tuple[float, float]]]] = []
     if drawing is not None and all(board.slug_of(t) in drawing["territories"] for t in range(len(board))):
         shapes = [_path_rings(drawing["territories"][board.slug_of(t)]["path"]) for t in range(len(board))]
@@ -129,7 +132,9 @@ def _shapes(board: Board) -> tuple[list[list[list[tuple[float, float]]]], tuple[
         return shapes, (left, top, left + width, top + height)
     if all(t.outline for t in board.territories):
         shapes = [[list(t.outline)] for t in board.territories]
-    points = [point for rings in shapes for ring in rings for point in ring] or _label_points(board, [])
+    points = [point for rings in shapes for ring in rings for point in ring] or _label_points(
+        board, drawing, []
+    )
     if board.size is not None:
         return shapes, (0.0, 0.0, board.size[0], board.size[1])
     xs, ys = [x for x, _ in points], [y for _, y in points]
@@ -137,10 +142,11 @@ def _shapes(board: Board) -> tuple[list[list[list[tuple[float, float]]]], tuple[
     return shapes, (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
 
 
-def _label_points(board: Board, shapes: list[list[list[tuple[float, float]]]]) -> list[tuple[float, float]]:
+def _label_points(
+    board: Board, drawing: dict[str, Any] | None, shapes: list[list[list[tuple[float, float]]]]
+) -> list[tuple[float, float]]:
     """Where each territory's disc goes: the drawing's label point, else the board's, else the
     centre of its outline, else a place on a circle."""
-    drawing = load_drawing(board.drawing) if board.drawing else None
     points: list[tuple[float, float]] = []
     count = len(board)
     for t, territory in enumerate(board.territories):
