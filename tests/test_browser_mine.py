@@ -59,8 +59,12 @@ def test_your_move_first_then_the_games_waiting_for_others(
     page = open_lobby(browser, port, viewport)
     page.evaluate("held => localStorage.setItem('risk.seats.v1', JSON.stringify(held))", held)
     page.reload()
+    # The held game drawn first: its line, put in above the fold, moves the fold down (a click aimed
+    # before that landed elsewhere on a loaded machine and the fold stayed shut: CI met it).
+    expect(page.locator("#my-games .game-item")).to_have_count(1, timeout=15_000)
     # The game where it is this browser's move is added from its link, pasted, as from another device.
     page.click(".seat-links summary")
+    expect(page.locator("#seat-link")).to_be_visible()
     page.fill("#seat-link", f"http://127.0.0.1:{port}/game/{mine_id}#token={mine_tokens[mine_to_act]}")
     page.click("#add-seat-link button[type=submit]")
     page.fill("#seat-link", f"http://127.0.0.1:{port}/game/{mine_id}#token={'x' * 32}")
