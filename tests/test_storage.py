@@ -510,6 +510,9 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
         "boards",
         "notify_subscriptions",
         "outbox",
+        "accounts",
+        "account_sessions",
+        "sign_in_failures",
     }
 
 

@@ -14,20 +14,36 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from risk.server.api import after, fastplay, games, meta, mine, notify, pages, seats, social, websocket
+from risk.server.accounts.service import SIGN_IN_RATE, Accounts
+from risk.server.accounts.store import AccountStore
+from risk.server.accounts.store import memory_engine as accounts_memory_engine
+from risk.server.api import (
+    accounts,
+    after,
+    fastplay,
+    games,
+    meta,
+    mine,
+    notify,
+    pages,
+    seats,
+    social,
+    websocket,
+)
 from risk.server.api.pages import WEB_DIR
 from risk.server.boards import BoardJobs
 from risk.server.errors import Refusal
 from risk.server.gcpace import CollectorPacer
 from risk.server.hosts import AllowedHosts, HostCheckMiddleware
 from risk.server.hub import Hub
-from risk.server.limits import BodyLimitMiddleware, Guard, Limits, RateLimitMiddleware
+from risk.server.limits import BodyLimitMiddleware, Guard, Limits, Rate, RateLimitMiddleware
 from risk.server.master import GameMaster
 from risk.server.notify.channels import Channel, EmailChannel, SmtpSettings
 from risk.server.notify.outbox import Outbox, memory_engine
@@ -44,7 +60,7 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 # In this order: the OpenAPI schema lists the paths as the routers add them.
-ROUTERS = (pages, meta, games, seats, mine, after, websocket, fastplay, social, notify)
+ROUTERS = (pages, meta, games, seats, mine, after, websocket, fastplay, social, notify, accounts)
 
 
 def create_app(
@@ -59,6 +75,8 @@ def create_app(
     notify_retry_s: float = RETRY_S,
     seal: Seal | None = None,
     clock: Callable[[], float] = time.time,
+    password_hasher: PasswordHasher | None = None,
+    sign_in_rate: Rate | None = SIGN_IN_RATE,
 ) -> FastAPI:
     """The app; ``limits`` are the rate limits (risk.server.limits; None: no limit, as in tests);
     ``pace_gc``: short garbage-collector pauses (risk.server.gcpace), for `risk serve`'s process;
@@ -67,7 +85,9 @@ def create_app(
     ``push``: the VAPID key Web Push notifications are signed with (None: no Web Push; `risk serve`
     has one), ``notify_retry_s`` the first wait after a notification failed; ``seal``: what the seat
     tokens of notifications are kept sealed with (None: a key of this app's own); ``clock``: the time
-    (tests of games that last days set it)."""
+    (tests of games that last days set it); ``password_hasher``: the accounts' argon2id parameters
+    (None: RFC 9106's low-memory profile; tests use a cheaper one), ``sign_in_rate``: sign-ins and
+    sign-ups per client address (None: no limit; the lockout per name is always on)."""
     app = FastAPI(
         title="risk",
         summary="RISK in the browser: the lobby, the games, live play over a websocket",
@@ -88,6 +108,8 @@ def create_app(
     app.state.pace_gc = pace_gc
     app.state.outbox = outbox = Outbox(storage.engine if isinstance(storage, SqlStorage) else memory_engine())
     app.state.email_on = smtp is not None
+    account_engine = storage.engine if isinstance(storage, SqlStorage) else accounts_memory_engine()
+    app.state.accounts = Accounts(AccountStore(account_engine), password_hasher, clock, sign_in_rate)
     channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
     if smtp is not None:
         channels.append(EmailChannel(SmtpSettings.parse(smtp)))

@@ -40,6 +40,13 @@ class Refusal(Exception):
         "unavailable": 503,
         "no-spectators": 403,  # the game does not allow spectators
         "bad-host": 400,  # a host name the server does not answer to (risk.server.hosts)
+        # Accounts (risk.server.accounts)
+        "bad-field": 422,  # a form's value refused: the answer's "field" names it
+        "name-taken": 409,
+        "sign-in-failed": 401,  # the same words for a wrong name and a wrong password
+        "locked": 429,  # too many failed sign-ins to one name
+        "signed-out": 401,  # no session (or an ended one) where one is needed
+        "csrf": 403,  # a change without the session's X-CSRF-Token, or from another site
     }
 
     def __init__(self, code: str, message: str) -> None:

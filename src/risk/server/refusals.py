@@ -17,6 +17,9 @@ from risk.server.errors import Refusal
 class ErrorBody(BaseModel):
     code: str = Field(description="stable, for programs: bad-token, not-found, stale, ... (docs/web.md)")
     message: str = Field(min_length=1, description="for people: what was wrong")
+    field: str | None = Field(
+        None, description="a form's refused value: the field's name (bad-field, name-taken)"
+    )
 
 
 class ErrorOut(BaseModel):

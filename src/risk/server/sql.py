@@ -191,6 +191,39 @@ outbox = sa.Table(
     sa.Index("outbox_due", "status", "due"),
 )
 
+# Accounts (risk.server.accounts): optional, a guest plays by link as before.
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),  # random, never shown to other players
+    sa.Column("name", sa.Text, nullable=False),  # as chosen (NFKC), shown to others
+    sa.Column("name_key", sa.Text, nullable=False, unique=True),  # risk.server.accounts.names.name_key
+    sa.Column("password", sa.Text, nullable=False),  # its argon2id hash, never the password
+    sa.Column("email", sa.Text, nullable=True),  # never shown to others, never logged
+    sa.Column("created", sa.Double, nullable=False),
+)
+
+account_sessions = sa.Table(
+    "account_sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),  # the cookie's token, hashed
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("csrf", sa.String(64), nullable=False),  # sent back in X-CSRF-Token on every change
+    sa.Column("created", sa.Double, nullable=False),
+    sa.Column("seen", sa.Double, nullable=False),  # an idle session ends SESSION_IDLE_S after this
+    sa.Index("account_sessions_account", "account_id"),
+)
+
+# Failed sign-ins by name key (whether or not such an account exists): the lockout counts them.
+sign_in_failures = sa.Table(
+    "sign_in_failures",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name_key", sa.Text, nullable=False),
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Index("sign_in_failures_key", "name_key", "at"),
+)
+
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
 BUSY_TIMEOUT_S = 10.0  # how long a SQLite writer waits for another's lock before "try again"
 CONNECT_TIMEOUT_S = 10  # PostgreSQL: an unreachable host fails in seconds, not minutes

@@ -1,0 +1,202 @@
+"""Signing up, in and out, and what an account's player may do with it (docs/web.md, "Accounts").
+
+- Passwords are hashed with argon2id (argon2-cffi's ``PasswordHasher``, RFC 9106's low-memory profile
+  by default: 64 MiB, 3 passes), at most :data:`HASHING_AT_ONCE` at a time, and checked by argon2's own
+  constant-time comparison. A sign-in to a name no account has is checked against a dummy hash, so it
+  takes as long as a wrong password and answers in the same words: sign-in tells no one which names
+  exist (sign-up must say a name is taken: it is rate-limited like sign-in).
+- The lockout: after :data:`LOCKOUT_FAILURES` failed sign-ins to one name within
+  :data:`LOCKOUT_WINDOW_S`, that name is refused (its right password too) until the window has passed
+  since the last of them; counted in the database, for every server process, for names with no
+  account as for names with one. Each client address also has a rate: :data:`SIGN_IN_RATE`.
+- No password is logged, kept, or put in an error: refusals name the field and the rule.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from risk.server.accounts.names import NameError_, clean_name, name_key
+from risk.server.accounts.store import Account, AccountStore, AccountStoreError, NameTaken, Session
+from risk.server.errors import Refusal
+from risk.server.limits import AddressLimiter, Rate
+from risk.server.notify.channels import MAX_ADDRESS, is_address
+
+T = TypeVar("T")
+MIN_PASSWORD, MAX_PASSWORD = 8, 256
+LOCKOUT_FAILURES = 5
+LOCKOUT_WINDOW_S = 15 * 60.0
+SIGN_IN_RATE = Rate(10, 60)  # sign-ins and sign-ups per client address
+HASHING_AT_ONCE = 2  # argon2id hashes computed at once (64 MiB each): the rest wait their turn
+
+
+class FieldRefusal(Refusal):
+    """A form's value refused: ``field`` names the field, so the page shows the message beside it."""
+
+    def __init__(self, field: str, message: str, code: str = "bad-field") -> None:
+        super().__init__(code, message)
+        self.field = field
+
+    def to_dict(self) -> dict[str, str]:
+        return {**super().to_dict(), "field": self.field}
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    account: Account
+    token: str  # the session cookie's value
+    csrf: str
+
+
+def check_password(password: object, name: str) -> str:
+    if not isinstance(password, str):
+        raise FieldRefusal("password", "a password is text")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise FieldRefusal("password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    if name_key(password) == name_key(name):
+        raise FieldRefusal("password", "a password is not the name")
+    return password
+
+
+def check_email(email: object) -> str | None:
+    if email is None or email == "":
+        return None
+    if not isinstance(email, str) or not is_address(email.strip()):
+        raise FieldRefusal(
+            "email", f"an e-mail address looks like name@example.org (at most {MAX_ADDRESS} characters)"
+        )
+    return email.strip()
+
+
+class Accounts:
+    """The accounts of one server process (their store is shared by every process)."""
+
+    def __init__(
+        self,
+        store: AccountStore,
+        hasher: PasswordHasher | None = None,
+        clock: Callable[[], float] = time.time,
+        sign_in_rate: Rate | None = SIGN_IN_RATE,
+    ) -> None:
+        self.store = store
+        self.hasher = hasher or PasswordHasher()
+        self.clock = clock
+        self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
+        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._limiter = (
+            None if sign_in_rate is None else AddressLimiter(sign_in_rate, "sign-ins and sign-ups")
+        )
+
+    # Every method below blocks (argon2, the database): the routes call them in a worker thread.
+    def sign_up(self, name: object, password: object, email: object, address: str) -> SignedIn:
+        self._limit(address)
+        try:
+            kept = clean_name(name)
+        except NameError_ as refused:
+            raise FieldRefusal("name", str(refused)) from None
+        check_password(password, kept)
+        assert isinstance(password, str)
+        address_given = check_email(email)
+        key = name_key(kept)
+        with self._hashing:
+            hashed = self.hasher.hash(password)
+        try:
+            account = self._stored(self.store.create, kept, key, hashed, address_given, self.clock())
+        except NameTaken:
+            raise FieldRefusal(
+                "name", "that name is taken (or one that looks the same)", "name-taken"
+            ) from None
+        return self._signed_in(account)
+
+    def sign_in(self, name: object, password: object, address: str) -> SignedIn:
+        self._limit(address)
+        if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            raise _sign_in_failed()
+        key = name_key(name[: 4 * MAX_PASSWORD])
+        now = self.clock()
+        failures = self._stored(self.store.failures_since, key, now - LOCKOUT_WINDOW_S)
+        if len(failures) >= LOCKOUT_FAILURES:
+            wait = failures[-LOCKOUT_FAILURES] + LOCKOUT_WINDOW_S - now
+            minutes = max(1, math.ceil(wait / 60))
+            plural = "s" if minutes > 1 else ""
+            raise Refusal(
+                "locked", f"too many failed sign-ins to this name: try again in {minutes} minute{plural}"
+            )
+        account = self._stored(self.store.by_key, key)
+        # No such account: the dummy hash checked all the same, so the answer comes as late.
+        if (
+            not self._verify(self._dummy if account is None else account.password, password)
+            or account is None
+        ):
+            self._stored(self.store.add_failure, key, now, now - LOCKOUT_WINDOW_S)
+            raise _sign_in_failed()
+        if failures:
+            self._stored(self.store.clear_failures, key)
+        if self.hasher.check_needs_rehash(account.password):  # the server's profile changed since
+            with self._hashing:
+                self._stored(self.store.set_password, account.id, self.hasher.hash(password))
+        return self._signed_in(account)
+
+    def session(self, token: str | None) -> Session | None:
+        if not token or len(token) > 200:
+            return None
+        return self._stored(self.store.session, token, self.clock())
+
+    def sign_out(self, session: Session) -> None:
+        self._stored(self.store.end_session, session.token_hash)
+
+    def change_password(self, session: Session, password: object, new_password: object) -> None:
+        """A new password (the old one given again); every other session of the account ends."""
+        if not isinstance(password, str) or not self._verify(session.account.password, password):
+            raise FieldRefusal("password", "that is not the account's password")
+        check_password(new_password, session.account.name)
+        assert isinstance(new_password, str)
+        with self._hashing:
+            hashed = self.hasher.hash(new_password)
+        self._stored(self.store.set_password, session.account.id, hashed)
+        self._stored(self.store.end_other_sessions, session.account.id, session.token_hash)
+
+    def export(self, session: Session) -> dict[str, Any]:
+        return self._stored(self.store.export, session.account.id)
+
+    def delete(self, session: Session, password: object) -> None:
+        """The account goes (its password given again: a session left open is not enough)."""
+        if not isinstance(password, str) or not self._verify(session.account.password, password):
+            raise FieldRefusal("password", "that is not the account's password")
+        self._stored(self.store.delete, session.account.id)
+
+    def _verify(self, hashed: str, password: str) -> bool:
+        with self._hashing:
+            try:
+                return self.hasher.verify(hashed, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
+
+    def _signed_in(self, account: Account) -> SignedIn:
+        token, csrf = self._stored(self.store.new_session, account.id, self.clock())
+        return SignedIn(account, token, csrf)
+
+    def _limit(self, address: str) -> None:
+        if self._limiter is not None:
+            self._limiter.check(address)
+
+    @staticmethod
+    def _stored(operation: Callable[..., T], *args: Any) -> T:
+        try:
+            return operation(*args)
+        except AccountStoreError:
+            raise Refusal("unavailable", "the server cannot reach its database now: try again") from None
+
+
+def _sign_in_failed() -> Refusal:
+    # One message for a wrong name and a wrong password: sign-in tells no one which names exist.
+    return Refusal("sign-in-failed", "that name and password do not match an account")

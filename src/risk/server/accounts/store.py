@@ -1,0 +1,217 @@
+"""Accounts, their sessions and the failed sign-ins, in the game database (SQLite or PostgreSQL, one
+for every server process; a server whose games are in memory keeps its accounts in memory too).
+
+Nothing secret is stored as it is: a password only as its argon2id hash (risk.server.accounts.service),
+a session's token only as its SHA-256 (the cookie holds the token). Names are unique by their key
+(risk.server.accounts.names.name_key): the database's unique index decides a race of two sign-ups.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from risk.server.auth import hash_token
+from risk.server.sql import account_sessions, accounts, sign_in_failures
+
+SESSION_IDLE_S = 30 * 86_400.0  # a session not used for 30 days ends
+SEEN_EVERY_S = 3_600.0  # a session's last use is written at most once an hour
+
+
+class AccountStoreError(Exception):
+    """The database could not be reached: the caller says "try again" (nothing was changed)."""
+
+
+class NameTaken(Exception):
+    """Another account has this name, or one that looks the same."""
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    name: str
+    name_key: str
+    password: str  # the argon2id hash
+    email: str | None
+    created: float
+
+    def shown(self) -> dict[str, Any]:
+        """What the account's own player is shown (never the hash)."""
+        return {"name": self.name, "email": self.email, "created": self.created}
+
+
+@dataclass(frozen=True)
+class Session:
+    account: Account
+    csrf: str
+    token_hash: str
+
+
+def memory_engine() -> Engine:
+    """The accounts of a server whose games are in memory: lost with it, as its games are."""
+    engine = sa.create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
+    accounts.metadata.create_all(engine, tables=[accounts, account_sessions, sign_in_failures])
+    return engine
+
+
+class AccountStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        # One connection shared by every thread (the in-memory database): one transaction at a time.
+        self._one_at_a_time = threading.Lock() if isinstance(engine.pool, StaticPool) else None
+
+    @contextlib.contextmanager
+    def _begin(self, write: bool = False) -> Iterator[Connection]:
+        """A transaction; ``write``: one that writes (SQLite takes its write lock at BEGIN, waiting for
+        it, where a reading transaction that writes later may fail at once)."""
+        try:
+            with self._one_at_a_time or contextlib.nullcontext(), self.engine.connect() as connection:
+                if write:
+                    connection.execution_options(risk_write=True)
+                with connection.begin():
+                    yield connection
+        except (NameTaken, IntegrityError):
+            raise
+        except SQLAlchemyError as error:
+            raise AccountStoreError(str(error)) from None
+
+    # -- accounts -------------------------------------------------------------------------------------
+    def create(self, name: str, name_key: str, password_hash: str, email: str | None, now: float) -> Account:
+        account = Account(secrets.token_hex(16), name, name_key, password_hash, email, now)
+        try:
+            with self._begin(write=True) as connection:
+                if connection.execute(
+                    sa.select(accounts.c.id).where(accounts.c.name_key == name_key)
+                ).first():
+                    raise NameTaken(name)
+                connection.execute(
+                    accounts.insert().values(
+                        id=account.id,
+                        name=name,
+                        name_key=name_key,
+                        password=password_hash,
+                        email=email,
+                        created=now,
+                    )
+                )
+        except IntegrityError:  # the other of two sign-ups at once took it
+            raise NameTaken(name) from None
+        return account
+
+    def by_key(self, name_key: str) -> Account | None:
+        with self._begin() as connection:
+            row = connection.execute(sa.select(accounts).where(accounts.c.name_key == name_key)).first()
+        return None if row is None else _account(row)
+
+    def set_password(self, account_id: str, password_hash: str) -> None:
+        with self._begin(write=True) as connection:
+            connection.execute(
+                accounts.update().where(accounts.c.id == account_id).values(password=password_hash)
+            )
+
+    def delete(self, account_id: str) -> None:
+        """The account and its sessions (its games stay: their seats keep the name they were played
+        under, as "deleted player" once risk.server.accounts binds seats)."""
+        with self._begin(write=True) as connection:
+            connection.execute(account_sessions.delete().where(account_sessions.c.account_id == account_id))
+            connection.execute(accounts.delete().where(accounts.c.id == account_id))
+
+    def export(self, account_id: str) -> dict[str, Any]:
+        """Everything stored about the account, for its player (no hash, no session token)."""
+        with self._begin() as connection:
+            row = connection.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
+            sessions = connection.execute(
+                sa.select(account_sessions.c.created, account_sessions.c.seen)
+                .where(account_sessions.c.account_id == account_id)
+                .order_by(account_sessions.c.created)
+            ).all()
+        if row is None:
+            return {}
+        account = _account(row)
+        return {
+            "account": account.shown(),
+            "password": "stored only as an argon2id hash, which is not exported",
+            "sessions": [{"signed_in": created, "last_used": seen} for created, seen in sessions],
+        }
+
+    # -- sessions -------------------------------------------------------------------------------------
+    def new_session(self, account_id: str, now: float) -> tuple[str, str]:
+        """A new session's cookie token and CSRF token."""
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        with self._begin(write=True) as connection:
+            connection.execute(
+                account_sessions.insert().values(
+                    token_hash=hash_token(token), account_id=account_id, csrf=csrf, created=now, seen=now
+                )
+            )
+            # Sessions idle too long go on any sign-in: the table does not grow without bound.
+            connection.execute(
+                account_sessions.delete().where(account_sessions.c.seen < now - SESSION_IDLE_S)
+            )
+        return token, csrf
+
+    def session(self, token: str, now: float) -> Session | None:
+        """The session of a cookie's token, if it is one and not idle too long."""
+        token_hash = hash_token(token)
+        with self._begin() as connection:
+            row = connection.execute(
+                sa.select(accounts, account_sessions.c.csrf, account_sessions.c.seen)
+                .join(account_sessions, account_sessions.c.account_id == accounts.c.id)
+                .where(account_sessions.c.token_hash == token_hash)
+            ).first()
+            if row is None or row.seen < now - SESSION_IDLE_S:
+                return None
+            if row.seen < now - SEEN_EVERY_S:
+                connection.execute(
+                    account_sessions.update()
+                    .where(account_sessions.c.token_hash == token_hash)
+                    .values(seen=now)
+                )
+        return Session(_account(row), row.csrf, token_hash)
+
+    def end_session(self, token_hash: str) -> None:
+        with self._begin(write=True) as connection:
+            connection.execute(account_sessions.delete().where(account_sessions.c.token_hash == token_hash))
+
+    def end_other_sessions(self, account_id: str, keep_token_hash: str) -> None:
+        """Every session of the account but one (a new password signs the others out)."""
+        with self._begin(write=True) as connection:
+            connection.execute(
+                account_sessions.delete().where(
+                    account_sessions.c.account_id == account_id,
+                    account_sessions.c.token_hash != keep_token_hash,
+                )
+            )
+
+    # -- the lockout ------------------------------------------------------------------------------------
+    def failures_since(self, name_key: str, since: float) -> list[float]:
+        """The times of the failed sign-ins to ``name_key`` since ``since``, oldest first."""
+        with self._begin() as connection:
+            rows = connection.execute(
+                sa.select(sign_in_failures.c.at)
+                .where(sign_in_failures.c.name_key == name_key, sign_in_failures.c.at >= since)
+                .order_by(sign_in_failures.c.at)
+            ).all()
+        return [at for (at,) in rows]
+
+    def add_failure(self, name_key: str, now: float, forget_before: float) -> None:
+        with self._begin(write=True) as connection:
+            connection.execute(sign_in_failures.insert().values(name_key=name_key, at=now))
+            connection.execute(sign_in_failures.delete().where(sign_in_failures.c.at < forget_before))
+
+    def clear_failures(self, name_key: str) -> None:
+        with self._begin(write=True) as connection:
+            connection.execute(sign_in_failures.delete().where(sign_in_failures.c.name_key == name_key))
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, row.name_key, row.password, row.email, row.created)

@@ -1,0 +1,183 @@
+"""Accounts (docs/web.md, "Accounts"): sign up, sign in and out, the account's own data (export,
+a new password, deletion). The rules are risk.server.accounts.
+
+The session is a cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends
+it), Secure where the page came over HTTPS (and on this machine's own address, where browsers take
+it). A change made with it needs the session's CSRF token in the ``X-CSRF-Token`` header (given at
+sign-in and by ``GET /api/account``), and a request whose ``Origin`` is another site is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
+
+from risk.server.accounts.service import MAX_PASSWORD, Accounts, SignedIn
+from risk.server.accounts.store import SESSION_IDLE_S, Session
+from risk.server.errors import Refusal
+from risk.server.limits import client_address
+from risk.server.refusals import refusals
+
+router = APIRouter()
+COOKIE = "risk_session"
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+async def _accounts(connection: HTTPConnection) -> Accounts:
+    accounts: Accounts = connection.app.state.accounts
+    return accounts
+
+
+AccountsDep = Annotated[Accounts, Depends(_accounts)]
+CsrfHeader = Annotated[str | None, Header(alias="X-CSRF-Token")]
+
+
+class SignUpIn(BaseModel):
+    name: str = Field(max_length=200, description="3 to 24 letters and digits (unique, look-alikes too)")
+    password: str = Field(max_length=MAX_PASSWORD, description="8 to 256 characters")
+    email: str | None = Field(None, max_length=300, description="optional: for notifications and resets")
+
+
+class SignInIn(BaseModel):
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=MAX_PASSWORD)
+
+
+class PasswordIn(BaseModel):
+    password: str = Field(max_length=MAX_PASSWORD, description="the account's password, given again")
+
+
+class NewPasswordIn(PasswordIn):
+    new_password: str = Field(max_length=MAX_PASSWORD, description="8 to 256 characters")
+
+
+def _secure(request: Request) -> bool:
+    return request.url.scheme == "https" or (request.url.hostname or "") in LOOPBACK
+
+
+def _answer(request: Request, response: Response, signed_in: SignedIn) -> dict[str, Any]:
+    response.set_cookie(
+        COOKIE,
+        signed_in.token,
+        max_age=int(SESSION_IDLE_S),
+        path="/",
+        secure=_secure(request),
+        httponly=True,
+        samesite="strict",
+    )
+    return {"account": signed_in.account.shown(), "csrf": signed_in.csrf}
+
+
+def _same_site(request: Request) -> None:
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+        raise Refusal("csrf", "a change to an account is made from this site's own pages")
+
+
+async def _session(request: Request, accounts: Accounts) -> Session:
+    session = await run_in_threadpool(accounts.session, request.cookies.get(COOKIE))
+    if session is None:
+        raise Refusal("signed-out", "sign in first (no session, or it has ended)")
+    return session
+
+
+async def _changing(request: Request, accounts: Accounts, csrf: str | None) -> Session:
+    """The session of a request that changes something: same site, with the session's CSRF token."""
+    _same_site(request)
+    session = await _session(request, accounts)
+    if csrf is None or not secrets.compare_digest(csrf.encode(), session.csrf.encode()):
+        raise Refusal("csrf", "this change needs the X-CSRF-Token header the sign-in gave")
+    return session
+
+
+@router.post(
+    "/api/account/signup", summary="Make an account and sign in", responses=refusals(403, 409, 429, 503)
+)
+async def sign_up(
+    body: SignUpIn, request: Request, response: Response, accounts: AccountsDep
+) -> dict[str, Any]:
+    _same_site(request)
+    address = client_address(request.scope)
+    signed_in = await run_in_threadpool(accounts.sign_up, body.name, body.password, body.email, address)
+    return _answer(request, response, signed_in)
+
+
+@router.post("/api/account/signin", summary="Sign in", responses=refusals(401, 403, 429, 503))
+async def sign_in(
+    body: SignInIn, request: Request, response: Response, accounts: AccountsDep
+) -> dict[str, Any]:
+    _same_site(request)
+    address = client_address(request.scope)
+    signed_in = await run_in_threadpool(accounts.sign_in, body.name, body.password, address)
+    # A session cookie sent along (another account's, or a planted one) ends: no fixation.
+    old = request.cookies.get(COOKIE)
+    if old:
+        session = await run_in_threadpool(accounts.session, old)
+        if session is not None:
+            await run_in_threadpool(accounts.sign_out, session)
+    return _answer(request, response, signed_in)
+
+
+@router.post("/api/account/signout", summary="Sign out (this browser)", responses=refusals(401, 403, 503))
+async def sign_out(
+    request: Request, response: Response, accounts: AccountsDep, csrf: CsrfHeader = None
+) -> dict[str, Any]:
+    session = await _changing(request, accounts, csrf)
+    await run_in_threadpool(accounts.sign_out, session)
+    response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="strict")
+    return {"account": None}
+
+
+@router.get("/api/account", summary="Who is signed in here (null: no one)", responses=refusals(503))
+async def who(request: Request, accounts: AccountsDep) -> dict[str, Any]:
+    session = await run_in_threadpool(accounts.session, request.cookies.get(COOKIE))
+    if session is None:
+        return {"account": None}
+    return {"account": session.account.shown(), "csrf": session.csrf}
+
+
+@router.get(
+    "/api/account/export", summary="Everything stored about your account", responses=refusals(401, 503)
+)
+async def export(request: Request, accounts: AccountsDep) -> Response:
+    session = await _session(request, accounts)
+    data = await run_in_threadpool(accounts.export, session)
+    return Response(
+        json.dumps(data, indent=2, ensure_ascii=False),
+        media_type="application/json",
+        headers={
+            "Content-Disposition": 'attachment; filename="risk-account.json"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+@router.post(
+    "/api/account/password",
+    summary="A new password (signs out your other sessions)",
+    responses=refusals(401, 403, 503),
+)
+async def new_password(
+    body: NewPasswordIn, request: Request, accounts: AccountsDep, csrf: CsrfHeader = None
+) -> dict[str, Any]:
+    session = await _changing(request, accounts, csrf)
+    await run_in_threadpool(accounts.change_password, session, body.password, body.new_password)
+    return {"account": session.account.shown()}
+
+
+@router.post(
+    "/api/account/delete", summary="Delete your account (your games stay)", responses=refusals(401, 403, 503)
+)
+async def delete(
+    body: PasswordIn, request: Request, response: Response, accounts: AccountsDep, csrf: CsrfHeader = None
+) -> dict[str, Any]:
+    session = await _changing(request, accounts, csrf)
+    await run_in_threadpool(accounts.delete, session, body.password)
+    response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="strict")
+    return {"account": None}
