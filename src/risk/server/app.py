@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from risk.server.accounts.current import SessionCookieMiddleware
 from risk.server.accounts.service import SIGN_IN_RATE, Accounts
 from risk.server.accounts.store import AccountStore
 from risk.server.accounts.store import memory_engine as accounts_memory_engine
@@ -110,6 +111,7 @@ def create_app(
     app.state.email_on = smtp is not None
     account_engine = storage.engine if isinstance(storage, SqlStorage) else accounts_memory_engine()
     app.state.accounts = Accounts(AccountStore(account_engine), password_hasher, clock, sign_in_rate)
+    master.signed_in = app.state.accounts.current_account  # a seat bound to an account: its alone
     channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
     if smtp is not None:
         channels.append(EmailChannel(SmtpSettings.parse(smtp)))
@@ -125,6 +127,7 @@ def create_app(
     app.exception_handler(StarletteHTTPException)(_http_error_handler)
     app.exception_handler(RequestValidationError)(_validation_handler)
     app.add_middleware(BodyLimitMiddleware)  # inside the rate limits: a refused request is not read
+    app.add_middleware(SessionCookieMiddleware)  # the session cookie, for a seat bound to an account
     app.add_middleware(RateLimitMiddleware, guard=guard)  # inside security_headers: a 429 gets them too
     app.middleware("http")(_security_headers)
     if allowed_hosts is not None:  # outermost: a rebinding page's request goes no further

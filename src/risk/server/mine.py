@@ -53,6 +53,7 @@ def _one(master: GameMaster, held: HeldSeat, now: float) -> dict[str, Any]:
     seat = token_seat(record, held.token)
     if seat is None:
         raise Refusal("bad-token", "this link's token does not hold a seat in this game")
+    master.check_bound(record, seat)
     answer: dict[str, Any] = {
         "game": record.id,
         "seat": seat,

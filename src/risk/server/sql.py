@@ -112,6 +112,10 @@ seats = sa.Table(
     sa.Column("missed", sa.Integer, nullable=False, server_default="0"),
     sa.Column("prefs", sa.JSON().with_variant(JSONB(), "postgresql"), nullable=True),  # the seat's settings
     sa.Column("clock", sa.JSON().with_variant(JSONB(), "postgresql"), nullable=True),  # bank, vacation
+    # The account the seat is bound to (risk.server.accounts.seats). No foreign key: adding one makes
+    # SQLite rebuild the table; deleting an account unbinds its seats itself.
+    sa.Column("account_id", sa.String(32), nullable=True),
+    sa.Index("seats_account", "account_id"),
 )
 
 actions = sa.Table(
@@ -742,6 +746,16 @@ class SqlStorage(Storage):
                     by_game[row.game_id].append(_seat(row))
         return [_game(row, by_game[row.id]) for row in rows]
 
+    def account_seats(self, account: str) -> list[tuple[str, int]]:
+        with self._errors("reading an account's seats"), self._transaction() as conn:
+            rows = conn.execute(
+                sa.select(seats.c.game_id, seats.c.seat)
+                .join(games, games.c.id == seats.c.game_id)
+                .where(seats.c.account_id == account)
+                .order_by(games.c.created.desc(), seats.c.seat)
+            ).all()
+        return [(game_id, seat) for game_id, seat in rows]
+
     def close(self) -> None:
         self._closed = True
         self._engine.dispose()
@@ -759,6 +773,7 @@ def _seat_row(game_id: str, seat: SeatRecord) -> dict[str, Any]:
         "missed": seat.missed,
         "prefs": seat.prefs or None,
         "clock": seat.clock or None,
+        "account_id": seat.account,
     }
 
 
@@ -773,6 +788,7 @@ def _seat(row: Any) -> SeatRecord:
         missed=int(row.missed),
         prefs=dict(row.prefs or {}),
         clock=dict(row.clock or {}),
+        account=row.account_id,
     )
 
 

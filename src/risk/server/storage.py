@@ -39,6 +39,9 @@ class SeatRecord:
     # The seat's own clock (risk.server.timing.SeatClock): its time bank and vacation left, its vacation
     # under way; {}: the game's allowances untouched.
     clock: dict[str, Any] = field(default_factory=dict)
+    # The account the seat is bound to (risk.server.accounts.seats): then its token alone no longer
+    # acts for it or sees what it sees; the account's session is needed too. None: the token suffices.
+    account: str | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,10 @@ class Storage(ABC):
     ) -> list[GameRecord]:
         """Games, most recently updated first."""
 
+    @abstractmethod
+    def account_seats(self, account: str) -> list[tuple[str, int]]:
+        """The (game id, seat) of every seat bound to ``account``, newest game first."""
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release connections."""
 
@@ -300,6 +307,11 @@ class MemoryStorage(Storage):
             game = self._game(game_id)
             seats = tuple(seat if s.seat == seat.seat else s for s in game.seats)
             self._games[game_id] = replace(game, seats=seats, status=status or game.status)
+
+    def account_seats(self, account: str) -> list[tuple[str, int]]:
+        with self._lock:
+            games = sorted(self._games.values(), key=lambda g: g.created, reverse=True)
+            return [(g.id, s.seat) for g in games for s in g.seats if s.account == account]
 
     def list_games(
         self, status: str | None = None, public_only: bool = True, limit: int = 100

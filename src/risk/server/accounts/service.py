@@ -25,8 +25,10 @@ from typing import Any, TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from risk.server.accounts.current import session_cookie
 from risk.server.accounts.names import NameError_, clean_name, name_key
 from risk.server.accounts.store import Account, AccountStore, AccountStoreError, NameTaken, Session
+from risk.server.auth import hash_token
 from risk.server.errors import Refusal
 from risk.server.limits import AddressLimiter, Rate
 from risk.server.notify.channels import MAX_ADDRESS, is_address
@@ -37,6 +39,8 @@ LOCKOUT_FAILURES = 5
 LOCKOUT_WINDOW_S = 15 * 60.0
 SIGN_IN_RATE = Rate(10, 60)  # sign-ins and sign-ups per client address
 HASHING_AT_ONCE = 2  # argon2id hashes computed at once (64 MiB each): the rest wait their turn
+KNOWN_S = 10.0  # a session looked up is known this long in a process (see current_account)
+MAX_KNOWN = 10_000
 
 
 class FieldRefusal(Refusal):
@@ -95,6 +99,7 @@ class Accounts:
         self._limiter = (
             None if sign_in_rate is None else AddressLimiter(sign_in_rate, "sign-ins and sign-ups")
         )
+        self._known: dict[str, tuple[str | None, float]] = {}  # session token hash -> account, until
 
     # Every method below blocks (argon2, the database): the routes call them in a worker thread.
     def sign_up(self, name: object, password: object, email: object, address: str) -> SignedIn:
@@ -153,6 +158,25 @@ class Accounts:
 
     def sign_out(self, session: Session) -> None:
         self._stored(self.store.end_session, session.token_hash)
+        self._known.pop(session.token_hash, None)
+
+    def current_account(self) -> str | None:
+        """The account signed in on the request being answered (its session cookie), or None. Known
+        sessions are kept :data:`KNOWN_S` seconds in this process: a session ended in another process
+        still counts here for at most that long."""
+        token = session_cookie.get()
+        if not token or len(token) > 200:
+            return None
+        token_hash, now = hash_token(token), self.clock()
+        known = self._known.get(token_hash)
+        if known is not None and known[1] > now:
+            return known[0]
+        session = self._stored(self.store.session, token, now)
+        account = None if session is None else session.account.id
+        if len(self._known) >= MAX_KNOWN:
+            self._known.clear()
+        self._known[token_hash] = (account, now + KNOWN_S)
+        return account
 
     def change_password(self, session: Session, password: object, new_password: object) -> None:
         """A new password (the old one given again); every other session of the account ends."""
@@ -164,15 +188,20 @@ class Accounts:
             hashed = self.hasher.hash(new_password)
         self._stored(self.store.set_password, session.account.id, hashed)
         self._stored(self.store.end_other_sessions, session.account.id, session.token_hash)
+        self._known.clear()
 
     def export(self, session: Session) -> dict[str, Any]:
         return self._stored(self.store.export, session.account.id)
 
-    def delete(self, session: Session, password: object) -> None:
-        """The account goes (its password given again: a session left open is not enough)."""
+    def check_own_password(self, session: Session, password: object) -> None:
+        """The account's password given again (before deleting it: a session left open is not enough)."""
         if not isinstance(password, str) or not self._verify(session.account.password, password):
             raise FieldRefusal("password", "that is not the account's password")
+
+    def delete(self, session: Session) -> None:
+        """The account and its sessions (its seats unbound first: risk.server.accounts.seats)."""
         self._stored(self.store.delete, session.account.id)
+        self._known.clear()
 
     def _verify(self, hashed: str, password: str) -> bool:
         with self._hashing:

@@ -18,14 +18,16 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
+from risk.server.accounts.current import COOKIE
+from risk.server.accounts.seats import MAX_BOUND, bind_all, bound_seats, release_all
 from risk.server.accounts.service import MAX_PASSWORD, Accounts, SignedIn
 from risk.server.accounts.store import SESSION_IDLE_S, Session
+from risk.server.api.deps import MasterDep
 from risk.server.errors import Refusal
 from risk.server.limits import client_address
 from risk.server.refusals import refusals
 
 router = APIRouter()
-COOKIE = "risk_session"
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
@@ -145,9 +147,10 @@ async def who(request: Request, accounts: AccountsDep) -> dict[str, Any]:
 @router.get(
     "/api/account/export", summary="Everything stored about your account", responses=refusals(401, 503)
 )
-async def export(request: Request, accounts: AccountsDep) -> Response:
+async def export(request: Request, accounts: AccountsDep, master: MasterDep) -> Response:
     session = await _session(request, accounts)
     data = await run_in_threadpool(accounts.export, session)
+    data["seats"] = await run_in_threadpool(bound_seats, master, session.account.id)
     return Response(
         json.dumps(data, indent=2, ensure_ascii=False),
         media_type="application/json",
@@ -175,9 +178,46 @@ async def new_password(
     "/api/account/delete", summary="Delete your account (your games stay)", responses=refusals(401, 403, 503)
 )
 async def delete(
-    body: PasswordIn, request: Request, response: Response, accounts: AccountsDep, csrf: CsrfHeader = None
+    body: PasswordIn,
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    master: MasterDep,
+    csrf: CsrfHeader = None,
 ) -> dict[str, Any]:
     session = await _changing(request, accounts, csrf)
-    await run_in_threadpool(accounts.delete, session, body.password)
+    await run_in_threadpool(accounts.check_own_password, session, body.password)
+    await run_in_threadpool(release_all, master, session.account.id)
+    await run_in_threadpool(accounts.delete, session)
     response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="strict")
     return {"account": None}
+
+
+class HeldSeatIn(BaseModel):
+    game: str = Field(max_length=64, description="the game's id")
+    token: str = Field(max_length=128, description="the seat's token (the #token= of its link)")
+
+
+class BindIn(BaseModel):
+    seats: list[HeldSeatIn] = Field(max_length=MAX_BOUND)
+
+
+@router.post(
+    "/api/account/seats",
+    summary="Bind the seats this browser holds to your account (their links then need it)",
+    responses=refusals(401, 403, 503),
+)
+async def bind_seats(
+    body: BindIn, request: Request, accounts: AccountsDep, master: MasterDep, csrf: CsrfHeader = None
+) -> dict[str, Any]:
+    session = await _changing(request, accounts, csrf)
+    held = [(s.game, s.token) for s in body.seats]
+    return {"seats": await run_in_threadpool(bind_all, master, session.account.id, held)}
+
+
+@router.get(
+    "/api/account/seats", summary="Your account's seats, newest game first", responses=refusals(401, 503)
+)
+async def account_seats(request: Request, accounts: AccountsDep, master: MasterDep) -> dict[str, Any]:
+    session = await _session(request, accounts)
+    return {"seats": await run_in_threadpool(bound_seats, master, session.account.id)}

@@ -95,6 +95,9 @@ class MasterBase:
         self._loads: dict[str, tuple[threading.RLock, list[int]]] = {}
         self._loads_guard = threading.Lock()
         self._listeners: list[Listener] = []
+        # The account signed in on the request being answered (risk.server.accounts.current; None:
+        # no one): a seat bound to an account acts and sees only for it.
+        self.signed_in: Callable[[], str | None] = lambda: None
 
     @property
     def table(self) -> Table:

@@ -46,7 +46,17 @@ class Seeing(Bots):
         found = token_seat(live.record, token)
         if found is None:
             raise Refusal("bad-token", "this link's token does not hold a seat in this game")
+        self.check_bound(live.record, found)
         return found
+
+    def check_bound(self, record: GameRecord, seat: int) -> None:
+        """A seat bound to an account is its alone: a link (a token) used without that account's
+        session, kept or stolen, is refused, in the words of a wrong token."""
+        bound = record.seats[seat].account
+        if bound is not None and self.signed_in() != bound:
+            raise Refusal(
+                "bad-token", "this seat belongs to an account: sign in as its player to use this link"
+            )
 
     def published_state(self, game_id: str) -> int:
         """The state id of the game as last committed (what a state message would show now)."""

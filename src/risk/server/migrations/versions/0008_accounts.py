@@ -1,5 +1,5 @@
 """Accounts: optional player accounts, their sign-in sessions and the failed sign-ins the lockout
-counts (docs/web.md, "Accounts").
+counts (docs/web.md, "Accounts"); a seat bound to an account (seats.account_id).
 
 Revision ID: 0008
 Revises: 0007
@@ -47,9 +47,14 @@ def upgrade() -> None:
         sa.Column("at", sa.Double, nullable=False),
     )
     op.create_index("sign_in_failures_key", "sign_in_failures", ["name_key", "at"])
+    op.add_column("seats", sa.Column("account_id", sa.String(32), nullable=True))
+    op.create_index("seats_account", "seats", ["account_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("seats_account", "seats")
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("account_id")
     op.drop_index("sign_in_failures_key", "sign_in_failures")
     op.drop_table("sign_in_failures")
     op.drop_index("account_sessions_account", "account_sessions")
