@@ -15,10 +15,10 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from conftest import SQL_KINDS, fresh_database_url
+from risk.server.accounts.current import COOKIE
 from risk.server.accounts.names import name_key
 from risk.server.accounts.service import LOCKOUT_FAILURES, LOCKOUT_WINDOW_S
 from risk.server.accounts.store import AccountStore, NameTaken, memory_engine
-from risk.server.accounts.current import COOKIE
 from risk.server.app import create_app
 from risk.server.limits import Rate
 from risk.server.sql import SqlStorage, open_storage
