@@ -95,7 +95,7 @@ class Accounts:
         self.hasher = hasher or PasswordHasher()
         self.clock = clock
         self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._dummy_hash: str | None = None  # made at the first sign-in: not at every start
         self._limiter = (
             None if sign_in_rate is None else AddressLimiter(sign_in_rate, "sign-ins and sign-ups")
         )
@@ -139,7 +139,7 @@ class Accounts:
         account = self._stored(self.store.by_key, key)
         # No such account: the dummy hash checked all the same, so the answer comes as late.
         if (
-            not self._verify(self._dummy if account is None else account.password, password)
+            not self._verify(self._dummy() if account is None else account.password, password)
             or account is None
         ):
             self._stored(self.store.add_failure, key, now, now - LOCKOUT_WINDOW_S)
@@ -202,6 +202,14 @@ class Accounts:
         """The account and its sessions (its seats unbound first: risk.server.accounts.seats)."""
         self._stored(self.store.delete, session.account.id)
         self._known.clear()
+
+    def _dummy(self) -> str:
+        """A hash of a random password, for a sign-in to a name with no account (made with this
+        server's parameters: checking it costs what checking a real one does)."""
+        if self._dummy_hash is None:
+            with self._hashing:
+                self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+        return self._dummy_hash
 
     def _verify(self, hashed: str, password: str) -> bool:
         with self._hashing:

@@ -3,17 +3,19 @@
 // Nothing here touches the page: the lobby and the board build on it.
 
 export class ApiError extends Error {
-  constructor(code, message, status = 0) {
+  constructor(code, message, status = 0, field = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.field = field; // a form's refused value: the field's name (accounts)
   }
 }
 
-async function request(method, path, { body, token } = {}) {
+async function request(method, path, { body, token, csrf } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf) headers["X-CSRF-Token"] = csrf; // an account's change (docs/web.md, "Accounts")
   let response;
   try {
     response = await fetch(path, {
@@ -29,7 +31,7 @@ async function request(method, path, { body, token } = {}) {
   const data = type.includes("json") ? await response.json().catch(() => null) : await response.text();
   if (!response.ok) {
     const err = data && data.error;
-    if (err && err.message) throw new ApiError(err.code || "error", err.message, response.status);
+    if (err && err.message) throw new ApiError(err.code || "error", err.message, response.status, err.field || null);
     throw new ApiError("http", `The server answered ${response.status} ${response.statusText}.`, response.status);
   }
   return data;
@@ -71,6 +73,15 @@ export const api = {
   mine: (held) => request("POST", "/api/mine", { body: { seats: held } }),
   rematch: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
   saveRuleset: (body) => request("POST", "/api/rulesets", { body }),
+  // Accounts (docs/web.md, "Accounts"): the session is an HttpOnly cookie; changes carry its CSRF token.
+  account: () => request("GET", "/api/account"),
+  signUp: (body) => request("POST", "/api/account/signup", { body }),
+  signIn: (body) => request("POST", "/api/account/signin", { body }),
+  signOut: (csrf) => request("POST", "/api/account/signout", { csrf }),
+  newPassword: (csrf, body) => request("POST", "/api/account/password", { csrf, body }),
+  deleteAccount: (csrf, password) => request("POST", "/api/account/delete", { csrf, body: { password } }),
+  bindSeats: (csrf, held) => request("POST", "/api/account/seats", { csrf, body: { seats: held } }),
+  accountSeats: () => request("GET", "/api/account/seats"),
   ruleset: (id) => request("GET", `/api/rulesets/${encodeURIComponent(id)}`),
 };
 

@@ -8,6 +8,7 @@ import { initHouseRules } from "./houserules.js";
 import { drawings, exportLink, orderYourGames, parseExport, parseSeatLink, statusWords } from "./mine.js";
 import { boardField, chosenBoard, initBoards } from "./boardpick.js";
 import { OPTION_GROUPS, PRESETS, choiceWords, optionWords } from "./rulewords.js";
+import { initAccount } from "./account.js";
 
 const EDITIONS = {
   1993: "Parker Brothers (1993)",
@@ -81,6 +82,7 @@ async function start() {
   // First, before any wait: a link pasted (or carried in #seats=) as soon as the page shows is taken
   // by this page, not submitted by the browser as a form (which reloaded the page and lost it).
   initSeatLinks();
+  initAccount(() => refreshLists());
   try {
     F.meta = await api.meta();
   } catch (error) {

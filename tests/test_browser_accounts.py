@@ -1,0 +1,133 @@
+"""Accounts in a real browser against a real `risk serve` (docs/web.md, "Accounts"; issue 39 item 1):
+a guest who holds a seat makes an account (a refused name shown beside its field first); the seat
+is bound, so its link alone no longer opens it, while this browser, signed in, plays on; sign out,
+a wrong password said in words, sign in again; the account box at a phone's width. Screenshots go to
+$RISK_SCREENSHOTS when it is set."""
+
+from __future__ import annotations
+
+import urllib.error
+from typing import Any
+
+import pytest
+
+import test_browser
+from live_server import request
+from test_browser import LAPTOP, PHONE, shot
+from test_browser_lobby import no_sideways_scrolling, open_lobby
+
+browser = test_browser.browser
+port = test_browser.port
+expect = pytest.importorskip("playwright.sync_api").expect
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a long enough password"
+
+
+def guest_seat(port: int) -> tuple[str, str]:
+    """A game of two people and a bot: its id and the first person's token."""
+    body = {
+        "seats": [
+            {"kind": "human", "name": "Ann"},
+            {"kind": "human", "name": "Bob"},
+            {"kind": "bot", "bot": "quick"},
+        ],
+        "seed": 5,
+        "bot_delay": 0,
+    }
+    created = request(port, "POST", "/api/games", body)
+    return created["id"], created["seats"][0]["token"]
+
+
+def link_alone_is_refused(port: int, game_id: str, token: str) -> bool:
+    try:
+        request(port, "GET", f"/api/games/{game_id}/view", token=token)
+    except urllib.error.HTTPError as refusal:
+        return refusal.code == 403
+    return False
+
+
+def test_a_guest_makes_an_account_keeps_their_seat_and_signs_in_again(browser: Any, port: int) -> None:
+    game_id, token = guest_seat(port)
+    page = open_lobby(browser, port, LAPTOP)
+    held = [{"game": game_id, "seat": 0, "token": token, "mine": True}]
+    page.evaluate("held => localStorage.setItem('risk.seats.v1', JSON.stringify(held))", held)
+    page.reload()
+    page.locator("#preset-list .preset").first.wait_for(timeout=30_000)
+
+    button = page.locator("#account-button")
+    expect(button).to_have_text("Sign in")
+    button.click()
+    box = page.locator("#account-box")
+    expect(box).to_be_visible()
+    expect(button).to_have_attribute("aria-expanded", "true")
+    # A name too short: said beside the name, nothing made.
+    page.fill("#sign-up-name", "Al")
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#sign-up button[type=submit]")
+    expect(page.locator("#sign-up-name-error")).to_contain_text("3 to 24")
+    expect(page.locator("#sign-up-name")).to_have_attribute("aria-invalid", "true")
+    shot(page, "account-refused-laptop")
+    page.fill("#sign-up-name", "Annika")
+    page.click("#sign-up button[type=submit]")
+    expect(button).to_have_text("Annika", timeout=15_000)
+    expect(page.locator("#account-name")).to_have_text("Annika")
+    expect(page.locator(".toast", has_text="1 game is now bound to your account")).to_be_visible()
+    expect(page.locator("#account-name")).to_be_in_viewport()
+    shot(page, "account-signed-in-laptop")
+
+    # The seat is the account's now: its link alone is refused; this browser, signed in, plays on.
+    assert link_alone_is_refused(port, game_id, token)
+    game = page.context.new_page()
+    game.goto(f"http://127.0.0.1:{port}/game/{game_id}#token={token}")
+    expect(game.locator(".board-svg")).to_be_visible(timeout=30_000)
+    seat = game.evaluate(
+        """async ([id, token]) => (await (await fetch(`/api/games/${id}/view`,
+            {headers: {Authorization: `Bearer ${token}`}})).json()).seat""",
+        [game_id, token],
+    )
+    assert seat == 0  # the page's own requests carry the session: the seat is this browser's
+    expect(game.locator(".toast-error")).to_have_count(0)
+    game.close()
+
+    # Sign out; a wrong password is said in words; the right one signs in again.
+    page.click("#sign-out")
+    expect(button).to_have_text("Sign in")
+    page.fill("#sign-in-name", "annika")
+    page.fill("#sign-in-password", "not the password")
+    page.click("#sign-in button[type=submit]")
+    expect(page.locator("#sign-in-error")).to_contain_text("do not match")
+    page.fill("#sign-in-password", PASSWORD)
+    page.click("#sign-in button[type=submit]")
+    expect(button).to_have_text("Annika", timeout=15_000)
+    no_sideways_scrolling(page)
+    assert not page.errors
+    page.context.close()
+
+
+def test_the_account_box_at_a_phones_width(browser: Any, port: int) -> None:
+    page = open_lobby(browser, port, PHONE, is_mobile=True, has_touch=True)
+    page.click("#account-button")
+    expect(page.locator("#sign-in")).to_be_visible()
+    expect(page.locator("#sign-up")).to_be_visible()
+    no_sideways_scrolling(page)
+    shot(page, "account-phone")
+    page.fill("#sign-up-name", "Phone Player")
+    page.fill("#sign-up-password", PASSWORD)
+    page.fill("#sign-up-email", "not an address")
+    page.click("#sign-up button[type=submit]")
+    expect(page.locator("#sign-up-email-error")).to_contain_text("name@example.org")
+    page.fill("#sign-up-email", "")
+    page.click("#sign-up button[type=submit]")
+    expect(page.locator("#account-button")).to_have_text("Phone Player", timeout=15_000)
+    expect(page.locator("#account-name")).to_be_in_viewport()  # the box's top brought back in sight
+    page.wait_for_timeout(600)  # the smooth scroll's end
+    no_sideways_scrolling(page)
+    shot(page, "account-signed-in-phone")
+    # Deleting it needs the password; then the box is signed out again.
+    page.locator("summary", has_text="Delete the account").click()
+    page.fill("#delete-account-password", PASSWORD)
+    page.click("#delete-account button[type=submit]")
+    expect(page.locator("#account-button")).to_have_text("Sign in", timeout=15_000)
+    assert not page.errors
+    page.context.close()
