@@ -131,3 +131,26 @@ def test_the_account_box_at_a_phones_width(browser: Any, port: int) -> None:
     expect(page.locator("#account-button")).to_have_text("Sign in", timeout=15_000)
     assert not page.errors
     page.context.close()
+
+
+def test_a_forgotten_password_from_the_e_mails_link(browser: Any, port: int) -> None:
+    """The page half of the reset (the e-mail half is tests/test_server_accounts.py, through a real SMTP
+    server): asked for in the sign-in box, the answer says the same for any name; the link's page
+    (/#reset=TOKEN, here a token that does not work, then one of the server's) sets a new password
+    and signs in."""
+    page = open_lobby(browser, port, LAPTOP)
+    page.click("#account-button")
+    page.locator("summary", has_text="Forgot your password?").click()
+    page.fill("#forgot-name", "Nobody Here")
+    page.click("#forgot button[type=submit]")
+    # This server sends no e-mail (no --smtp): said in words.
+    expect(page.locator("#forgot-error")).to_contain_text("sends no e-mail")
+    page.goto(f"http://127.0.0.1:{port}/#reset=not-a-real-token")
+    page.locator("#reset-new_password").wait_for(timeout=30_000)
+    assert "#reset" not in page.url  # the token leaves the address bar at once
+    page.fill("#reset-new_password", "a new password here")
+    page.click("#reset button[type=submit]")
+    expect(page.locator("#reset-error")).to_contain_text("does not work")
+    shot(page, "account-reset-laptop")
+    assert not page.errors
+    page.context.close()

@@ -6,7 +6,9 @@ CSRF token; export, a new password, deletion; nothing secret in an answer or a l
 from __future__ import annotations
 
 import logging
+import re
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
+import test_server_notify
 from conftest import SQL_KINDS, fresh_database_url
 from risk.server.accounts.current import COOKIE
 from risk.server.accounts.names import name_key
@@ -23,7 +26,9 @@ from risk.server.app import create_app
 from risk.server.limits import Rate
 from risk.server.sql import SqlStorage, open_storage
 from risk.server.storage import MemoryStorage
+from test_server_notify import Inbox
 
+smtp = test_server_notify.smtp  # the SMTP server fixture (aiosmtpd)
 PASSWORD = "correct horse battery"
 
 
@@ -405,3 +410,91 @@ def test_two_sign_ups_for_one_name_at_once_make_one_account(
     assert len(made) == 1 and sorted(taken) == sorted(set(spellings) - {made_by[0]}), (made, taken)
     if storage is not None:
         storage.close()
+
+
+# -- a forgotten password: a link by e-mail, through a real SMTP server --------------------------------
+def sign_in(c: TestClient, name: str, password: str) -> Any:
+    return c.post("/api/account/signin", json={"name": name, "password": password})
+
+
+def finish(c: TestClient, token: str, new_password: str) -> Any:
+    return c.post("/api/account/reset/finish", json={"token": token, "new_password": new_password})
+
+
+def mailing_client(port: int, clock: Clock) -> TestClient:
+    app = create_app(
+        MemoryStorage(),
+        password_hasher=CountingHasher(),
+        clock=clock,
+        sign_in_rate=None,
+        smtp=f"smtp://127.0.0.1:{port}?from=risk@example.org",
+    )
+    return TestClient(app, base_url="http://testserver")
+
+
+def reset_link(inbox: Inbox, to: str, count: int) -> str:
+    deadline = time.monotonic() + 10
+    while len(inbox.to(to)) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    mails = inbox.to(to)
+    assert len(mails) == count, [m["Subject"] for m in mails]
+    body = mails[-1].get_content()
+    found = re.search(r"http://testserver/#reset=([\w-]+)", body)
+    assert found, body
+    return found.group(1)
+
+
+def test_a_forgotten_password_by_a_link_that_works_once_within_the_hour(smtp: tuple[Inbox, int]) -> None:
+    inbox, port = smtp
+    clock = Clock()
+    with mailing_client(port, clock) as c:
+        sign_up(c, "Ann", email="ann@example.org")
+        other = TestClient(c.app, base_url="http://testserver")
+        assert (
+            other.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD}).status_code == 200
+        )
+        c.cookies.clear()
+        asked = c.post("/api/account/reset", json={"name": "ann"})
+        assert asked.status_code == 200 and "If that account has an e-mail address" in asked.json()["message"]
+        # A name with no account, and one without an address: the same answer, and no e-mail.
+        sign_up(TestClient(c.app, base_url="http://testserver"), "Bob")
+        for name in ("Nobody", "Bob"):
+            assert c.post("/api/account/reset", json={"name": name}).json() == asked.json()
+        token = reset_link(inbox, "ann@example.org", 1)
+        mail = inbox.to("ann@example.org")[0]
+        assert mail["From"] == "risk@example.org" and "Ann" in mail.get_content()
+        refused(finish(c, token, "short"), 422, "bad-field", "password")
+        done = finish(c, token, "a brand new one")
+        assert done.status_code == 200 and done.json()["account"]["name"] == "Ann"
+        assert c.get("/api/account").json()["account"]["name"] == "Ann"  # signed in by the link
+        assert other.get("/api/account").json() == {"account": None}  # every other session ended
+        again = c.post("/api/account/reset/finish", json={"token": token, "new_password": "yet another one"})
+        assert "does not work" in refused(again, 403, "bad-token")
+        c.cookies.clear()
+        refused(
+            c.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD}), 401, "sign-in-failed"
+        )
+        assert (
+            c.post("/api/account/signin", json={"name": "Ann", "password": "a brand new one"}).status_code
+            == 200
+        )
+        # A link over an hour old does not work; at most three links an hour reach one address.
+        c.post("/api/account/reset", json={"name": "Ann"})
+        old = reset_link(inbox, "ann@example.org", 2)
+        clock.now += 3_601
+        refused(
+            c.post("/api/account/reset/finish", json={"token": old, "new_password": "too late now"}),
+            403,
+            "bad-token",
+        )
+        for _ in range(5):
+            c.post("/api/account/reset", json={"name": "Ann"})
+        time.sleep(0.5)
+        assert len(inbox.to("ann@example.org")) == 5  # 2 before the hour passed, 3 after it
+    assert "ann@example.org" not in str([m["Subject"] for m in inbox.messages])
+
+
+def test_a_server_that_sends_no_e_mail_says_so() -> None:
+    with client() as c:
+        sign_up(c, "Ann", email="ann@example.org")
+        assert "no e-mail" in refused(c.post("/api/account/reset", json={"name": "Ann"}), 409, "no-email")

@@ -109,12 +109,13 @@ def create_app(
     app.state.pace_gc = pace_gc
     app.state.outbox = outbox = Outbox(storage.engine if isinstance(storage, SqlStorage) else memory_engine())
     app.state.email_on = smtp is not None
+    mail = None if smtp is None else EmailChannel(SmtpSettings.parse(smtp))
     account_engine = storage.engine if isinstance(storage, SqlStorage) else accounts_memory_engine()
-    app.state.accounts = Accounts(AccountStore(account_engine), password_hasher, clock, sign_in_rate)
+    app.state.accounts = Accounts(AccountStore(account_engine), password_hasher, clock, sign_in_rate, mail)
     master.signed_in = app.state.accounts.current_account  # a seat bound to an account: its alone
     channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
-    if smtp is not None:
-        channels.append(EmailChannel(SmtpSettings.parse(smtp)))
+    if mail is not None:
+        channels.append(mail)
     app.state.push = push
     if push is not None:
         channels.append(PushChannel(push))

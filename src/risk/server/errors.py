@@ -47,6 +47,7 @@ class Refusal(Exception):
         "locked": 429,  # too many failed sign-ins to one name
         "signed-out": 401,  # no session (or an ended one) where one is needed
         "csrf": 403,  # a change without the session's X-CSRF-Token, or from another site
+        "no-email": 409,  # a password reset on a server that sends no e-mail (no risk serve --smtp)
     }
 
     def __init__(self, code: str, message: str) -> None:

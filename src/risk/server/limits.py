@@ -52,6 +52,7 @@ LARGE_BODIES = {
     "/api/boards/check": 2 * KB * KB,
     "/api/replay": 2 * KB * KB,
     "/api/mine": 1 * KB * KB,
+    "/api/account/seats": 1 * KB * KB,  # as many seats as "Your games", bound in one request
 }
 
 

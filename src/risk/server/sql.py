@@ -218,6 +218,16 @@ account_sessions = sa.Table(
     sa.Index("account_sessions_account", "account_id"),
 )
 
+# Password resets asked for by e-mail: the link's token, hashed; used once, within RESET_S.
+password_resets = sa.Table(
+    "password_resets",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created", sa.Double, nullable=False),
+    sa.Index("password_resets_account", "account_id"),
+)
+
 # Failed sign-ins by name key (whether or not such an account exists): the lockout counts them.
 sign_in_failures = sa.Table(
     "sign_in_failures",

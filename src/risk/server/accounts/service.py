@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 import threading
@@ -31,9 +32,10 @@ from risk.server.accounts.store import Account, AccountStore, AccountStoreError,
 from risk.server.auth import hash_token
 from risk.server.errors import Refusal
 from risk.server.limits import AddressLimiter, Rate
-from risk.server.notify.channels import MAX_ADDRESS, is_address
+from risk.server.notify.channels import MAX_ADDRESS, ChannelError, EmailChannel, is_address
 
 T = TypeVar("T")
+log = logging.getLogger("risk.server")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 LOCKOUT_FAILURES = 5
 LOCKOUT_WINDOW_S = 15 * 60.0
@@ -90,8 +92,10 @@ class Accounts:
         hasher: PasswordHasher | None = None,
         clock: Callable[[], float] = time.time,
         sign_in_rate: Rate | None = SIGN_IN_RATE,
+        mail: EmailChannel | None = None,
     ) -> None:
         self.store = store
+        self.mail = mail  # the host's SMTP server (risk serve --smtp): password resets
         self.hasher = hasher or PasswordHasher()
         self.clock = clock
         self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
@@ -150,6 +154,60 @@ class Accounts:
             with self._hashing:
                 self._stored(self.store.set_password, account.id, self.hasher.hash(password))
         return self._signed_in(account)
+
+    # -- a forgotten password: a link by e-mail ------------------------------------------------------
+    def ask_reset(self, name: object, site: str, address: str) -> None:
+        """E-mail a reset link to the account called ``name``, if it has an address and the server
+        sends e-mail. Says nothing either way, and sends from another thread, so neither the answer
+        nor its time tells whether the name has an account or an address."""
+        self._limit(address)
+        if self.mail is None:
+            raise Refusal("no-email", "this server sends no e-mail (its host has not set risk serve --smtp)")
+        if not isinstance(name, str) or len(name) > 4 * MAX_PASSWORD:
+            return
+        account = self._stored(self.store.by_key, name_key(name))
+        if account is None or account.email is None:
+            return
+        token = self._stored(self.store.new_reset, account.id, self.clock())
+        if token is None:  # three links within the hour already
+            return
+        text = (
+            f"Someone (you, we hope) asked for a new password for the RISK account {account.name} "
+            f"at {site}.\n\nChoose a new one here, within the hour (the link works once):\n"
+            f"{site}/#reset={token}\n\nIf it was not you, do nothing: your password stays as it is.\n"
+        )
+        threading.Thread(
+            target=self._mail_reset, args=(account.email, text), name="risk-reset-mail", daemon=True
+        ).start()
+
+    def _mail_reset(self, to: str, text: str) -> None:
+        assert self.mail is not None
+        try:
+            self.mail.send_plain(to, "Your RISK account: a new password", text)
+        except ChannelError as error:  # the address is not logged: a player's secret
+            log.warning("a password reset e-mail could not be sent: %s", error)
+
+    def finish_reset(self, token: object, new_password: object) -> SignedIn:
+        """A new password through a reset link: every other session and link of the account ends,
+        and this browser is signed in."""
+        bad_link = Refusal(
+            "bad-token", "this reset link does not work (used, or over an hour old): ask for another"
+        )
+        if not isinstance(token, str) or not token or len(token) > 200:
+            raise bad_link
+        account = self._stored(self.store.reset_of, token, self.clock())
+        if account is None:
+            raise bad_link
+        check_password(new_password, account.name)
+        assert isinstance(new_password, str)
+        with self._hashing:
+            hashed = self.hasher.hash(new_password)
+        changed = self._stored(self.store.use_reset, token, hashed, self.clock())
+        if changed is None:  # used meanwhile
+            raise bad_link
+        self._known.clear()
+        self._stored(self.store.clear_failures, changed.name_key)
+        return self._signed_in(changed)
 
     def session(self, token: str | None) -> Session | None:
         if not token or len(token) > 200:

@@ -21,10 +21,12 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from risk.server.auth import hash_token
-from risk.server.sql import account_sessions, accounts, sign_in_failures
+from risk.server.sql import account_sessions, accounts, password_resets, sign_in_failures
 
 SESSION_IDLE_S = 30 * 86_400.0  # a session not used for 30 days ends
 SEEN_EVERY_S = 3_600.0  # a session's last use is written at most once an hour
+RESET_S = 3_600.0  # a password reset link works for an hour, once
+MAX_RESETS = 3  # reset links an account may be sent within RESET_S
 
 
 class AccountStoreError(Exception):
@@ -59,7 +61,9 @@ class Session:
 def memory_engine() -> Engine:
     """The accounts of a server whose games are in memory: lost with it, as its games are."""
     engine = sa.create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
-    accounts.metadata.create_all(engine, tables=[accounts, account_sessions, sign_in_failures])
+    accounts.metadata.create_all(
+        engine, tables=[accounts, account_sessions, sign_in_failures, password_resets]
+    )
     return engine
 
 
@@ -123,6 +127,7 @@ class AccountStore:
         under, as "deleted player" once risk.server.accounts binds seats)."""
         with self._begin(write=True) as connection:
             connection.execute(account_sessions.delete().where(account_sessions.c.account_id == account_id))
+            connection.execute(password_resets.delete().where(password_resets.c.account_id == account_id))
             connection.execute(accounts.delete().where(accounts.c.id == account_id))
 
     def export(self, account_id: str) -> dict[str, Any]:
@@ -191,6 +196,59 @@ class AccountStore:
                     account_sessions.c.token_hash != keep_token_hash,
                 )
             )
+
+    # -- password resets ---------------------------------------------------------------------------------
+    def new_reset(self, account_id: str, now: float) -> str | None:
+        """A reset link's token, or None when the account asked for :data:`MAX_RESETS` within the
+        last hour (a flood of e-mail to one address)."""
+        token = secrets.token_urlsafe(32)
+        with self._begin(write=True) as connection:
+            connection.execute(password_resets.delete().where(password_resets.c.created < now - RESET_S))
+            recent = connection.execute(
+                sa.select(sa.func.count()).where(password_resets.c.account_id == account_id)
+            ).scalar_one()
+            if recent >= MAX_RESETS:
+                return None
+            connection.execute(
+                password_resets.insert().values(
+                    token_hash=hash_token(token), account_id=account_id, created=now
+                )
+            )
+        return token
+
+    def reset_of(self, token: str, now: float) -> Account | None:
+        """The account of a reset link's token still good, or None."""
+        with self._begin() as connection:
+            row = connection.execute(
+                sa.select(accounts)
+                .join(password_resets, password_resets.c.account_id == accounts.c.id)
+                .where(
+                    password_resets.c.token_hash == hash_token(token),
+                    password_resets.c.created >= now - RESET_S,
+                )
+            ).first()
+        return None if row is None else _account(row)
+
+    def use_reset(self, token: str, password_hash: str, now: float) -> Account | None:
+        """The account whose reset link ``token`` is (within the hour, never used), its password set
+        and every reset link and session of it ended; None for a token that is not one."""
+        with self._begin(write=True) as connection:
+            row = connection.execute(
+                sa.select(password_resets.c.account_id).where(
+                    password_resets.c.token_hash == hash_token(token),
+                    password_resets.c.created >= now - RESET_S,
+                )
+            ).first()
+            if row is None:
+                return None
+            account_id = row.account_id
+            connection.execute(
+                accounts.update().where(accounts.c.id == account_id).values(password=password_hash)
+            )
+            connection.execute(password_resets.delete().where(password_resets.c.account_id == account_id))
+            connection.execute(account_sessions.delete().where(account_sessions.c.account_id == account_id))
+            found = connection.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
+        return None if found is None else _account(found)
 
     # -- the lockout ------------------------------------------------------------------------------------
     def failures_since(self, name_key: str, since: float) -> list[float]:

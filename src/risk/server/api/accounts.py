@@ -221,3 +221,40 @@ async def bind_seats(
 async def account_seats(request: Request, accounts: AccountsDep, master: MasterDep) -> dict[str, Any]:
     session = await _session(request, accounts)
     return {"seats": await run_in_threadpool(bound_seats, master, session.account.id)}
+
+
+class ResetIn(BaseModel):
+    name: str = Field(max_length=200, description="the account's name")
+
+
+class ResetFinishIn(BaseModel):
+    token: str = Field(max_length=200, description="the #reset= of the e-mail's link")
+    new_password: str = Field(max_length=MAX_PASSWORD, description="8 to 256 characters")
+
+
+@router.post(
+    "/api/account/reset",
+    summary="A forgotten password: a link by e-mail, if the account has an address",
+    responses=refusals(403, 409, 429, 503),
+)
+async def ask_reset(body: ResetIn, request: Request, accounts: AccountsDep) -> dict[str, Any]:
+    _same_site(request)
+    site = f"{request.url.scheme}://{request.url.netloc}"
+    await run_in_threadpool(accounts.ask_reset, body.name, site, client_address(request.scope))
+    return {
+        "message": "If that account has an e-mail address, a link to choose a new password is on its way "
+        "(it works once, within the hour)."
+    }
+
+
+@router.post(
+    "/api/account/reset/finish",
+    summary="A new password through the e-mail's link (signs in; other sessions end)",
+    responses=refusals(403, 503),
+)
+async def finish_reset(
+    body: ResetFinishIn, request: Request, response: Response, accounts: AccountsDep
+) -> dict[str, Any]:
+    _same_site(request)
+    signed_in = await run_in_threadpool(accounts.finish_reset, body.token, body.new_password)
+    return _answer(request, response, signed_in)

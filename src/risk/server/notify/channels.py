@@ -14,7 +14,7 @@ import ssl
 import time
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.utils import formatdate
+from email.utils import formatdate, make_msgid
 from typing import Protocol
 from urllib.parse import SplitResult, parse_qs, unquote, urlsplit
 
@@ -138,6 +138,21 @@ class EmailChannel:
         mail.set_content(
             f"{message.text}\n\nYour seat: {message.link}\n\nNo more e-mail: {message.unsubscribe}\n"
         )
+        self._send(mail)
+
+    def send_plain(self, to: str, subject: str, text: str) -> None:
+        """A message that is not a game's notification (an account's password reset)."""
+        mail = EmailMessage()
+        mail["From"] = self.settings.sender
+        mail["To"] = to
+        mail["Subject"] = subject
+        mail["Date"] = formatdate(time.time())
+        mail["Message-ID"] = make_msgid(domain=self.settings.sender.rpartition("@")[2] or None)
+        mail["Auto-Submitted"] = "auto-generated"
+        mail.set_content(text)
+        self._send(mail)
+
+    def _send(self, mail: EmailMessage) -> None:
         try:
             self._deliver(mail)
         except smtplib.SMTPRecipientsRefused:

@@ -8,7 +8,7 @@
 import { api, seats } from "./api.js";
 import { el, clear, $, toast } from "./ui.js";
 
-const state = { account: null, csrf: null, onChange: () => {} };
+const state = { account: null, csrf: null, onChange: () => {}, reset: null };
 
 /** Ask who is signed in and wire the top bar's button; ``onChange`` runs after a sign-in or out. */
 export async function initAccount(onChange) {
@@ -20,7 +20,19 @@ export async function initAccount(onChange) {
   } catch {
     /* the server unreachable: the lobby says so; the button stays "Sign in" */
   }
-  render();
+  window.addEventListener("hashchange", takeResetLink);
+  if (!takeResetLink()) render();
+}
+
+/** /#reset=TOKEN: the e-mail's link to choose a new password (a fragment: never sent to a server),
+ * taken out of the address bar at once. */
+function takeResetLink() {
+  const reset = /reset=([\w-]+)/.exec(location.hash);
+  if (!reset) return false;
+  state.reset = reset[1];
+  history.replaceState(null, "", location.pathname + location.search);
+  show(true);
+  return true;
 }
 
 function remember(answer) {
@@ -56,8 +68,29 @@ function render() {
   const close = el("button", { type: "button", class: "btn btn-small btn-ghost account-close", text: "Close", "aria-label": "Close the account box" });
   close.addEventListener("click", () => show(false));
   box.append(el("div", { class: "account-head" }, el("h2", { id: "account-title", text: "Your account" }), close));
-  if (state.account) renderSignedIn(box);
+  if (state.reset) renderReset(box);
+  else if (state.account) renderSignedIn(box);
   else renderSignedOut(box);
+}
+
+function renderReset(box) {
+  const form = accountForm(
+    "reset",
+    "Choose a new password",
+    [field("reset", "new_password", "New password", { type: "password", autocomplete: "new-password", required: true, maxlength: "256" }, "8 to 256 characters; your other sessions are signed out")],
+    "Set the password",
+    async (values) => {
+      const answer = await api.finishReset(state.reset, values.new_password);
+      state.reset = null;
+      await signedIn(answer, "Your password is changed");
+    },
+  );
+  const back = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Sign in or ask for another link" });
+  back.addEventListener("click", () => {
+    state.reset = null;
+    render();
+  });
+  box.append(form, back);
 }
 
 // -- signed out: sign in, or make an account ----------------------------------------------------------
@@ -135,7 +168,18 @@ function renderSignedOut(box) {
     "Make an account",
     async (values) => signedIn(await api.signUp({ name: values.name, password: values.password, email: values.email || null }), "Welcome"),
   );
-  box.append(el("div", { class: "account-forms" }, signIn, signUp));
+  const forgot = accountForm(
+    "forgot",
+    "A forgotten password",
+    [field("forgot", "name", "Your account's name", { type: "text", autocomplete: "username", required: true, maxlength: "200" }, "a link comes by e-mail, if the account has an address")],
+    "Send me a link",
+    async (values) => {
+      const answer = await api.askReset(values.name);
+      toast(answer.message, "ok", 10000);
+    },
+  );
+  const forgotten = el("details", { class: "more account-fold" }, el("summary", { text: "Forgot your password?" }), forgot);
+  box.append(el("div", { class: "account-forms" }, el("div", { class: "account-column" }, signIn, forgotten), signUp));
 }
 
 async function signedIn(answer, greeting) {

@@ -82,6 +82,8 @@ export const api = {
   deleteAccount: (csrf, password) => request("POST", "/api/account/delete", { csrf, body: { password } }),
   bindSeats: (csrf, held) => request("POST", "/api/account/seats", { csrf, body: { seats: held } }),
   accountSeats: () => request("GET", "/api/account/seats"),
+  askReset: (name) => request("POST", "/api/account/reset", { body: { name } }),
+  finishReset: (token, newPassword) => request("POST", "/api/account/reset/finish", { body: { token, new_password: newPassword } }),
   ruleset: (id) => request("GET", `/api/rulesets/${encodeURIComponent(id)}`),
 };
 

@@ -1,5 +1,6 @@
 """Accounts: optional player accounts, their sign-in sessions and the failed sign-ins the lockout
-counts (docs/web.md, "Accounts"); a seat bound to an account (seats.account_id).
+counts (docs/web.md, "Accounts"); password resets asked for by e-mail; a seat bound to an account
+(seats.account_id).
 
 Revision ID: 0008
 Revises: 0007
@@ -47,6 +48,15 @@ def upgrade() -> None:
         sa.Column("at", sa.Double, nullable=False),
     )
     op.create_index("sign_in_failures_key", "sign_in_failures", ["name_key", "at"])
+    op.create_table(
+        "password_resets",
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("created", sa.Double, nullable=False),
+    )
+    op.create_index("password_resets_account", "password_resets", ["account_id"])
     op.add_column("seats", sa.Column("account_id", sa.String(32), nullable=True))
     op.create_index("seats_account", "seats", ["account_id"])
 
@@ -55,6 +65,8 @@ def downgrade() -> None:
     op.drop_index("seats_account", "seats")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("account_id")
+    op.drop_index("password_resets_account", "password_resets")
+    op.drop_table("password_resets")
     op.drop_index("sign_in_failures_key", "sign_in_failures")
     op.drop_table("sign_in_failures")
     op.drop_index("account_sessions_account", "account_sessions")
