@@ -513,6 +513,10 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
         "accounts",
         "account_sessions",
         "sign_in_failures",
+        "password_resets",
+        "ratings",
+        "rating_history",
+        "rated_games",
     }
 
 

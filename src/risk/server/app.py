@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from risk.server.accounts.current import SessionCookieMiddleware
-from risk.server.accounts.service import SIGN_IN_RATE, Accounts
+from risk.server.accounts.service import Accounts
 from risk.server.accounts.store import AccountStore
 from risk.server.accounts.store import memory_engine as accounts_memory_engine
 from risk.server.api import (
@@ -34,6 +34,7 @@ from risk.server.api import (
     mine,
     notify,
     pages,
+    ratings,
     seats,
     social,
     websocket,
@@ -44,7 +45,7 @@ from risk.server.errors import Refusal
 from risk.server.gcpace import CollectorPacer
 from risk.server.hosts import AllowedHosts, HostCheckMiddleware
 from risk.server.hub import Hub
-from risk.server.limits import BodyLimitMiddleware, Guard, Limits, Rate, RateLimitMiddleware
+from risk.server.limits import SIGN_IN_RATE, BodyLimitMiddleware, Guard, Limits, Rate, RateLimitMiddleware
 from risk.server.master import GameMaster
 from risk.server.notify.channels import Channel, EmailChannel, SmtpSettings
 from risk.server.notify.outbox import Outbox, memory_engine
@@ -52,6 +53,8 @@ from risk.server.notify.push import PushChannel, PushSettings
 from risk.server.notify.seal import Seal
 from risk.server.notify.sender import RETRY_S, Notifier
 from risk.server.notify.webhook import WebhookChannel
+from risk.server.ratings.hooks import RatingHooks
+from risk.server.ratings.store import RatingStore
 from risk.server.social import Social
 from risk.server.sql import SqlStorage
 from risk.server.storage import Storage
@@ -61,7 +64,7 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 # In this order: the OpenAPI schema lists the paths as the routers add them.
-ROUTERS = (pages, meta, games, seats, mine, after, websocket, fastplay, social, notify, accounts)
+ROUTERS = (pages, meta, games, seats, mine, after, websocket, fastplay, social, notify, accounts, ratings)
 
 
 def create_app(
@@ -111,8 +114,12 @@ def create_app(
     app.state.email_on = smtp is not None
     mail = None if smtp is None else EmailChannel(SmtpSettings.parse(smtp))
     account_engine = storage.engine if isinstance(storage, SqlStorage) else accounts_memory_engine()
-    app.state.accounts = Accounts(AccountStore(account_engine), password_hasher, clock, sign_in_rate, mail)
+    # The sign-in rate: risk serve's limits (off with --no-rate-limits); else the parameter's (tests).
+    account_rate = sign_in_rate if limits is None else limits.accounts
+    app.state.accounts = Accounts(AccountStore(account_engine), password_hasher, clock, account_rate, mail)
     master.signed_in = app.state.accounts.current_account  # a seat bound to an account: its alone
+    app.state.ratings = RatingStore(account_engine)
+    master.hooks = (*master.hooks, RatingHooks(app.state.ratings, clock))  # a rated game, once over
     channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
     if mail is not None:
         channels.append(mail)

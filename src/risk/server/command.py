@@ -140,7 +140,6 @@ def serve_command(
     _log_safely()
     settings = _uvicorn_settings(host, port, log_level, proxy)
     if workers == 1:
-        from risk.server.accounts.service import SIGN_IN_RATE
         from risk.server.app import create_app
 
         application = create_app(
@@ -153,7 +152,6 @@ def serve_command(
             push=push,
             notify_retry_s=smtp_retry,
             seal=_seal(seal_file),
-            sign_in_rate=None if no_rate_limits else SIGN_IN_RATE,
         )
         _run(application, settings)
         return
@@ -355,7 +353,6 @@ def worker_app() -> Any:
     import logging
     import sys
 
-    from risk.server.accounts.service import SIGN_IN_RATE
     from risk.server.app import create_app
     from risk.server.hosts import AllowedHosts
     from risk.server.limits import Limits, Rate
@@ -385,7 +382,6 @@ def worker_app() -> Any:
         push=push,
         notify_retry_s=settings["smtp_retry"],
         seal=_seal(settings["seal"]),
-        sign_in_rate=None if settings["no_rate_limits"] else SIGN_IN_RATE,
     )
 
 

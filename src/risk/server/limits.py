@@ -92,6 +92,9 @@ class Rate:
         return self.count / self.seconds
 
 
+SIGN_IN_RATE = Rate(10, 60)  # per client address, on even when create_app is given no other limit
+
+
 @dataclass(frozen=True)
 class Limits:
     """What ``risk serve`` allows; None for a limit turns it off."""
@@ -100,10 +103,11 @@ class Limits:
     actions: Rate | None = Rate(600, 60)
     messages: Rate | None = Rate(100, 10)
     boards: Rate | None = Rate(30, 600)
+    accounts: Rate | None = SIGN_IN_RATE  # sign-ins, sign-ups and reset links (risk.server.accounts)
 
     @classmethod
     def off(cls) -> Limits:
-        return cls(games=None, actions=None, messages=None, boards=None)
+        return cls(games=None, actions=None, messages=None, boards=None, accounts=None)
 
 
 @dataclass

@@ -238,6 +238,52 @@ sign_in_failures = sa.Table(
     sa.Index("sign_in_failures_key", "name_key", "at"),
 )
 
+# Ratings (risk.server.ratings): one per account, game family and pace; each change kept; each game
+# rated once (its row written in the same transaction as the ratings it changed).
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column(
+        "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("family", sa.String(32), primary_key=True),
+    sa.Column("pace", sa.String(8), primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Double, nullable=False),
+    sa.Index("ratings_board", "family", "pace"),
+)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("family", sa.String(32), nullable=False),
+    sa.Column("pace", sa.String(8), nullable=False),
+    sa.Column("game_id", sa.String(64), nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),  # 1: the winner
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("mu", sa.Double, nullable=False),  # after the game
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("damping", sa.Double, nullable=False),  # the share of the model's move applied
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Index("rating_history_account", "account_id", "at"),
+)
+
+rated_games = sa.Table(
+    "rated_games",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("family", sa.String(32), nullable=False),
+    sa.Column("pace", sa.String(8), nullable=False),
+    sa.Column("accounts", sa.Text, nullable=False),  # the players' account ids, sorted, comma-separated
+    sa.Column("outcome", sa.Text, nullable=False),  # "rated", or why not ("a seat not bound", ...)
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Index("rated_games_accounts", "accounts", "at"),
+)
+
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
 BUSY_TIMEOUT_S = 10.0  # how long a SQLite writer waits for another's lock before "try again"
 CONNECT_TIMEOUT_S = 10  # PostgreSQL: an unreachable host fails in seconds, not minutes

@@ -31,7 +31,7 @@ from risk.server.accounts.names import NameError_, clean_name, name_key
 from risk.server.accounts.store import Account, AccountStore, AccountStoreError, NameTaken, Session
 from risk.server.auth import hash_token
 from risk.server.errors import Refusal
-from risk.server.limits import AddressLimiter, Rate
+from risk.server.limits import SIGN_IN_RATE, AddressLimiter, Rate
 from risk.server.notify.channels import MAX_ADDRESS, ChannelError, EmailChannel, is_address
 
 T = TypeVar("T")
@@ -39,7 +39,6 @@ log = logging.getLogger("risk.server")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 LOCKOUT_FAILURES = 5
 LOCKOUT_WINDOW_S = 15 * 60.0
-SIGN_IN_RATE = Rate(10, 60)  # sign-ins and sign-ups per client address
 HASHING_AT_ONCE = 2  # argon2id hashes computed at once (64 MiB each): the rest wait their turn
 KNOWN_S = 10.0  # a session looked up is known this long in a process (see current_account)
 MAX_KNOWN = 10_000

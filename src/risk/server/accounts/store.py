@@ -21,7 +21,15 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from risk.server.auth import hash_token
-from risk.server.sql import account_sessions, accounts, password_resets, sign_in_failures
+from risk.server.sql import (
+    account_sessions,
+    accounts,
+    password_resets,
+    rated_games,
+    rating_history,
+    ratings,
+    sign_in_failures,
+)
 
 SESSION_IDLE_S = 30 * 86_400.0  # a session not used for 30 days ends
 SEEN_EVERY_S = 3_600.0  # a session's last use is written at most once an hour
@@ -59,11 +67,19 @@ class Session:
 
 
 def memory_engine() -> Engine:
-    """The accounts of a server whose games are in memory: lost with it, as its games are."""
+    """The accounts (and their ratings, which name them) of a server whose games are in memory: lost
+    with it, as its games are."""
     engine = sa.create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
-    accounts.metadata.create_all(
-        engine, tables=[accounts, account_sessions, sign_in_failures, password_resets]
-    )
+    tables = [
+        accounts,
+        account_sessions,
+        sign_in_failures,
+        password_resets,
+        ratings,
+        rating_history,
+        rated_games,
+    ]
+    accounts.metadata.create_all(engine, tables=tables)
     return engine
 
 

@@ -50,6 +50,9 @@ class GameIn(BaseModel):
     options: dict[str, OptionValue] = Field(default_factory=dict)
     seats: list[SeatIn] = Field(min_length=1, max_length=10)
     public: bool = True
+    rated: bool = Field(
+        False, description="people only; rated at the end if each seat is bound to an account"
+    )
     seed: Seed | None = None
     # Strict: a JSON number, never "3" nor true (as the house rules' table takes them).
     bot_delay: float = Field(DEFAULT_BOT_DELAY, strict=True)
@@ -112,6 +115,7 @@ class GameIn(BaseModel):
             spectators=self.spectators,
             spectator_view=self.spectator_view,
             board=self.board,
+            rated=self.rated,
         )
 
 

@@ -75,6 +75,7 @@ class GameMaster(FastPlay):
                 ),
                 "spectators": spec.spectators,
                 "spectator_view": spec.spectator_view,
+                "rated": spec.rated,
             },
             created=now,
             updated=now,

@@ -82,6 +82,9 @@ class GameSpec:
     # Fog of war: what spectators see while the game runs: "fogged", no territory (the fog of no one),
     # or "open", the whole board (docs/server.md, "Fog of war").
     spectator_view: str = "fogged"
+    # Rated (risk.server.ratings): people only; rated when it ends if every seat is bound to an account
+    # of its own (docs/web.md, "Ratings").
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,8 @@ def check_settings(spec: GameSpec) -> None:
         raise Refusal("bad-request", "bot_delay is seconds between 0 and 10")
     if not 0 <= spec.defend_timeout <= 3600:
         raise Refusal("bad-request", "defend_timeout is seconds between 0 (never) and 3600")
+    if spec.rated and any(seat.kind not in ("human", "open") for seat in spec.seats):
+        raise Refusal("bad-request", "a rated game is played by people only: no bot seats")
     if spec.spectator_view not in SPECTATOR_VIEWS:
         raise Refusal(
             "bad-request",
@@ -218,6 +223,7 @@ def game_summary(record: GameRecord, now: float) -> dict[str, Any]:
         "created": record.created,
         "updated": record.updated,
         "public": bool(record.settings.get("public", True)),
+        "rated": bool(record.settings.get("rated", False)),
         "spectators": bool(record.settings.get("spectators", True)),
         "spectator_view": record.settings.get("spectator_view", "fogged"),
         "rematch": record.settings.get("rematch"),  # the id of this game's rematch, once asked for
