@@ -154,3 +154,67 @@ def test_a_forgotten_password_from_the_e_mails_link(browser: Any, port: int) -> 
     shot(page, "account-reset-laptop")
     assert not page.errors
     page.context.close()
+
+
+def signed_up_holding(browser: Any, port: int, name: str, game_id: str, seat: int, token: str) -> Any:
+    """A browser that holds a seat, then makes an account (which binds the seat)."""
+    page = open_lobby(browser, port, LAPTOP)
+    held = [{"game": game_id, "seat": seat, "token": token, "mine": True}]
+    page.evaluate("held => localStorage.setItem('risk.seats.v1', JSON.stringify(held))", held)
+    page.reload()
+    page.click("#account-button")
+    page.fill("#sign-up-name", name)
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#sign-up button[type=submit]")
+    expect(page.locator("#account-button")).to_have_text(name, timeout=15_000)
+    expect(page.locator(".toast", has_text="1 game is now bound")).to_be_visible()
+    return page
+
+
+def test_a_rated_game_moves_both_ratings_and_the_pages_show_it(browser: Any, port: int) -> None:
+    """Two accounts in a rated 2-player game; one resigns; the leaderboard and both profiles (with
+    the rating's chart) show the result, at a laptop's and a phone's width."""
+    body = {
+        "game": "two-player",
+        "seats": [{"kind": "human", "name": "Cleo"}, {"kind": "human", "name": "Dev"}],
+        "seed": 3,
+        "bot_delay": 0,
+        "rated": True,
+    }
+    created = request(port, "POST", "/api/games", body)
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    cleo = signed_up_holding(browser, port, "Cleo", game_id, 0, tokens[0])
+    dev = signed_up_holding(browser, port, "Dev", game_id, 1, tokens[1])
+    # Dev resigns from his own browser (its session beside the seat's token): Cleo wins.
+    status = dev.evaluate(
+        """async ([id, token]) => (await fetch(`/api/games/${id}/resign`,
+            {method: "POST", headers: {Authorization: `Bearer ${token}`}})).status""",
+        [game_id, tokens[1]],
+    )
+    assert status == 200
+    board = request(port, "GET", "/api/ratings?family=two-player&pace=live")["players"]
+    assert [row["name"] for row in board][:2] == ["Cleo", "Dev"]
+
+    cleo.goto(f"http://127.0.0.1:{port}/players?family=two-player&pace=live")
+    rows = cleo.locator(".leaderboard tbody tr")
+    expect(rows.first).to_contain_text("Cleo")
+    expect(rows.nth(1)).to_contain_text("Dev")
+    shot(cleo, "leaderboard-laptop")
+    rows.first.locator("a").click()
+    expect(cleo.locator("#profile-name")).to_have_text("Cleo")
+    expect(cleo.locator(".rating-svg circle")).to_have_count(1)
+    expect(cleo.locator("#profile-games .gi-status")).to_contain_text("Rated: place 1 of 2")
+    shot(cleo, "profile-laptop")
+    assert not cleo.errors
+    cleo.context.close()
+    dev.context.close()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    page.goto(f"http://127.0.0.1:{port}/players/dev")
+    expect(page.locator("#profile-name")).to_have_text("Dev")
+    expect(page.locator("#profile-games .gi-status")).to_contain_text("place 2 of 2")
+    no_sideways_scrolling(page)
+    shot(page, "profile-phone")
+    page.goto(f"http://127.0.0.1:{port}/players/nobody-at-all")
+    expect(page.locator("#players-error")).to_have_text("No player has that name.")
+    phone.close()

@@ -30,6 +30,16 @@ async def summary_page(game_id: str) -> FileResponse:
     return FileResponse(WEB_DIR / "summary.html")
 
 
+@router.get("/players", include_in_schema=False)
+async def leaderboard_page() -> FileResponse:
+    return FileResponse(WEB_DIR / "players.html")
+
+
+@router.get("/players/{name}", include_in_schema=False)
+async def profile_page(name: str) -> FileResponse:
+    return FileResponse(WEB_DIR / "players.html")
+
+
 @router.get("/replay", include_in_schema=False)
 async def replay_page() -> FileResponse:
     return FileResponse(WEB_DIR / "summary.html")

@@ -192,6 +192,11 @@ async function signedIn(answer, greeting) {
   state.onChange();
 }
 
+/** After a game is made or joined: its seat bound to the account, when one is signed in. */
+export async function bindIfSignedIn() {
+  if (state.account) await bindHeld();
+}
+
 /** The seats this browser holds, bound to the account: how many were (a seat of another account, a
  * link that does not work: left as they are). */
 async function bindHeld() {
@@ -222,6 +227,7 @@ function renderSignedIn(box) {
     }
   });
   const download = el("a", { class: "btn", id: "account-export", href: "/api/account/export", download: "risk-account.json", text: "Download my data" });
+  const profile = el("a", { class: "btn", id: "account-profile", href: `/players/${encodeURIComponent(account.name)}`, text: "My profile and ratings" });
   box.append(
     el(
       "p",
@@ -232,7 +238,7 @@ function renderSignedIn(box) {
       ".",
     ),
     el("p", { class: "muted", text: "The games this browser holds are bound to your account: their links work where you are signed in." }),
-    el("div", { class: "row wrap account-actions" }, signOut, download),
+    el("div", { class: "row wrap account-actions" }, profile, download, signOut),
   );
   const newPassword = accountForm(
     "new-password",

@@ -8,7 +8,7 @@ import { initHouseRules } from "./houserules.js";
 import { drawings, exportLink, orderYourGames, parseExport, parseSeatLink, statusWords } from "./mine.js";
 import { boardField, chosenBoard, initBoards } from "./boardpick.js";
 import { OPTION_GROUPS, PRESETS, choiceWords, optionWords } from "./rulewords.js";
-import { initAccount } from "./account.js";
+import { bindIfSignedIn, initAccount } from "./account.js";
 
 const EDITIONS = {
   1993: "Parker Brothers (1993)",
@@ -576,6 +576,7 @@ function gameBody() {
     options,
     seats: seatsOut,
     public: $("#public").checked,
+    rated: $("#rated") ? $("#rated").checked : false,
     seed: $("#seed").value.trim() === "" ? null : Number($("#seed").value),
     bot_delay: Number($("#bot-delay").value || 0),
     defend_timeout: Number($("#defend-timeout").value || 0),
@@ -625,6 +626,7 @@ async function create() {
       });
     }
     showCreated(result, firstHuman);
+    bindIfSignedIn(); // a signed-in player's new seat is their account's (a rated game needs it)
     refreshLists();
     if (webhook && result.host_token) {
       // After the game exists (the webhook is the game's): a refusal leaves the game as it is.
@@ -781,6 +783,7 @@ function joinControls(g) {
       const result = await api.join(g.id, seat, who);
       seats.setName(who);
       seats.remember({ game: g.id, seat, name: who, token: result.token, mine: true, rules: g.rules });
+      await bindIfSignedIn(); // the seat is the account's before the page goes to the game
       location.href = result.link;
     } catch (error) {
       toast(error.message, "error", 8000);
