@@ -215,3 +215,18 @@ def test_bad_arguments_are_refused_before_any_process_starts(fns: int, workers: 
     assert not [
         child for child in multiprocessing.active_children() if child.name.startswith("Worker<RiskVector")
     ]
+
+
+def test_a_spawned_worker_gives_what_a_forked_one_gives() -> None:
+    """The start method where fork is not the default (macOS, Windows; Python 3.14's forkserver):
+    the environment functions cross to the workers pickled (lambdas too)."""
+    fns = [lambda: gymnasium.make("risk/Crossroads-v0", max_turns=3) for _ in range(2)]
+    results = []
+    for context in ("fork", "spawn"):
+        envs = RiskVectorEnv(fns, workers=2, context=context)
+        try:
+            first = envs.reset(seed=9)
+            results.append((first, envs.step(envs.action_masks().argmax(axis=1))))
+        finally:
+            envs.close()
+    assert_same(results[1], results[0], "spawn against fork")
