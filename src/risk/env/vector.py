@@ -150,12 +150,13 @@ class RiskVectorEnv(VectorEnv[Any, Any, NDArray[Any]]):
 
     ``env_fns``: functions that make the environments (as for ``SyncVectorEnv``); ``workers``: the
     number of processes (default ``min(N, os.cpu_count())``); ``context``: the ``multiprocessing``
-    start method (``None``: the platform's default). ``copy`` and ``autoreset_mode`` as in
-    Gymnasium's vectors (the default, ``NEXT_STEP``: an environment that ended is reset by the next
-    step, which ignores its action). Observations must fit Gymnasium's shared memory (``Box``,
-    ``Discrete``, ``Dict``, ``Tuple``...); with a ``Discrete`` action space, ``info["action_mask"]``
-    is kept in shared memory (as ``int8``, what :class:`~risk.env.gym.RiskGymEnv` gives) and
-    :meth:`action_masks` returns the masks now.
+    start method (``None``: the platform's default); ``daemon``: the workers end with the main
+    process (as in AsyncVectorEnv; ``False`` lets an environment start processes of its own).
+    ``copy`` and ``autoreset_mode`` as in Gymnasium's vectors (the default, ``NEXT_STEP``: an
+    environment that ended is reset by the next step, which ignores its action). Observations must
+    fit Gymnasium's shared memory (``Box``, ``Discrete``, ``Dict``, ``Tuple``...); with a
+    ``Discrete`` action space, ``info["action_mask"]`` is kept in shared memory (as ``int8``, what
+    :class:`~risk.env.gym.RiskGymEnv` gives) and :meth:`action_masks` returns the masks now.
 
     Returns what ``SyncVectorEnv`` returns for the same environments, seeds and actions. An
     environment that raises in ``reset`` or ``step`` closes the vector (its batch is half done) and
@@ -209,9 +210,10 @@ class RiskVectorEnv(VectorEnv[Any, Any, NDArray[Any]]):
         )
 
         ctx = multiprocessing.get_context(context)
+        as_module: Any = ctx  # Gymnasium types ctx as the multiprocessing module; a context serves the same
         self._buffers = SharedBuffers(
-            observations=create_shared_memory(self.single_observation_space, n=self.num_envs, ctx=ctx),  # type: ignore[arg-type]
-            actions=create_shared_memory(self.single_action_space, n=self.num_envs, ctx=ctx),  # type: ignore[arg-type]
+            observations=create_shared_memory(self.single_observation_space, n=self.num_envs, ctx=as_module),
+            actions=create_shared_memory(self.single_action_space, n=self.num_envs, ctx=as_module),
             rewards=ctx.RawArray(ctypes.c_double, self.num_envs),
             terminations=ctx.RawArray(ctypes.c_bool, self.num_envs),
             truncations=ctx.RawArray(ctypes.c_bool, self.num_envs),
@@ -229,9 +231,13 @@ class RiskVectorEnv(VectorEnv[Any, Any, NDArray[Any]]):
         self.pipes: list[Connection] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.closed = False
-        with clear_mpi_env_vars():
-            for worker, share in enumerate(self.shares):
-                self._start(ctx, worker, share, daemon)
+        try:
+            with clear_mpi_env_vars():
+                for worker, share in enumerate(self.shares):
+                    self._start(ctx, worker, share, daemon)
+        except BaseException:  # e.g. an env_fn that does not pickle for spawn: end the workers started
+            self.close()
+            raise
         self._gather("start")  # each worker made its environments and checked their spaces
 
     def _start(self, ctx: BaseContext, worker: int, share: range, daemon: bool) -> None:
