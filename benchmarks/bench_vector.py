@@ -41,7 +41,8 @@ VECTORS: dict[str, Any] = {
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One legal action per row of ``masks``, uniformly at random, in one pass over the masks (a
     row with none, a game that ended, gets 0: the vector resets that game and ignores the action)."""
-    rows, columns = masks.nonzero()  # the legal actions, row by row
+    # The legal actions row by row (a flat search of booleans: NumPy's 2-D nonzero of int8 is 20x slower).
+    rows, columns = np.divmod(np.flatnonzero(masks != 0), masks.shape[1])
     if not len(columns):
         return np.zeros(len(masks), dtype=np.int64)
     counts = np.bincount(rows, minlength=len(masks))
