@@ -321,6 +321,7 @@ EXAMPLES: dict[str, Disposition] = {
             ("total_timesteps=512", "total_timesteps=64"),
         )
     ),
+    "docs/research.md: from risk.env import RiskVectorEnv  # (importing risk.env registers the ids)": Run(),
     "docs/research.md: from risk.env import RiskEnv": Run(expect="expected share of the board after it"),
     "docs/research.md: import pyspiel": Run(expect="[0.0, 0.0, 0.0]"),
     'docs/research.md: >>> env = RiskEnv("2008", "world", ["agent", "quick", "quick"])': Run(

@@ -8,7 +8,8 @@
     >>> env.step(int(legal[0]))
 
 :class:`RiskEnv` (PettingZoo AEC, any number of learning seats, bots on the others),
-:class:`RiskGymEnv` (Gymnasium, one learning seat), the observation (:mod:`risk.env.observation`)
+:class:`RiskGymEnv` (Gymnasium, one learning seat), :class:`RiskVectorEnv` (many of them stepped in
+batches by worker processes), the observation (:mod:`risk.env.observation`)
 and the action space (:mod:`risk.env.actions`). docs/research.md has the whole story. Needs the
 ``research`` extra: ``pip install 'risk[research]'`` (PettingZoo, Gymnasium, NumPy).
 """
@@ -27,6 +28,7 @@ from risk.env.actions import COUNT_CHOICES, ActionCodec, LegalMap, choice_counts
 from risk.env.aec import AGENT, GAME_TYPES, RiskEnv, env, make_rules
 from risk.env.gym import REGISTERED, RiskGymEnv, register_envs
 from risk.env.observation import BATTLE_FIELDS, GAME_FIELDS, SEAT_FIELDS, Observer, secret_mission_names
+from risk.env.vector import RiskVectorEnv, VectorWorkerError
 
 register_envs()
 
@@ -43,6 +45,8 @@ __all__ = [
     "Observer",
     "RiskEnv",
     "RiskGymEnv",
+    "RiskVectorEnv",
+    "VectorWorkerError",
     "choice_counts",
     "env",
     "make_rules",
