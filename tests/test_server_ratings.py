@@ -163,6 +163,25 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(storage: Storage) 
         refused(host.get("/api/players/nobody"), 404, "not-found")
 
 
+def test_a_profile_lists_no_private_game() -> None:
+    with app_client() as host:
+        ann, ann_csrf = player(host.app, "Ann")
+        body = {
+            "game": "two-player",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        }
+        listed = host.post("/api/games", json=body).json()
+        private = host.post("/api/games", json=body | {"public": False}).json()
+        hidden = host.post("/api/games", json=body | {"spectators": False}).json()
+        for game in (listed, private, hidden):
+            bind(ann, ann_csrf, game["id"], game["seats"][0]["token"])
+        shown = host.get("/api/players/Ann").json()["games"]
+        assert [g["game"] for g in shown] == [listed["id"]]
+        assert private["id"] not in str(shown) and hidden["id"] not in str(shown)
+        # The player's own list (signed in) has them all.
+        assert len(ann.get("/api/account/seats").json()["seats"]) == 3
+
+
 def test_a_rated_game_with_a_seat_without_an_account_is_not_rated() -> None:
     with app_client() as host:
         ann, ann_csrf = player(host.app, "Ann")

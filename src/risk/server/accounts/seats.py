@@ -58,6 +58,10 @@ def bound_seats(master: GameMaster, account: str) -> list[dict[str, Any]]:
                 "turn": record.turn,
                 "winner": record.winner,
                 "players": [s.name for s in record.seats],
+                # Whether anyone may see it (a profile lists only these: a private game's id is its
+                # watch link).
+                "listed": bool(record.settings.get("public", True))
+                and bool(record.settings.get("spectators", True)),
             }
         )
     return lines

@@ -58,5 +58,6 @@ async def profile(name: str, store: RatingsDep, master: MasterDep) -> dict[str, 
         raise Refusal("not-found", "no player has that name")
     account, shown_name = found
     shown = await run_in_threadpool(_read, store.profile, account)
-    games = await run_in_threadpool(bound_seats, master, account)
+    # Only the games anyone may see: a private game's id is its watch link, and some allow no watcher.
+    games = [g for g in await run_in_threadpool(bound_seats, master, account) if g.pop("listed")]
     return {"name": shown_name, **shown, "games": games}
