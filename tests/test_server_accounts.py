@@ -454,7 +454,8 @@ def test_a_forgotten_password_by_a_link_that_works_once_within_the_hour(smtp: tu
             other.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD}).status_code == 200
         )
         c.cookies.clear()
-        asked = c.post("/api/account/reset", json={"name": "ann"})
+        # A forged Host does not choose where the link points: it points where Ann signed in.
+        asked = c.post("/api/account/reset", json={"name": "ann"}, headers={"Host": "evil.example"})
         assert asked.status_code == 200 and "If that account has an e-mail address" in asked.json()["message"]
         # A name with no account, and one without an address: the same answer, and no e-mail.
         sign_up(TestClient(c.app, base_url="http://testserver"), "Bob")
@@ -462,6 +463,7 @@ def test_a_forgotten_password_by_a_link_that_works_once_within_the_hour(smtp: tu
             assert c.post("/api/account/reset", json={"name": name}).json() == asked.json()
         token = reset_link(inbox, "ann@example.org", 1)
         mail = inbox.to("ann@example.org")[0]
+        assert "evil.example" not in mail.get_content()
         assert mail["From"] == "risk@example.org" and "Ann" in mail.get_content()
         refused(finish(c, token, "short"), 422, "bad-field", "password")
         done = finish(c, token, "a brand new one")

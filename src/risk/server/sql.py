@@ -204,6 +204,9 @@ accounts = sa.Table(
     sa.Column("name_key", sa.Text, nullable=False, unique=True),  # risk.server.accounts.names.name_key
     sa.Column("password", sa.Text, nullable=False),  # its argon2id hash, never the password
     sa.Column("email", sa.Text, nullable=True),  # never shown to others, never logged
+    # The server's address as the player's browser reached it at sign-up or their last sign-in: where
+    # a reset link points (never a request's own Host, which anyone may forge).
+    sa.Column("site", sa.Text, nullable=True),
     sa.Column("created", sa.Double, nullable=False),
 )
 

@@ -105,7 +105,9 @@ class Accounts:
         self._known: dict[str, tuple[str | None, float]] = {}  # session token hash -> account, until
 
     # Every method below blocks (argon2, the database): the routes call them in a worker thread.
-    def sign_up(self, name: object, password: object, email: object, address: str) -> SignedIn:
+    def sign_up(
+        self, name: object, password: object, email: object, address: str, site: str | None = None
+    ) -> SignedIn:
         self._limit(address)
         try:
             kept = clean_name(name)
@@ -118,14 +120,14 @@ class Accounts:
         with self._hashing:
             hashed = self.hasher.hash(password)
         try:
-            account = self._stored(self.store.create, kept, key, hashed, address_given, self.clock())
+            account = self._stored(self.store.create, kept, key, hashed, address_given, self.clock(), site)
         except NameTaken:
             raise FieldRefusal(
                 "name", "that name is taken (or one that looks the same)", "name-taken"
             ) from None
         return self._signed_in(account)
 
-    def sign_in(self, name: object, password: object, address: str) -> SignedIn:
+    def sign_in(self, name: object, password: object, address: str, site: str | None = None) -> SignedIn:
         self._limit(address)
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
             raise _sign_in_failed()
@@ -149,24 +151,29 @@ class Accounts:
             raise _sign_in_failed()
         if failures:
             self._stored(self.store.clear_failures, key)
+        if site is not None and site != account.site:
+            self._stored(self.store.set_site, account.id, site)
         if self.hasher.check_needs_rehash(account.password):  # the server's profile changed since
             with self._hashing:
                 self._stored(self.store.set_password, account.id, self.hasher.hash(password))
         return self._signed_in(account)
 
     # -- a forgotten password: a link by e-mail ------------------------------------------------------
-    def ask_reset(self, name: object, site: str, address: str) -> None:
+    def ask_reset(self, name: object, address: str) -> None:
         """E-mail a reset link to the account called ``name``, if it has an address and the server
         sends e-mail. Says nothing either way, and sends from another thread, so neither the answer
-        nor its time tells whether the name has an account or an address."""
+        nor its time tells whether the name has an account or an address. The link points to the
+        address the player's browser reached the server at when they last signed in or up, never to
+        this request's Host (which anyone may forge, to have the link sent to their own server)."""
         self._limit(address)
         if self.mail is None:
             raise Refusal("no-email", "this server sends no e-mail (its host has not set risk serve --smtp)")
         if not isinstance(name, str) or len(name) > 4 * MAX_PASSWORD:
             return
         account = self._stored(self.store.by_key, name_key(name))
-        if account is None or account.email is None:
+        if account is None or account.email is None or account.site is None:
             return
+        site = account.site
         token = self._stored(self.store.new_reset, account.id, self.clock())
         if token is None:  # three links within the hour already
             return

@@ -53,6 +53,7 @@ class Account:
     password: str  # the argon2id hash
     email: str | None
     created: float
+    site: str | None = None  # where a reset link points (sql.accounts.site)
 
     def shown(self) -> dict[str, Any]:
         """What the account's own player is shown (never the hash)."""
@@ -105,8 +106,16 @@ class AccountStore:
             raise AccountStoreError(str(error)) from None
 
     # -- accounts -------------------------------------------------------------------------------------
-    def create(self, name: str, name_key: str, password_hash: str, email: str | None, now: float) -> Account:
-        account = Account(secrets.token_hex(16), name, name_key, password_hash, email, now)
+    def create(
+        self,
+        name: str,
+        name_key: str,
+        password_hash: str,
+        email: str | None,
+        now: float,
+        site: str | None = None,
+    ) -> Account:
+        account = Account(secrets.token_hex(16), name, name_key, password_hash, email, now, site)
         try:
             with self._begin(write=True) as connection:
                 if connection.execute(
@@ -121,6 +130,7 @@ class AccountStore:
                         password=password_hash,
                         email=email,
                         created=now,
+                        site=site,
                     )
                 )
         except IntegrityError:  # the other of two sign-ups at once took it
@@ -131,6 +141,10 @@ class AccountStore:
         with self._begin() as connection:
             row = connection.execute(sa.select(accounts).where(accounts.c.name_key == name_key)).first()
         return None if row is None else _account(row)
+
+    def set_site(self, account_id: str, site: str) -> None:
+        with self._begin(write=True) as connection:
+            connection.execute(accounts.update().where(accounts.c.id == account_id).values(site=site))
 
     def set_password(self, account_id: str, password_hash: str) -> None:
         with self._begin(write=True) as connection:
@@ -288,4 +302,4 @@ class AccountStore:
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.name_key, row.password, row.email, row.created)
+    return Account(row.id, row.name, row.name_key, row.password, row.email, row.created, row.site)

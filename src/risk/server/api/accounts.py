@@ -76,6 +76,11 @@ def _answer(request: Request, response: Response, signed_in: SignedIn) -> dict[s
     return {"account": signed_in.account.shown(), "csrf": signed_in.csrf}
 
 
+def _site(request: Request) -> str:
+    """The server's address as this browser reached it (kept at sign-in: where a reset link points)."""
+    return f"{request.url.scheme}://{request.url.netloc}"
+
+
 def _same_site(request: Request) -> None:
     origin = request.headers.get("origin")
     if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
@@ -106,7 +111,9 @@ async def sign_up(
 ) -> dict[str, Any]:
     _same_site(request)
     address = client_address(request.scope)
-    signed_in = await run_in_threadpool(accounts.sign_up, body.name, body.password, body.email, address)
+    signed_in = await run_in_threadpool(
+        accounts.sign_up, body.name, body.password, body.email, address, _site(request)
+    )
     return _answer(request, response, signed_in)
 
 
@@ -116,7 +123,7 @@ async def sign_in(
 ) -> dict[str, Any]:
     _same_site(request)
     address = client_address(request.scope)
-    signed_in = await run_in_threadpool(accounts.sign_in, body.name, body.password, address)
+    signed_in = await run_in_threadpool(accounts.sign_in, body.name, body.password, address, _site(request))
     # A session cookie sent along (another account's, or a planted one) ends: no fixation.
     old = request.cookies.get(COOKIE)
     if old:
@@ -239,8 +246,7 @@ class ResetFinishIn(BaseModel):
 )
 async def ask_reset(body: ResetIn, request: Request, accounts: AccountsDep) -> dict[str, Any]:
     _same_site(request)
-    site = f"{request.url.scheme}://{request.url.netloc}"
-    await run_in_threadpool(accounts.ask_reset, body.name, site, client_address(request.scope))
+    await run_in_threadpool(accounts.ask_reset, body.name, client_address(request.scope))
     return {
         "message": "If that account has an e-mail address, a link to choose a new password is on its way "
         "(it works once, within the hour)."

@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("name_key", sa.Text, nullable=False, unique=True),
         sa.Column("password", sa.Text, nullable=False),
         sa.Column("email", sa.Text, nullable=True),
+        sa.Column("site", sa.Text, nullable=True),
         sa.Column("created", sa.Double, nullable=False),
     )
     op.create_table(
