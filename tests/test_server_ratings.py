@@ -203,6 +203,23 @@ def test_a_game_not_marked_rated_changes_no_rating() -> None:
         assert host.get("/api/ratings", params={"family": "two-player"}).json()["players"] == []
 
 
+def test_one_account_takes_one_seat_of_a_rated_game() -> None:
+    with app_client() as host:
+        ann, ann_csrf = player(host.app, "Ann")
+        game_id, tokens = rated_game(host, ["Ann", "Bob"])
+        bind(ann, ann_csrf, game_id, tokens[0])
+        answer = ann.post(
+            "/api/account/seats",
+            json={"seats": [{"game": game_id, "token": tokens[1]}]},
+            headers={"X-CSRF-Token": ann_csrf},
+        ).json()["seats"][0]
+        assert "one seat each" in answer["error"]["message"]
+        # In a game that is not rated, one browser may hold two seats (a game at one table).
+        casual, casual_tokens = rated_game(host, ["Ann", "Bob"], rated=False)
+        bind(ann, ann_csrf, casual, casual_tokens[0])
+        bind(ann, ann_csrf, casual, casual_tokens[1])
+
+
 def test_a_rated_game_is_people_only() -> None:
     with app_client() as host:
         body = {

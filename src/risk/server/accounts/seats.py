@@ -28,6 +28,10 @@ def bind(master: GameMaster, account: str, game_id: str, token: str) -> dict[str
         raise Refusal("bad-token", "this seat belongs to another account")
     if record.kind != "human":
         raise Refusal("bad-request", "only a person's seat is bound to an account")
+    if live.record.settings.get("rated") and any(
+        s.account == account and s.seat != seat for s in live.record.seats
+    ):  # fair play: one person, one seat of a rated game
+        raise Refusal("bad-request", "this account holds another seat of this rated game: one seat each")
     if record.account is None:
         master.store_seat(live, replace(record, account=account))
     return {"game": game_id, "seat": seat, "name": record.name}
