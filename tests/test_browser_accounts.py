@@ -7,21 +7,31 @@ $RISK_SCREENSHOTS when it is set."""
 from __future__ import annotations
 
 import urllib.error
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import test_browser
-from live_server import request
+from live_server import free_port, request, server
 from test_browser import LAPTOP, PHONE, shot
 from test_browser_lobby import no_sideways_scrolling, open_lobby
 
 browser = test_browser.browser
-port = test_browser.port
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a long enough password"
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """A real `risk serve` of this module's own: without rate limits, as its tests sign up and in more
+    often from one address than the sign-in rate allows (tests/test_server_accounts.py tests the rate)."""
+    database = tmp_path_factory.mktemp("accounts") / "games.sqlite3"
+    number = free_port()
+    with server(f"sqlite:///{database}", number, "--no-rate-limits"):
+        yield number
 
 
 def guest_seat(port: int) -> tuple[str, str]:

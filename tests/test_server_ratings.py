@@ -157,7 +157,8 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(storage: Storage) 
         store: RatingStore = host.app.state.ratings  # type: ignore[attr-defined]
         master = host.app.state.master  # type: ignore[attr-defined]
         hooks = next(h for h in master.hooks if type(h).__name__ == "RatingHooks")
-        hooks.rate(master.live(second))
+        live = master.live(second)
+        hooks.rate(live.record, live.game)
         named = store.account_named("bob")
         assert named is not None and len(store.profile(named[0])["history"]) == 2
         refused(host.get("/api/players/nobody"), 404, "not-found")

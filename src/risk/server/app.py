@@ -113,13 +113,9 @@ def create_app(
     app.state.outbox = outbox = Outbox(storage.engine if isinstance(storage, SqlStorage) else memory_engine())
     app.state.email_on = smtp is not None
     mail = None if smtp is None else EmailChannel(SmtpSettings.parse(smtp))
-    account_engine = storage.engine if isinstance(storage, SqlStorage) else accounts_memory_engine()
     # The sign-in rate: risk serve's limits (off with --no-rate-limits); else the parameter's (tests).
     account_rate = sign_in_rate if limits is None else limits.accounts
-    app.state.accounts = Accounts(AccountStore(account_engine), password_hasher, clock, account_rate, mail)
-    master.signed_in = app.state.accounts.current_account  # a seat bound to an account: its alone
-    app.state.ratings = RatingStore(account_engine)
-    master.hooks = (*master.hooks, RatingHooks(app.state.ratings, clock))  # a rated game, once over
+    _accounts_and_ratings(app, master, storage, Accounts.Settings(password_hasher, clock, account_rate, mail))
     channels: list[Channel] = [WebhookChannel()]  # a game's webhook needs nothing of the host
     if mail is not None:
         channels.append(mail)
@@ -146,6 +142,20 @@ def create_app(
     if WEB_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+def _accounts_and_ratings(
+    app: FastAPI, master: GameMaster, storage: Storage, settings: Accounts.Settings
+) -> None:
+    """Accounts and ratings, in the game database (or in memory beside a memory store): a seat bound to
+    an account acts only for it (``master.signed_in``); a rated game is rated once its end is committed."""
+    engine = storage.engine if isinstance(storage, SqlStorage) else accounts_memory_engine()
+    app.state.accounts = Accounts(AccountStore(engine), *settings)
+    master.signed_in = app.state.accounts.current_account
+    app.state.ratings = RatingStore(engine)
+    rating_hooks = RatingHooks(app.state.ratings, settings.clock)
+    master.hooks = (*master.hooks, rating_hooks)
+    rating_hooks.listen_to(master)
 
 
 @contextlib.asynccontextmanager

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -84,6 +84,14 @@ def check_email(email: object) -> str | None:
 
 class Accounts:
     """The accounts of one server process (their store is shared by every process)."""
+
+    class Settings(NamedTuple):
+        """What :class:`Accounts` is made with beside its store (in its arguments' order)."""
+
+        hasher: PasswordHasher | None
+        clock: Callable[[], float]
+        sign_in_rate: Rate | None
+        mail: EmailChannel | None
 
     def __init__(
         self,

@@ -1,24 +1,27 @@
-"""The master's plug-in that rates a rated game once it is over (risk.server.hooks): after the action
-that ends it, and, for a game that ended just before a server stopped, when the game is next loaded
-(the store's ``rated_games`` row says whether it was). A rated game whose seats are not each bound to
-an account of its own, or that has a bot, is marked not rated, with the reason."""
+"""Rating a rated game once it is over: heard from the master after the commit of the move that ends
+it (never before: a commit that fails rates nothing), and, for a game that ended just before a server
+stopped, when the game is next loaded (a plug-in's ``loaded`` hook; the store's ``rated_games`` row
+says whether it was rated). A rated game whose seats are not each bound to an account of its own, or
+that has a bot, is marked not rated, with the reason."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 
+from risk.rules.game import Game
 from risk.server.hooks import Table, TableHooks
 from risk.server.live import LiveGame
+from risk.server.master import Announcement, GameMaster
 from risk.server.ratings.model import family_of, finishing_order, pace_of
 from risk.server.ratings.store import Rated, RatingStore, RatingStoreError
-from risk.server.storage import ActionRecord
+from risk.server.storage import GameRecord
 
 log = logging.getLogger("risk.server")
 
 
-def is_rated(live: LiveGame) -> bool:
-    return bool(live.record.settings.get("rated", False))
+def is_rated(record: GameRecord) -> bool:
+    return bool(record.settings.get("rated", False))
 
 
 class RatingHooks(TableHooks):
@@ -26,23 +29,29 @@ class RatingHooks(TableHooks):
         self.store = store
         self.clock = clock
 
-    def after_action(self, table: Table, live: LiveGame, action: ActionRecord) -> None:
-        if live.game.is_over and is_rated(live):
-            self.rate(live)
+    def listen_to(self, master: GameMaster) -> None:
+        """Hear every committed move of ``master`` (in the thread that made it, after its commit)."""
+
+        def listener(announcement: Announcement) -> None:
+            if announcement.kind == "moved":
+                shown = master.live(announcement.game_id).published
+                if shown.game.is_over and is_rated(shown.record):
+                    self.rate(shown.record, shown.game)
+
+        master.subscribe(listener)
 
     def loaded(self, table: Table, live: LiveGame, opening: int) -> None:
-        if live.game.is_over and is_rated(live):
+        if live.game.is_over and is_rated(live.record):
             try:
                 done = self.store.is_done(live.record.id)
             except RatingStoreError:
                 return  # tried again at the next load
             if not done:
-                self.rate(live)
+                self.rate(live.record, live.game)
 
-    def rate(self, live: LiveGame) -> None:
+    def rate(self, record: GameRecord, game: Game) -> None:
         """Rate the game (once: a second call changes nothing). A store that fails is logged; the
         game is rated when it is next loaded."""
-        record, game = live.record, live.game
         family = family_of(game.rules)
         pace = pace_of(float(record.settings.get("turn_time", 0.0) or 0.0))
         seats = record.seats[: game.humans]
