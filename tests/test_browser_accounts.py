@@ -228,3 +228,34 @@ def test_a_rated_game_moves_both_ratings_and_the_pages_show_it(browser: Any, por
     page.goto(f"http://127.0.0.1:{port}/players/nobody-at-all")
     expect(page.locator("#players-error")).to_have_text("No player has that name.")
     phone.close()
+
+
+def test_open_seats_are_filtered_and_the_host_starts_with_bots(browser: Any, port: int) -> None:
+    """The lobby's open seats: a rated game tagged, "Rated only" keeps it alone; the host of a game
+    that waits for players starts it with bots in the open seats."""
+    rated = {
+        "seats": [{"kind": "human", "name": "Eve"}, {"kind": "open"}],
+        "game": "two-player",
+        "rated": True,
+    }
+    request(port, "POST", "/api/games", rated)
+    page = open_lobby(browser, port, LAPTOP)
+    # A game of the lobby's own with an open seat: its host's "start now" button.
+    page.locator(".seat-row .seat-kind").nth(1).select_option("open")
+    page.click("#create-game")
+    expect(page.locator("#start-with-bots")).to_be_visible(timeout=30_000)
+    items = page.locator("#open-games .game-item")
+    expect(items.filter(has_text="Rated")).to_have_count(1)
+    expect(items).to_have_count(2)  # the rated game and the lobby's own
+    page.check("#open-rated")
+    expect(items).to_have_count(1)
+    expect(items.first.locator(".tag-rated")).to_have_text("Rated")
+    shot(page, "open-seats-rated-laptop")
+    page.uncheck("#open-rated")
+    page.click("#start-with-bots")
+    expect(page.locator(".toast", has_text="bots took the open seats")).to_be_visible(timeout=15_000)
+    game_id = (page.locator("#play-now").get_attribute("href") or "").split("/game/")[1].split("#")[0]
+    summary = request(port, "GET", f"/api/games/{game_id}")
+    assert summary["status"] == "playing" and [s["kind"] for s in summary["seats"]][1] == "bot"
+    assert not page.errors
+    page.context.close()

@@ -232,3 +232,67 @@ def test_a_rated_game_is_people_only() -> None:
             "rated": True,
         }
         assert "people only" in refused(host.post("/api/games", json=body), 422, "bad-request")
+
+
+# -- open games: a rated game's seat is taken signed in; the host starts a casual one with bots -------
+def test_a_rated_games_open_seat_is_taken_signed_in_and_bound() -> None:
+    with app_client() as host:
+        body = {
+            "game": "two-player",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "open"}],
+            "rated": True,
+        }
+        game = host.post("/api/games", json=body).json()
+        guest = TestClient(host.app, base_url="http://testserver")
+        refused(
+            guest.post(f"/api/games/{game['id']}/join", json={"seat": 1, "name": "Bob"}), 401, "signed-out"
+        )
+        bob, _ = player(host.app, "Bob")
+        joined = bob.post(f"/api/games/{game['id']}/join", json={"seat": 1, "name": "Bob"})
+        assert joined.status_code == 200, joined.text
+        token = joined.json()["token"]
+        # Bound at once: the link alone does not open it; Bob's session does.
+        refused(
+            guest.get(f"/api/games/{game['id']}/view", headers={"Authorization": f"Bearer {token}"}),
+            403,
+            "bad-token",
+        )
+        assert (
+            bob.get(f"/api/games/{game['id']}/view", headers={"Authorization": f"Bearer {token}"}).json()[
+                "seat"
+            ]
+            == 1
+        )
+        assert host.get(f"/api/games/{game['id']}").json()["status"] == "playing"
+        # The host cannot fill a rated game with bots.
+        rated = host.post("/api/games", json=body).json()
+        start = host.post(
+            f"/api/games/{rated['id']}/start",
+            json={},
+            headers={"Authorization": f"Bearer {rated['host_token']}"},
+        )
+        assert "people only" in refused(start, 422, "bad-request")
+
+
+def test_the_host_starts_a_waiting_game_with_bots() -> None:
+    with app_client() as host:
+        body = {
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "open"}, {"kind": "open"}],
+            "bot_delay": 0,
+        }
+        game = host.post("/api/games", json=body).json()
+        path = f"/api/games/{game['id']}/start"
+        refused(host.post(path, json={}), 403, "bad-token")
+        refused(
+            host.post(path, json={}, headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}),
+            403,
+            "bad-token",
+        )
+        hosted = {"Authorization": f"Bearer {game['host_token']}"}
+        refused(host.post(path, json={"bot": "nonsense"}, headers=hosted), 422, "bad-request")
+        started = host.post(path, json={"bot": "easy"}, headers=hosted)
+        assert started.status_code == 200, started.text
+        seats = started.json()["seats"]
+        assert [s["kind"] for s in seats] == ["human", "bot", "bot"] and seats[1]["bot"] == "easy"
+        assert started.json()["status"] == "playing"
+        refused(host.post(path, json={}, headers=hosted), 409, "seat-taken")

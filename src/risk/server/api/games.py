@@ -149,6 +149,7 @@ async def create_game(body: GameIn, master: MasterDep) -> dict[str, Any]:
             for s in seats
         ],
         "spectate": f"/game/{record.id}",
+        "rated": spec.rated,
     }
 
 
@@ -179,12 +180,28 @@ async def game_board(game_id: str, master: MasterDep) -> dict[str, Any]:
 
 @router.post(
     "/api/games/{game_id}/join",
-    summary="Take an open seat",
-    responses=refusals(404, 409, 422, 429, 503),
+    summary="Take an open seat (a rated game's: signed in, bound to the account)",
+    responses=refusals(401, 404, 409, 422, 429, 503),
 )
 async def join(game_id: str, body: JoinIn, master: MasterDep) -> dict[str, Any]:
     token = await run_in_threadpool(master.join, game_id, body.seat, body.name)
     return {"seat": body.seat, "token": token, "link": f"/game/{game_id}#token={token}"}
+
+
+class StartIn(BaseModel):
+    bot: str = Field("quick", max_length=64, description="the bot or level put in each open seat")
+
+
+@router.post(
+    "/api/games/{game_id}/start",
+    summary="The host starts a waiting game with bots in the open seats (not a rated game)",
+    responses=refusals(403, 404, 409, 429, 503),
+)
+async def start_with_bots(
+    game_id: str, body: StartIn, master: MasterDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    await run_in_threadpool(master.start_with_bots, game_id, bearer(authorization), body.bot)
+    return await run_in_threadpool(master.summary, game_id)
 
 
 @router.get(

@@ -11,17 +11,20 @@ from risk.maps import Board, shipped_board
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.auth import hash_token, new_token
 from risk.server.errors import Refusal
+from risk.server.live import LiveGame, Pending
 from risk.server.master.base import new_game
 from risk.server.master.fastplay import FastPlay
 from risk.server.master.specs import (
     CreatedSeat,
     GameSpec,
+    SeatSpec,
     check_settings,
     clean_name,
     new_game_id,
     seat_records,
     spec_board,
 )
+from risk.server.seats import check_host
 from risk.server.steps import opening_log
 from risk.server.storage import GameRecord, SeatRecord
 from risk.server.timing import timing_settings
@@ -98,9 +101,15 @@ class GameMaster(FastPlay):
         return stored
 
     def join(self, game_id: str, seat: int, name: str) -> str:
-        """Take an open seat; answers the new seat's token."""
+        """Take an open seat; answers the new seat's token. A rated game's seat is taken signed in
+        (it is bound to the account at once: docs/web.md, "Ratings"), one seat an account."""
         live = self.live(game_id)
         name = clean_name(name, "a player joining")
+        account = self.signed_in() if live.record.settings.get("rated") else None
+        if live.record.settings.get("rated") and account is None:
+            raise Refusal(
+                "signed-out", "a seat of a rated game is taken signed in to an account: sign in first"
+            )
         with live.lock, self.transaction(live) as pending:
             seats = live.record.seats
             if not 0 <= seat < len(seats):
@@ -109,18 +118,47 @@ class GameMaster(FastPlay):
                 raise Refusal("seat-taken", f"seat {seat} is not open: {seats[seat].name} has it")
             if any(s.name.lower() == name.lower() for s in seats if s.seat != seat and s.kind != "open"):
                 raise Refusal("bad-request", f"{name!r} is already playing in this game: choose another name")
+            if account is not None and any(s.account == account for s in seats):
+                raise Refusal(
+                    "bad-request", "this account holds a seat of this rated game already: one seat each"
+                )
             token = new_token()
-            taken = SeatRecord(seat, name, "human", None, hash_token(token))
-            new_seats = tuple(taken if s.seat == seat else s for s in seats)
-            status = "waiting" if any(s.kind == "open" for s in new_seats) else "playing"
-            pending.change.seats[seat] = taken
-            pending.change.status = status
-            live.record = replace(live.record, seats=new_seats, status=status)
-            # No action is accepted while seats are open, so the game can take the final names.
-            live.game = new_game(live.record)
-            live.log = opening_log(live.game)
-            for plugged in self.hooks:
-                plugged.after_change(
-                    self.table, live, self.clock(), fresh=True
-                )  # the clock starts with the game
+            taken = SeatRecord(seat, name, "human", None, hash_token(token), account=account)
+            self._fill(live, pending, {seat: taken})
         return token
+
+    def start_with_bots(self, game_id: str, host_token: str | None, bot: str) -> GameRecord:
+        """The host starts a game that waits for players: a ``bot`` in each open seat."""
+        live = self.live(game_id)
+        check_host(live, host_token)
+        if live.record.settings.get("rated"):
+            raise Refusal(
+                "bad-request", "a rated game is played by people only: it starts when its seats are taken"
+            )
+        with live.lock, self.transaction(live) as pending:
+            seats = live.record.seats
+            opened = [s.seat for s in seats if s.kind == "open"]
+            if not opened:
+                raise Refusal("seat-taken", "every seat is taken: the game has started")
+            taken_names = {s.name.lower() for s in seats if s.kind != "open"}
+            bots: dict[int, SeatRecord] = {}
+            for seat in opened:
+                record = seat_records(GameSpec(seats=[SeatSpec("bot", bot=bot)]), False)[0][0]
+                name = next(f"Bot {n}" for n in range(seat + 1, seat + 100) if f"bot {n}" not in taken_names)
+                taken_names.add(name.lower())
+                bots[seat] = replace(record, seat=seat, name=name)
+            self._fill(live, pending, bots)
+        return live.record
+
+    def _fill(self, live: LiveGame, pending: Pending, taken: dict[int, SeatRecord]) -> None:
+        """Open seats taken (a player, or bots): the game starts when none is left open."""
+        new_seats = tuple(taken.get(s.seat, s) for s in live.record.seats)
+        status = "waiting" if any(s.kind == "open" for s in new_seats) else "playing"
+        pending.change.seats.update(taken)
+        pending.change.status = status
+        live.record = replace(live.record, seats=new_seats, status=status)
+        # No action is accepted while seats are open, so the game can take the final names.
+        live.game = new_game(live.record)
+        live.log = opening_log(live.game)
+        for plugged in self.hooks:
+            plugged.after_change(self.table, live, self.clock(), fresh=True)  # the clock starts with the game

@@ -48,6 +48,7 @@ export const api = {
   games: (status) => request("GET", status ? `/api/games?status=${encodeURIComponent(status)}` : "/api/games"),
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/games", { body }),
+  startWithBots: (id, hostToken, bot) => request("POST", `/api/games/${encodeURIComponent(id)}/start`, { token: hostToken, body: { bot } }),
   join: (id, seat, name) => request("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { seat, name } }),
   view: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/view`, { token }),
   record: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/record`, { token }),

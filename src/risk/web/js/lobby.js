@@ -83,6 +83,7 @@ async function start() {
   // by this page, not submitted by the browser as a form (which reloaded the page and lost it).
   initSeatLinks();
   initAccount(() => refreshLists());
+  initOpenFilters();
   try {
     F.meta = await api.meta();
   } catch (error) {
@@ -676,20 +677,54 @@ function showCreated(result, mine) {
   if (result.seats.some((s) => s.kind === "open")) {
     box.append(el("p", { class: "hint", text: "Open seats: friends take them with this lobby link (the game starts when all are taken):" }));
     box.append(linkRow("Join link", `${location.origin}/#join=${encodeURIComponent(result.id)}`, "link-join"));
+    if (result.host_token && !result.rated) box.append(startWithBots(result));
   }
   box.append(linkRow("Watch", `${location.origin}${result.spectate}`, "link-watch"));
   box.scrollIntoView({ block: "start" });
 }
 
+/** The host's "start now": a bot in each seat still open (not in a rated game: people only). */
+function startWithBots(result) {
+  const button = el("button", { type: "button", class: "btn btn-small", id: "start-with-bots", text: "Start now: bots in the open seats" });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await api.startWithBots(result.id, result.host_token, defaultBot());
+      toast("The game has started: bots took the open seats.", "ok");
+      button.remove();
+      refreshLists();
+    } catch (err) {
+      toast(err.message, "error", 8000);
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
 // -- lists ------------------------------------------------------------------------------------------------
 let refreshing = false;
+
+/** The open games' filters (game, rated only), filled once and redrawn on change. */
+function initOpenFilters() {
+  const family = $("#open-family");
+  if (!family) return;
+  for (const [value, text] of Object.entries(GAME_NAMES)) family.append(el("option", { value, text }));
+  family.addEventListener("change", refreshLists);
+  $("#open-rated").addEventListener("change", refreshLists);
+}
+
+function openFilter(g) {
+  const family = $("#open-family") ? $("#open-family").value : "";
+  if (family && parseRules(g.rules).game !== family) return false;
+  return !($("#open-rated") && $("#open-rated").checked && !g.rated);
+}
 
 async function refreshLists() {
   if (refreshing) return;
   refreshing = true;
   try {
     const { games } = await api.games();
-    renderList($("#open-games"), games.filter((g) => g.status === "waiting" && g.seats.some((s) => s.open)), "open", "No open seats right now: create a game with an open seat.");
+    renderList($("#open-games"), games.filter((g) => g.status === "waiting" && g.seats.some((s) => s.open) && openFilter(g)), "open", "No open seats right now: create a game with an open seat.");
     renderList($("#live-games"), games.filter((g) => g.status === "playing"), "live", "No games being played.");
     renderList($("#over-games"), games.filter((g) => g.status === "over"), "over", "No finished games yet.");
     await renderMine();
@@ -737,6 +772,7 @@ function renderList(box, games, kind, emptyText) {
     );
     const clock = clockLine(g);
     if (clock) item.append(el("div", { class: "gi-clock", text: clock }));
+    if (g.rated) item.querySelector(".gi-head").append(el("span", { class: "tag tag-rated", text: "Rated", title: "Rated: people only, each signed in to an account" }));
     const actions = el("div", { class: "gi-actions" });
     if (kind === "open") actions.append(...joinControls(g));
     else actions.append(...watchControls(g, kind));
