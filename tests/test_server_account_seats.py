@@ -65,29 +65,29 @@ def test_a_bound_seats_link_works_only_beside_its_accounts_session() -> None:
         assert view(ann, game_id, ann_token).json()["seat"] == 0  # with the session: as before
 
         thief = TestClient(ann.app, base_url="http://testserver")  # the link alone, in another browser
-        message = refused(view(thief, game_id, ann_token), 403, "bad-token")
+        message = refused(view(thief, game_id, ann_token), 403, "account-seat")
         assert "belongs to an account" in message
         acted = thief.post(
             f"/api/games/{game_id}/actions",
             json={"action": "end-turn", "state_id": 0},
             headers={"Authorization": f"Bearer {ann_token}"},
         )
-        refused(acted, 403, "bad-token")
+        refused(acted, 403, "account-seat")
         mine = thief.post("/api/mine", json={"seats": [{"game": game_id, "token": ann_token}]}).json()[
             "seats"
         ]
-        assert mine[0]["error"]["code"] == "bad-token" and "name" not in mine[0]
+        assert mine[0]["error"]["code"] == "account-seat" and "name" not in mine[0]
         with thief.websocket_connect(f"/api/games/{game_id}/ws") as socket:
             socket.send_json({"type": "hello", "token": ann_token})
             answer = socket.receive_json()
-            assert answer["type"] == "error" and answer["code"] == "bad-token", answer
+            assert answer["type"] == "error" and answer["code"] == "account-seat", answer
         with ann.websocket_connect(f"/api/games/{game_id}/ws") as socket:  # the handshake's cookie
             socket.send_json({"type": "hello", "token": ann_token})
             assert socket.receive_json()["type"] == "state"
 
         # Another account cannot act for it either, nor take it over by binding the link.
         bob_csrf = signed_up(thief, "Bob")
-        refused(view(thief, game_id, ann_token), 403, "bad-token")
+        refused(view(thief, game_id, ann_token), 403, "account-seat")
         taken = bind(thief, bob_csrf, [{"game": game_id, "token": ann_token}])
         assert taken[0]["error"]["code"] == "bad-token" and "another account" in taken[0]["error"]["message"]
         assert view(thief, game_id, bob_token).json()["seat"] == 1  # an unbound seat: the link suffices
@@ -149,7 +149,7 @@ def test_a_binding_is_kept_across_a_restart(tmp_path: Any) -> None:
     storage = open_storage(url)
     try:
         with app_client(storage) as c:
-            refused(view(c, game_id, token), 403, "bad-token")
+            refused(view(c, game_id, token), 403, "account-seat")
             c.cookies.set(COOKIE, session)
             assert view(c, game_id, token).json()["seat"] == 0
     finally:

@@ -255,7 +255,7 @@ def test_a_rated_games_open_seat_is_taken_signed_in_and_bound() -> None:
         refused(
             guest.get(f"/api/games/{game['id']}/view", headers={"Authorization": f"Bearer {token}"}),
             403,
-            "bad-token",
+            "account-seat",
         )
         assert (
             bob.get(f"/api/games/{game['id']}/view", headers={"Authorization": f"Bearer {token}"}).json()[

@@ -27,6 +27,7 @@ test("your move first, then games waiting for others, then finished ones, then b
 
 test("each line's status in words", () => {
   assert.equal(statusWords(line({ yours: true, to_act: 0, left: 97200 })), "Your move: 1 day 3 hours left");
+  assert.equal(statusWords({ error: { code: "account-seat", message: "x" } }), "Sign in to play this game: its seat belongs to an account.");
   assert.equal(statusWords(line({ yours: true, to_act: 0, defending: true, left: 50 })), "Defend now: less than a minute left");
   assert.equal(statusWords(line({ left: 7200 })), "Bob's move: 2 hours left");
   assert.equal(statusWords(line({})), "Bob's move");

@@ -48,6 +48,7 @@ class Refusal(Exception):
         "signed-out": 401,  # no session (or an ended one) where one is needed
         "csrf": 403,  # a change without the session's X-CSRF-Token, or from another site
         "no-email": 409,  # a password reset on a server that sends no e-mail (no risk serve --smtp)
+        "account-seat": 403,  # a seat bound to an account, used without that account's session
     }
 
     def __init__(self, code: str, message: str) -> None:

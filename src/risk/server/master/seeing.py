@@ -55,7 +55,7 @@ class Seeing(Bots):
         bound = record.seats[seat].account
         if bound is not None and self.signed_in() != bound:
             raise Refusal(
-                "bad-token", "this seat belongs to an account: sign in as its player to use this link"
+                "account-seat", "this seat belongs to an account: sign in as its player to use this link"
             )
 
     def published_state(self, game_id: str) -> int:

@@ -94,7 +94,11 @@ export function orderYourGames(lines) {
 
 /** The line's status in words: "Your move: 1 day 3 hours left", "Bob's move", "You won"... */
 export function statusWords(line) {
-  if (line.error) return line.error.code === "not-found" ? "This game is no longer on this server." : `This link does not work: ${line.error.message}`;
+  if (line.error) {
+    if (line.error.code === "not-found") return "This game is no longer on this server.";
+    if (line.error.code === "account-seat") return "Sign in to play this game: its seat belongs to an account.";
+    return `This link does not work: ${line.error.message}`;
+  }
   if (line.status === "over") {
     if (line.winner === line.seat) return "Over: you won";
     return line.winner === null || line.winner === undefined ? "Over" : `Over: ${line.players[line.winner]} won`;
