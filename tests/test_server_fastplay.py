@@ -67,15 +67,24 @@ class Table:
         return self.live.record.seats[seat].kind == "human"
 
     def step(self) -> None:
-        """One move: a bot of the server's, or a human seat's quick decision."""
+        """One move: a bot of the server's, or a human seat's quick decision. Made at the state it was
+        decided at: where an app's driver moved a bot meanwhile (a test slower than its bot delay, on a
+        loaded machine: CI met it), the move is refused as stale and the next step looks again."""
         turn = self.master.bot_turn(self.game_id)
-        if turn is not None:
-            seat, state_id, decide = turn
-            self.master.submit_as(self.game_id, seat, decide(), state_id)
-            return
-        seat = self.game.to_act
-        view = View(self.game.copy(), seat)
-        self.master.submit_as(self.game_id, seat, view.action_text(self.deciders[seat].choose(view)), None)
+        try:
+            if turn is not None:
+                seat, state_id, decide = turn
+                self.master.submit_as(self.game_id, seat, decide(), state_id)
+                return
+            state_id = self.master.published_state(self.game_id)
+            seat = self.game.to_act
+            view = View(self.game.copy(), seat)
+            self.master.submit_as(
+                self.game_id, seat, view.action_text(self.deciders[seat].choose(view)), state_id
+            )
+        except Refusal as refusal:
+            if refusal.code not in ("stale", "not-your-turn"):
+                raise
 
     def until(self, found: Callable[[], Any], limit: int = 20_000) -> Any:
         """Play on until ``found()`` answers something (which is returned)."""
