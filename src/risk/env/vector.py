@@ -354,11 +354,9 @@ class RiskVectorEnv(VectorEnv[Any, Any, NDArray[Any]]):
             with contextlib.suppress(BrokenPipeError, OSError):  # a worker gone already has nothing to close
                 pipe.send(("close", None))
         for pipe, process in zip(self.pipes, self.processes, strict=True):
-            try:
+            with contextlib.suppress(EOFError, OSError):  # a worker gone already says nothing
                 if pipe.poll(CLOSE_TIMEOUT):
                     pipe.recv()
-            except (EOFError, OSError):
-                pass
             pipe.close()
             process.join(CLOSE_TIMEOUT)
             if process.is_alive():
@@ -656,6 +654,7 @@ def _worker(
 
 def _serve_until_close(pipe: Connection) -> None:
     """After a failed start: wait for the main process's close (it closes the vector)."""
-    while pipe.recv()[0] != "close":
-        pass
+    message = pipe.recv()
+    while message[0] != "close":  # anything else is dropped: the vector is being closed
+        message = pipe.recv()
     pipe.send(("ok", None))

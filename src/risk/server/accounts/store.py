@@ -84,7 +84,12 @@ def memory_engine() -> Engine:
     return engine
 
 
-class AccountStore:
+class EngineStore:
+    """A store of tables in the game database (the accounts', the ratings'): its transactions, with the
+    database's failures raised as :attr:`failure` (a key refused passes through as IntegrityError)."""
+
+    failure: type[Exception] = AccountStoreError
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         # One connection shared by every thread (the in-memory database): one transaction at a time.
@@ -100,11 +105,13 @@ class AccountStore:
                     connection.execution_options(risk_write=True)
                 with connection.begin():
                     yield connection
-        except (NameTaken, IntegrityError):
+        except IntegrityError:
             raise
         except SQLAlchemyError as error:
-            raise AccountStoreError(str(error)) from None
+            raise self.failure(str(error)) from None
 
+
+class AccountStore(EngineStore):
     # -- accounts -------------------------------------------------------------------------------------
     def create(
         self,

@@ -6,16 +6,14 @@ nothing."""
 from __future__ import annotations
 
 import contextlib
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
+from risk.server.accounts.store import EngineStore
 from risk.server.ratings.model import DAMPING_WINDOW_S, Rating, rate
 from risk.server.sql import accounts, rated_games, rating_history, ratings
 
@@ -38,23 +36,8 @@ class Rated:
     teams: tuple[int, ...] | None = None
 
 
-class RatingStore:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self._one_at_a_time = threading.Lock() if isinstance(engine.pool, StaticPool) else None
-
-    @contextlib.contextmanager
-    def _begin(self, write: bool = False) -> Iterator[Connection]:
-        try:
-            with self._one_at_a_time or contextlib.nullcontext(), self.engine.connect() as connection:
-                if write:
-                    connection.execution_options(risk_write=True)  # SQLite: BEGIN IMMEDIATE
-                with connection.begin():
-                    yield connection
-        except IntegrityError:
-            raise
-        except SQLAlchemyError as error:
-            raise RatingStoreError(str(error)) from None
+class RatingStore(EngineStore):
+    failure = RatingStoreError
 
     def is_done(self, game_id: str) -> bool:
         with self._begin() as connection:

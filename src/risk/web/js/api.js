@@ -83,6 +83,9 @@ export const api = {
   deleteAccount: (csrf, password) => request("POST", "/api/account/delete", { csrf, body: { password } }),
   bindSeats: (csrf, held) => request("POST", "/api/account/seats", { csrf, body: { seats: held } }),
   accountSeats: () => request("GET", "/api/account/seats"),
+  // Ratings (docs/web.md, "Ratings"): a leaderboard, a player's profile.
+  ratings: (family, pace) => request("GET", `/api/ratings?family=${encodeURIComponent(family)}&pace=${encodeURIComponent(pace)}`),
+  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   askReset: (name) => request("POST", "/api/account/reset", { body: { name } }),
   finishReset: (token, newPassword) => request("POST", "/api/account/reset/finish", { body: { token, new_password: newPassword } }),
   ruleset: (id) => request("GET", `/api/rulesets/${encodeURIComponent(id)}`),

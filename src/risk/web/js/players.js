@@ -3,17 +3,10 @@
 // Read-only pages over GET /api/ratings and GET /api/players/{name}; the rating history is drawn as
 // an SVG line (the conservative rating after each rated game), nothing from outside the page.
 
-import { ApiError } from "./api.js";
+import { api } from "./api.js";
 import { el, svg, clear, $, GAME_NAMES } from "./ui.js";
 
 const FAMILIES = ["world", "two-player", "secret-mission", "capital", "mission", "team"];
-
-async function get(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" }, cache: "no-store" });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(data?.error?.code || "http", data?.error?.message || `The server answered ${response.status}.`, response.status);
-  return data;
-}
 
 const familyWords = (family) => GAME_NAMES[family] || family;
 const paceWords = (pace) => (pace === "days" ? "days" : "live");
@@ -45,7 +38,7 @@ function showBoard() {
 async function loadBoard(family, pace) {
   const list = clear($("#board-list"));
   try {
-    const answer = await get(`/api/ratings?family=${encodeURIComponent(family)}&pace=${pace}`);
+    const answer = await api.ratings(family, pace);
     if (!answer.players.length) {
       list.append(el("p", { class: "empty", text: `No rated ${familyWords(family)} game at the ${paceWords(pace)} pace yet.` }));
       return;
@@ -78,7 +71,7 @@ async function loadBoard(family, pace) {
 async function showProfile(name) {
   $("#profile-box").hidden = false;
   try {
-    const profile = await get(`/api/players/${encodeURIComponent(name)}`);
+    const profile = await api.player(name);
     document.title = `${profile.name} · RISK`;
     $("#profile-name").textContent = profile.name;
     $("#players-title").textContent = profile.name;
