@@ -517,6 +517,7 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
         "ratings",
         "rating_history",
         "rated_games",
+        "quick_match",
     }
 
 

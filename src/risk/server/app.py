@@ -34,6 +34,7 @@ from risk.server.api import (
     mine,
     notify,
     pages,
+    quickmatch,
     ratings,
     seats,
     social,
@@ -53,6 +54,9 @@ from risk.server.notify.push import PushChannel, PushSettings
 from risk.server.notify.seal import Seal
 from risk.server.notify.sender import RETRY_S, Notifier
 from risk.server.notify.webhook import WebhookChannel
+from risk.server.quickmatch.mail import mail_days_games
+from risk.server.quickmatch.service import QuickMatch
+from risk.server.quickmatch.store import QuickMatchStore
 from risk.server.ratings.hooks import RatingHooks
 from risk.server.ratings.store import RatingStore
 from risk.server.social import Social
@@ -64,7 +68,21 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 # In this order: the OpenAPI schema lists the paths as the routers add them.
-ROUTERS = (pages, meta, games, seats, mine, after, websocket, fastplay, social, notify, accounts, ratings)
+ROUTERS = (
+    pages,
+    meta,
+    games,
+    seats,
+    mine,
+    after,
+    websocket,
+    fastplay,
+    social,
+    notify,
+    accounts,
+    ratings,
+    quickmatch,
+)
 
 
 def create_app(
@@ -126,6 +144,7 @@ def create_app(
         outbox, storage, channels, hub.present, retry_s=notify_retry_s, clock=clock, seal=seal
     )
     app.state.notifier.listen_to(master)
+    _quick_match(app, master, storage, outbox, clock)
 
     app.exception_handler(Refusal)(_refusal_handler)
     app.exception_handler(StarletteHTTPException)(_http_error_handler)
@@ -158,6 +177,17 @@ def _accounts_and_ratings(
     rating_hooks.listen_to(master)
 
 
+def _quick_match(
+    app: FastAPI, master: GameMaster, storage: Storage, outbox: Outbox, clock: Callable[[], float]
+) -> None:
+    """Quick match, its queue beside the accounts; a game it makes at the days pace subscribes its
+    players' e-mail addresses (when the server sends e-mail)."""
+    store = QuickMatchStore(app.state.accounts.store.engine)
+    notifier: Notifier = app.state.notifier
+    mail = mail_days_games(store, outbox, notifier, master, clock) if app.state.email_on else None
+    app.state.quick_match = QuickMatch(store, master, notifier.seal, clock, on_placed=mail)
+
+
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub: Hub = app.state.hub
@@ -171,7 +201,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # of the server's is to move or its clock runs out (risk.server.wakeups).
     hub.wakeups.start()
     app.state.notifier.start()  # what was queued before a restart goes out too
+    app.state.quick_match.start()  # and the queue, as it was
     yield
+    await app.state.quick_match.stop()
     await app.state.notifier.stop()
     await hub.stop()
     hub.master.storage.close()

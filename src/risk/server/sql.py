@@ -287,6 +287,38 @@ rated_games = sa.Table(
     sa.Index("rated_games_accounts", "accounts", "at"),
 )
 
+# Quick match (risk.server.quickmatch): each player waiting in a queue (a game type, a player count and
+# a pace), and the game and seat a matched entry was given (its seat's token sealed: its player's link).
+# One waiting entry per account and queue: the partial unique index decides a race of two joins.
+quick_match = sa.Table(
+    "quick_match",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("pace", sa.String(8), nullable=False),
+    sa.Column("queued", sa.Double, nullable=False),
+    sa.Column("status", sa.String(8), nullable=False),  # waiting, matched, placed or left
+    sa.Column("game_id", sa.String(64)),
+    sa.Column("seat", sa.Integer),
+    sa.Column("token", sa.Text),  # the seat's token, sealed (risk.server.notify.seal)
+    sa.Column("updated", sa.Double, nullable=False),
+    sa.Index("quick_match_queue", "status", "game", "players", "pace"),
+    sa.Index("quick_match_account", "account_id", "updated"),
+    sa.Index("quick_match_game", "game_id"),
+    sa.Index(
+        "quick_match_one_wait",
+        "account_id",
+        "game",
+        "players",
+        "pace",
+        unique=True,
+        sqlite_where=sa.text("status = 'waiting'"),
+        postgresql_where=sa.text("status = 'waiting'"),
+    ),
+)
+
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
 BUSY_TIMEOUT_S = 10.0  # how long a SQLite writer waits for another's lock before "try again"
 CONNECT_TIMEOUT_S = 10  # PostgreSQL: an unreachable host fails in seconds, not minutes

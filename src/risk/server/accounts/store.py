@@ -25,6 +25,7 @@ from risk.server.sql import (
     account_sessions,
     accounts,
     password_resets,
+    quick_match,
     rated_games,
     rating_history,
     ratings,
@@ -68,8 +69,8 @@ class Session:
 
 
 def memory_engine() -> Engine:
-    """The accounts (and their ratings, which name them) of a server whose games are in memory: lost
-    with it, as its games are."""
+    """The accounts (their ratings and quick match entries, which name them) of a server whose games are
+    in memory: lost with it, as its games are."""
     engine = sa.create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
     tables = [
         accounts,
@@ -79,6 +80,7 @@ def memory_engine() -> Engine:
         ratings,
         rating_history,
         rated_games,
+        quick_match,
     ]
     accounts.metadata.create_all(engine, tables=tables)
     return engine
@@ -165,6 +167,7 @@ class AccountStore(EngineStore):
         with self._begin(write=True) as connection:
             connection.execute(account_sessions.delete().where(account_sessions.c.account_id == account_id))
             connection.execute(password_resets.delete().where(password_resets.c.account_id == account_id))
+            connection.execute(quick_match.delete().where(quick_match.c.account_id == account_id))
             connection.execute(accounts.delete().where(accounts.c.id == account_id))
 
     def export(self, account_id: str) -> dict[str, Any]:
@@ -176,6 +179,19 @@ class AccountStore(EngineStore):
                 .where(account_sessions.c.account_id == account_id)
                 .order_by(account_sessions.c.created)
             ).all()
+            queued = connection.execute(
+                sa.select(
+                    quick_match.c.game,
+                    quick_match.c.players,
+                    quick_match.c.pace,
+                    quick_match.c.queued,
+                    quick_match.c.status,
+                    quick_match.c.game_id,
+                )
+                .where(quick_match.c.account_id == account_id)
+                .order_by(quick_match.c.queued)
+            ).mappings()
+            quick = [dict(entry) for entry in queued]
         if row is None:
             return {}
         account = _account(row)
@@ -183,6 +199,7 @@ class AccountStore(EngineStore):
             "account": account.shown(),
             "password": "stored only as an argon2id hash, which is not exported",
             "sessions": [{"signed_in": created, "last_used": seen} for created, seen in sessions],
+            "quick_match": quick,
         }
 
     # -- sessions -------------------------------------------------------------------------------------

@@ -87,17 +87,17 @@ def _same_site(request: Request) -> None:
         raise Refusal("csrf", "a change to an account is made from this site's own pages")
 
 
-async def _session(request: Request, accounts: Accounts) -> Session:
+async def session_of(request: Request, accounts: Accounts) -> Session:
     session = await run_in_threadpool(accounts.session, request.cookies.get(COOKIE))
     if session is None:
         raise Refusal("signed-out", "sign in first (no session, or it has ended)")
     return session
 
 
-async def _changing(request: Request, accounts: Accounts, csrf: str | None) -> Session:
+async def changing_session(request: Request, accounts: Accounts, csrf: str | None) -> Session:
     """The session of a request that changes something: same site, with the session's CSRF token."""
     _same_site(request)
-    session = await _session(request, accounts)
+    session = await session_of(request, accounts)
     if csrf is None or not secrets.compare_digest(csrf.encode(), session.csrf.encode()):
         raise Refusal("csrf", "this change needs the X-CSRF-Token header the sign-in gave")
     return session
@@ -137,7 +137,7 @@ async def sign_in(
 async def sign_out(
     request: Request, response: Response, accounts: AccountsDep, csrf: CsrfHeader = None
 ) -> dict[str, Any]:
-    session = await _changing(request, accounts, csrf)
+    session = await changing_session(request, accounts, csrf)
     await run_in_threadpool(accounts.sign_out, session)
     response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="strict")
     return {"account": None}
@@ -155,7 +155,7 @@ async def who(request: Request, accounts: AccountsDep) -> dict[str, Any]:
     "/api/account/export", summary="Everything stored about your account", responses=refusals(401, 503)
 )
 async def export(request: Request, accounts: AccountsDep, master: MasterDep) -> Response:
-    session = await _session(request, accounts)
+    session = await session_of(request, accounts)
     data = await run_in_threadpool(accounts.export, session)
     data["seats"] = await run_in_threadpool(bound_seats, master, session.account.id)
     return Response(
@@ -176,7 +176,7 @@ async def export(request: Request, accounts: AccountsDep, master: MasterDep) -> 
 async def new_password(
     body: NewPasswordIn, request: Request, accounts: AccountsDep, csrf: CsrfHeader = None
 ) -> dict[str, Any]:
-    session = await _changing(request, accounts, csrf)
+    session = await changing_session(request, accounts, csrf)
     await run_in_threadpool(accounts.change_password, session, body.password, body.new_password)
     return {"account": session.account.shown()}
 
@@ -192,7 +192,7 @@ async def delete(
     master: MasterDep,
     csrf: CsrfHeader = None,
 ) -> dict[str, Any]:
-    session = await _changing(request, accounts, csrf)
+    session = await changing_session(request, accounts, csrf)
     await run_in_threadpool(accounts.check_own_password, session, body.password)
     await run_in_threadpool(release_all, master, session.account.id)
     await run_in_threadpool(accounts.delete, session)
@@ -217,7 +217,7 @@ class BindIn(BaseModel):
 async def bind_seats(
     body: BindIn, request: Request, accounts: AccountsDep, master: MasterDep, csrf: CsrfHeader = None
 ) -> dict[str, Any]:
-    session = await _changing(request, accounts, csrf)
+    session = await changing_session(request, accounts, csrf)
     held = [(s.game, s.token) for s in body.seats]
     return {"seats": await run_in_threadpool(bind_all, master, session.account.id, held)}
 
@@ -226,7 +226,7 @@ async def bind_seats(
     "/api/account/seats", summary="Your account's seats, newest game first", responses=refusals(401, 503)
 )
 async def account_seats(request: Request, accounts: AccountsDep, master: MasterDep) -> dict[str, Any]:
-    session = await _session(request, accounts)
+    session = await session_of(request, accounts)
     return {"seats": await run_in_threadpool(bound_seats, master, session.account.id)}
 
 

@@ -62,7 +62,7 @@ class GameMaster(FastPlay):
             raise Refusal("bad-request", "the seed is a whole number from 0 to 2**63 - 1")
         now = self.clock()
         record = GameRecord(
-            id=new_game_id(),
+            id=spec.game_id or new_game_id(),
             rules=rules.describe(),
             board=board.name,
             board_sha256=None if shipped else board.digest,

@@ -56,6 +56,10 @@ class SeatSpec:
     defence: str | None = None
     pace: str | None = None
     auto_setup: bool = False  # place my starting armies (and claims) for me
+    # Quick match's (risk.server.quickmatch): the account a person's seat is bound to from the start,
+    # and its token, chosen (and kept sealed) before the game is made. None: no account, a new token.
+    account: str | None = None
+    token: str | None = None
 
 
 @dataclass
@@ -85,6 +89,8 @@ class GameSpec:
     # Rated (risk.server.ratings): people only; rated when it ends if every seat is bound to an account
     # of its own (docs/web.md, "Ratings").
     rated: bool = False
+    # The game's id, chosen before it is made (quick match claims its players for it first); None: new.
+    game_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -163,10 +169,10 @@ def _seat_record(index: int, seat: SeatSpec, allow_external_bots: bool) -> tuple
         return SeatRecord(index, clean_name(seat.name or f"Bot {index + 1}", where), kind, command), None
     if kind == "open":
         return SeatRecord(index, f"Seat {index + 1}", kind), None
-    token = new_token()
+    token = seat.token or new_token()
     prefs = creation_prefs(seat.defence, seat.pace, seat.auto_setup)
     name = clean_name(seat.name or f"Player {index + 1}", where)
-    return SeatRecord(index, name, kind, None, hash_token(token), prefs=prefs), token
+    return SeatRecord(index, name, kind, None, hash_token(token), prefs=prefs, account=seat.account), token
 
 
 def spec_board(spec: GameSpec) -> Board:

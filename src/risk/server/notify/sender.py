@@ -8,8 +8,6 @@ in a worker thread. The host's log says what failed and how often, never an addr
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import logging
 import threading
@@ -23,6 +21,7 @@ from risk.server.notify.channels import AddressGone, Channel, ChannelError, Mess
 from risk.server.notify.events import WAIT_WHILE_OPEN, Watcher, still_true, turn_events
 from risk.server.notify.outbox import Event, Outbox, OutboxError, Queued, Subscription
 from risk.server.notify.seal import Seal
+from risk.server.polling import Polling
 from risk.server.storage import GameRecord, Storage, StorageError
 
 log = logging.getLogger(__name__)
@@ -68,10 +67,8 @@ class Notifier:
         self.watcher = Watcher(clock)
         self._heard: list[Event] = []
         self._heard_lock = threading.Lock()
-        self._wake: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
         self._swept = False
-        self._stopping = False
+        self._loop = Polling("notifier", self.step, poll_s, (OutboxError, StorageError), log)
 
     # -- events in -------------------------------------------------------------------------------
     def listen_to(self, master: GameMaster) -> None:
@@ -203,34 +200,10 @@ class Notifier:
 
     # -- the worker task -------------------------------------------------------------------------
     def start(self) -> None:
-        self._wake = asyncio.Event()
-        self._task = asyncio.create_task(self._run(), name="notifier")
+        self._loop.start()
 
     async def stop(self) -> None:
-        # The flag as well as the cancel: the loop ends even if the cancel is lost (Python 3.11's
-        # asyncio.wait_for could drop one that came as its waiter finished: the shutdown hung).
-        self._stopping = True
-        if self._task is not None:
-            if self._wake is not None:
-                self._wake.set()
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        self._task = None
-
-    async def _run(self) -> None:
-        assert self._wake is not None
-        while not self._stopping:
-            try:
-                await asyncio.to_thread(self.step)
-            except (OutboxError, StorageError) as exc:  # the database is down: everything waits
-                log.warning("notifications wait: %s", exc)
-            except Exception:
-                log.exception("the notifier failed; it goes on")
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.poll_s):
-                    await self._wake.wait()
-            self._wake.clear()
+        await self._loop.stop()
 
 
 def compose(sub: Subscription, rows: Sequence[Queued], token: str = "") -> Message:
