@@ -86,6 +86,14 @@ def require_prerequisites() -> None:
         )
 
 
+def guide_command(start: str) -> list[str]:
+    """The command of docs/server.md's guide that starts with ``start`` (after its sudo), as words."""
+    page = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    lines = [ln.removeprefix("sudo ").split("  #")[0] for ln in page.splitlines()]
+    (found,) = [ln for ln in lines if ln.startswith(start)]
+    return shlex.split(found)
+
+
 # -- the certificate ----------------------------------------------------------------------------------
 def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
     """A certificate authority of the test's own and the site's certificate from it: (the authority's
@@ -149,7 +157,7 @@ def site_config(upstreams: list[str], chain: Path, key: Path, webroot: Path) -> 
         (SHIPPED_UPSTREAMS, "".join(f"    server {u} max_fails=1 fail_timeout=10s;\n" for u in upstreams)),
         (f"/etc/letsencrypt/live/{SITE}/fullchain.pem", str(chain)),
         (f"/etc/letsencrypt/live/{SITE}/privkey.pem", str(key)),
-        ("root /var/www/letsencrypt;", f"root {webroot};"),
+        ("root /var/www/html;", f"root {webroot};"),
     ]
     if not Path("/proc/net/if_inet6").exists():  # a kernel without IPv6 cannot listen on [::]
         changes += [("    listen [::]:80;\n", ""), ("    listen [::]:443 ssl;\n", "")]
@@ -544,20 +552,9 @@ def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
 
     # The site's VAPID key, made as the guide says, given to every process (deploy/systemd/risk@.service).
     vapid = tmp_path / "vapid.pem"
-    subprocess.run(
-        [
-            program("openssl"),
-            "genpkey",
-            "-algorithm",
-            "EC",
-            "-pkeyopt",
-            "ec_paramgen_curve:P-256",
-            "-out",
-            str(vapid),
-        ],
-        check=True,
-        capture_output=True,
-    )
+    make_key = guide_command("openssl genpkey")
+    assert make_key[-2:] == ["-out", "/etc/risk/vapid.pem"], make_key
+    subprocess.run([program("openssl"), *make_key[1:-1], str(vapid)], check=True, capture_output=True)
     for name in SERVERS:
         settings = unit_environment(
             {
@@ -695,8 +692,10 @@ def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
     plain_url = restored_url.replace("postgresql+psycopg://", "postgresql://")
     pg_restore = shutil.which("pg_restore", path=env["PATH"])
     assert pg_restore is not None, "no pg_restore (Debian: apt-get install postgresql-client)"
+    restore = guide_command("pg_restore")
+    assert restore[-2].startswith("--dbname=postgresql://") and restore[-1].endswith(".dump"), restore
     subprocess.run(
-        [pg_restore, *RESTORE_OPTIONS, f"--dbname={plain_url}", str(dump)],
+        [pg_restore, *restore[1:-2], f"--dbname={plain_url}", str(dump)],
         check=True,
         capture_output=True,
     )
@@ -710,6 +709,3 @@ def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
         f"served by {report['served']}; "
         f"whole test {time.monotonic() - began:.1f} s"
     )
-
-
-RESTORE_OPTIONS = ("--clean", "--if-exists", "--no-owner")  # docs/server.md, "Backups"
