@@ -293,9 +293,8 @@ class Player:
                     port=443,
                     ssl=self.tls,
                     local_addr=(self.source, 0),
-                    origin=Origin(
-                        f"https://{SITE}"
-                    ),  # as a browser sends it: the process checks it against Host
+                    # As a browser sends it: the process checks it against the Host nginx passes on.
+                    origin=Origin(f"https://{SITE}"),
                     open_timeout=10,
                     close_timeout=1,
                 ) as socket:
@@ -542,19 +541,18 @@ def deployment(tmp_path: Path) -> Iterator[tuple[Network, PgCluster, Machines, P
                 shutil.rmtree(prefix, ignore_errors=True)
 
 
-def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
-    deployment: tuple[Network, PgCluster, Machines, Path], tmp_path: Path
-) -> None:
-    lan, cluster, machines, prefix = deployment
-    began = time.monotonic()
-    cluster.create_database("risk")
-    url = cluster.url("risk", host=lan.host_addresses[0])
+def run_checked(command: list[str], env: dict[str, str] | None = None) -> None:
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, f"{command}: {result.stdout}{result.stderr}"
 
-    # The site's VAPID key, made as the guide says, given to every process (deploy/systemd/risk@.service).
-    vapid = tmp_path / "vapid.pem"
+
+def start_processes(lan: Network, url: str, machines: Machines, folder: Path) -> None:
+    """`risk serve` on each server machine, as risk@8000.service starts it with risk.env's settings,
+    the site's VAPID key made as the guide says."""
+    vapid = folder / "vapid.pem"
     make_key = guide_command("openssl genpkey")
     assert make_key[-2:] == ["-out", "/etc/risk/vapid.pem"], make_key
-    subprocess.run([program("openssl"), *make_key[1:-1], str(vapid)], check=True, capture_output=True)
+    run_checked([program("openssl"), *make_key[1:-1], str(vapid)])
     for name in SERVERS:
         settings = unit_environment(
             {
@@ -564,7 +562,7 @@ def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
                 "RISK_DOMAIN": SITE,
             }
         )
-        data = tmp_path / name  # each machine's own data folder (systemd's StateDirectory)
+        data = folder / name  # each machine's own folders (systemd's StateDirectory, CacheDirectory)
         env = {
             **os.environ,
             "PYTHONPATH": str(ROOT / "src"),
@@ -573,8 +571,12 @@ def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
             **settings,
         }
         command = [*lan.run_in(name), *unit_command(settings, PORT, vapid)]
-        machines.start(name, command, tmp_path / f"{name}.log", env)
+        machines.start(name, command, folder / f"{name}.log", env)
 
+
+def start_proxy(lan: Network, machines: Machines, prefix: Path) -> Path:
+    """nginx on the proxy machine with the site of deploy/, checked first (nginx -t); the certificate
+    authority's certificate that its certificate comes from."""
     ca, chain, key = make_certificates(prefix)
     webroot = prefix / "webroot"
     (webroot / ".well-known" / "acme-challenge").mkdir(parents=True)
@@ -583,26 +585,57 @@ def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
     upstreams = [f"{lan.address(name)}:{PORT}" for name in SERVERS]
     (prefix / "risk.conf").write_text(site_config(upstreams, chain, key, webroot))
     (prefix / "nginx.conf").write_text(nginx_config(prefix, prefix / "risk.conf"))
-    checked = subprocess.run(
-        [*lan.run_in("proxy"), program("nginx"), "-t", "-p", str(prefix), "-c", str(prefix / "nginx.conf")],
-        capture_output=True,
-        text=True,
-    )
-    assert checked.returncode == 0, checked.stderr
-    machines.start(
-        "proxy",
-        [
-            *lan.run_in("proxy"),
-            program("nginx"),
-            "-p",
-            str(prefix),
-            "-c",
-            str(prefix / "nginx.conf"),
-            "-g",
-            "daemon off;",
-        ],
-        prefix / "nginx.out",
-    )
+    nginx = [*lan.run_in("proxy"), program("nginx"), "-p", str(prefix), "-c", str(prefix / "nginx.conf")]
+    run_checked([*nginx, "-t"])
+    machines.start("proxy", [*nginx, "-g", "daemon off;"], prefix / "nginx.out")
+    return ca
+
+
+def back_up_and_restore(cluster: PgCluster, game: str, folder: Path) -> list[tuple[int, str]]:
+    """The database backed up twice by deploy/backup/risk-backup (the older dump deleted), the dump
+    restored into a new database by the guide's pg_restore: the restored game's moves."""
+    backups = folder / "backups"
+    env = {
+        **os.environ,
+        "RISK_DB": cluster.url("risk"),
+        "RISK_BACKUP_DIR": str(backups),
+        "RISK_BACKUP_KEEP": "1",
+        "PATH": f"{cluster.bindir}{os.pathsep}{os.environ['PATH']}",
+    }
+    for _ in range(2):
+        run_checked([str(DEPLOY / "backup" / "risk-backup")], env)
+        time.sleep(1.1)  # the dumps are named by the second
+    (dump,) = backups.glob("risk-*.dump")
+    assert not list(backups.glob("*.partial"))
+    restored_url = cluster.create_database("restored")
+    pg_restore = shutil.which("pg_restore", path=env["PATH"])
+    assert pg_restore is not None, "no pg_restore (Debian: apt-get install postgresql-client)"
+    restore = guide_command("pg_restore")
+    assert restore[-2].startswith("--dbname=postgresql://") and restore[-1].endswith(".dump"), restore
+    plain_url = restored_url.replace("postgresql+psycopg://", "postgresql://")
+    run_checked([pg_restore, *restore[1:-2], f"--dbname={plain_url}", str(dump)])
+    return stored_moves(restored_url, game)
+
+
+def stored_moves(url: str, game: str) -> list[tuple[int, str]]:
+    from risk.server.sql import SqlStorage
+
+    store = SqlStorage(url)
+    try:
+        return [(action.seat, action.text) for action in store.actions(game)]
+    finally:
+        store.close()
+
+
+@pytest.mark.postgresql
+def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
+    deployment: tuple[Network, PgCluster, Machines, Path], tmp_path: Path
+) -> None:
+    lan, cluster, machines, prefix = deployment
+    began = time.monotonic()
+    cluster.create_database("risk")
+    start_processes(lan, cluster.url("risk", host=lan.host_addresses[0]), machines, tmp_path)
+    ca = start_proxy(lan, machines, prefix)
     for name in SERVERS:
         wait_until_answering(machines, name, f"http://{lan.address(name)}:{PORT}/api/meta")
     started = time.monotonic() - began
@@ -650,62 +683,25 @@ def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
         },
     )
     assert created.status_code == 201, created.text
+    assert "strict-transport-security" in created.headers
     game = created.json()["id"]
     tokens = {seat["seat"]: seat["token"] for seat in created.json()["seats"]}
-    assert "strict-transport-security" in created.headers
 
     report = asyncio.run(play(lan, machines, game, tokens, tls))
     assert report["problems"] == [], report["problems"]
-    # After the kill every request through the proxy is answered: the dead process is skipped.
+    # After the kill every request through the proxy is answered: the dead process is skipped, and
+    # nginx's log shows a request it sent on from the dead process to another.
     answers = [https("GET", "/api/meta", lan.host_addresses[0]).status_code for _ in range(len(SERVERS) + 1)]
     assert answers == [200] * len(answers)
-    victim = f"{report['victim_address']}:{PORT}, "
     access = (prefix / "access.log").read_text()
-    assert victim in access, f"no request was sent on from the killed process: {access[-2000:]}"
+    assert f"{report['victim_address']}:{PORT}, " in access, f"nothing sent on: {access[-2000:]}"
     played = time.monotonic() - began - started
 
     # The store holds exactly the moves acknowledged, in their order: nothing lost, nothing twice.
-    from risk.server.sql import SqlStorage
-
-    store = SqlStorage(cluster.url("risk"))
-    try:
-        stored = [(action.seat, action.text) for action in store.actions(game)]
-    finally:
-        store.close()
+    stored = stored_moves(cluster.url("risk"), game)
     assert stored == report["acknowledged"]
-
-    # Backed up with deploy/backup/risk-backup, restored as the guide says: the same game.
-    backups = tmp_path / "backups"
-    env = {
-        **os.environ,
-        "RISK_DB": cluster.url("risk"),
-        "RISK_BACKUP_DIR": str(backups),
-        "RISK_BACKUP_KEEP": "1",
-        "PATH": f"{cluster.bindir}{os.pathsep}{os.environ['PATH']}",
-    }
-    for _ in range(2):  # twice: the older dump is deleted, one kept
-        subprocess.run([str(DEPLOY / "backup" / "risk-backup")], env=env, check=True, capture_output=True)
-        time.sleep(1.1)  # the dumps are named by the second
-    (dump,) = backups.glob("risk-*.dump")
-    assert not list(backups.glob("*.partial"))
-    restored_url = cluster.create_database("restored")
-    plain_url = restored_url.replace("postgresql+psycopg://", "postgresql://")
-    pg_restore = shutil.which("pg_restore", path=env["PATH"])
-    assert pg_restore is not None, "no pg_restore (Debian: apt-get install postgresql-client)"
-    restore = guide_command("pg_restore")
-    assert restore[-2].startswith("--dbname=postgresql://") and restore[-1].endswith(".dump"), restore
-    subprocess.run(
-        [pg_restore, *restore[1:-2], f"--dbname={plain_url}", str(dump)],
-        check=True,
-        capture_output=True,
-    )
-    restored = SqlStorage(restored_url)
-    try:
-        assert [(a.seat, a.text) for a in restored.actions(game)] == stored
-    finally:
-        restored.close()
+    assert back_up_and_restore(cluster, game, tmp_path) == stored
     print(
         f"deployment: started in {started:.1f} s, played {len(stored)} moves in {played:.1f} s, "
-        f"served by {report['served']}; "
-        f"whole test {time.monotonic() - began:.1f} s"
+        f"served by {report['served']}; whole test {time.monotonic() - began:.1f} s"
     )
