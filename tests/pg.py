@@ -1,10 +1,10 @@
 """A throwaway PostgreSQL cluster for tests and benchmarks.
 
 Debian's server binaries (package ``postgresql``; /usr/lib/postgresql/VERSION/bin, which is not on
-PATH), a fresh cluster in a temporary folder, listening on 127.0.0.1 only on a free port, fsync on
-(the durability tests mean it), a random password over TCP. The server refuses to run as root, so as
-root (CI) the cluster belongs to the ``postgres`` system user that the Debian package creates, and the
-commands run through ``runuser``. Stopped and deleted on leaving::
+PATH), a fresh cluster in a temporary folder, listening on 127.0.0.1 (and one more address if asked)
+on a free port, fsync on (the durability tests mean it), a random password over TCP. The server
+refuses to run as root, so as root (CI) the cluster belongs to the ``postgres`` system user that the
+Debian package creates, and the commands run through ``runuser``. Stopped and deleted on leaving::
 
     with PgCluster() as cluster:
         url = cluster.create_database("t1")  # postgresql+psycopg://risk:...@127.0.0.1:PORT/t1
@@ -64,7 +64,11 @@ def free_port() -> int:
 class PgCluster:
     """A PostgreSQL server of our own; ``start()``/``stop()`` or a ``with`` block."""
 
-    def __init__(self, bindir: Path | None = None) -> None:
+    def __init__(
+        self, bindir: Path | None = None, also_listen: str | None = None, clients: str | None = None
+    ) -> None:
+        """``also_listen``: an address to listen on besides 127.0.0.1 (another network of this
+        machine's), and ``clients``: the network (CIDR) allowed in from there with the password."""
         found = bindir or find_bindir()
         if found is None:
             raise RuntimeError(unavailable_reason() or "no PostgreSQL")
@@ -73,6 +77,8 @@ class PgCluster:
         self.port = 0
         self.folder: Path | None = None
         self._as_root = os.geteuid() == 0
+        self.listen = "127.0.0.1" if also_listen is None else f"127.0.0.1,{also_listen}"
+        self.clients = clients
 
     # Every server command runs as the cluster's owner, with the folder as working directory (the
     # owner may not be allowed into ours).
@@ -114,12 +120,15 @@ class PgCluster:
         )
         self._check(initdb, "initdb")
         secret.unlink()
+        if self.clients is not None:
+            with open(data / "pg_hba.conf", "a") as hba:
+                hba.write(f"host all all {self.clients} scram-sha-256\n")
         for attempt in range(3):  # a free port may be taken between asking and binding
             self.port = free_port()
             with open(data / "postgresql.conf", "a") as conf:
                 conf.write(
                     "\n# risk tests\n"
-                    "listen_addresses = '127.0.0.1'\n"
+                    f"listen_addresses = '{self.listen}'\n"
                     f"port = {self.port}\n"
                     f"unix_socket_directories = '{self.folder}'\n"
                     "fsync = on\n"
@@ -177,8 +186,8 @@ class PgCluster:
     ) -> None:
         self.stop()
 
-    def url(self, database: str = "postgres") -> str:
-        return f"postgresql+psycopg://{ADMIN_USER}:{self.password}@127.0.0.1:{self.port}/{database}"
+    def url(self, database: str = "postgres", host: str = "127.0.0.1") -> str:
+        return f"postgresql+psycopg://{ADMIN_USER}:{self.password}@{host}:{self.port}/{database}"
 
     def _admin(self, sql: str) -> None:
         import psycopg

@@ -137,6 +137,14 @@ POSTGRESQL_SERVER = (
     "tests/test_server_processes.py::test_workers_option_two_processes_one_port_worker_killed",
     "tests/test_server_processes.py::test_two_processes_killed_in_turn_nothing_lost_or_doubled",
 )
+# docs/server.md's deployment guide: commands for the reader's machines (root, systemd, certbot), whose
+# files the deployment test runs on machines of its own; the commands it runs as written are named.
+DEPLOYMENT = (
+    "tests/test_deploy_public.py::test_players_on_two_machines_one_killed_every_message_reaches_everyone",
+    "tests/test_deploy_public.py::test_the_units_are_valid_systemd_units",
+)
+DEPLOYMENT_WHY = "changes the reader's machines: the test runs deploy/'s files on network namespaces"
+DEPLOYED = Covered(DEPLOYMENT, DEPLOYMENT_WHY)
 # The ladder's other runs: the same script as its --table example, run (shortened) below.
 LADDER_RUN = ("tests/test_doc_examples.py::test_shell_example",)
 LADDER_WHY = "bench_ladder.py, run once shortened for its --table example; each rung is hours of games"
@@ -396,6 +404,39 @@ EXAMPLES: dict[str, Disposition] = {
         "src/risk/rules/options.py"
     ),
     "docs/rules-core.md: class CardValueCap(Variant[State]):": Excerpt("src/risk/rules/variants/card_cap.py"),
+    # docs/server.md: the deployment guide
+    "docs/server.md: sudo -u postgres createuser --pwprompt risk": DEPLOYED,
+    "docs/server.md: sudo -u postgres createdb --owner risk risk": DEPLOYED,
+    "docs/server.md: sudo useradd --system --home-dir /var/lib/risk --shell /usr/sbin/nologin risk": DEPLOYED,
+    "docs/server.md: sudo python3 -m venv /opt/risk && sudo /opt/risk/bin/pip install ./risk": DEPLOYED,
+    "docs/server.md: sudo install -d -m 0750 -g risk /etc/risk": DEPLOYED,
+    "docs/server.md: sudo install -m 0640 -g risk deploy/systemd/risk.env /etc/risk/risk.env": DEPLOYED,
+    "docs/server.md: sudo openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "
+    "/etc/risk/vapid.pem": Covered(DEPLOYMENT[:1], "run by the test as written, its key file elsewhere"),
+    "docs/server.md: sudo chgrp risk /etc/risk/vapid.pem && sudo chmod 0640 /etc/risk/vapid.pem": DEPLOYED,
+    "docs/server.md: sudo install -m 0644 deploy/systemd/risk@.service /etc/systemd/system/": DEPLOYED,
+    "docs/server.md: sudo systemctl enable --now risk@8000": DEPLOYED,
+    "docs/server.md: sudo certbot certonly --webroot -w /var/www/html -d games.example.org --deploy-hook "
+    "'systemctl reload nginx'": Covered(
+        DEPLOYMENT[:1], "needs the site's public name; the test makes a certificate of its own"
+    ),
+    "docs/server.md: sudo install -m 0644 deploy/nginx/risk.conf /etc/nginx/sites-available/risk": DEPLOYED,
+    "docs/server.md: sudo ln -s ../sites-available/risk /etc/nginx/sites-enabled/risk && sudo rm "
+    "/etc/nginx/sites-enabled/default": DEPLOYED,
+    "docs/server.md: sudo nginx -t && sudo systemctl reload nginx": Covered(
+        DEPLOYMENT[:1], "the test checks the site with nginx -t, then starts its own nginx"
+    ),
+    "docs/server.md: sudo install -m 0755 deploy/backup/risk-backup /usr/local/bin/": DEPLOYED,
+    "docs/server.md: sudo install -d -m 0700 -o risk -g risk /var/backups/risk": DEPLOYED,
+    "docs/server.md: sudo install -m 0644 deploy/systemd/risk-backup.service deploy/systemd/risk-backup.timer "
+    "/etc/systemd/system/": DEPLOYED,
+    "docs/server.md: sudo systemctl enable --now risk-backup.timer": DEPLOYED,
+    "docs/server.md: sudo systemctl stop 'risk@*'": DEPLOYED,
+    "docs/server.md: pg_restore --clean --if-exists --no-owner --dbname=postgresql://risk:PASSWORD@10.0.0.5/risk "
+    "/var/backups/risk/risk-20261130T033000Z.dump": Covered(
+        DEPLOYMENT[:1], "run by the test as written on risk-backup's dump, into a database of its own"
+    ),
+    "docs/server.md: sudo systemctl start risk@8000": DEPLOYED,
     # docs/testing.md
     "docs/testing.md: make test": Covered(
         (*BUILD_TESTS, "tests/test_compiled.py::test_the_files_make_test_runs_on_both_builds_exist"),

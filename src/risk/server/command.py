@@ -27,6 +27,9 @@ DbOption = Annotated[
     str | None,
     typer.Option(
         "--db",
+        # The environment too: a password in a URL on the command line is shown to every user of
+        # the machine (ps); a service's environment file is not (deploy/systemd/risk@.service).
+        envvar="RISK_DB",
         help="where games are stored: a SQLAlchemy URL, 'memory', or by default a SQLite file "
         "in your data folder",
     ),
