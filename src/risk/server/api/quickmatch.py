@@ -33,6 +33,15 @@ class QueueIn(BaseModel):
     pace: str = Field("live", max_length=8, description="live (a sitting) or days (a day a turn)")
 
 
+@router.get(
+    "/api/quickmatch/queues",
+    summary="What you may queue for (games, player counts, paces) and how many wait in each queue",
+    responses=refusals(503),
+)
+async def queues(quick: QuickMatchDep) -> dict[str, Any]:
+    return await run_in_threadpool(quick.offered)
+
+
 @router.post(
     "/api/quickmatch",
     status_code=201,

@@ -78,6 +78,36 @@ class QuickMatch:
             raise FieldRefusal("players", str(error)) from None
         return Queue(game, players, pace)
 
+    def offered(self) -> dict[str, Any]:
+        """What a player may queue for: each game (its edition, its player counts), each pace (its turn
+        clock), and how many wait in each queue now."""
+        board = spec_board(GameSpec())
+        games = []
+        for game in GAMES:
+            rules = self.rules(game)
+            counts = []
+            for players in range(2, 11):
+                try:
+                    rules.check_player_count(players, board)
+                except RiskError:
+                    continue
+                counts.append(players)
+            games.append({"game": game, "edition": edition_of(game), "players": counts})
+        paces = [
+            {
+                "pace": p.name,
+                "turn_time": p.turn_time,
+                "time_bank": p.time_bank,
+                "vacation_days": p.vacation_days,
+            }
+            for p in PACES.values()
+        ]
+        waiting = [
+            {"game": q.game, "players": q.players, "pace": q.pace, "waiting": n}
+            for q, n in sorted(self._stored(self.store.waiting_counts).items())
+        ]
+        return {"games": games, "paces": paces, "waiting": waiting}
+
     @staticmethod
     def rules(game: str) -> Rules:
         return Rules.preset(edition_of(game)).for_game(game)
@@ -116,7 +146,7 @@ class QuickMatch:
         if entry.status == WAITING:
             width = rating_range(PACES[entry.queue.pace], now - entry.queued)
             shown["range"] = None if width == float("inf") else width
-            shown["waiting"] = self._stored(self.store.waiting_count, entry.queue)
+            shown["waiting"] = self._stored(self.store.waiting_counts).get(entry.queue, 0)
         if entry.status == PLACED and entry.game_id is not None and entry.token is not None:
             token = self.seal.open(entry.token)
             shown["game_id"] = entry.game_id

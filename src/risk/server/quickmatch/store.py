@@ -278,15 +278,12 @@ class QuickMatchStore(EngineStore):
             )
             return {str(r.id): (str(r.email), str(r.site or "")) for r in rows if r.email}
 
-    def waiting_count(self, queue: Queue) -> int:
+    def waiting_counts(self) -> dict[Queue, int]:
+        """How many wait in each queue someone waits in."""
         with self._begin() as connection:
-            return int(
-                connection.execute(
-                    sa.select(sa.func.count()).where(
-                        quick_match.c.status == WAITING,
-                        quick_match.c.game == queue.game,
-                        quick_match.c.players == queue.players,
-                        quick_match.c.pace == queue.pace,
-                    )
-                ).scalar_one()
+            rows = connection.execute(
+                sa.select(quick_match.c.game, quick_match.c.players, quick_match.c.pace, sa.func.count())
+                .where(quick_match.c.status == WAITING)
+                .group_by(quick_match.c.game, quick_match.c.players, quick_match.c.pace)
             )
+            return {Queue(str(r[0]), int(r[1]), str(r[2])): int(r[3]) for r in rows}

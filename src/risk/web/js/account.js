@@ -192,6 +192,16 @@ async function signedIn(answer, greeting) {
   state.onChange();
 }
 
+/** Who is signed in here ({account, csrf}), or null. */
+export function currentAccount() {
+  return state.account ? { account: state.account, csrf: state.csrf } : null;
+}
+
+/** Open the account box (to sign in or make an account). */
+export function openAccount() {
+  show(true);
+}
+
 /** After a game is made or joined: its seat bound to the account, when one is signed in. */
 export async function bindIfSignedIn() {
   if (state.account) await bindHeld();

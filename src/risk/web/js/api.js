@@ -86,6 +86,11 @@ export const api = {
   // Ratings (docs/web.md, "Ratings"): a leaderboard, a player's profile.
   ratings: (family, pace) => request("GET", `/api/ratings?family=${encodeURIComponent(family)}&pace=${encodeURIComponent(pace)}`),
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  // Quick match (docs/web.md, "Quick match"): what may be queued for; your entries; wait; leave.
+  quickQueues: () => request("GET", "/api/quickmatch/queues"),
+  quickEntries: () => request("GET", "/api/quickmatch"),
+  quickJoin: (csrf, body) => request("POST", "/api/quickmatch", { csrf, body }),
+  quickLeave: (csrf, entry) => request("DELETE", `/api/quickmatch/${encodeURIComponent(entry)}`, { csrf }),
   askReset: (name) => request("POST", "/api/account/reset", { body: { name } }),
   finishReset: (token, newPassword) => request("POST", "/api/account/reset/finish", { body: { token, new_password: newPassword } }),
   ruleset: (id) => request("GET", `/api/rulesets/${encodeURIComponent(id)}`),

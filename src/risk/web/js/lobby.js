@@ -9,6 +9,7 @@ import { drawings, exportLink, orderYourGames, parseExport, parseSeatLink, statu
 import { boardField, chosenBoard, initBoards } from "./boardpick.js";
 import { OPTION_GROUPS, PRESETS, choiceWords, optionWords } from "./rulewords.js";
 import { bindIfSignedIn, initAccount } from "./account.js";
+import { initQuickMatch, refreshQuickMatch } from "./quickmatch.js";
 
 const EDITIONS = {
   1993: "Parker Brothers (1993)",
@@ -82,7 +83,10 @@ async function start() {
   // First, before any wait: a link pasted (or carried in #seats=) as soon as the page shows is taken
   // by this page, not submitted by the browser as a form (which reloaded the page and lost it).
   initSeatLinks();
-  initAccount(() => refreshLists());
+  initAccount(() => {
+    refreshLists();
+    refreshQuickMatch();
+  }).then(() => initQuickMatch(refreshLists));
   initOpenFilters();
   try {
     F.meta = await api.meta();
