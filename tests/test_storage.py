@@ -517,6 +517,10 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
         "ratings",
         "rating_history",
         "rated_games",
+        "account_blocks",
+        "chat_mutes",
+        "chat_reports",
+        "game_bans",
     }
 
 
