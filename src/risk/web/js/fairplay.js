@@ -107,7 +107,7 @@ function menu(seat, entry = null) {
     const muted = fair.muted.has(seat);
     row.append(action(muted ? `Unmute ${name}` : `Mute ${name}`, "fair-mute", error, () => setMute(seat, !muted, name)));
   }
-  if (fair.account && info && info.account) {
+  if (fair.account && seated() && info && info.account) { // by seat: in a game where you hold one
     row.append(action(`Block ${name}`, "fair-block", error, () => block(seat, name)));
   }
   const hostToken = hosts.token(fair.ctx.gameId);
@@ -232,7 +232,7 @@ function decoratePlayers(ctx) {
     const key = `seat:${info.seat}`;
     const tools = el("span", { class: "fair-tools" });
     if (fair.muted.has(info.seat)) tools.append(el("span", { class: "tag tag-muted", text: "muted" }));
-    const offers = seated() || fair.account || hosts.token(ctx.gameId);
+    const offers = seated() || hosts.token(ctx.gameId);
     if (offers) tools.append(moreButton(key, `Mute, block or ban ${info.name}`));
     (name.querySelector(".pkind") || name).append(tools); // "human · ..." wraps; the name's line is cut
     if (fair.open === key && offers) {
