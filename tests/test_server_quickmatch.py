@@ -60,7 +60,7 @@ def test_groups_take_the_nearest_ratings_within_everyones_range() -> None:
     assert len(form_groups(waiting, 4, LIVE, now + LIVE.anyone_after_s + 1)) == 1
     # Two players one of whom blocked the other are never put together.
     apart = {frozenset("ac")}
-    groups = form_groups(waiting, 2, LIVE, now, lambda x, y: frozenset((x, y)) in apart)
+    groups = form_groups(waiting, 2, LIVE, now, apart)
     assert [[m.entry for m in g] for g in groups] == [[1, 4]]
 
 
@@ -314,3 +314,22 @@ def test_an_entry_waits_across_a_restart_and_a_half_made_match_is_finished(tmp_p
     view = ann[0].get("/api/games/halfmade/view", headers={"Authorization": f"Bearer {entry['token']}"})
     assert view.status_code == 200 and view.json()["seat"] == entry["seat"]
     storage.close()
+
+
+def test_players_one_of_whom_blocked_the_other_are_never_matched() -> None:
+    clock = Clock()
+    app = quick_app(clock=clock)
+    ann, ann_csrf = signed_up(app, "Ann")
+    bob, bob_csrf = signed_up(app, "Bob")
+    cat, cat_csrf = signed_up(app, "Cat")
+    blocked = bob.post("/api/account/blocks", json={"name": "Ann"}, headers={"X-CSRF-Token": bob_csrf})
+    assert blocked.status_code in (200, 201), blocked.text
+    queue(ann, ann_csrf, game="two-player", players=2, pace="live")
+    queue(bob, bob_csrf, game="two-player", players=2, pace="live")
+    clock.now += LIVE.anyone_after_s  # any rating will do: the block alone keeps them apart
+    assert app.state.quick_match.step() == []
+    queue(cat, cat_csrf, game="two-player", players=2, pace="live")
+    (game_id,) = app.state.quick_match.step()
+    players = {s["name"] for s in ann.get(f"/api/games/{game_id}").json()["seats"]}
+    assert players == {"Ann", "Cat"}  # Ann waited longest: served first, with Cat
+    assert entries(bob)[0]["status"] == WAITING

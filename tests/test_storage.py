@@ -518,6 +518,10 @@ def test_new_database_is_created_at_head(storage_url: str) -> None:
         "rating_history",
         "rated_games",
         "quick_match",
+        "account_blocks",
+        "chat_mutes",
+        "chat_reports",
+        "game_bans",
     }
 
 

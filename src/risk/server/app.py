@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from risk.server.accounts.browser import BrowserCookieMiddleware, current_browser
 from risk.server.accounts.current import SessionCookieMiddleware
 from risk.server.accounts.service import Accounts
 from risk.server.accounts.store import AccountStore
@@ -28,6 +29,7 @@ from risk.server.accounts.store import memory_engine as accounts_memory_engine
 from risk.server.api import (
     accounts,
     after,
+    fairplay,
     fastplay,
     games,
     meta,
@@ -43,6 +45,8 @@ from risk.server.api import (
 from risk.server.api.pages import WEB_DIR
 from risk.server.boards import BoardJobs
 from risk.server.errors import Refusal
+from risk.server.fairplay.desk import FairPlay
+from risk.server.fairplay.store import FairPlayStore
 from risk.server.gcpace import CollectorPacer
 from risk.server.hosts import AllowedHosts, HostCheckMiddleware
 from risk.server.hub import Hub
@@ -82,6 +86,7 @@ ROUTERS = (
     accounts,
     ratings,
     quickmatch,
+    fairplay,
 )
 
 
@@ -151,6 +156,7 @@ def create_app(
     app.exception_handler(RequestValidationError)(_validation_handler)
     app.add_middleware(BodyLimitMiddleware)  # inside the rate limits: a refused request is not read
     app.add_middleware(SessionCookieMiddleware)  # the session cookie, for a seat bound to an account
+    app.add_middleware(BrowserCookieMiddleware)  # the browser's id cookie (fair play), set if missing
     app.add_middleware(RateLimitMiddleware, guard=guard)  # inside security_headers: a 429 gets them too
     app.middleware("http")(_security_headers)
     if allowed_hosts is not None:  # outermost: a rebinding page's request goes no further
@@ -171,6 +177,11 @@ def _accounts_and_ratings(
     engine = storage.engine if isinstance(storage, SqlStorage) else accounts_memory_engine()
     app.state.accounts = Accounts(AccountStore(engine), *settings)
     master.signed_in = app.state.accounts.current_account
+    # Fair play: one browser a seat of a rated game, bans and blocks as seats are taken, the chat's filter.
+    master.browser = current_browser
+    app.state.fairplay = FairPlay(master, app.state.accounts.store, FairPlayStore(engine))
+    master.may_sit = app.state.fairplay.may_sit
+    app.state.social.chat.filter = app.state.fairplay
     app.state.ratings = RatingStore(engine)
     rating_hooks = RatingHooks(app.state.ratings, settings.clock)
     master.hooks = (*master.hooks, rating_hooks)

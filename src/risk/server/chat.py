@@ -14,7 +14,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from risk.server.errors import Refusal
 from risk.server.master import GameMaster
@@ -69,6 +69,16 @@ def clean_text(text: Any) -> str:
     return one_line(text, MAX_CHAT, "the message")
 
 
+class ChatFilter(Protocol):
+    """Fair play's say in the chat (risk.server.fairplay.desk.FairPlay)."""
+
+    def hidden_seats(self, game_id: str, seat: int, account: str | None) -> set[int]:
+        """The seats whose lines are not sent to ``seat`` read by ``account``: muted, blocked."""
+
+    def check_writer(self, game_id: str, seat: int) -> None:
+        """A Refusal if ``seat`` may not write (its player was banned)."""
+
+
 class ChatDesk:
     """Writes and reads the chat of the master's games, with a rate limit per seat."""
 
@@ -77,6 +87,11 @@ class ChatDesk:
         self.clock = clock  # for the rate limit only (tests may set it)
         self._sent: dict[tuple[str, int], deque[float]] = {}
         self._lock = threading.Lock()
+        self.filter: ChatFilter | None = None  # the app's fair play: mutes, blocks, bans
+
+    def hidden(self, game_id: str, seat: int, account: str | None) -> set[int]:
+        """The seats whose lines ``seat`` (read by ``account``) is not sent."""
+        return set() if self.filter is None else self.filter.hidden_seats(game_id, seat, account)
 
     def teams(self, game_id: str) -> tuple[int, ...] | None:
         """Each seat's team (Team RISK), or None: public, from the game's view."""
@@ -93,6 +108,8 @@ class ChatDesk:
             )
         if live.game.is_over:  # the server's own notes (a rematch asked) still go in
             raise Refusal("game-over", "the game is over: its chat is closed")
+        if self.filter is not None:
+            self.filter.check_writer(game_id, seat)
         channel = "all" if channel is None else channel
         if channel not in CHANNELS:
             raise Refusal("bad-request", f"no chat channel {channel!r}; channels: {', '.join(CHANNELS)}")
@@ -130,13 +147,23 @@ class ChatDesk:
         message = ChatRecord(0, None, "all", None, "", text, self.master.clock())
         return self.master.store(lambda: self.master.storage.add_chat(game_id, message))
 
-    def read(self, game_id: str, seat: int, after: int = 0) -> list[dict[str, Any]]:
-        """The messages ``seat`` may read, with ``seq > after``."""
-        return self.history(game_id, seat, after)[0]
+    def read(
+        self, game_id: str, seat: int, after: int = 0, account: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The messages ``seat`` (read by ``account``) may read, with ``seq > after``."""
+        return self.history(game_id, seat, after, account)[0]
 
-    def history(self, game_id: str, seat: int, after: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """The messages ``seat`` may read with ``seq > after``, and the newest seq stored (or ``after``)."""
+    def history(
+        self, game_id: str, seat: int, after: int = 0, account: str | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
+        """The messages ``seat`` may read with ``seq > after`` (none of the seats it muted, nor of the
+        accounts ``account`` blocked), and the newest seq stored (or ``after``)."""
         teams = self.teams(game_id)
         records = self.master.store(lambda: self.master.storage.chat(game_id, after))
         last = records[-1].seq if records else after
-        return [chat_entry(r) for r in records if may_read(r, seat, teams)], last
+        hidden = self.hidden(game_id, seat, account) if records else set()
+        return [
+            chat_entry(r)
+            for r in records
+            if may_read(r, seat, teams) and (r.seat is None or r.seat not in hidden)
+        ], last

@@ -49,6 +49,11 @@ class Refusal(Exception):
         "csrf": 403,  # a change without the session's X-CSRF-Token, or from another site
         "no-email": 409,  # a password reset on a server that sends no e-mail (no risk serve --smtp)
         "account-seat": 403,  # a seat bound to an account, used without that account's session
+        # Fair play (risk.server.fairplay)
+        "same-browser": 403,  # a second seat of a rated game from one browser, whatever the account
+        "blocked": 403,  # a seat at a table where a player and you have a block between you
+        "banned": 403,  # the game's host banned this account (or browser) from the game
+        "already-reported": 409,  # one report per reporter per chat line
     }
 
     def __init__(self, code: str, message: str) -> None:

@@ -114,11 +114,32 @@ class Hub:
                 )
             except Refusal:
                 return  # the store failed while the game was out of memory: the driver resends it later
+            if not self._still_holds(game_id, connection):
+                await self._seat_lost(game_id, connection)
+                return
             connection.log_sent = message["log_start"] + len(message["log"])
             connection.log_fogged = bool(message["view"]["fog"])
             connection.state_sent = message["state_id"]
             with contextlib.suppress(Exception):  # a closed socket is dropped by its own handler
                 await connection.socket.send_json(message)
+
+    def _still_holds(self, game_id: str, connection: Connection) -> bool:
+        """Whether the connection's seat is still held by the token it said hello with (the host's ban
+        opens a waiting game's seat again: another player may take it, and its view is theirs)."""
+        if connection.holder is None:
+            return True
+        seats = self.master.live(game_id).published.record.seats
+        return 0 <= connection.seat < len(seats) and seats[connection.seat].token_hash == connection.holder
+
+    async def _seat_lost(self, game_id: str, connection: Connection) -> None:
+        """Told, then closed (code 4403: the page does not reconnect on its own). The caller holds the
+        connection's lock."""
+        self.connections.get(game_id, set()).discard(connection)
+        with contextlib.suppress(Exception):
+            await connection.socket.send_json(
+                {"type": "error", "code": "banned", "message": "The host removed you from this game."}
+            )
+            await connection.socket.close(code=4403, reason="the seat is no longer yours")
 
     async def load(self, game_id: str) -> None:
         """A game out of memory (not needed since the start, or forgotten) is read and replayed in a

@@ -131,6 +131,7 @@ class LiveGame:
                 "stand_in": s.stand_in if s.kind == "human" else None,
                 "missed": s.missed,
                 "resigned": s.seat in self.resigned,
+                "account": s.account is not None,  # a player signed in: blocked by seat (fair play)
                 "connected": None
                 if present is None
                 else (s.kind != "open" and (s.kind != "human" or s.seat in present)),

@@ -66,7 +66,9 @@ class Social:
                 connection.chat_seen = 0
             return
         async with self._lock(game_id), connection.lock:
-            messages, last = await run_in_threadpool(self.chat.history, game_id, connection.seat, after)
+            messages, last = await run_in_threadpool(
+                self.chat.history, game_id, connection.seat, after, connection.account
+            )
             connection.chat_seen = last
             with contextlib.suppress(Exception):
                 await connection.socket.send_json({"type": "chat", "after": after, "messages": messages})
@@ -98,7 +100,9 @@ class Social:
                 if connection.chat_seen is None:
                     continue  # its history is on the way, and holds the new messages
                 seen = connection.chat_seen
-                messages, last = await run_in_threadpool(self.chat.history, game_id, connection.seat, seen)
+                messages, last = await run_in_threadpool(
+                    self.chat.history, game_id, connection.seat, seen, connection.account
+                )
                 async with connection.lock:
                     if last <= connection.chat_seen:
                         continue
@@ -110,9 +114,20 @@ class Social:
     async def _send(self, game_id: str, stored: ChatRecord) -> None:
         teams = await run_in_threadpool(self.chat.teams, game_id)
         entry = {"type": "chat", "messages": [chat_entry(stored)]}
-        for connection in list(self.hub.connections.get(game_id, ())):
+        readers = list(self.hub.connections.get(game_id, ()))
+        # Fair play: the connections that muted the writer's seat, or whose account blocked its account.
+        hiding = (
+            set()
+            if stored.seat is None
+            else await run_in_threadpool(
+                lambda: {c for c in readers if stored.seat in self.chat.hidden(game_id, c.seat, c.account)}
+            )
+        )
+        for connection in readers:
             if connection.chat_seen is None or not may_read(stored, connection.seat, teams):
                 continue  # no history yet (it will hold this message), or not for this seat
+            if connection in hiding:
+                continue
             async with connection.lock:
                 if stored.seq <= connection.chat_seen:
                     continue

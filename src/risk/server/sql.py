@@ -115,6 +115,7 @@ seats = sa.Table(
     # The account the seat is bound to (risk.server.accounts.seats). No foreign key: adding one makes
     # SQLite rebuild the table; deleting an account unbinds its seats itself.
     sa.Column("account_id", sa.String(32), nullable=True),
+    sa.Column("browser_hash", sa.String(64), nullable=True),  # who took the seat (risk.server.fairplay)
     sa.Index("seats_account", "account_id"),
 )
 
@@ -317,6 +318,52 @@ quick_match = sa.Table(
         sqlite_where=sa.text("status = 'waiting'"),
         postgresql_where=sa.text("status = 'waiting'"),
     ),
+)
+
+# Fair play (risk.server.fairplay): blocks between accounts, the chat a seat muted, chat lines reported
+# to a game's host, and the host's bans. Games are never deleted: no foreign key to them (as rated_games).
+account_blocks = sa.Table(
+    "account_blocks",
+    metadata,
+    sa.Column(
+        "blocker_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column(
+        "blocked_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Index("account_blocks_blocked", "blocked_id"),
+)
+
+chat_mutes = sa.Table(
+    "chat_mutes",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),  # who muted
+    sa.Column("muted_seat", sa.Integer, primary_key=True),
+)
+
+chat_reports = sa.Table(
+    "chat_reports",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("chat_seq", sa.Integer, primary_key=True),
+    sa.Column("reporter_seat", sa.Integer, primary_key=True),  # one report per reporter per line
+    sa.Column("reason", sa.Text, nullable=False),  # "" when none was given
+    sa.Column("at", sa.Double, nullable=False),
+)
+
+game_bans = sa.Table(
+    "game_bans",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(64), nullable=False),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("browser_hash", sa.String(64), nullable=True),  # the banned seat's browser, when known
+    sa.Column("seat", sa.Integer, nullable=True),  # a seat removed from a game under way (it resigned)
+    sa.Column("name", sa.Text, nullable=False),  # as the host is shown it
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Index("game_bans_game", "game_id"),
 )
 
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
@@ -865,6 +912,7 @@ def _seat_row(game_id: str, seat: SeatRecord) -> dict[str, Any]:
         "prefs": seat.prefs or None,
         "clock": seat.clock or None,
         "account_id": seat.account,
+        "browser_hash": seat.browser,
     }
 
 
@@ -880,6 +928,7 @@ def _seat(row: Any) -> SeatRecord:
         prefs=dict(row.prefs or {}),
         clock=dict(row.clock or {}),
         account=row.account_id,
+        browser=row.browser_hash,
     )
 
 

@@ -42,6 +42,9 @@ class SeatRecord:
     # The account the seat is bound to (risk.server.accounts.seats): then its token alone no longer
     # acts for it or sees what it sees; the account's session is needed too. None: the token suffices.
     account: str | None = None
+    # The SHA-256 of the browser id cookie of whoever took the seat (risk.server.fairplay): one browser,
+    # one seat of a rated game; a ban bars that browser too. None: not known (made by the host's request).
+    browser: str | None = None
 
 
 @dataclass(frozen=True)

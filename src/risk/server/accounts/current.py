@@ -19,32 +19,45 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 session_cookie: ContextVar[str | None] = ContextVar("risk_session_cookie", default=None)
 
 
-def cookie_of(scope: Scope) -> str | None:
-    """The session cookie a request or a websocket's handshake carried (None: none, or unreadable)."""
+def cookie_of(scope: Scope, cookie: str = COOKIE) -> str | None:
+    """The cookie ``cookie`` (the session's) a request or a websocket's handshake carried (None: none, or
+    unreadable)."""
     for name, value in scope.get("headers", ()):
         if name == b"cookie":
             try:
                 jar = SimpleCookie(value.decode("latin-1"))
             except CookieError:
                 return None
-            morsel = jar.get(COOKIE)
+            morsel = jar.get(cookie)
             if morsel is not None:
                 return morsel.value
     return None
 
 
-class SessionCookieMiddleware:
-    """ASGI middleware: the session cookie of each request and websocket, for the code it calls."""
+class CookieMiddleware:
+    """ASGI middleware: a cookie of each request and websocket (:meth:`taken`), in a context variable
+    for the code it calls."""
+
+    variable: ContextVar[str | None] = session_cookie
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
         self.app = app
+
+    def taken(self, scope: Scope, send: Send) -> tuple[str | None, Send]:
+        """The cookie's value, and what the answer is sent through (a subclass may set a cookie)."""
+        return cookie_of(scope), send
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        reset = session_cookie.set(cookie_of(scope))
+        value, send = self.taken(scope, send)
+        reset = self.variable.set(value)
         try:
             await self.app(scope, receive, send)
         finally:
-            session_cookie.reset(reset)
+            self.variable.reset(reset)
+
+
+class SessionCookieMiddleware(CookieMiddleware):
+    """ASGI middleware: the session cookie of each request and websocket, for the code it calls."""

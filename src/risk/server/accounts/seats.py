@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from risk.server.errors import Refusal
+from risk.server.fairplay.rules import check_one_browser
 from risk.server.master import GameMaster
 from risk.server.master.seeing import token_seat
 
@@ -32,8 +33,10 @@ def bind(master: GameMaster, account: str, game_id: str, token: str) -> dict[str
         s.account == account and s.seat != seat for s in live.record.seats
     ):  # fair play: one person, one seat of a rated game
         raise Refusal("bad-request", "this account holds another seat of this rated game: one seat each")
-    if record.account is None:
-        master.store_seat(live, replace(record, account=account))
+    browser = record.browser or master.browser()
+    check_one_browser(live.record, seat, browser)  # and one browser (docs/web.md, "Fair play")
+    if record.account is None or record.browser != browser:
+        master.store_seat(live, replace(record, account=account, browser=browser))
     return {"game": game_id, "seat": seat, "name": record.name}
 
 

@@ -82,6 +82,14 @@ def check_email(email: object) -> str | None:
     return email.strip()
 
 
+def stored(operation: Callable[..., T], *args: Any) -> T:
+    """``operation(*args)`` on an accounts' store, a database that fails answered "try again"."""
+    try:
+        return operation(*args)
+    except AccountStoreError:
+        raise Refusal("unavailable", "the server cannot reach its database now: try again") from None
+
+
 class Accounts:
     """The accounts of one server process (their store is shared by every process)."""
 
@@ -298,12 +306,7 @@ class Accounts:
         if self._limiter is not None:
             self._limiter.check(address)
 
-    @staticmethod
-    def _stored(operation: Callable[..., T], *args: Any) -> T:
-        try:
-            return operation(*args)
-        except AccountStoreError:
-            raise Refusal("unavailable", "the server cannot reach its database now: try again") from None
+    _stored = staticmethod(stored)
 
 
 def _sign_in_failed() -> Refusal:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +22,12 @@ from sqlalchemy.pool import StaticPool
 
 from risk.server.auth import hash_token
 from risk.server.sql import (
+    account_blocks,
     account_sessions,
     accounts,
+    chat_mutes,
+    chat_reports,
+    game_bans,
     password_resets,
     quick_match,
     rated_games,
@@ -36,6 +40,7 @@ SESSION_IDLE_S = 30 * 86_400.0  # a session not used for 30 days ends
 SEEN_EVERY_S = 3_600.0  # a session's last use is written at most once an hour
 RESET_S = 3_600.0  # a password reset link works for an hour, once
 MAX_RESETS = 3  # reset links an account may be sent within RESET_S
+MAX_BLOCKS = 500  # accounts one account may block
 
 
 class AccountStoreError(Exception):
@@ -44,6 +49,10 @@ class AccountStoreError(Exception):
 
 class NameTaken(Exception):
     """Another account has this name, or one that looks the same."""
+
+
+class TooManyBlocks(Exception):
+    """The account has blocked :data:`MAX_BLOCKS` accounts already."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +78,8 @@ class Session:
 
 
 def memory_engine() -> Engine:
-    """The accounts (their ratings and quick match entries, which name them) of a server whose games are
-    in memory: lost with it, as its games are."""
+    """The accounts (their ratings, quick match entries and fair-play tables, which name them) of a
+    server whose games are in memory: lost with it, as its games are."""
     engine = sa.create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
     tables = [
         accounts,
@@ -81,6 +90,10 @@ def memory_engine() -> Engine:
         rating_history,
         rated_games,
         quick_match,
+        account_blocks,
+        chat_mutes,
+        chat_reports,
+        game_bans,
     ]
     accounts.metadata.create_all(engine, tables=tables)
     return engine
@@ -168,6 +181,14 @@ class AccountStore(EngineStore):
             connection.execute(account_sessions.delete().where(account_sessions.c.account_id == account_id))
             connection.execute(password_resets.delete().where(password_resets.c.account_id == account_id))
             connection.execute(quick_match.delete().where(quick_match.c.account_id == account_id))
+            connection.execute(
+                account_blocks.delete().where(
+                    sa.or_(
+                        account_blocks.c.blocker_id == account_id, account_blocks.c.blocked_id == account_id
+                    )
+                )
+            )
+            connection.execute(game_bans.delete().where(game_bans.c.account_id == account_id))
             connection.execute(accounts.delete().where(accounts.c.id == account_id))
 
     def export(self, account_id: str) -> dict[str, Any]:
@@ -192,6 +213,7 @@ class AccountStore(EngineStore):
                 .order_by(quick_match.c.queued)
             ).mappings()
             quick = [dict(entry) for entry in queued]
+            blocked = self._blocked_rows(connection, account_id)
         if row is None:
             return {}
         account = _account(row)
@@ -200,6 +222,7 @@ class AccountStore(EngineStore):
             "password": "stored only as an argon2id hash, which is not exported",
             "sessions": [{"signed_in": created, "last_used": seen} for created, seen in sessions],
             "quick_match": quick,
+            "blocked": [{"name": name, "since": at} for name, at in blocked],
         }
 
     # -- sessions -------------------------------------------------------------------------------------
@@ -303,6 +326,86 @@ class AccountStore(EngineStore):
             connection.execute(account_sessions.delete().where(account_sessions.c.account_id == account_id))
             found = connection.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
         return None if found is None else _account(found)
+
+    # -- blocks (risk.server.fairplay): what quick match and the seats ask --------------------------------
+    def block(self, blocker_id: str, blocked_id: str, now: float) -> None:
+        """``blocker_id`` blocks ``blocked_id`` (again: nothing changes); :class:`TooManyBlocks` past
+        :data:`MAX_BLOCKS`."""
+        with self._begin(write=True) as connection:
+            if blocked_id in self._blocks_of(connection, blocker_id):
+                return
+            count = connection.execute(
+                sa.select(sa.func.count()).where(account_blocks.c.blocker_id == blocker_id)
+            ).scalar_one()
+            if count >= MAX_BLOCKS:
+                raise TooManyBlocks(blocker_id)
+            connection.execute(
+                account_blocks.insert().values(blocker_id=blocker_id, blocked_id=blocked_id, at=now)
+            )
+
+    def unblock(self, blocker_id: str, blocked_id: str) -> bool:
+        """Whether there was such a block (it is gone now)."""
+        with self._begin(write=True) as connection:
+            done = connection.execute(
+                account_blocks.delete().where(
+                    account_blocks.c.blocker_id == blocker_id, account_blocks.c.blocked_id == blocked_id
+                )
+            )
+        return bool(done.rowcount)
+
+    def blocked_list(self, account_id: str) -> list[tuple[str, float]]:
+        """The names of the accounts ``account_id`` blocked, and since when, by name."""
+        with self._begin() as connection:
+            return self._blocked_rows(connection, account_id)
+
+    def blocks_of(self, account_id: str) -> set[str]:
+        """The ids of the accounts ``account_id`` blocked (one way: whose chat it is not sent)."""
+        with self._begin() as connection:
+            return self._blocks_of(connection, account_id)
+
+    def blocked_with(self, account_id: str) -> set[str]:
+        """The ids of the accounts with a block between them and ``account_id``, either way: never
+        seated at one table with it, nor paired with it by quick match."""
+        with self._begin() as connection:
+            rows = connection.execute(
+                sa.select(account_blocks.c.blocker_id, account_blocks.c.blocked_id).where(
+                    sa.or_(
+                        account_blocks.c.blocker_id == account_id, account_blocks.c.blocked_id == account_id
+                    )
+                )
+            ).all()
+        return {blocked if blocker == account_id else blocker for blocker, blocked in rows}
+
+    def blocked_between(self, account_ids: Collection[str]) -> bool:
+        """Whether any two of ``account_ids`` have a block between them, either way (quick match never
+        puts such players at one table; a seat is refused to one where the other sits)."""
+        ids = set(account_ids)
+        if len(ids) < 2:
+            return False
+        with self._begin() as connection:
+            found = connection.execute(
+                sa.select(account_blocks.c.blocker_id)
+                .where(account_blocks.c.blocker_id.in_(ids), account_blocks.c.blocked_id.in_(ids))
+                .limit(1)
+            ).first()
+        return found is not None
+
+    @staticmethod
+    def _blocks_of(connection: Connection, account_id: str) -> set[str]:
+        rows = connection.execute(
+            sa.select(account_blocks.c.blocked_id).where(account_blocks.c.blocker_id == account_id)
+        ).all()
+        return {str(blocked) for (blocked,) in rows}
+
+    @staticmethod
+    def _blocked_rows(connection: Connection, account_id: str) -> list[tuple[str, float]]:
+        rows = connection.execute(
+            sa.select(accounts.c.name, account_blocks.c.at)
+            .join(accounts, accounts.c.id == account_blocks.c.blocked_id)
+            .where(account_blocks.c.blocker_id == account_id)
+            .order_by(accounts.c.name_key)
+        ).all()
+        return [(str(name), float(at)) for name, at in rows]
 
     # -- the lockout ------------------------------------------------------------------------------------
     def failures_since(self, name_key: str, since: float) -> list[float]:

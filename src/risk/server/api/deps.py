@@ -11,6 +11,7 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from risk.server.boards import BoardJobs
+from risk.server.fairplay.desk import FairPlay
 from risk.server.hub import Hub
 from risk.server.limits import Guard
 from risk.server.master import GameMaster
@@ -31,6 +32,7 @@ MasterDep = Annotated[GameMaster, Depends(_from_state("master"))]
 HubDep = Annotated[Hub, Depends(_from_state("hub"))]
 SocialDep = Annotated[Social, Depends(_from_state("social"))]
 GuardDep = Annotated[Guard, Depends(_from_state("guard"))]
+FairPlayDep = Annotated[FairPlay, Depends(_from_state("fairplay"))]
 BoardJobsDep = Annotated[BoardJobs, Depends(_from_state("board_jobs"))]
 # Finished games' summaries as JSON, newest last: they never change (risk.server.api.after).
 SummariesDep = Annotated[dict[str, bytes], Depends(_from_state("summaries"))]

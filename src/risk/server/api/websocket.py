@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
 from risk.server.api.deps import GuardDep, HubDep, MasterDep, SocialDep
+from risk.server.auth import hash_token
 from risk.server.connection import Connection
 from risk.server.errors import Refusal, Unloadable
 from risk.server.hub import Hub
@@ -49,6 +50,16 @@ async def play(
     await Page(master, hub, social, game_id, socket, gate).run()
 
 
+class Hello(NamedTuple):
+    """What an accepted hello says: the seat (SPECTATOR: a watcher), the newest chat seq the page
+    holds, the account signed in, and the seat's token hash (None for a watcher)."""
+
+    seat: int
+    chat_after: int | None
+    account: str | None
+    holder: str | None
+
+
 class Page:
     """One page's connection to one game, from its hello to its end."""
 
@@ -64,7 +75,7 @@ class Page:
             hello = await self._hello()
             if hello is None:
                 return
-            connection = await self._join(*hello)
+            connection = await self._join(hello)
             while True:
                 await self._answer(connection)
         except WebSocketDisconnect:
@@ -78,7 +89,7 @@ class Page:
             if self.connection is not None:
                 await self._leave(self.connection)
 
-    async def _hello(self) -> tuple[int, int | None] | None:
+    async def _hello(self) -> Hello | None:
         """The hello's seat and ``chat_after``; None if the connection was refused and closed."""
         socket, game_id = self.socket, self.game_id
         try:
@@ -92,19 +103,22 @@ class Page:
                 whole_number(chat_after, "'chat_after' (the newest chat seq the client holds)")
             seat = await run_in_threadpool(self.master.seat_of, game_id, token)
             await run_in_threadpool(self.social.check_watcher, game_id, seat)
+            account = await run_in_threadpool(self.master.signed_in)  # whose blocks apply (fair play)
         except TimeoutError:
             await socket.close(code=4408, reason="no hello")
             return None
         except Refusal as refusal:
             await _refuse_connection(socket, refusal)
             return None
-        return seat, chat_after
+        holder = None if seat == SPECTATOR or token is None else hash_token(token)
+        return Hello(seat, chat_after, account, holder)
 
-    async def _join(self, seat: int, chat_after: int | None) -> Connection:
+    async def _join(self, hello: Hello) -> Connection:
         """The accepted connection among the game's pages: the seat's older pages closed, its state and
         chat sent, the other pages told a seat came."""
-        hub, game_id = self.hub, self.game_id
-        connection = self.connection = Connection(self.socket, seat)
+        hub, game_id, seat, chat_after = self.hub, self.game_id, hello.seat, hello.chat_after
+        connection = Connection(self.socket, seat, account=hello.account, holder=hello.holder)
+        self.connection = connection
         hub.connections.setdefault(game_id, set()).add(connection)
         await hub.take_over(game_id, connection)
         await hub.send_state(game_id, connection, force=True)

@@ -98,6 +98,11 @@ class MasterBase:
         # The account signed in on the request being answered (risk.server.accounts.current; None:
         # no one): a seat bound to an account acts and sees only for it.
         self.signed_in: Callable[[], str | None] = lambda: None
+        # Fair play (risk.server.fairplay): the browser the request being answered came from (its id
+        # cookie's SHA-256; None: not known), and the check of a seat being taken (bans, blocks) by
+        # (game, seat, account, browser), which refuses with a Refusal.
+        self.browser: Callable[[], str | None] = lambda: None
+        self.may_sit: Callable[[GameRecord, int, str | None, str | None], None] = lambda *_: None
 
     @property
     def table(self) -> Table:

@@ -11,6 +11,7 @@ from risk.maps import Board, shipped_board
 from risk.rules.options import GAMES, PRESETS, Rules
 from risk.server.auth import hash_token, new_token
 from risk.server.errors import Refusal
+from risk.server.fairplay.rules import check_one_browser
 from risk.server.live import LiveGame, Pending
 from risk.server.master.base import new_game
 from risk.server.master.fastplay import FastPlay
@@ -102,10 +103,12 @@ class GameMaster(FastPlay):
 
     def join(self, game_id: str, seat: int, name: str) -> str:
         """Take an open seat; answers the new seat's token. A rated game's seat is taken signed in
-        (it is bound to the account at once: docs/web.md, "Ratings"), one seat an account."""
+        (it is bound to the account at once: docs/web.md, "Ratings"), one seat an account and one a
+        browser; a ban or a block refuses it (docs/web.md, "Fair play")."""
         live = self.live(game_id)
         name = clean_name(name, "a player joining")
-        account = self.signed_in() if live.record.settings.get("rated") else None
+        signed_in, browser = self.signed_in(), self.browser()
+        account = signed_in if live.record.settings.get("rated") else None
         if live.record.settings.get("rated") and account is None:
             raise Refusal(
                 "signed-out", "a seat of a rated game is taken signed in to an account: sign in first"
@@ -122,8 +125,10 @@ class GameMaster(FastPlay):
                 raise Refusal(
                     "bad-request", "this account holds a seat of this rated game already: one seat each"
                 )
+            check_one_browser(live.record, seat, browser)
+            self.may_sit(live.record, seat, signed_in, browser)
             token = new_token()
-            taken = SeatRecord(seat, name, "human", None, hash_token(token), account=account)
+            taken = SeatRecord(seat, name, "human", None, hash_token(token), account=account, browser=browser)
             self._fill(live, pending, {seat: taken})
         return token
 
@@ -149,6 +154,17 @@ class GameMaster(FastPlay):
                 bots[seat] = replace(record, seat=seat, name=name)
             self._fill(live, pending, bots)
         return live.record
+
+    def reopen_seat(self, game_id: str, seat: int) -> SeatRecord:
+        """A person's seat of a game still waiting made open again (the host banned its player: its
+        link no longer holds it); answers the seat as it was. The caller holds the game's lock."""
+        live = self.live(game_id)
+        with live.lock, self.transaction(live) as pending:
+            if not live.waiting or live.game.is_over:
+                raise Refusal("bad-request", "only a seat of a game still waiting is opened again")
+            before = live.record.seats[seat]
+            self._fill(live, pending, {seat: SeatRecord(seat, f"Seat {seat + 1}", "open")})
+        return before
 
     def _fill(self, live: LiveGame, pending: Pending, taken: dict[int, SeatRecord]) -> None:
         """Open seats taken (a player, or bots): the game starts when none is left open."""

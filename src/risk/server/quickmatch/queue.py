@@ -11,7 +11,7 @@ each of them: no one is matched with a player further from them than their own r
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from risk.rules.options import GAMES
@@ -73,20 +73,16 @@ def rating_range(pace: Pace, waited_s: float) -> float:
     return pace.start + pace.step * math.floor(max(waited_s, 0.0) / pace.every_s)
 
 
-def never_apart(first: str, second: str) -> bool:
-    return False
-
-
 def form_groups(
     waiting: Sequence[Waiting],
     size: int,
     pace: Pace,
     now: float,
-    apart: Callable[[str, str], bool] = never_apart,
+    apart: Collection[frozenset[str]] = frozenset(),
 ) -> list[tuple[Waiting, ...]]:
     """The groups of ``size`` that the queue makes now, the longest waiting served first: each takes
     the players nearest in rating to the one who waited longest, while every member stays within the
-    range of every other. ``apart(a, b)``: two accounts never put together (one blocked the other)."""
+    range of every other. ``apart``: pairs of accounts never put together (one blocked the other)."""
     order = sorted(waiting, key=lambda w: (w.queued, w.entry))
     ranges = {w.entry: rating_range(pace, now - w.queued) for w in order}
     used: set[int] = set()
@@ -103,7 +99,7 @@ def form_groups(
             if len(group) == size:
                 break
             if any(
-                candidate.account == member.account or apart(candidate.account, member.account)
+                candidate.account == member.account or frozenset((candidate.account, member.account)) in apart
                 for member in group
             ):
                 continue

@@ -25,7 +25,7 @@ from risk.server.master import GameMaster, GameSpec, SeatSpec
 from risk.server.master.specs import new_game_id, spec_board
 from risk.server.notify.seal import Seal
 from risk.server.polling import Polling
-from risk.server.quickmatch.queue import PACES, edition_of, form_groups, never_apart, rating_range
+from risk.server.quickmatch.queue import PACES, edition_of, form_groups, rating_range
 from risk.server.quickmatch.store import (
     PLACED,
     WAITING,
@@ -53,14 +53,12 @@ class QuickMatch:
         seal: Seal,
         clock: Callable[[], float],
         *,
-        apart: Callable[[str, str], bool] | None = None,
         on_placed: Callable[[str, list[Entry]], None] | None = None,
     ) -> None:
         self.store = store
         self.master = master
         self.seal = seal
         self.clock = clock
-        self.apart = apart  # two accounts never matched (one blocked the other); None: none are
         self.on_placed = on_placed  # told each game made, with its entries (the days pace's e-mail)
         self._loop = Polling("quick match", self.step, POLL_S, (QuickMatchStoreError, StorageError), log)
 
@@ -167,8 +165,13 @@ class QuickMatch:
             waiting = self.store.waiting(queue, family)
             if len(waiting) < queue.players:
                 continue
+            blocked = self.store.blocks_among([w.account for w in waiting])
             groups = form_groups(
-                waiting, queue.players, PACES[queue.pace], self.clock(), self.apart or never_apart
+                waiting,
+                queue.players,
+                PACES[queue.pace],
+                self.clock(),
+                blocked,
             )
             for group in groups:
                 game_id = new_game_id()

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from risk.server.accounts.store import EngineStore
 from risk.server.quickmatch.queue import Waiting
 from risk.server.ratings.model import MU
-from risk.server.sql import accounts, quick_match, ratings
+from risk.server.sql import account_blocks, accounts, quick_match, ratings
 
 WAITING, MATCHED, PLACED, LEFT = "waiting", "matched", "placed", "left"
 SHOWN_FOR_S = 86_400.0  # an account's matched entries are listed for a day after
@@ -260,6 +260,18 @@ class QuickMatchStore(EngineStore):
                     .distinct()
                 ).scalars()
             )
+
+    def blocks_among(self, account_ids: Sequence[str]) -> set[frozenset[str]]:
+        """The pairs of these accounts one of whom blocked the other (docs/web.md, "Fair play"): never
+        put in one game."""
+        ids = list(account_ids)
+        with self._begin() as connection:
+            rows = connection.execute(
+                sa.select(account_blocks.c.blocker_id, account_blocks.c.blocked_id).where(
+                    account_blocks.c.blocker_id.in_(ids), account_blocks.c.blocked_id.in_(ids)
+                )
+            )
+            return {frozenset((str(r.blocker_id), str(r.blocked_id))) for r in rows}
 
     def names(self, account_ids: Sequence[str]) -> dict[str, str]:
         with self._begin() as connection:

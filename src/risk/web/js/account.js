@@ -7,6 +7,7 @@
 
 import { api, seats } from "./api.js";
 import { el, clear, $, toast } from "./ui.js";
+import { blockedPlayers } from "./blocks.js";
 
 const state = { account: null, csrf: null, onChange: () => {}, reset: null };
 
@@ -279,6 +280,7 @@ function renderSignedIn(box) {
   );
   remove.querySelector("button[type=submit]").className = "btn btn-danger";
   box.append(
+    blockedPlayers(state.csrf),
     el("details", { class: "more account-fold" }, el("summary", { text: "Change the password" }), newPassword),
     el("details", { class: "more account-fold" }, el("summary", { text: "Delete the account" }), remove),
   );

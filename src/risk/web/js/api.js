@@ -94,6 +94,18 @@ export const api = {
   askReset: (name) => request("POST", "/api/account/reset", { body: { name } }),
   finishReset: (token, newPassword) => request("POST", "/api/account/reset/finish", { body: { token, new_password: newPassword } }),
   ruleset: (id) => request("GET", `/api/rulesets/${encodeURIComponent(id)}`),
+  // Fair play (docs/web.md, "Fair play"): an account's blocks, a seat's mutes, reports, the host's bans.
+  chat: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/chat`, { token }),
+  blocks: () => request("GET", "/api/account/blocks"),
+  block: (csrf, body) => request("POST", "/api/account/blocks", { csrf, body }),
+  unblock: (csrf, name) => request("DELETE", `/api/account/blocks/${encodeURIComponent(name)}`, { csrf }),
+  mutes: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/mutes`, { token }),
+  mute: (id, token, seat) => request("POST", `/api/games/${encodeURIComponent(id)}/mutes`, { token, body: { seat } }),
+  unmute: (id, token, seat) => request("DELETE", `/api/games/${encodeURIComponent(id)}/mutes/${seat}`, { token }),
+  report: (id, token, seq, reason) => request("POST", `/api/games/${encodeURIComponent(id)}/chat/${seq}/report`, { token, body: { reason } }),
+  hostReports: (id, hostToken) => request("GET", `/api/games/${encodeURIComponent(id)}/reports`, { token: hostToken }),
+  ban: (id, hostToken, body) => request("POST", `/api/games/${encodeURIComponent(id)}/bans`, { token: hostToken, body }),
+  unban: (id, hostToken, banId) => request("DELETE", `/api/games/${encodeURIComponent(id)}/bans/${banId}`, { token: hostToken }),
 };
 
 // -- the seats this browser holds (localStorage) ---------------------------------------------------

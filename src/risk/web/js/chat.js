@@ -12,10 +12,12 @@ export class Chat {
   /**
    * send(text, channel) -> bool: hands a message to the connection (false when it is down).
    * onNote(entry): a server note arrived live (not from the history).
+   * tools(entry): what stands beside a player's line (fairplay.js: mute, report, block), or null.
    */
-  constructor({ send, onNote }) {
+  constructor({ send, onNote, tools }) {
     this.send = send;
     this.onNote = onNote || (() => {});
+    this.tools = tools || (() => null);
     this.messages = new Map(); // seq -> entry
     this.rendered = 0; // the highest seq in the page
     this.unread = 0;
@@ -47,6 +49,13 @@ export class Chat {
     this.notesPrimed = false;
     clear($("#chat-list"));
     this.showUnread();
+  }
+
+  /** A seat muted or a player blocked (fairplay.js): their lines leave the page (the server sends no more). */
+  hideSeat(seat) {
+    for (const [seq, entry] of this.messages) if (entry.seat === seat && !entry.note) this.messages.delete(seq);
+    this.someHidden = true;
+    this.renderAll();
   }
 
   /** Who is reading, after each state: names, colours and teams come from the view. */
@@ -217,6 +226,7 @@ export class Chat {
     while (list.childElementCount > KEEP) list.firstElementChild.remove();
     const empty = $("#chat-empty");
     empty.hidden = this.messages.size > 0;
+    if (this.someHidden) empty.textContent = "Nothing to show: the lines of players you muted or blocked are hidden.";
     if (atBottom || fresh.some((m) => m.seat === this.seat)) list.scrollTop = list.scrollHeight;
   }
 
@@ -246,6 +256,7 @@ export class Chat {
         " ",
         el("span", { class: "chat-text", text: entry.text }),
       ),
+      mine ? null : this.tools(entry),
     );
   }
 }

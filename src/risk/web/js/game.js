@@ -11,6 +11,7 @@
 
 import { GameSocket, seats } from "./api.js";
 import { Chat } from "./chat.js";
+import { lineTools, useChat } from "./fairplay.js";
 import { applyRemembered } from "./seatprefs.js";
 import { showBattle } from "./animate.js";
 import { fitOnce, loadBoard } from "./drawboard.js";
@@ -31,12 +32,13 @@ function start() {
     else if (update === "receiveState") stateDrawing.request();
     else if (REDRAW[update]) REDRAW[update]();
   });
-  store.chatOpened(
-    new Chat({
-      send: (text, channel) => !!store.state.socket && store.state.socket.sendChat(text, channel),
-      onNote: () => store.state.msg && store.state.msg.outcome && render(), // e.g. a rematch was asked for
-    }),
-  );
+  const chat = new Chat({
+    send: (text, channel) => !!store.state.socket && store.state.socket.sendChat(text, channel),
+    onNote: () => store.state.msg && store.state.msg.outcome && render(), // e.g. a rematch was asked for
+    tools: lineTools, // mute, report, block (fairplay.js)
+  });
+  useChat(chat);
+  store.chatOpened(chat);
   if (!gameId) {
     setPhase("No game here.", "Go back to the lobby to create or join a game.");
     return;

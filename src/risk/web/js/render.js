@@ -5,6 +5,7 @@ import { $, seatColours } from "./ui.js";
 import { updateClock } from "./clock.js";
 import { placeNotes } from "./notes.js";
 import { decoratePlayers, renderSeatPanel } from "./seating.js";
+import { renderFairPlay } from "./fairplay.js";
 import { renderPaceBar, renderPrefs } from "./seatprefs.js";
 import { renderEmail } from "./email.js";
 import { renderPush } from "./push.js";
@@ -51,6 +52,7 @@ function renderSeats() {
   renderPaceBar(ctx);
   renderEmail(ctx);
   renderPush(ctx);
+  renderFairPlay(ctx);
   placeNotes(s.msg.notes, $("#log"));
   s.chat.takeNotes(s.msg.notes);
 }
