@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from risk.server.app import create_app
 from risk.server.quickmatch.queue import PACES, Waiting, form_groups, rating_range
 from risk.server.quickmatch.store import PLACED, WAITING, Queue
-from risk.server.sql import SqlStorage
+from risk.server.sql import SqlStorage, accounts, quick_match, ratings
 from risk.server.storage import MemoryStorage, Storage
 from test_server_accounts import PASSWORD, CountingHasher, refused
 
@@ -216,8 +216,6 @@ def test_a_strong_player_meets_a_new_one_only_after_waiting() -> None:
     bob, bob_csrf = signed_up(app, "Bob")
     # Ann's rating as a player far above a new one's mu (25).
     with app.state.ratings.engine.begin() as connection:
-        from risk.server.sql import accounts, ratings
-
         ann_id = connection.execute(accounts.select().where(accounts.c.name == "Ann")).first().id
         connection.execute(
             ratings.insert().values(
@@ -333,3 +331,37 @@ def test_players_one_of_whom_blocked_the_other_are_never_matched() -> None:
     players = {s["name"] for s in ann.get(f"/api/games/{game_id}").json()["seats"]}
     assert players == {"Ann", "Cat"}  # Ann waited longest: served first, with Cat
     assert entries(bob)[0]["status"] == WAITING
+
+
+def test_the_export_lists_the_entries_and_deleting_the_account_takes_them_and_its_ratings(
+    storage: Storage,
+) -> None:
+    app = quick_app(storage)
+    ann, ann_csrf = signed_up(app, "Ann")
+    bob, bob_csrf = signed_up(app, "Bob")
+    queue(ann, ann_csrf, game="two-player", players=2, pace="live")
+    queue(bob, bob_csrf, game="two-player", players=2, pace="live")
+    (game_id,) = app.state.quick_match.step()
+    (bob_entry,) = entries(bob)
+    resigned = bob.post(
+        f"/api/games/{game_id}/resign", headers={"Authorization": f"Bearer {bob_entry['token']}"}
+    )
+    assert resigned.status_code == 200, resigned.text
+    assert [row["name"] for row in ann.get("/api/ratings?family=two-player&pace=live").json()["players"]] == [
+        "Ann",
+        "Bob",
+    ]
+    export = ann.get("/api/account/export").json()
+    assert [(e["game"], e["status"], e["game_id"]) for e in export["quick_match"]] == [
+        ("two-player", PLACED, game_id)
+    ]
+    assert "token" not in export["quick_match"][0]
+    deleted = ann.post("/api/account/delete", json={"password": PASSWORD}, headers={"X-CSRF-Token": ann_csrf})
+    assert deleted.status_code == 200, deleted.text
+    assert [row["name"] for row in bob.get("/api/ratings?family=two-player&pace=live").json()["players"]] == [
+        "Bob"
+    ]
+    assert refused(bob.get("/api/players/Ann"), 404, "not-found")
+    with app.state.ratings.engine.connect() as connection:
+        left = connection.execute(quick_match.select()).mappings().all()
+    assert [row["id"] for row in left] == [bob_entry["id"]]  # Ann's entry went with her account

@@ -181,6 +181,9 @@ class AccountStore(EngineStore):
             connection.execute(account_sessions.delete().where(account_sessions.c.account_id == account_id))
             connection.execute(password_resets.delete().where(password_resets.c.account_id == account_id))
             connection.execute(quick_match.delete().where(quick_match.c.account_id == account_id))
+            # As the foreign keys' cascade would, where it is off (an in-memory SQLite database).
+            connection.execute(rating_history.delete().where(rating_history.c.account_id == account_id))
+            connection.execute(ratings.delete().where(ratings.c.account_id == account_id))
             connection.execute(
                 account_blocks.delete().where(
                     sa.or_(
