@@ -7,18 +7,22 @@ waits on; a claim whose game a stopped process never made is made by another).""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+import test_server_notify
 from risk.server.app import create_app
 from risk.server.quickmatch.queue import PACES, Waiting, form_groups, rating_range
 from risk.server.quickmatch.store import PLACED, WAITING, Queue
 from risk.server.sql import SqlStorage, accounts, quick_match, ratings
 from risk.server.storage import MemoryStorage, Storage
 from test_server_accounts import PASSWORD, CountingHasher, refused
+from test_server_notify import Inbox
 
+smtp = test_server_notify.smtp
 LIVE = PACES["live"]
 
 
@@ -365,3 +369,52 @@ def test_the_export_lists_the_entries_and_deleting_the_account_takes_them_and_it
     with app.state.ratings.engine.connect() as connection:
         left = connection.execute(quick_match.select()).mappings().all()
     assert [row["id"] for row in left] == [bob_entry["id"]]  # Ann's entry went with her account
+
+
+def test_a_days_match_tells_its_players_by_e_mail(tmp_path: Path, smtp: tuple[Inbox, int]) -> None:
+    """A game quick match makes at the days pace subscribes each player whose account has an e-mail
+    address: the one to move is told, with their own seat's link, without opening the game."""
+    inbox, port = smtp
+    storage = SqlStorage(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    app = create_app(
+        storage, smtp=f"smtp://127.0.0.1:{port}", password_hasher=CountingHasher(), sign_in_rate=None
+    )
+    # One client (the app's loops run in its event loop), each player's session cookie in turn.
+    with TestClient(app, base_url="http://testserver") as client:
+        jars: dict[str, Any] = {}
+        csrf = {}
+        for name in ("Ann", "Bob"):
+            client.cookies.clear()
+            body = {"name": name, "password": PASSWORD, "email": f"{name.lower()}@example.org"}
+            answer = client.post("/api/account/signup", json=body)
+            assert answer.status_code == 200, answer.text
+            csrf[name], jars[name] = answer.json()["csrf"], dict(client.cookies)
+
+        def as_player(name: str) -> TestClient:
+            client.cookies.clear()
+            client.cookies.update(jars[name])
+            return client
+
+        for name in ("Ann", "Bob"):
+            queue(as_player(name), csrf[name], game="two-player", players=2, pace="days")
+        deadline = time.monotonic() + 30
+        while not all(e["status"] == PLACED for name in jars for e in entries(as_player(name))):
+            assert time.monotonic() < deadline, "no match within 30 s"
+            time.sleep(0.1)
+        by_seat = {}
+        for name in jars:
+            (entry,) = entries(as_player(name))
+            by_seat[entry["seat"]] = (name, entry)
+        game_id = by_seat[0][1]["game_id"]
+        moves: list[Any] = []
+        while not moves:  # the player to move is told
+            assert time.monotonic() < deadline + 30, "no e-mail within 30 s"
+            time.sleep(0.2)
+            moves = [m for m in inbox.messages if "your move" in m["Subject"]]
+        message = moves[0]
+        seat, (name, entry) = next(
+            (s, p) for s, p in by_seat.items() if message["To"] == f"{p[0].lower()}@example.org"
+        )
+        assert f"/game/{game_id}#token={entry['token']}" in message.get_body(("plain",)).get_content()
+        assert app.state.outbox.subscription(game_id, 1 - seat, "email") is not None  # the other one too
+    storage.close()

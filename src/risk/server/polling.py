@@ -25,25 +25,28 @@ class Polling:
         self.name, self.step, self.poll_s = name, step, poll_s
         self.waiting, self.log = waiting, log
         self._wake: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
 
     def start(self) -> None:
         self._stopping = False
         self._wake = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
         self._task = asyncio.create_task(self._run(), name=self.name)
 
     def wake(self) -> None:
-        """Run a step soon (from the event loop's thread), not a poll later."""
-        if self._wake is not None:
-            self._wake.set()
+        """Run a step soon, not a poll later: from any thread (a request's worker thread too)."""
+        if self._wake is not None and self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._wake.set)
 
     async def stop(self) -> None:
         # The flag as well as the cancel: the loop ends even if the cancel is lost (Python 3.11's
         # asyncio.wait_for could drop one that came as its waiter finished: the shutdown hung).
         self._stopping = True
         if self._task is not None:
-            self.wake()
+            if self._wake is not None:
+                self._wake.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
