@@ -12,6 +12,8 @@ writes in the chat meanwhile; the first reconnects through the proxy, which send
 still up; the game goes on. Every move's state and every chat message reaches both players, and
 the store holds exactly the moves acknowledged. Then the database is backed up with
 deploy/backup/risk-backup and restored as the guide says, and the restored game is the same game.
+Last, on the processes left, two strangers sign up over HTTPS (Secure session cookies) and meet
+through quick match in one rated game.
 
 Every prerequisite (root, iproute2, nginx, openssl, PostgreSQL, systemd-analyze) missing is a failure
 that names it: .ci/run installs what is missing.
@@ -627,6 +629,65 @@ def stored_moves(url: str, game: str) -> list[tuple[int, str]]:
         store.close()
 
 
+def strangers_meet(proxy: str, tls: ssl.SSLContext, sources: list[str]) -> str:
+    """Two strangers, each from an address of their own, sign up over HTTPS through the proxy (the
+    session cookie comes back Secure: the process knows the page came over HTTPS from the proxy's
+    X-Forwarded-Proto) and wait in one quick match queue; whichever process matches them, both are
+    placed in the same rated game, each with a seat of their own. Answers the game's id."""
+    clients = [
+        httpx.Client(
+            transport=httpx.HTTPTransport(verify=tls, local_address=source),
+            base_url=f"https://{proxy}",
+            headers={"Host": SITE},
+            timeout=10,
+        )
+        for source in sources[:2]
+    ]
+    try:
+        csrf = []
+        for number, client in enumerate(clients):
+            body = {"name": f"Stranger{number}", "password": "a long enough password"}
+            answer = client.post("/api/account/signup", json=body, extensions={"sni_hostname": SITE})
+            assert answer.status_code == 200, answer.text
+            cookie = answer.headers["set-cookie"].lower()
+            assert "secure" in cookie and "httponly" in cookie and "samesite=strict" in cookie, cookie
+            csrf.append(answer.json()["csrf"])
+        for client, token in zip(clients, csrf, strict=True):
+            queued = client.post(
+                "/api/quickmatch",
+                json={"game": "two-player", "players": 2, "pace": "live"},
+                headers={"X-CSRF-Token": token},
+                extensions={"sni_hostname": SITE},
+            )
+            assert queued.status_code == 201, queued.text
+        deadline = time.monotonic() + 30
+        while True:
+            placed = [
+                client.get("/api/quickmatch", extensions={"sni_hostname": SITE}).json()["entries"][0]
+                for client in clients
+            ]
+            if all(entry["status"] == "placed" for entry in placed):
+                break
+            assert time.monotonic() < deadline, f"not matched within 30 s: {placed}"
+            time.sleep(0.2)
+        assert placed[0]["game_id"] == placed[1]["game_id"]
+        assert {entry["seat"] for entry in placed} == {0, 1}
+        game_id: str = placed[0]["game_id"]
+        summary = clients[0].get(f"/api/games/{game_id}", extensions={"sni_hostname": SITE}).json()
+        assert summary["rated"] is True and summary["status"] == "playing"
+        # Each seat acts for its own account alone: the other's session with this seat's link is refused.
+        stolen = clients[1].get(
+            f"/api/games/{game_id}/view",
+            headers={"Authorization": f"Bearer {placed[0]['token']}"},
+            extensions={"sni_hostname": SITE},
+        )
+        assert stolen.status_code == 403, stolen.text
+        return game_id
+    finally:
+        for client in clients:
+            client.close()
+
+
 @pytest.mark.postgresql
 def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
     deployment: tuple[Network, PgCluster, Machines, Path], tmp_path: Path
@@ -701,6 +762,7 @@ def test_players_on_two_machines_one_killed_every_message_reaches_everyone(
     stored = stored_moves(cluster.url("risk"), game)
     assert stored == report["acknowledged"]
     assert back_up_and_restore(cluster, game, tmp_path) == stored
+    strangers_meet(proxy, tls, lan.host_addresses)  # and, on the processes left, strangers meet
     print(
         f"deployment: started in {started:.1f} s, played {len(stored)} moves in {played:.1f} s, "
         f"served by {report['served']}; whole test {time.monotonic() - began:.1f} s"
