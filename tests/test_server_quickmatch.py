@@ -418,3 +418,27 @@ def test_a_days_match_tells_its_players_by_e_mail(tmp_path: Path, smtp: tuple[In
         assert f"/game/{game_id}#token={entry['token']}" in message.get_body(("plain",)).get_content()
         assert app.state.outbox.subscription(game_id, 1 - seat, "email") is not None  # the other one too
     storage.close()
+
+
+def test_the_rematch_of_a_quick_match_is_bound_and_rated_as_it_was() -> None:
+    app = quick_app()
+    ann, ann_csrf = signed_up(app, "Ann")
+    bob, bob_csrf = signed_up(app, "Bob")
+    queue(ann, ann_csrf, game="two-player", players=2, pace="live")
+    queue(bob, bob_csrf, game="two-player", players=2, pace="live")
+    (game_id,) = app.state.quick_match.step()
+    (ann_entry,), (bob_entry,) = entries(ann), entries(bob)
+    bob_auth = {"Authorization": f"Bearer {bob_entry['token']}"}
+    assert bob.post(f"/api/games/{game_id}/resign", headers=bob_auth).status_code == 200
+    again = ann.post(
+        f"/api/games/{game_id}/rematch", headers={"Authorization": f"Bearer {ann_entry['token']}"}
+    )
+    assert again.status_code in (200, 201), again.text
+    rematch = again.json()["id"]
+    assert ann.get(f"/api/games/{rematch}").json()["rated"] is True
+    # The same links play the rematch, each for its own account alone.
+    assert bob.get(f"/api/games/{rematch}/view", headers=bob_auth).status_code == 200
+    assert refused(ann.get(f"/api/games/{rematch}/view", headers=bob_auth), 403, "account-seat")
+    assert bob.post(f"/api/games/{rematch}/resign", headers=bob_auth).status_code == 200
+    board = ann.get("/api/ratings?family=two-player&pace=live").json()["players"]
+    assert {row["name"]: row["games"] for row in board} == {"Ann": 2, "Bob": 2}  # both games rated

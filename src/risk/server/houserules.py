@@ -155,8 +155,12 @@ def rematch(master: GameMaster, game_id: str) -> tuple[GameRecord, bool]:
             board_sha256=old.board_sha256,  # a board given as JSON: the rematch plays it too
             board_json=old.board_json,
             seed=secrets.randbelow(2**63),
-            # Each human keeps the token hash: the link they hold plays their seat in the rematch too.
-            seats=tuple(SeatRecord(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in old.seats),
+            # Each human keeps the token hash: the link they hold plays their seat in the rematch too;
+            # a seat bound to an account stays bound (a rated game's rematch is rated as it was).
+            seats=tuple(
+                SeatRecord(s.seat, s.name, s.kind, s.bot, s.token_hash, account=s.account, browser=s.browser)
+                for s in old.seats
+            ),
             settings=settings | {"rematch_of": game_id},
             created=now,
             updated=now,
