@@ -128,6 +128,7 @@ def test_a_guest_joins_an_open_game_from_the_lobby(browser: Any, port: int) -> N
     created = request(port, "POST", "/api/games", body)
     page = open_lobby(browser, port, PHONE, is_mobile=True, has_touch=True)
     # At a phone's width, quick match and your games come first, the long new-game form after them.
+    expect(page.locator("#quick-sign-in")).to_be_visible(timeout=15_000)
     quick, form = (page.locator(f"#{name}").bounding_box() for name in ("quick-box", "new-game"))
     assert quick is not None and form is not None and quick["y"] < form["y"]
     shot(page, "lobby-guest-phone")
