@@ -34,12 +34,14 @@ The phases, one after the other, each timed:
    ``--rounds``, or its end, whichever comes first); games placed earlier start playing at once,
    and their actions before every player was placed are reported apart ("during matching").
 
-Reported: each phase's time, the players' request and action latencies (p50/p95/p99/max), actions per
-second, errors by kind (any refusal but ``stale``, a dropped connection, a failed request, a player
-never placed, an ``ERROR`` line in a server's log), the CPU seconds of the servers, of PostgreSQL (a
-throwaway cluster's) and of this client in each phase, and the machine: CPU model, cores, memory, load
-average before, after each phase and at the end. This process plays every player: on a small machine
-it competes with the servers for the CPU, which is why its share is shown.
+Reported: each phase's time, the players' request and action latencies (p50/p95/p99/max: a request is
+timed from when it has a connection, at most 32 at once to each process, so the server's backlog shows
+in its phase's length, not in each request's time), actions per second, errors by kind (any refusal
+but ``stale``, a dropped connection, a failed request, a player never placed, an ``ERROR`` line in a
+server's log), the CPU seconds of the servers, of PostgreSQL (a throwaway cluster's) and of this
+client in each phase, and the machine: CPU model, cores, memory, load average before, after each phase
+and at the end. This process plays every player: on a small machine it competes with the servers for
+the CPU, which is why its share is shown.
 
 Bounded: loopback only, at most 4,000 players and 8 processes, each phase capped in time; the servers
 and the throwaway cluster are stopped at the end, on Ctrl+C and on errors. Figures are in
@@ -73,13 +75,16 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from bench_load import gathered, legal_text, loopback, reply_to
-from bench_server import HOST, percentile, running_server, tree_cpu
+from bench_server import CLOCK_TICK, HOST, percentile, running_server, tree_cpu
 from pg import PgCluster, unavailable_reason  # on the path through bench_server
 
 MAX_PLAYERS = 4000
 MAX_PROCESSES = 8
 HASHING_PER_PROCESS = 2  # risk.server.accounts.service.HASHING_AT_ONCE: more at once only wait there
 POOL_PER_PROCESS = 32  # HTTP connections this client keeps to each process
+# An idle connection is dropped by this client before uvicorn's 5 s keep-alive closes it: a request
+# sent on a connection the server is closing fails (httpx does not retry it, a browser would).
+KEEP_ALIVE = 3.0
 REQUEST_TIMEOUT = 120.0  # seconds for one HTTP request (a sign-up waits its turn to hash)
 ACK_TIMEOUT = 60.0  # seconds to wait for an action's ack before the connection is given up
 RECONNECT = 1.0  # seconds before a dropped player connects again
@@ -155,14 +160,21 @@ class Process:
 
     def __init__(self, port: int, pid: int) -> None:
         self.port, self.pid = port, pid
-        limits = httpx.Limits(max_connections=POOL_PER_PROCESS, max_keepalive_connections=POOL_PER_PROCESS)
+        limits = httpx.Limits(
+            max_connections=POOL_PER_PROCESS,
+            max_keepalive_connections=POOL_PER_PROCESS,
+            keepalive_expiry=KEEP_ALIVE,
+        )
         self.transport = httpx.AsyncHTTPTransport(limits=limits)
         self.timeouts = httpx.Timeout(REQUEST_TIMEOUT).as_dict()
+        # A request waits here for a connection of the pool, untimed: its time is the server's answer
+        # on a connection of its own, as a browser's is (the wait shows in its phase's length).
+        self.gate = asyncio.Semaphore(POOL_PER_PROCESS)
 
     async def call(
         self, method: str, path: str, headers: dict[str, str], body: dict[str, Any] | None = None
-    ) -> tuple[int, Any, list[str]]:
-        """The status, the JSON answer and the Set-Cookie headers of one request."""
+    ) -> tuple[int, Any, list[str], float]:
+        """The status, the JSON answer, the Set-Cookie headers and the seconds of one request."""
         request = httpx.Request(
             method,
             f"http://{HOST}:{self.port}{path}",
@@ -170,16 +182,16 @@ class Process:
             headers=headers,
             extensions={"timeout": self.timeouts},
         )
-        response = await self.transport.handle_async_request(request)
-        try:
-            content = await response.aread()
-        finally:
-            await response.aclose()
-        return (
-            response.status_code,
-            json.loads(content) if content else None,
-            response.headers.get_list("set-cookie"),
-        )
+        async with self.gate:
+            sent = time.perf_counter()
+            response = await self.transport.handle_async_request(request)
+            try:
+                content = await response.aread()
+            finally:
+                await response.aclose()
+            took = time.perf_counter() - sent
+        answer = json.loads(content) if content else None
+        return response.status_code, answer, response.headers.get_list("set-cookie"), took
 
 
 @dataclass
@@ -214,13 +226,12 @@ class Player:
         headers = {"Cookie": self.cookie_header()} if self.cookies else {}
         if self.csrf and method != "GET":
             headers["X-CSRF-Token"] = self.csrf
-        sent = time.perf_counter()
         try:
-            status, answer, set_cookies = await self.process.call(method, path, headers, body)
+            status, answer, set_cookies, took = await self.process.call(method, path, headers, body)
         except (httpx.HTTPError, OSError, ValueError) as error:
             self.tally.errors[f"{kind}: {type(error).__name__}"] += 1
             return None
-        self.tally.took(kind, time.perf_counter() - sent)
+        self.tally.took(kind, took)
         for header in set_cookies:
             jar: SimpleCookie = SimpleCookie()
             jar.load(header)
@@ -372,7 +383,7 @@ class Bench:
     def cpu(self) -> dict[str, float]:
         return {
             "servers": sum(tree_cpu(pid) for pid in self.server_pids),
-            "postgresql": tree_cpu(self.pg_pid) if self.pg_pid else float("nan"),
+            "postgresql": postgresql_cpu(self.pg_pid) if self.pg_pid else float("nan"),
             "client": time.process_time(),
         }
 
@@ -445,6 +456,16 @@ class Bench:
                 f"{percentile(sorted(recent), 0.99) * 1000:7.1f} ms  errors {sum(t.errors.values())}  "
                 f"stale {t.stale}  load {os.getloadavg()[0]:.1f}"
             )
+
+
+def postgresql_cpu(postmaster: int) -> float:
+    """CPU seconds of a PostgreSQL server: its processes now, and the backends that have exited (their
+    seconds are the postmaster's children's, counted once it has waited for them)."""
+    try:
+        fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return tree_cpu(postmaster) + (int(fields[13]) + int(fields[14])) / CLOCK_TICK  # cutime, cstime
 
 
 def say(line: str) -> None:
@@ -542,8 +563,9 @@ def report(result: dict[str, Any]) -> str:
     m, s, q, g, p = (result[k] for k in ("machine", "sign_up", "queue", "matching", "play"))
     phases = result["phases"]
 
-    def ms(figures: dict[str, Any]) -> str:
-        return f"p50 {figures['p50']} / p95 {figures['p95']} / p99 {figures['p99']} / max {figures['max']} ms"
+    def ms(figures: dict[str, Any], counted: bool = False) -> str:
+        shown = " / ".join(f"{name} {figures[name]}" for name in ("p50", "p95", "p99", "max"))
+        return f"{figures['count']}: {shown} ms" if counted else f"{shown} ms"
 
     lines = [
         f"{result['players']} players, {result['processes']} server processes, {result['game']} "
@@ -558,7 +580,7 @@ def report(result: dict[str, Any]) -> str:
         f"{g['seconds']} s after the first join: {g['matches_per_second']} matches/s; each player's "
         f"wait {ms(g['wait_ms'])}",
         f"  every player saw its game {g['all_seen_placed_s']} s after the first join "
-        f"(polls {ms(g['poll_ms'])})",
+        f"(polls {ms(g['poll_ms'], counted=True)})",
         f"play: {p['actions']} actions in {p['seconds']} s ({p['actions_per_second']}/s), ack "
         f"{ms(p['ack_ms'])}; stale {p['stale']}; {p['games_ended']} games ended; rounds reached median "
         f"{p['rounds_reached']['median']}, max {p['rounds_reached']['max']}",
