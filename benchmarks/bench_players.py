@@ -37,11 +37,12 @@ The phases, one after the other, each timed:
 Reported: each phase's time, the players' request and action latencies (p50/p95/p99/max: a request is
 timed from when it has a connection, at most 32 at once to each process, so the server's backlog shows
 in its phase's length, not in each request's time), actions per second, errors by kind (any refusal
-but ``stale``, a dropped connection, a failed request, a player never placed, an ``ERROR`` line in a
-server's log), the CPU seconds of the servers, of PostgreSQL (a throwaway cluster's) and of this
-client in each phase, and the machine: CPU model, cores, memory, load average before, after each phase
-and at the end. This process plays every player: on a small machine it competes with the servers for
-the CPU, which is why its share is shown.
+but ``stale``, a dropped connection, a failed request (a GET that met a kept-alive connection the
+server had just closed is sent again once, as a browser does, and counted apart), a player never
+placed, an ``ERROR`` line in a server's log), the CPU seconds of the servers, of PostgreSQL (a
+throwaway cluster's) and of this client in each phase, and the machine: CPU model, cores, memory, load
+average before, after each phase and at the end. This process plays every player: on a small machine
+it competes with the servers for the CPU, which is why its share is shown.
 
 Bounded: loopback only, at most 4,000 players and 8 processes, each phase capped in time; the servers
 and the throwaway cluster are stopped at the end, on Ctrl+C and on errors. Figures are in
@@ -98,6 +99,7 @@ QUEUE_CAP = 300.0
 class Tally:
     errors: Counter[str] = field(default_factory=Counter)
     stale: int = 0  # refused as stale: another seat's move came first; not an error
+    retried: Counter[str] = field(default_factory=Counter)  # GETs sent again on a closed connection
     requests: dict[str, list[float]] = field(default_factory=dict)  # kind -> seconds each
     actions: list[tuple[float, float]] = field(default_factory=list)  # (sent, monotonic; seconds to ack)
     signed_up: int = 0
@@ -227,7 +229,15 @@ class Player:
         if self.csrf and method != "GET":
             headers["X-CSRF-Token"] = self.csrf
         try:
-            status, answer, set_cookies, took = await self.process.call(method, path, headers, body)
+            try:
+                status, answer, set_cookies, took = await self.process.call(method, path, headers, body)
+            except (httpx.RemoteProtocolError, httpx.ReadError):
+                if method != "GET":
+                    raise
+                # A kept-alive connection closed by the server as it was reused: a browser sends such
+                # a GET again at once, and so does this player (counted apart, not an error).
+                self.tally.retried[kind] += 1
+                status, answer, set_cookies, took = await self.process.call(method, path, headers, body)
         except (httpx.HTTPError, OSError, ValueError) as error:
             self.tally.errors[f"{kind}: {type(error).__name__}"] += 1
             return None
@@ -553,6 +563,7 @@ def figures(bench: Bench, placed: list[tuple[str, float, float]], context: dict[
                 "max": rounds[-1] if rounds else 0,
             },
         },
+        "retried": dict(tally.retried),
         "errors": sum(tally.errors.values()),
         "error_kinds": dict(tally.errors),
         "load_after": [round(x, 2) for x in os.getloadavg()],
@@ -586,6 +597,7 @@ def report(result: dict[str, Any]) -> str:
         f"{p['rounds_reached']['median']}, max {p['rounds_reached']['max']}",
         f"  before every player was placed: {p['during_matching']['actions']} actions, ack "
         f"{ms(p['during_matching']['ack_ms'])}",
+        f"GETs sent again on a connection the server had closed (as a browser does): {result['retried']}",
         f"errors: {result['errors']}" + "".join(f"\n  {n}: {c}" for n, c in result["error_kinds"].items()),
         "each phase's seconds, CPU seconds (servers / postgresql / this client), load average after:",
     ]

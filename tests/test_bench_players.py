@@ -29,6 +29,7 @@ def test_a_small_run_signs_up_matches_and_plays(
     assert bench_players.main(argv) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["errors"] == 0, result["error_kinds"]
+    assert set(result["retried"]) <= {"poll"}  # only a GET is ever sent again
     assert result["sign_up"]["accounts"] == 8 and result["queue"]["joined"] == 8
     matching = result["matching"]
     assert matching["games"] == 2 and matching["players_placed"] == 8
