@@ -133,11 +133,27 @@ def rss_mb(pid: int) -> float:
 
 
 # -- games -------------------------------------------------------------------------------------------
+def legal_text(entry: dict[str, Any]) -> str:
+    """A ``legal`` entry of a state message as the action sent: one with ``min``/``max`` at its
+    ``max`` (all armies, all dice)."""
+    return str(entry["text"]) if "max" not in entry else f"{entry['text']} {entry['max']}"
+
+
 def game_body(args: argparse.Namespace, human: bool, seed: int) -> dict[str, Any]:
     seats = [{"kind": "bot", "name": f"Bot {seat}", "bot": "quick"} for seat in range(SEATS)]
     if human:
         seats[0] = {"kind": "human", "name": "Human"}
     return {"edition": "2008", "seats": seats, "public": False, "seed": seed, "bot_delay": args.bot_delay}
+
+
+async def reply_to(socket_: Any, ref: int, timeout: float) -> dict[str, Any]:
+    """The ack (or refusal) of the action sent with ``ref``, read within ``timeout`` seconds; the state
+    messages before it are of other seats' moves and are superseded by the one after the ack."""
+    async with asyncio.timeout(timeout):
+        while True:
+            message: dict[str, Any] = json.loads(await socket_.recv())
+            if message.get("ref") == ref and message.get("type") in ("ack", "error"):
+                return message
 
 
 class Load:
@@ -223,8 +239,7 @@ class Load:
                     return False
                 ref += 1
                 acted_at = state_id
-                entry = random.choice(message["legal"])
-                text = entry["text"] if "max" not in entry else f"{entry['text']} {entry['max']}"
+                text = legal_text(random.choice(message["legal"]))
                 sent = time.perf_counter()
                 await socket_.send(
                     json.dumps({"type": "action", "action": text, "state_id": state_id, "ref": ref})
@@ -233,20 +248,13 @@ class Load:
         return False
 
     async def await_ack(self, socket_: Any, ref: int, sent: float) -> None:
-        """Reads to this action's ack (or refusal); state messages before it are of other seats' moves
-        and are superseded by the one after the ack."""
-        async with asyncio.timeout(ACK_TIMEOUT):
-            while True:
-                message = json.loads(await socket_.recv())
-                if message.get("ref") != ref or message.get("type") not in ("ack", "error"):
-                    continue
-                if message["type"] == "ack":
-                    self.tally.human_latencies.append(time.perf_counter() - sent)
-                elif message.get("code") == "stale":
-                    self.tally.stale += 1
-                else:
-                    self.tally.errors[f"refused: {message.get('code')}: {message.get('message')}"] += 1
-                return
+        message = await reply_to(socket_, ref, ACK_TIMEOUT)
+        if message["type"] == "ack":
+            self.tally.human_latencies.append(time.perf_counter() - sent)
+        elif message.get("code") == "stale":
+            self.tally.stale += 1
+        else:
+            self.tally.errors[f"refused: {message.get('code')}: {message.get('message')}"] += 1
 
 
 # -- reports ---------------------------------------------------------------------------------------
@@ -289,6 +297,20 @@ async def monitor(pid: int, tally: Tally, started: float, deadline: float, every
             next_report += every
 
 
+async def gathered(tasks: list[asyncio.Task[Any]], cap: float, errors: Counter[str], who: str) -> None:
+    """Waits for every task (at most ``cap`` seconds: then each is cancelled); each that failed is an
+    error, counted under ``who``."""
+    try:
+        async with asyncio.timeout(cap):
+            outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        for task in tasks:
+            task.cancel()
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            errors[f"{who} failed: {type(outcome).__name__}: {outcome}"] += 1
+
+
 async def soak(port: int, pid: int, args: argparse.Namespace) -> tuple[Tally, float]:
     tally = Tally()
     started = time.monotonic()
@@ -298,15 +320,7 @@ async def soak(port: int, pid: int, args: argparse.Namespace) -> tuple[Tally, fl
     tasks = [asyncio.create_task(load.human()) for _ in range(args.humans)]
     tasks += [asyncio.create_task(load.bot_table()) for _ in range(args.games - args.humans)]
     tasks.append(asyncio.create_task(monitor(pid, tally, started, deadline, args.every)))
-    try:
-        async with asyncio.timeout(args.seconds + 60):
-            outcomes = await asyncio.gather(*tasks, return_exceptions=True)
-    finally:
-        for task in tasks:
-            task.cancel()
-    for outcome in outcomes:
-        if isinstance(outcome, BaseException):
-            tally.errors[f"client failed: {type(outcome).__name__}: {outcome}"] += 1
+    await gathered(tasks, args.seconds + 60, tally.errors, "client")
     elapsed = time.monotonic() - started
     tally.cpu = (tree_cpu(pid) - cpu_before, time.process_time() - client_before)
     return tally, elapsed

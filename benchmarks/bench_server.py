@@ -109,8 +109,11 @@ class Server:
 
 
 @contextlib.contextmanager
-def running_server(url: str, stderr_path: Path, *options: str) -> Iterator[Server]:
-    """`risk serve [OPTIONS]` on a free loopback port; stopped (killed if it must be) on leaving."""
+def running_server(
+    url: str, stderr_path: Path, *options: str, env: dict[str, str] | None = None
+) -> Iterator[Server]:
+    """`risk serve [OPTIONS]` on a free loopback port; stopped (killed if it must be) on leaving.
+    ``env``: its environment (by default this process's)."""
     port = free_port()
     command = [sys.executable, "-m", "risk", "serve", "--host", HOST, "--port", str(port)]
     command += ["--db", url, "--log-level", "warning", "--no-rate-limits"]  # one address plays every seat
@@ -123,6 +126,7 @@ def running_server(url: str, stderr_path: Path, *options: str) -> Iterator[Serve
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             start_new_session=True,
+            env=env,
         )
     try:
         deadline = time.monotonic() + START_TIMEOUT

@@ -316,6 +316,15 @@ EXAMPLES: dict[str, Disposition] = {
     "postgresql+psycopg://USER:PASSWORD@127.0.0.1:5432/NAME": Covered(
         POSTGRESQL_SERVER, "needs the reader's PostgreSQL server"
     ),
+    "docs/reliability.md: .venv/bin/python benchmarks/bench_players.py --players 40 --processes 2 "
+    "--play-seconds 20": Covered(
+        ("tests/test_bench_players.py::test_a_small_run_signs_up_matches_and_plays",),
+        "needs a PostgreSQL cluster; the test runs it with 8 players on 2 processes",
+    ),
+    "docs/reliability.md: nice -n 19 .venv/bin/python benchmarks/bench_players.py": Covered(
+        ("tests/test_bench_players.py::test_a_small_run_signs_up_matches_and_plays",),
+        "2,000 players for ten minutes; its small form is run by the test",
+    ),
     # docs/research.md
     "docs/research.md: pip install 'risk[research]'": Covered(
         ("tests/test_doc_examples.py::test_the_research_extra_has_what_the_page_says",),
