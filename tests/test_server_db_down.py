@@ -27,6 +27,7 @@ from risk.server.storage import (
     ActionRecord,
     Change,
     ChatRecord,
+    GameFilter,
     GameRecord,
     MemoryStorage,
     Progress,
@@ -121,10 +122,14 @@ class FailingStore(MemoryStorage):
         return super().actions(game_id, after)
 
     def list_games(
-        self, status: str | None = None, public_only: bool = True, limit: int = 100
+        self,
+        status: str | None = None,
+        public_only: bool = True,
+        limit: int = 100,
+        where: GameFilter | None = None,
     ) -> list[GameRecord]:
         self._reach()
-        return super().list_games(status, public_only, limit)
+        return super().list_games(status, public_only, limit, where)
 
     def commit(
         self, game_id: str, actions: Sequence[ActionRecord], progress: Progress | None, change: Change

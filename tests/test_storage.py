@@ -29,9 +29,11 @@ from risk.server.sql import (
     schema_head,
 )
 from risk.server.storage import (
+    OTHER_BOARD,
     ActionRecord,
     Change,
     ChatRecord,
+    GameFilter,
     GameRecord,
     MemoryStorage,
     Progress,
@@ -304,6 +306,65 @@ def test_list_games_filters_and_order(storage: Storage) -> None:
     assert ids(limit=2) == ["new", "unsaid"]
     listed = storage.list_games(status="over")[0]
     assert listed == make_game("old", updated=10.0, status="over")  # seats and settings come along
+
+
+def test_list_games_where_filters_before_the_cap(storage: Storage) -> None:
+    """GameFilter in each store (memory, SQLite, PostgreSQL) keeps the same games, and the cap counts
+    the games it keeps: the oldest match is found behind newer games that do not match."""
+    two = (SeatRecord(0, "Ann", "human", None, "a" * 64), SeatRecord(1, "", "open"))
+    storage.create_game(make_game("plain", updated=1.0, rules="2008", board="classic", settings={}))
+    storage.create_game(
+        make_game(
+            "mission",
+            updated=2.0,
+            rules="2003 game=secret-mission fog=on",
+            board="pangaea",
+            seats=two,
+            settings={"turn_time": 86400.0, "rated": True},
+        )
+    )
+    storage.create_game(
+        make_game(
+            "uploaded",
+            updated=3.0,
+            rules="1993 game=two-player",
+            board="classic",  # a board given as JSON named as a shipped one: still "other"
+            board_sha256="c" * 64,
+            board_json='{"name": "classic"}',
+            seats=two,
+            settings={"turn_time": 180.0, "rated": False},
+        )
+    )
+    storage.create_game(
+        make_game("live", updated=4.0, rules="2008 game=world-ish", settings={"turn_time": 3599.0})
+    )
+    for n in range(5):  # newer games that no filter below keeps but "any"
+        storage.create_game(
+            make_game(f"newer{n}", updated=10.0 + n, rules="2003 game=team", board="crossroads")
+        )
+
+    def ids(limit: int = 2, **where: object) -> list[str]:
+        found = storage.list_games(status="waiting", limit=limit, where=GameFilter(**where))  # type: ignore[arg-type]
+        return [g.id for g in found]
+
+    assert ids() == ["newer4", "newer3"]
+    assert ids(edition="2008") == ["live", "plain"]
+    assert ids(edition="200") == []  # the whole first word
+    assert ids(game="world") == ["plain"]  # no game= word; "game=world-ish" is another game
+    assert ids(game="world-ish") == ["live"]
+    assert ids(game="secret-mission") == ["mission"]
+    assert ids(game="secret") == []
+    assert ids(board="classic") == ["plain"]
+    assert ids(board=OTHER_BOARD) == ["uploaded"]
+    assert ids(board="pangaea") == ["mission"]
+    assert ids(seats=2) == ["uploaded", "mission"]
+    assert ids(seats=3, edition="2003") == ["newer4", "newer3"]
+    assert ids(rated=True) == ["mission"]
+    assert ids(rated=False, seats=2) == ["uploaded"]
+    assert ids(turn_time_below=3600.0, limit=10)[-3:] == ["live", "uploaded", "plain"]
+    assert ids(turn_time_from=3600.0) == ["mission"]
+    assert ids(turn_time_from=3600.0, rated=False) == []
+    assert ids(edition="2003", game="secret-mission", board="pangaea", seats=2, rated=True) == ["mission"]
 
 
 # --- SQL stores ----------------------------------------------------------------------------------

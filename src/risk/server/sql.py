@@ -47,9 +47,11 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from risk.server.feed import CHANGES_CHANNEL, change_payload
 from risk.server.storage import (
+    OTHER_BOARD,
     ActionRecord,
     Change,
     ChatRecord,
+    GameFilter,
     GameRecord,
     MemoryStorage,
     Progress,
@@ -864,13 +866,19 @@ class SqlStorage(Storage):
         )
 
     def list_games(
-        self, status: str | None = None, public_only: bool = True, limit: int = 100
+        self,
+        status: str | None = None,
+        public_only: bool = True,
+        limit: int = 100,
+        where: GameFilter | None = None,
     ) -> list[GameRecord]:
         query = sa.select(games)
         if status is not None:
             query = query.where(games.c.status == status)
         if public_only:  # settings["public"], True when absent
             query = query.where(sa.func.coalesce(games.c.settings["public"].as_boolean(), sa.true()))
+        if where is not None:
+            query = query.where(*_filter_clauses(where))
         query = query.order_by(games.c.updated.desc(), games.c.created.desc(), games.c.id).limit(limit)
         with self._errors("listing games"), self._transaction() as conn:
             rows = conn.execute(query).all()
@@ -897,6 +905,40 @@ class SqlStorage(Storage):
     def close(self) -> None:
         self._closed = True
         self._engine.dispose()
+
+
+def _filter_clauses(where: GameFilter) -> list[sa.ColumnElement[bool]]:
+    """GameFilter.matches as SQL (SQLite and PostgreSQL alike): the rules' words, the board, the seats
+    counted, and the settings' ``rated`` and ``turn_time``."""
+    clauses: list[sa.ColumnElement[bool]] = []
+    if where.edition is not None:  # the rules' first word
+        clauses.append(
+            sa.or_(
+                games.c.rules == where.edition, games.c.rules.startswith(f"{where.edition} ", autoescape=True)
+            )
+        )
+    if where.game is not None:  # a word "game=X" after the first; none: world
+        words = sa.literal(" ") + games.c.rules + sa.literal(" ")
+        if where.game == "world":
+            clauses.append(sa.not_(words.contains(" game=", autoescape=True)))
+        else:
+            clauses.append(words.contains(f" game={where.game} ", autoescape=True))
+    if where.board == OTHER_BOARD:
+        clauses.append(games.c.board_sha256.is_not(None))
+    elif where.board is not None:
+        clauses.append(sa.and_(games.c.board == where.board, games.c.board_sha256.is_(None)))
+    if where.seats is not None:
+        counted = sa.select(sa.func.count()).where(seats.c.game_id == games.c.id).scalar_subquery()
+        clauses.append(counted == where.seats)
+    if where.rated is not None:  # settings["rated"], False when absent
+        rated = sa.func.coalesce(games.c.settings["rated"].as_boolean(), sa.false())
+        clauses.append(rated if where.rated else sa.not_(rated))
+    turn_time = sa.func.coalesce(games.c.settings["turn_time"].as_float(), 0.0)
+    if where.turn_time_from is not None:
+        clauses.append(turn_time >= where.turn_time_from)
+    if where.turn_time_below is not None:
+        clauses.append(turn_time < where.turn_time_below)
+    return clauses
 
 
 def _seat_row(game_id: str, seat: SeatRecord) -> dict[str, Any]:

@@ -48,6 +48,43 @@ class SeatRecord:
 
 
 @dataclass(frozen=True)
+class GameFilter:
+    """Which games a list keeps, beside its status (GET /api/games's filters, docs/web.md "Open
+    games"); None: any. The stores apply it before their cap, so a match beyond the newest games a list
+    answers is still found."""
+
+    edition: str | None = None  # the rulebook: the first word of ``GameRecord.rules``
+    game: str | None = None  # world (no ``game=`` in the rules), two-player, secret-mission, ...
+    board: str | None = None  # a shipped board's name; OTHER_BOARD: any board given as JSON
+    seats: int | None = None  # how many seats (players) the game has
+    rated: bool | None = None
+    # The turn clock, ``settings["turn_time"]`` (0: none): from ``turn_time_from`` seconds, below
+    # ``turn_time_below`` seconds.
+    turn_time_from: float | None = None
+    turn_time_below: float | None = None
+
+    def matches(self, game: GameRecord) -> bool:
+        """The filter in Python, as the SQL stores say it in their query (risk.server.sql)."""
+        words = game.rules.split()
+        kind = next((w.removeprefix("game=") for w in words[1:] if w.startswith("game=")), "world")
+        turn_time = float(game.settings.get("turn_time") or 0)
+        board = OTHER_BOARD if game.board_sha256 is not None else game.board
+        return (
+            (self.edition is None or words[:1] == [self.edition])
+            and (self.game is None or kind == self.game)
+            and (self.board is None or board == self.board)
+            and (self.seats is None or len(game.seats) == self.seats)
+            and (self.rated is None or bool(game.settings.get("rated", False)) == self.rated)
+            and (self.turn_time_from is None or turn_time >= self.turn_time_from)
+            and (self.turn_time_below is None or turn_time < self.turn_time_below)
+        )
+
+
+# GameFilter.board for the boards given as JSON (uploaded or generated), whatever their names.
+OTHER_BOARD = "other"
+
+
+@dataclass(frozen=True)
 class GameRecord:
     id: str
     rules: str  # Rules.describe()
@@ -205,9 +242,13 @@ class Storage(ABC):
 
     @abstractmethod
     def list_games(
-        self, status: str | None = None, public_only: bool = True, limit: int = 100
+        self,
+        status: str | None = None,
+        public_only: bool = True,
+        limit: int = 100,
+        where: GameFilter | None = None,
     ) -> list[GameRecord]:
-        """Games, most recently updated first."""
+        """Games, most recently updated first: the first ``limit`` of those ``where`` keeps."""
 
     @abstractmethod
     def account_seats(self, account: str) -> list[tuple[str, int]]:
@@ -317,12 +358,18 @@ class MemoryStorage(Storage):
             return [(g.id, s.seat) for g in games for s in g.seats if s.account == account]
 
     def list_games(
-        self, status: str | None = None, public_only: bool = True, limit: int = 100
+        self,
+        status: str | None = None,
+        public_only: bool = True,
+        limit: int = 100,
+        where: GameFilter | None = None,
     ) -> list[GameRecord]:
         games = [
             g
             for g in self._games.values()
-            if (status is None or g.status == status) and (not public_only or g.settings.get("public", True))
+            if (status is None or g.status == status)
+            and (not public_only or g.settings.get("public", True))
+            and (where is None or where.matches(g))
         ]
         games.sort(key=lambda g: g.updated, reverse=True)
         return [replace(g, board_json=None) for g in games[:limit]]  # as the SQL stores list them

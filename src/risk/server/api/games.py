@@ -3,20 +3,23 @@ a spectator, and send a move."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from risk.maps import MapError
+from risk.maps import MapError, available_maps
+from risk.rules.options import GAMES, PRESETS
 from risk.server.api.deps import Authorization, HubDep, MasterDep, SocialDep
 from risk.server.auth import bearer
 from risk.server.boards import DRAWINGS, board_answer, board_of_game, game_board_text
-from risk.server.errors import Unloadable
+from risk.server.errors import Refusal, Unloadable
 from risk.server.inputs import STATE_ID, MoveText, OptionValue, Seed, WholeNumber
 from risk.server.master import DEFAULT_BOT_DELAY, DEFAULT_DEFEND_TIMEOUT, GameSpec, SeatSpec, new_host
+from risk.server.ratings.model import DAYS_TURN_S
 from risk.server.refusals import MOVE_REFUSALS, refusals
+from risk.server.storage import OTHER_BOARD, GameFilter
 from risk.server.timing import DEFAULT_MISSED_TURNS, MAX_MISSED_TURNS
 
 router = APIRouter()
@@ -154,8 +157,61 @@ async def create_game(body: GameIn, master: MasterDep) -> dict[str, Any]:
 
 
 @router.get("/api/games", summary="Public games", responses=refusals(422, 503))
-async def list_games(master: MasterDep, social: SocialDep, status: str | None = None) -> dict[str, Any]:
-    return {"games": social.with_watchers(await run_in_threadpool(master.list_games, status))}
+async def list_games(
+    master: MasterDep,
+    social: SocialDep,
+    status: Annotated[str | None, Query(description="waiting (for players), playing or over")] = None,
+    edition: Annotated[str | None, Query(max_length=16, description="the rulebook: 1993, 2003, 2008")] = None,
+    game: Annotated[
+        str | None, Query(max_length=32, description="world, two-player, secret-mission, ...")
+    ] = None,
+    board: Annotated[
+        str | None,
+        Query(
+            max_length=64, description=f"a shipped board's name, or {OTHER_BOARD}: any uploaded or generated"
+        ),
+    ] = None,
+    players: Annotated[int | None, Query(ge=1, le=100, description="how many seats the game has")] = None,
+    pace: Annotated[
+        Literal["live", "days"] | None,
+        Query(description="live: no turn clock or under an hour a turn; days: an hour or more"),
+    ] = None,
+    rated: bool | None = None,
+) -> dict[str, Any]:
+    """The most recently updated public games (100 at most) that the filters keep: they apply before
+    the cap, so the lobby finds an open game however many others there are."""
+    where = games_filter(edition, game, board, players, pace, rated)
+    return {"games": social.with_watchers(await run_in_threadpool(master.list_games, status, where))}
+
+
+def games_filter(
+    edition: str | None,
+    game: str | None,
+    board: str | None,
+    players: int | None,
+    pace: str | None,
+    rated: bool | None,
+) -> GameFilter:
+    """GET /api/games's filters, each checked: an unknown edition, game or board is refused by name."""
+    if edition is not None and edition not in PRESETS:
+        raise Refusal("bad-request", f"no edition {edition!r}; editions: {', '.join(PRESETS)}")
+    if game is not None and game not in GAMES:
+        raise Refusal("bad-request", f"no game {game!r}; games: {', '.join(GAMES)}")
+    if board is not None and board != OTHER_BOARD and board not in available_maps():
+        raise Refusal(
+            "bad-request",
+            f"no board {board!r}; boards: {', '.join(available_maps())}, "
+            f"or {OTHER_BOARD} (any uploaded or generated board)",
+        )
+    return GameFilter(
+        edition=edition,
+        game=game,
+        board=board,
+        seats=players,
+        rated=rated,
+        turn_time_from=DAYS_TURN_S if pace == "days" else None,
+        turn_time_below=DAYS_TURN_S if pace == "live" else None,
+    )
 
 
 @router.get("/api/games/{game_id}", summary="A game's public summary", responses=refusals(404, 503))

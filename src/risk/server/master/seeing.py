@@ -20,7 +20,7 @@ from risk.server.master.base import game_progress
 from risk.server.master.bots import Bots
 from risk.server.master.specs import game_summary
 from risk.server.seatprefs import SeatPrefs
-from risk.server.storage import GameRecord
+from risk.server.storage import GameFilter, GameRecord
 from risk.view import SPECTATOR, View
 
 
@@ -214,8 +214,8 @@ class Seeing(Bots):
         except RecordError as error:  # never seen: the game was just replayed to load it
             raise Refusal("unavailable", f"game {game_id}'s summary could not be made: {error}") from None
 
-    def list_games(self, status: str | None = None) -> list[dict[str, Any]]:
-        records = self._store(lambda: self.storage.list_games(status=status, public_only=True))
+    def list_games(self, status: str | None = None, where: GameFilter | None = None) -> list[dict[str, Any]]:
+        records = self._store(lambda: self.storage.list_games(status=status, public_only=True, where=where))
         now = self.clock()
         return [game_summary(r, now) for r in records]
 
