@@ -45,7 +45,11 @@ export const api = {
   generateBoard: (body) => request("POST", "/api/boards/generate", { body }),
   odds: (attackers, defenders, stop = 0) =>
     request("GET", `/api/odds?attackers=${attackers}&defenders=${defenders}&stop=${stop}`),
-  games: (status) => request("GET", status ? `/api/games?status=${encodeURIComponent(status)}` : "/api/games"),
+  // GET /api/games: a status (waiting, playing, over) and the open games' filters ({edition, board, ...}).
+  games: (status, filters = {}) => {
+    const query = new URLSearchParams(Object.entries({ status, ...filters }).filter(([, value]) => value !== undefined && value !== ""));
+    return request("GET", `/api/games${String(query) ? `?${query}` : ""}`);
+  },
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/games", { body }),
   startWithBots: (id, hostToken, bot) => request("POST", `/api/games/${encodeURIComponent(id)}/start`, { token: hostToken, body: { bot } }),

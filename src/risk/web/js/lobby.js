@@ -10,6 +10,7 @@ import { boardField, chosenBoard, initBoards } from "./boardpick.js";
 import { OPTION_GROUPS, PRESETS, choiceWords, optionWords } from "./rulewords.js";
 import { bindIfSignedIn, initAccount } from "./account.js";
 import { initQuickMatch, refreshQuickMatch } from "./quickmatch.js";
+import { initOpenFilters, openFacts, openGames, showFilteredOut } from "./opengames.js";
 
 const EDITIONS = {
   1993: "Parker Brothers (1993)",
@@ -87,7 +88,7 @@ async function start() {
     refreshLists();
     refreshQuickMatch();
   }).then(() => initQuickMatch(refreshLists));
-  initOpenFilters();
+  initOpenFilters(refreshLists);
   try {
     F.meta = await api.meta();
   } catch (error) {
@@ -708,27 +709,19 @@ function startWithBots(result) {
 // -- lists ------------------------------------------------------------------------------------------------
 let refreshing = false;
 
-/** The open games' filters (game, rated only), filled once and redrawn on change. */
-function initOpenFilters() {
-  const family = $("#open-family");
-  if (!family) return;
-  for (const [value, text] of Object.entries(GAME_NAMES)) family.append(el("option", { value, text }));
-  family.addEventListener("change", refreshLists);
-  $("#open-rated").addEventListener("change", refreshLists);
-}
-
-function openFilter(g) {
-  const family = $("#open-family") ? $("#open-family").value : "";
-  if (family && parseRules(g.rules).game !== family) return false;
-  return !($("#open-rated") && $("#open-rated").checked && !g.rated);
-}
+let refreshAgain = false; // a filter changed while the lists were being fetched: fetch them again
 
 async function refreshLists() {
-  if (refreshing) return;
+  if (refreshing) {
+    refreshAgain = true;
+    return;
+  }
   refreshing = true;
   try {
-    const { games } = await api.games();
-    renderList($("#open-games"), games.filter((g) => g.status === "waiting" && g.seats.some((s) => s.open) && openFilter(g)), "open", "No open seats right now: create a game with an open seat.");
+    const [{ games }, open] = await Promise.all([api.games(), openGames()]);
+    const openBox = $("#open-games");
+    renderList(openBox, open.games, "open", "No open seats right now: create a game with an open seat.");
+    showFilteredOut(openBox, open.hidden);
     renderList($("#live-games"), games.filter((g) => g.status === "playing"), "live", "No games being played.");
     renderList($("#over-games"), games.filter((g) => g.status === "over"), "over", "No finished games yet.");
     await renderMine();
@@ -737,6 +730,10 @@ async function refreshLists() {
     clear(box).append(el("li", { class: "empty", text: `The list cannot be loaded: ${error.message}` }));
   } finally {
     refreshing = false;
+    if (refreshAgain) {
+      refreshAgain = false;
+      refreshLists();
+    }
   }
 }
 
@@ -774,6 +771,7 @@ function renderList(box, games, kind, emptyText) {
       el("div", { class: "gi-head" }, el("span", { class: "gi-title", text: describeRules(g.rules) }), el("span", { class: "gi-meta", text: `${g.status === "waiting" ? "waiting" : `turn ${g.turn}`} · ${ago(g.updated)}` })),
       seatLine(g),
     );
+    if (kind === "open") item.querySelector(".gi-head").after(openFacts(g));
     const clock = clockLine(g);
     if (clock) item.append(el("div", { class: "gi-clock", text: clock }));
     if (g.rated) item.querySelector(".gi-head").append(el("span", { class: "tag tag-rated", text: "Rated", title: "Rated: people only, each signed in to an account" }));
