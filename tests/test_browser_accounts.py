@@ -245,7 +245,7 @@ def test_open_seats_are_filtered_and_the_host_starts_with_bots(browser: Any, por
     page.click("#create-game")
     expect(page.locator("#start-with-bots")).to_be_visible(timeout=30_000)
     items = page.locator("#open-games .game-item")
-    expect(items.filter(has_text="Rated")).to_have_count(1)
+    expect(items.filter(has=page.locator(".tag-rated"))).to_have_count(1)
     expect(items).to_have_count(2)  # the rated game and the lobby's own
     page.check("#open-rated")
     expect(items).to_have_count(1)
