@@ -442,3 +442,50 @@ def test_the_rematch_of_a_quick_match_is_bound_and_rated_as_it_was() -> None:
     assert bob.post(f"/api/games/{rematch}/resign", headers=bob_auth).status_code == 200
     board = ann.get("/api/ratings?family=two-player&pace=live").json()["players"]
     assert {row["name"]: row["games"] for row in board} == {"Ann": 2, "Bob": 2}  # both games rated
+
+
+def reference_groups(waiting: list[Waiting], size: int, now: float) -> list[tuple[Waiting, ...]]:
+    """The rule as written, the slow way (every other player sorted by distance for each first one)."""
+    order = sorted(waiting, key=lambda w: (w.queued, w.entry))
+    ranges = {w.entry: rating_range(LIVE, now - w.queued) for w in order}
+    used: set[int] = set()
+    groups = []
+    for first in order:
+        if first.entry in used:
+            continue
+        group = [first]
+        nearest = sorted(
+            (w for w in order if w.entry not in used and w.entry != first.entry),
+            key=lambda w: (abs(w.mu - first.mu), w.queued, w.entry),
+        )
+        for candidate in nearest:
+            members = [*group, candidate]
+            spread = max(m.mu for m in members) - min(m.mu for m in members)
+            fits = spread <= min(ranges[m.entry] for m in members)
+            if len(group) < size and fits and all(candidate.account != m.account for m in group):
+                group.append(candidate)
+        if len(group) == size:
+            groups.append(tuple(group))
+            used.update(m.entry for m in group)
+    return groups
+
+
+def test_the_groups_are_the_rules_and_a_long_queue_far_apart_is_cheap() -> None:
+    import random
+
+    rng = random.Random(11)
+    for trial in range(300):
+        now = 5000.0
+        waiting = [
+            Waiting(
+                i,
+                f"acct{rng.randrange(20)}",
+                rng.choice((25.0, 25.0, 27.0, rng.gauss(25, 4))),  # many alike: new players are all 25
+                now - rng.choice((0.0, 5.0, rng.uniform(0, 120))),
+            )
+            for i in range(rng.randrange(2, 40))
+        ]
+        size = rng.choice((2, 3, 4, 6))
+        assert form_groups(waiting, size, LIVE, now) == reference_groups(waiting, size, now), trial
+    far_apart = [Waiting(i, f"a{i}", i * 10.0, 1000.0) for i in range(5000)]
+    assert form_groups(far_apart, 4, LIVE, 1000.0) == []  # each looks at its neighbours alone

@@ -11,7 +11,7 @@ each of them: no one is matched with a player further from them than their own r
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from risk.rules.options import GAMES
@@ -85,17 +85,15 @@ def form_groups(
     range of every other. ``apart``: pairs of accounts never put together (one blocked the other)."""
     order = sorted(waiting, key=lambda w: (w.queued, w.entry))
     ranges = {w.entry: rating_range(pace, now - w.queued) for w in order}
+    by_mu = sorted(order, key=lambda w: (w.mu, w.queued, w.entry))
+    place = {w.entry: at for at, w in enumerate(by_mu)}
     used: set[int] = set()
     groups: list[tuple[Waiting, ...]] = []
     for first in order:
         if first.entry in used:
             continue
         group = [first]
-        nearest = sorted(
-            (w for w in order if w.entry not in used and w.entry != first.entry),
-            key=lambda w: (abs(w.mu - first.mu), w.queued, w.entry),
-        )
-        for candidate in nearest:
+        for candidate in _nearest(by_mu, place[first.entry], used, ranges[first.entry]):
             if len(group) == size:
                 break
             if any(
@@ -111,3 +109,40 @@ def form_groups(
             groups.append(tuple(group))
             used.update(m.entry for m in group)
     return groups
+
+
+def _nearest(by_mu: Sequence[Waiting], at: int, used: Collection[int], reach: float) -> Iterator[Waiting]:
+    """The players not yet in a group nearest in rating to ``by_mu[at]``, nearest first (the one who
+    waited longer on a tie), no further than ``reach``: walked outwards from it in the list sorted by
+    rating, so that a long queue of players far apart costs a step of the queue little (every member
+    of a group is within the first one's range)."""
+    centre = by_mu[at].mu
+    left, right = at - 1, at + 1
+    left_run: list[Waiting] = []  # the next players below with one rating, the longest waiting last
+    while True:
+        if not left_run:
+            while left >= 0 and by_mu[left].entry in used:
+                left -= 1
+            if left >= 0:
+                mu, top = by_mu[left].mu, left
+                while left >= 0 and by_mu[left].mu == mu:
+                    left -= 1
+                run = [w for w in by_mu[left + 1 : top + 1] if w.entry not in used]
+                left_run = sorted(run, key=lambda w: (w.queued, w.entry), reverse=True)
+        while right < len(by_mu) and by_mu[right].entry in used:
+            right += 1
+        below = left_run[-1] if left_run and centre - left_run[-1].mu <= reach else None
+        above = by_mu[right] if right < len(by_mu) and by_mu[right].mu - centre <= reach else None
+        if below is None and above is None:
+            return
+        if above is None or (
+            below is not None
+            and (centre - below.mu, below.queued, below.entry)
+            < (above.mu - centre, above.queued, above.entry)
+        ):
+            assert below is not None
+            left_run.pop()
+            yield below
+        else:
+            right += 1
+            yield above
