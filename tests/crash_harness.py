@@ -701,9 +701,10 @@ class Harness:
 
 
 # -- faults ---------------------------------------------------------------------------------------
-def random_moments(harness: Harness, count: int, rng: random.Random) -> list[int]:
-    """``count`` distinct points of the run, in actions seen over all games, drawn below the total."""
-    total = harness.expected_actions
+def random_moments(harness: Harness, count: int, rng: random.Random, within: float = 1.0) -> list[int]:
+    """``count`` distinct points of the run, in actions seen over all games, drawn below the total (or
+    below that part of it, ``within``)."""
+    total = max(2, int(harness.expected_actions * within))
     return sorted(rng.sample(range(1, total), min(count, total - 1)))
 
 

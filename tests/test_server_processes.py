@@ -100,7 +100,9 @@ def worker_kills(count: int, seed: int) -> Fault:
         rng = random.Random(seed)
         supervisor = harness.server.pid
         assert supervisor is not None
-        for point in random_moments(harness, count, rng):
+        # In the first half of the run: the games go on in the other worker while the killed one is
+        # replaced, and a busy machine's restart could otherwise outlast the games (CI met it).
+        for point in random_moments(harness, count, rng, within=0.5):
             await harness.progress_reaches(point)
             if harness.finished:
                 return

@@ -48,6 +48,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from risk.server.feed import CHANGES_CHANNEL, change_payload
 from risk.server.storage import (
     OTHER_BOARD,
+    UNNAMED_GAME,
     ActionRecord,
     Change,
     ChatRecord,
@@ -918,11 +919,11 @@ def _filter_clauses(where: GameFilter) -> list[sa.ColumnElement[bool]]:
             )
         )
     if where.game is not None:  # a word "game=X" after the first; none: world
+        # As GameFilter.matches reads the rules' words: the kind named by "game=", or the default.
         words = sa.literal(" ") + games.c.rules + sa.literal(" ")
-        if where.game == "world":
-            clauses.append(sa.not_(words.contains(" game=", autoescape=True)))
-        else:
-            clauses.append(words.contains(f" game={where.game} ", autoescape=True))
+        named = words.contains(f" game={where.game} ", autoescape=True)
+        unnamed = sa.not_(words.contains(" game=", autoescape=True))
+        clauses.append(sa.or_(named, unnamed) if where.game == UNNAMED_GAME else named)
     if where.board == OTHER_BOARD:
         clauses.append(games.c.board_sha256.is_not(None))
     elif where.board is not None:

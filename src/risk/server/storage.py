@@ -47,6 +47,10 @@ class SeatRecord:
     browser: str | None = None
 
 
+# The kind of game a rules text without a "game=" word plays (Rules.describe leaves out the default).
+UNNAMED_GAME = "world"
+
+
 @dataclass(frozen=True)
 class GameFilter:
     """Which games a list keeps, beside its status (GET /api/games's filters, docs/web.md "Open
@@ -66,7 +70,7 @@ class GameFilter:
     def matches(self, game: GameRecord) -> bool:
         """The filter in Python, as the SQL stores say it in their query (risk.server.sql)."""
         words = game.rules.split()
-        kind = next((w.removeprefix("game=") for w in words[1:] if w.startswith("game=")), "world")
+        kind = next((w.removeprefix("game=") for w in words[1:] if w.startswith("game=")), UNNAMED_GAME)
         turn_time = float(game.settings.get("turn_time") or 0)
         board = OTHER_BOARD if game.board_sha256 is not None else game.board
         return (
