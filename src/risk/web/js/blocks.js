@@ -65,6 +65,14 @@ export function nameForm({ id, label, button, empty, cls }, send) {
   const input = el("input", { id: `${id}-name`, name: "name", type: "text", maxlength: "200", autocomplete: "off", required: true, "aria-describedby": `${id}-name-error` });
   const fieldError = el("span", { class: "field-error", id: `${id}-name-error`, "aria-live": "polite" });
   const submit = el("button", { type: "submit", class: "btn btn-small", text: button });
+  // Drawn again (new data came) while a name is being typed or its refusal is shown: both carry over.
+  const previous = document.getElementById(`${id}-name`);
+  if (previous) {
+    input.value = previous.value;
+    if (previous.getAttribute("aria-invalid")) input.setAttribute("aria-invalid", "true");
+    fieldError.textContent = (document.getElementById(`${id}-name-error`) || {}).textContent || "";
+    if (document.activeElement === previous) queueMicrotask(() => input.focus());
+  }
   const form = el(
     "form",
     { class: cls, id: `${id}-form`, novalidate: true },
@@ -87,9 +95,11 @@ export function nameForm({ id, label, button, empty, cls }, send) {
       await send(name);
       input.value = "";
     } catch (err) {
-      input.setAttribute("aria-invalid", "true");
-      fieldError.textContent = sentence(err.message);
-      input.focus();
+      // The form in the page now (it may have been drawn again while the request was out).
+      const shown = document.getElementById(`${id}-name`) || input;
+      shown.setAttribute("aria-invalid", "true");
+      (document.getElementById(`${id}-name-error`) || fieldError).textContent = sentence(err.message);
+      shown.focus();
     } finally {
       submit.disabled = false;
     }

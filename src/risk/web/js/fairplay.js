@@ -288,6 +288,9 @@ function drawHost(ctx, hostToken) {
   const count = $("#host-count");
   count.hidden = !data.reports.length;
   count.textContent = String(data.reports.length);
+  // The ban form is kept as it is across a redraw (new reports came): a name being typed, or its
+  // refusal, stays.
+  const banForm = box.querySelector("#ban-form");
   clear(box);
   if (fair.host.error) box.append(el("p", { class: "form-error", text: fair.host.error }));
   box.append(el("h3", { class: "host-sub", text: "Messages reported" }));
@@ -325,13 +328,14 @@ function drawHost(ctx, hostToken) {
     bans.append(item);
   }
   box.append(bans);
-  if (!ctx.msg.outcome) box.append(banByName(ctx, hostToken));
+  if (!ctx.msg.outcome) box.append(banForm || banByName(hostToken));
   const refresh = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "host-refresh", text: "Refresh", onclick: () => loadHost(true) });
   box.append(refresh);
 }
 
-function banByName(ctx, hostToken) {
+function banByName(hostToken) {
   return nameForm({ id: "ban", label: "Ban an account by name", button: "Ban", empty: "Give the account's name.", cls: "host-ban-form" }, async (name) => {
+    const ctx = fair.ctx; // the page's game as it is now (the form outlives redraws)
     const answer = await api.ban(ctx.gameId, hostToken, { name });
     fair.host.data = { ...(fair.host.data || { reports: [] }), bans: answer.bans };
     toast(`${name} is banned from this game.`, "ok");
