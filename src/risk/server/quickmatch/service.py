@@ -120,7 +120,7 @@ class QuickMatch:
             raise Refusal("bad-request", str(conflict)) from None
         if new:
             self._loop.wake()
-        return self.shown(entry)
+        return self.shown(entry, self._stored(self.store.waiting_counts))
 
     def leave(self, account: str, entry: int) -> None:
         if not self._stored(self.store.leave, account, entry, self.clock()):
@@ -128,10 +128,13 @@ class QuickMatch:
 
     def entries(self, account: str) -> list[dict[str, Any]]:
         """The account's entries: those waiting, and the games it was matched to within a day."""
-        return [self.shown(e) for e in self._stored(self.store.entries_of, account, self.clock())]
+        found = self._stored(self.store.entries_of, account, self.clock())
+        counts = self._stored(self.store.waiting_counts) if any(e.status == WAITING for e in found) else {}
+        return [self.shown(e, counts) for e in found]
 
-    def shown(self, entry: Entry) -> dict[str, Any]:
-        """An entry as its own player sees it: the game's link (with the seat's token) once placed."""
+    def shown(self, entry: Entry, counts: dict[Queue, int]) -> dict[str, Any]:
+        """An entry as its own player sees it: the game's link (with the seat's token) once placed;
+        ``counts``: how many wait in each queue (read once per answer)."""
         now = self.clock()
         shown: dict[str, Any] = {
             "id": entry.id,
@@ -144,7 +147,7 @@ class QuickMatch:
         if entry.status == WAITING:
             width = rating_range(PACES[entry.queue.pace], now - entry.queued)
             shown["range"] = None if width == float("inf") else width
-            shown["waiting"] = self._stored(self.store.waiting_counts).get(entry.queue, 0)
+            shown["waiting"] = counts.get(entry.queue, 0)
         if entry.status == PLACED and entry.game_id is not None and entry.token is not None:
             token = self.seal.open(entry.token)
             shown["game_id"] = entry.game_id
