@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -20,6 +22,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+RUNNING: dict[int, subprocess.Popen[bytes]] = {}  # the servers running now, by port (server_log)
+
+
 @contextmanager
 def server(
     url: str,
@@ -30,7 +35,10 @@ def server(
     launcher: Sequence[str] = (sys.executable, "-m", "risk"),
 ) -> Iterator[subprocess.Popen[bytes]]:
     """`risk serve --db URL [OPTIONS]` on ``port``, ready to answer; killed on the way out. With
-    ``log``, everything the server prints goes there; ``launcher``: the command that runs `risk`."""
+    ``log``, everything the server prints goes there, else to a file of its own (``server_log`` reads
+    it): never a pipe nobody reads, where a server that printed 64 KB would stop at its next line;
+    ``launcher``: the command that runs `risk`."""
+    own_log = tempfile.TemporaryFile() if log is None else None  # noqa: SIM115 (closed in the finally)
     process = subprocess.Popen(
         [
             *launcher,
@@ -43,9 +51,11 @@ def server(
             log_level,
             *options,
         ],
-        stdout=subprocess.DEVNULL if log is None else log,
-        stderr=subprocess.PIPE if log is None else subprocess.STDOUT,
+        stdout=log or own_log,
+        stderr=subprocess.STDOUT,
     )
+    process.own_log = own_log  # type: ignore[attr-defined]
+    RUNNING[port] = process
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -54,7 +64,7 @@ def server(
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    said = process.stderr.read().decode() if process.stderr else "(see its log)"
+                    said = server_log(process) if own_log else "(see its log)"
                     raise RuntimeError(f"the server did not start: {said}") from None
                 time.sleep(0.1)
         yield process
@@ -62,8 +72,26 @@ def server(
         if process.poll() is None:
             process.kill()
         process.wait(10)
-        if process.stderr:
-            process.stderr.close()
+        RUNNING.pop(port, None)
+        if own_log is not None:
+            own_log.close()
+
+
+def server_log(process: subprocess.Popen[bytes] | int, tail: int = 20_000) -> str:
+    """The last ``tail`` characters a `server` (or the one on a port) without a ``log`` of its own
+    printed."""
+    if isinstance(process, int):
+        if process not in RUNNING:
+            return "(no server of these tests on that port)"
+        process = RUNNING[process]
+    own_log = getattr(process, "own_log", None)
+    if own_log is None or own_log.closed:
+        return "(no log kept)"
+    # pread: the file's offset is shared with the server, which still writes at it
+    descriptor = own_log.fileno()
+    size = os.fstat(descriptor).st_size
+    start = max(0, size - tail)
+    return os.pread(descriptor, size - start, start).decode(errors="replace")
 
 
 def request(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from chromium import wait_or_explain
 from live_server import request
 from test_browser import LAPTOP, browser, port
 
@@ -37,10 +38,14 @@ def open_game(browser: Any, port: int, body: dict[str, Any]) -> Any:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"http://127.0.0.1:{port}/game/{created['id']}")
     # every territory has armies (the setup is over): every badge is shown
-    page.wait_for_function(
+    wait_or_explain(
+        page,
         "() => document.querySelectorAll('.board-svg .badge').length > 0"
         " && !document.querySelector('.board-svg .badge.empty')",
-        timeout=60_000,
+        60_000,
+        port,
+        created["id"],
+        errors,
     )
     page.errors = errors
     return page
