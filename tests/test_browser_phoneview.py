@@ -215,8 +215,8 @@ def tap_beside_the_smallest(page: Any, finger: Finger, seen: dict[str, Any], sta
 
 class Conqueror(Finger):
     """A new player on a phone who plays to win: every army on their strongest border, a blitz while
-    the odds are good (bolder after turn 40, reckless after 80), the page's move-in, no fortifying. Taps only: no pinch;
-    a swipe only to reach a territory the page did not frame (counted)."""
+    the odds are good (bolder after turn 40, reckless after 80), the page's move-in, no fortifying.
+    Taps only: no pinch; a swipe only to reach a territory the page did not frame (counted)."""
 
     def __init__(self, *args: Any, board: dict[str, Any]) -> None:
         super().__init__(*args)

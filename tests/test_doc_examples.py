@@ -357,6 +357,9 @@ EXAMPLES: dict[str, Disposition] = {
     "docs/research.md: .venv/bin/python benchmarks/bench_env.py --max-turns 20": Run(
         instead=".venv/bin/python benchmarks/bench_env.py --max-turns 20 --games 1 --repeats 1 --only 2008-3"
     ),
+    "docs/research.md: .venv/bin/python benchmarks/bench_env_floor.py --games 6 --only 1993-2 1993-3 1993-4 1993-5 1993-6 2003-4 2003-6 2008-4 2008-5": Run(
+        instead=".venv/bin/python benchmarks/bench_env_floor.py --games 1 --repeats 1 --steps 500 --only 2008-3"
+    ),
     "docs/research.md: pip install 'risk[learn]'": Covered(
         ("tests/test_doc_examples.py::test_the_learn_extra_has_what_the_page_says",),
         "an install from PyPI",
