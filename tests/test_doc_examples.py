@@ -153,6 +153,16 @@ LADDER_WHY = "bench_ladder.py, run once shortened for its --table example; each 
 BUILDS_COMPARED = (*BUILD_TESTS, "tests/test_doc_examples.py::test_shell_example")
 BUILDS_WHY = "runs both builds: the compiled one exists only in make test's first run"
 
+# docs/bots.md's issue 42 study: each folder of ../shared/studies/strong-ai/ (outside the repository), run
+# here on the three records of it copied to tests/data/strong-ai/.
+STUDY_FOLDERS = (
+    ("t4-warlord-mixed-table", " --examples"),
+    ("t4-warlord-vs-two", ""),
+    ("t4-expert-warlord-table", ""),
+    ("t4-6p-warlord-vs-five", " --examples"),
+    ("t4-6p-expert-vs-five", " --examples"),
+)
+
 EXAMPLES: dict[str, Disposition] = {
     # README.md
     "README.md: make play": Covered(
@@ -227,6 +237,13 @@ EXAMPLES: dict[str, Disposition] = {
     "ladder-warlord.jsonl": Covered(LADDER_RUN, LADDER_WHY),
     "docs/bots.md: nice -n 10 python benchmarks/bench_ladder.py --levels --only hard --games 100 --workers 2 "
     "--out levels-hard.jsonl": Covered(LADDER_RUN, LADDER_WHY),
+    **{
+        f"docs/bots.md: .venv/bin/python tools/study_rivals.py ../shared/studies/strong-ai/{folder}{flags}": Run(
+            instead=f".venv/bin/python {ROOT}/tools/study_rivals.py {ROOT}/tests/data/strong-ai{flags}",
+            expect="domination-hard-3 eliminates warlord-1" if flags else "turns eliminating",
+        )
+        for folder, flags in STUDY_FOLDERS
+    },
     # docs/compiled.md
     "docs/compiled.md: make compiled": Covered(
         BUILD_TESTS, "a 4-minute build: make test builds it while it tests pure Python"
