@@ -52,6 +52,8 @@ GAME_RUNS: tuple[tuple[str, int, str, int], ...] = (
     ("fortress", 6, "1993", 20),
     ("continental", 3, "2008", 100),
     ("continental", 6, "1993", 30),
+    ("warlord", 3, "2008", 60),  # the hard level
+    ("warlord", 6, "1993", 20),
 )
 # (players, preset, games at --scale 1, turn cap): search decisions against continental bots.
 SEARCH_RUNS: tuple[tuple[int, str, int, int], ...] = (
@@ -158,14 +160,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--only", nargs="+", choices=["quick", "fortress", "continental", "engine", "search"])
+    parser.add_argument(
+        "--only", nargs="+", choices=["quick", "fortress", "continental", "warlord", "engine", "search"]
+    )
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure; the median is reported")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every number of games")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     if args.repeats < 1 or args.scale <= 0:
         parser.error("--repeats must be at least 1 and --scale above 0")
-    wanted = set(args.only or ["quick", "fortress", "continental", "engine", "search"])
+    wanted = set(args.only or ["quick", "fortress", "continental", "warlord", "engine", "search"])
 
     def scaled(games: int) -> int:
         return max(1, round(games * args.scale))

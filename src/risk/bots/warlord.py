@@ -35,7 +35,7 @@ from risk.bots import neutrals
 from risk.bots.base import ELIMINATION_TRADE, REINFORCE
 from risk.bots.battle_odds import ODDS_CAP, win_probability
 from risk.bots.heuristic import ContinentalBot, HeuristicBot, Style, Survey
-from risk.odds import chain
+from risk.odds_float import chain_odds as float_chain_odds
 from risk.rules.actions import END_ATTACK, Action, Attack, Claim, Occupy, Place, Trade
 from risk.view import View
 
@@ -97,7 +97,7 @@ def chain_odds(attackers: int, path: tuple[int, ...]) -> float:
             scale = 3 * ODDS_CAP / total
             attackers = max(1, round(attackers * scale))
             path = tuple(max(1, round(d * scale)) for d in path)
-    return chain(attackers, path).takes_all
+    return float_chain_odds(attackers, path)[0]
 
 
 @lru_cache(maxsize=65536)
@@ -106,7 +106,38 @@ def chain_expected(attackers: int, path: tuple[int, ...]) -> float:
     if attackers <= 0:
         return 0.0
     attackers = min(attackers, 3 * ODDS_CAP)
-    return chain(attackers, path).expected_conquered
+    return float_chain_odds(attackers, path)[1]
+
+
+def first_conquest_bound(attackers: int, defenders: int) -> float:
+    """At least :func:`chain_odds` of any path whose first territory ``defenders`` hold: the odds of
+    that first conquest (with room for the floats' rounding), 1 where the odds are clamped."""
+    if attackers > ODDS_CAP or defenders > ODDS_CAP:
+        return 1.0
+    return win_probability(attackers, defenders) + 1e-9
+
+
+class PathSearch:
+    """The depth-first search of :meth:`WarlordBot.longest_path`: the best path so far and its
+    defenders (a class of its own, not a closure: compiled, its calls and fields are native)."""
+
+    __slots__ = ("armies", "best", "best_cost", "neighbours", "targets")
+
+    def __init__(self, targets: set[int], neighbours: tuple[tuple[int, ...], ...], armies: list[int]) -> None:
+        self.targets, self.neighbours, self.armies = targets, neighbours, armies
+        self.best: tuple[int, ...] = ()
+        self.best_cost = 0
+
+    def extend(self, path: list[int], cost: int) -> None:
+        if len(path) > len(self.best) or (len(path) == len(self.best) and cost < self.best_cost):
+            self.best, self.best_cost = tuple(path), cost
+        if len(self.best) == len(self.targets):
+            return
+        for n in self.neighbours[path[-1]]:
+            if n in self.targets and n not in path:
+                path.append(n)
+                self.extend(path, cost + self.armies[n])
+                path.pop()
 
 
 class Plan:
@@ -161,6 +192,10 @@ class WarlordBot(HeuristicBot):
         # This decision's game: 2-player RISK; the blitz on (3 players or fewer alive).
         self.duel = False
         self.blitzing = False
+        # The leader of the decision being made (leader() asks for it once per conquest valued): the
+        # view and seat it was found for, kept only while decide() runs, when the game cannot change.
+        self.deciding = False
+        self.leader_of: tuple[View, int, int] | None = None
 
     # -- what a conquest is worth ---------------------------------------------------------------
     def conquest_value(
@@ -185,6 +220,15 @@ class WarlordBot(HeuristicBot):
 
     def leader(self, view: View, me: int) -> int:
         """With 4 players or more alive, the one far ahead of the others (not ``me``), or -1."""
+        known = self.leader_of
+        if known is not None and known[0] is view and known[1] == me:
+            return known[2]
+        found = self.find_leader(view, me)
+        if self.deciding:
+            self.leader_of = (view, me, found)
+        return found
+
+    def find_leader(self, view: View, me: int) -> int:
         alive = [p for p in range(len(view.players)) if view.alive[p] and not view.neutral[p]]
         if len(alive) < 4:
             return -1
@@ -320,7 +364,7 @@ class WarlordBot(HeuristicBot):
         chains: list[tuple[int, tuple[int, ...]]] = []
         odds = 1.0
         while targets:
-            best: tuple[float, int, int, tuple[int, ...]] | None = None
+            candidates: list[tuple[int, int, int, tuple[int, ...]]] = []
             for s in {n for t in targets for n in neighbours[t]}:
                 if owner[s] != me or s in used:
                     continue
@@ -330,8 +374,17 @@ class WarlordBot(HeuristicBot):
                 if fighting < 1:
                     continue
                 path = self.longest_path(s, targets, neighbours, armies)
+                candidates.append((len(path), fighting, s, path))
+            # The best is the one best by (length x odds, armies, -source): the same whatever the
+            # order. Longest first, a chain whose length x the odds of its first conquest (which
+            # bound the chain's) falls short of the best so far is passed without its chain odds.
+            candidates.sort(key=lambda candidate: -candidate[0])
+            best: tuple[float, int, int, tuple[int, ...]] | None = None
+            for length, fighting, s, path in candidates:
+                if best is not None and length * first_conquest_bound(fighting, armies[path[0]]) < best[0]:
+                    continue
                 p = chain_odds(fighting, tuple(armies[t] for t in path))
-                key = (len(path) * p, fighting, -s, path)
+                key = (length * p, fighting, -s, path)
                 if best is None or key[:3] > best[:3]:
                     best = (key[0], fighting, -s, path)
             if best is None:
@@ -347,30 +400,15 @@ class WarlordBot(HeuristicBot):
 
     @staticmethod
     def longest_path(
-        source: int, targets: set[int], neighbours: tuple[tuple[int, ...], ...], armies: object
+        source: int, targets: set[int], neighbours: tuple[tuple[int, ...], ...], armies: list[int]
     ) -> tuple[int, ...]:
         """The longest path through ``targets`` starting next to ``source`` (fewest defenders on a
-        tie), searched depth first (victims hold few territories)."""
-        best: tuple[int, ...] = ()
-        best_cost = 0
-        counts = armies  # a sequence of ints
-
-        def extend(path: list[int], cost: int) -> None:
-            nonlocal best, best_cost
-            if len(path) > len(best) or (len(path) == len(best) and cost < best_cost):
-                best, best_cost = tuple(path), cost
-            if len(best) == len(targets):
-                return
-            for n in neighbours[path[-1]]:
-                if n in targets and n not in path:
-                    path.append(n)
-                    extend(path, cost + counts[n])  # type: ignore[index]
-                    path.pop()
-
+        tie; the first found of equals), searched depth first (victims hold few territories)."""
+        search = PathSearch(targets, neighbours, armies)
         for t in neighbours[source]:
             if t in targets:
-                extend([t], counts[t])  # type: ignore[index]
-        return best
+                search.extend([t], armies[t])
+        return search.best
 
     def best_plan(self, view: View, me: int, extra: int = 0) -> Plan | None:
         """The plan worth going for now (its odds hold for what it pays), the best odds first."""
@@ -396,7 +434,11 @@ class WarlordBot(HeuristicBot):
         players = sum(1 for p in range(len(view.players)) if view.alive[p] and not view.neutral[p])
         # Not where the game has its own goal: its aims (risk.bots.aims) place and attack for it.
         self.blitzing = self.blitz and players <= BLITZ_PLAYERS and view.team is None and self.aim is None
-        return super().decide(view)
+        self.deciding, self.leader_of = True, None
+        try:
+            return super().decide(view)
+        finally:
+            self.deciding, self.leader_of = False, None
 
     def attack(self, view: View, me: int) -> Action:
         action = self.planned_attack(view, me) if self.plans else None
