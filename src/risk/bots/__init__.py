@@ -10,7 +10,7 @@ from risk.bots.levels import DEFAULT_LEVEL, LEVELS, Level, level_of
 from risk.bots.quick import QuickBot
 from risk.bots.random_bot import RandomBot
 from risk.bots.search import SearchBot
-from risk.bots.warlord import WarlordBot
+from risk.bots.warlord import WarlordBot, WarlordV1
 
 # Weakest first (the order measured by benchmarks/bench_strength.py).
 LADDER: tuple[type[Bot], ...] = (
@@ -25,13 +25,16 @@ LADDER: tuple[type[Bot], ...] = (
 # Every bot by name: the ladder, and the beginner behind the easy level.
 _NAMED: tuple[type[Bot], ...] = (RandomBot, BeginnerBot, *LADDER[1:])
 BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in _NAMED}
+# Bots kept to measure against, made by name (tournaments, benchmarks) but offered to no one: the
+# hard level's bot as it was before issue 42.
+BASELINES: dict[str, type[Bot]] = {WarlordV1.name: WarlordV1}
 DEFAULT_BOT = "quick"
 
 
 def is_bot_name(name: str) -> bool:
     """Whether ``name`` is a built-in bot or a level (any case)."""
     key = name.strip().lower()
-    return key in BOTS or key in LEVELS
+    return key in BOTS or key in BASELINES or key in LEVELS
 
 
 def bot_choices() -> str:
@@ -52,6 +55,8 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     key = name.strip().lower()
     if key in BOTS:
         return BOTS[key](seed)
+    if key in BASELINES:
+        return BASELINES[key](seed)
     level = level_of(key)
     if level is None:
         raise ValueError(f"no bot or level called {name!r}; {bot_choices()}")
@@ -61,6 +66,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
 
 __all__ = [
+    "BASELINES",
     "BOTS",
     "DEFAULT_BOT",
     "DEFAULT_LEVEL",

@@ -39,7 +39,7 @@ from risk.bots.battle_odds import win_probability
 from risk.bots.heuristic import ContinentalBot, HeuristicBot
 from risk.bots.quick import QuickBot
 from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
-from risk.bots.warlord import CommittedWarlord, WarlordBot
+from risk.bots.warlord import CommittedWarlord, WarlordBot, WarlordV1
 from risk.rules.actions import Action, Attack, Place, Trade
 from risk.rules.game import Phase
 from risk.rules.pickling import picklable
@@ -69,7 +69,9 @@ HISTORY_TAIL = 1500
 PLAN_CANDIDATE_ODDS = 0.25
 PLAN_CANDIDATES = 2
 
-POLICIES: dict[str, type[HeuristicBot]] = {"continental": ContinentalBot, "warlord": WarlordBot}
+# The warlord of the expert's measurements (WarlordV1: the hard level before issue 42); an expert
+# built on today's warlord is issue 42's item 3, not yet measured.
+POLICIES: dict[str, type[HeuristicBot]] = {"continental": ContinentalBot, "warlord": WarlordV1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +214,7 @@ class ExpertBot(SearchBot):
         self._opponent_policy: Bot = self._rollout_policy
         if recipe.opponents != recipe.rollout:
             self._opponent_policy = POLICIES[recipe.opponents](rollout_seed + 1)
-        self._planner = self.policy if isinstance(self.policy, WarlordBot) else WarlordBot(seed)
+        self._planner = self.policy if isinstance(self.policy, WarlordBot) else WarlordV1(seed)
         self._committed = CommittedWarlord(rollout_seed + 2)
         # Candidate -> the victim it commits to (this decision's plan candidates).
         self._intents: dict[Action, int] = {}
