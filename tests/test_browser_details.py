@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from chromium import wait_or_explain
 from live_server import request
 from test_browser import LAPTOP, PHONE, browser, port, shot
 
@@ -119,7 +120,10 @@ def open_page(browser: Any, port: int, game_id: str, token: str | None, viewport
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(f"http://127.0.0.1:{port}/game/{game_id}" + (f"#token={token}" if token else ""))
-    page.wait_for_selector(".board-svg .badge", state="attached", timeout=60_000)
+    # CI once waited 60 s for the board: the failure says what the page and the server showed.
+    wait_or_explain(
+        page, "() => !!document.querySelector('.board-svg .badge')", 60_000, port, game_id, page.errors
+    )
     return page
 
 
