@@ -125,27 +125,70 @@ def first_conquest_bound(attackers: int, defenders: int) -> float:
     return win_probability(attackers, defenders) + 1e-9
 
 
-class PathSearch:
-    """The depth-first search of :meth:`WarlordBot.longest_path`: the best path so far and its
-    defenders (a class of its own, not a closure: compiled, its calls and fields are native)."""
+# No path yet (typed as any path: assigned a literal (), mypy would narrow the field to the empty tuple,
+# and the compiled build would check that type after the search changed it).
+NO_PATH: tuple[int, ...] = ()
 
-    __slots__ = ("armies", "best", "best_cost", "neighbours", "targets")
+
+class PathSearch:
+    """The depth-first search of :meth:`WarlordBot.longest_path` through one set of targets: the best
+    path from each first territory, found once and shared by every source next to it (a class of its
+    own, not a closure: compiled, its calls and fields are native)."""
+
+    __slots__ = ("armies", "best", "best_cost", "count", "found", "neighbours", "open")
 
     def __init__(self, targets: set[int], neighbours: tuple[tuple[int, ...], ...], armies: list[int]) -> None:
-        self.targets, self.neighbours, self.armies = targets, neighbours, armies
-        self.best: tuple[int, ...] = ()
+        self.neighbours, self.armies = neighbours, armies
+        # A target not on the path being extended (a flag per territory: no set or list look-ups).
+        self.open = [False] * len(armies)
+        for t in targets:
+            self.open[t] = True
+        self.count = len(targets)
+        self.found: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.best = NO_PATH
         self.best_cost = 0
+
+    def longest_from(self, source: int) -> tuple[int, ...]:
+        """The longest path through the targets starting next to ``source`` (fewest defenders on a
+        tie; the first found of equals, the first territories in the order of the source's
+        neighbours): the best of the paths from each first territory, as one search over them all
+        would find it (it stops at the first path through every target)."""
+        best, best_cost = NO_PATH, 0
+        for t in self.neighbours[source]:
+            if not self.open[t]:
+                continue
+            path, cost = self.from_first(t)
+            if len(path) > len(best) or (len(path) == len(best) and cost < best_cost):
+                best, best_cost = path, cost
+            if len(best) == self.count:
+                break
+        return best
+
+    def from_first(self, first: int) -> tuple[tuple[int, ...], int]:
+        """The best path whose first territory is ``first``, and its defenders."""
+        known = self.found.get(first)
+        if known is None:
+            self.best, self.best_cost = NO_PATH, 0
+            self.open[first] = False
+            self.extend([first], self.armies[first])
+            self.open[first] = True
+            known = (self.best, self.best_cost)
+            self.found[first] = known
+        return known
 
     def extend(self, path: list[int], cost: int) -> None:
         if len(path) > len(self.best) or (len(path) == len(self.best) and cost < self.best_cost):
             self.best, self.best_cost = tuple(path), cost
-        if len(self.best) == len(self.targets):
+        if len(self.best) == self.count:
             return
+        open_ = self.open
         for n in self.neighbours[path[-1]]:
-            if n in self.targets and n not in path:
+            if open_[n]:
+                open_[n] = False
                 path.append(n)
                 self.extend(path, cost + self.armies[n])
                 path.pop()
+                open_[n] = True
 
 
 class Plan:
@@ -375,6 +418,7 @@ class WarlordBot(HeuristicBot):
         odds = 1.0
         while targets:
             candidates: list[tuple[int, int, int, tuple[int, ...]]] = []
+            search = PathSearch(targets, neighbours, armies)
             for s in {n for t in targets for n in neighbours[t]}:
                 if owner[s] != me or s in used:
                     continue
@@ -383,26 +427,25 @@ class WarlordBot(HeuristicBot):
                     fighting += extra
                 if fighting < 1:
                     continue
-                path = self.longest_path(s, targets, neighbours, armies)
+                path = search.longest_from(s)
                 candidates.append((len(path), fighting, s, path))
             # The best is the one best by (length x odds, armies, -source): the same whatever the
             # order. Longest first, a chain whose length x the odds of its first conquest (which
             # bound the chain's) falls short of the best so far is passed without its chain odds.
             candidates.sort(key=lambda candidate: -candidate[0])
-            best: tuple[float, int, int, tuple[int, ...]] | None = None
+            best: tuple[float, int, int, tuple[int, ...], float] | None = None
             for length, fighting, s, path in candidates:
                 if best is not None and length * first_conquest_bound(fighting, armies[path[0]]) < best[0]:
                     continue
-                p = chain_odds(fighting, tuple(armies[t] for t in path))
-                key = (length * p, fighting, -s, path)
-                if best is None or key[:3] > best[:3]:
-                    best = (key[0], fighting, -s, path)
+                p = chain_odds(fighting, tuple([armies[t] for t in path]))
+                if best is None or (length * p, fighting, -s) > best[:3]:
+                    best = (length * p, fighting, -s, path, p)
             if best is None:
                 return None
             source, path = -best[2], best[3]
             used.add(source)
             targets.difference_update(path)
-            odds *= chain_odds(best[1], tuple(armies[t] for t in path))
+            odds *= best[4]
             chains.append((source, path))
             if odds < PLAN_ODDS_LOW:
                 return Plan(victim, chains, odds)
@@ -414,11 +457,7 @@ class WarlordBot(HeuristicBot):
     ) -> tuple[int, ...]:
         """The longest path through ``targets`` starting next to ``source`` (fewest defenders on a
         tie; the first found of equals), searched depth first (victims hold few territories)."""
-        search = PathSearch(targets, neighbours, armies)
-        for t in neighbours[source]:
-            if t in targets:
-                search.extend([t], armies[t])
-        return search.best
+        return PathSearch(targets, neighbours, armies).longest_from(source)
 
     def best_plan(self, view: View, me: int, extra: int = 0) -> Plan | None:
         """The plan worth going for now (its odds hold for what it pays), the best odds first."""
