@@ -22,7 +22,10 @@ export async function initAccount(onChange) {
     /* the server unreachable: the lobby says so; the button stays "Sign in" */
   }
   window.addEventListener("hashchange", takeResetLink);
-  if (!takeResetLink()) render();
+  if (takeResetLink()) return;
+  // Opened while the answer was on its way (a slow server), the box shows the forms, perhaps half
+  // filled in: drawn again only if the answer changed it (signed in), never under a typing hand.
+  if ($("#account-box").hidden || state.account) render();
 }
 
 /** /#reset=TOKEN: the e-mail's link to choose a new password (a fragment: never sent to a server),
