@@ -308,16 +308,13 @@ class Conqueror(Finger):
         elif phase == "fortify":
             # A stack stranded behind the lines (a move-in takes every army along) goes back to the
             # front: without it the armies pile up where no enemy is, and a long game drags on.
-            stranded = [
-                (g["text"].split()[1], g["text"].split()[2], g["max"])
-                for g in state["legal"]
-                if g["text"].startswith("fortify ") and g["max"] == armies[g["text"].split()[1]] - 1
-            ]
-            moves = [
-                (s, t, most)
-                for s, t, most in stranded
-                if most >= 2 and weakest_enemy(s) == 10**6 and weakest_enemy(t) < 10**6
-            ]
+            moves = []
+            for group in state["legal"]:
+                words, most = group["text"].split(), group.get("max", 0)
+                # Every army but the one that stays, from a stack with no enemy beside it, to the front.
+                whole = words[0] == "fortify" and most >= 2 and most == armies[words[1]] - 1
+                if whole and weakest_enemy(words[1]) == 10**6 and weakest_enemy(words[2]) < 10**6:
+                    moves.append((words[1], words[2], most))
             if not moves:
                 self.act_and_wait(lambda: self.press("end-phase"), "the end of the turn")
                 return

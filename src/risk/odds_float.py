@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from librt.vecs import append, vec
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from risk.odds import roll_outcomes
@@ -237,8 +237,8 @@ def chain_odds(attackers: int, path: tuple[int, ...]) -> tuple[float, float]:
         raise ValueError(
             f"need attackers >= 0 and a path of territories held by 1 or more: {attackers}, {path}"
         )
-    force = _zeros(attackers)
-    force = append(force, 1.0)
+    force = _zeros(attackers + 1)
+    force[attackers] = 1.0
     taken: list[float] = []
     for index, defenders in enumerate(path):
         conquered = _conquered_from(force, defenders)

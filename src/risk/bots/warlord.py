@@ -131,9 +131,10 @@ NO_PATH: tuple[int, ...] = ()
 
 
 class PathSearch:
-    """The depth-first search of :meth:`WarlordBot.longest_path` through one set of targets: the best
-    path from each first territory, found once and shared by every source next to it (a class of its
-    own, not a closure: compiled, its calls and fields are native)."""
+    """The plan's depth-first search (:meth:`WarlordBot.plan`) of the longest paths through one set
+    of targets, searched depth first (victims hold few territories): the best path from each first
+    territory, found once and shared by every source next to it (a class of its own, not a closure:
+    compiled, its calls and fields are native)."""
 
     __slots__ = ("armies", "best", "best_cost", "count", "found", "neighbours", "open")
 
@@ -450,14 +451,6 @@ class WarlordBot(HeuristicBot):
             if odds < PLAN_ODDS_LOW:
                 return Plan(victim, chains, odds)
         return Plan(victim, chains, odds)
-
-    @staticmethod
-    def longest_path(
-        source: int, targets: set[int], neighbours: tuple[tuple[int, ...], ...], armies: list[int]
-    ) -> tuple[int, ...]:
-        """The longest path through ``targets`` starting next to ``source`` (fewest defenders on a
-        tie; the first found of equals), searched depth first (victims hold few territories)."""
-        return PathSearch(targets, neighbours, armies).longest_from(source)
 
     def best_plan(self, view: View, me: int, extra: int = 0) -> Plan | None:
         """The plan worth going for now (its odds hold for what it pays), the best odds first."""
