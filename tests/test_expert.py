@@ -13,12 +13,15 @@ from risk.bots.battle_odds import win_probability
 from risk.bots.expert import (
     CARD_FLOOR,
     CLASSIC,
+    FULL_TABLE_RECIPE,
+    FULL_TABLE_SEATS,
     HIGH_STAKES_SHARE,
     HISTORY_TAIL,
     RECIPE,
     ROUTINE_SHARE,
     CommittedWarlord,
     ExpertBot,
+    ExpertV1,
     card_worth,
     expert_evaluate,
     reinforcements_all_in,
@@ -26,7 +29,7 @@ from risk.bots.expert import (
 )
 from risk.bots.heuristic import ContinentalBot
 from risk.bots.quick import QuickBot
-from risk.bots.warlord import WarlordBot
+from risk.bots.warlord import CommittedHard, WarlordBot, WarlordV1
 from risk.rules.actions import END_ATTACK, END_TURN, Action, Attack, Defend, EndAttack, Occupy, Place, Trade
 from risk.rules.game import Game, Phase
 from risk.rules.options import Rules
@@ -232,6 +235,53 @@ def test_the_recipe_chooses_who_plays_each_part() -> None:
     assert type(classic.policy) is ContinentalBot
     classic_policies = classic.seat_policies(View(game, me))
     assert all(isinstance(policy, ContinentalBot | QuickBot) for policy in classic_policies)
+
+
+def test_a_full_table_is_played_with_today_s_warlord_and_the_baseline_keeps_the_old() -> None:
+    """From FULL_TABLE_SEATS seats the expert's default move, rollouts, opponents and committed plans
+    are today's warlord (the hard level); below, and at every table for `expert-v1`, the old one."""
+    assert FULL_TABLE_SEATS == 5
+    assert FULL_TABLE_RECIPE.source == FULL_TABLE_RECIPE.rollout == FULL_TABLE_RECIPE.opponents == "hard"
+    game = Game(Rules.preset("1993"), 6, seed=21)
+    advance_to(game, Phase.ATTACK)
+    me = game.to_act
+    new, old = make_bot("expert", 1), make_bot("expert-v1", 1)
+    assert isinstance(new, ExpertBot) and isinstance(old, ExpertV1)
+    new.iterations = old.iterations = 4
+    for bot in (new, old):
+        assert bot.active == RECIPE  # until the first decision shows the table
+        assert game.is_legal(bot.choose(View(game, me)))
+    assert new.active == FULL_TABLE_RECIPE and old.active == RECIPE
+    assert type(new.policy) is WarlordBot and type(old.policy) is WarlordV1
+    assert all(type(p) is WarlordBot for p in new.seat_policies(View(game, me)))
+    assert all(type(p) is WarlordV1 for p in old.seat_policies(View(game, me)))
+    committed = new._committed
+    assert type(committed) is CommittedHard and committed.full_table
+    assert type(old._committed) is CommittedWarlord and not old._committed.full_table
+    # Three seats: the recipe of the three-player measurements, for both.
+    small = continental_game(seed=21, turn=6, players=3)
+    advance_to(small, Phase.ATTACK)
+    three = ExpertBot(1, iterations=4)
+    three.choose(View(small, small.to_act))
+    assert three.active == RECIPE and type(three.policy) is WarlordV1
+    # A recipe given alone is played at every table (benchmarks/bench_expert_ab.py measures it).
+    classic = ExpertBot(1, iterations=4, recipe=CLASSIC)
+    classic.choose(View(game, me))
+    assert classic.active == CLASSIC and type(classic.policy) is ContinentalBot
+
+
+def test_a_full_table_expert_replays_its_seeded_game() -> None:
+    def play() -> list[Any]:
+        game = Game(Rules.preset("1993"), 6, seed=8)
+        bots = [make_bot("expert", 0), *(make_bot("hard", seat) for seat in range(1, 6))]
+        for bot in bots[:1]:
+            assert isinstance(bot, ExpertBot)
+            bot.iterations, bot.max_seconds = 6, 1e9  # the budget in iterations only: the same game
+        while not game.is_over and game.turn < 12:
+            game.apply(bots[game.to_act].choose(View(game, game.to_act)))
+        return list(game.history)
+
+    assert play() == play()
 
 
 def prey_position() -> Game:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from risk.bots.base import Bot
 from risk.bots.beginner import BeginnerBot
-from risk.bots.expert import ExpertBot
+from risk.bots.expert import ExpertBot, ExpertV1
 from risk.bots.heuristic import ContinentalBot, FortressBot
 from risk.bots.levels import DEFAULT_LEVEL, LEVELS, Level, level_of
 from risk.bots.quick import QuickBot
@@ -26,8 +26,8 @@ LADDER: tuple[type[Bot], ...] = (
 _NAMED: tuple[type[Bot], ...] = (RandomBot, BeginnerBot, *LADDER[1:])
 BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in _NAMED}
 # Bots kept to measure against, made by name (tournaments, benchmarks) but offered to no one: the
-# hard level's bot as it was before issue 42.
-BASELINES: dict[str, type[Bot]] = {WarlordV1.name: WarlordV1}
+# hard level's bot as it was before issue 42, and the expert before its full-table recipe.
+BASELINES: dict[str, type[Bot]] = {WarlordV1.name: WarlordV1, ExpertV1.name: ExpertV1}
 DEFAULT_BOT = "quick"
 
 

@@ -39,7 +39,7 @@ from risk.bots.battle_odds import win_probability
 from risk.bots.heuristic import ContinentalBot, HeuristicBot
 from risk.bots.quick import QuickBot
 from risk.bots.search import GOAL_WEIGHT, SearchBot, goal_blend, strength_share
-from risk.bots.warlord import CommittedWarlord, WarlordBot, WarlordV1
+from risk.bots.warlord import CommittedHard, CommittedWarlord, WarlordBot, WarlordV1
 from risk.rules.actions import Action, Attack, Place, Trade
 from risk.rules.game import Phase
 from risk.rules.pickling import picklable
@@ -69,9 +69,15 @@ HISTORY_TAIL = 1500
 PLAN_CANDIDATE_ODDS = 0.25
 PLAN_CANDIDATES = 2
 
-# The warlord of the expert's measurements (WarlordV1: the hard level before issue 42); an expert
-# built on today's warlord is issue 42's item 3, not yet measured.
-POLICIES: dict[str, type[HeuristicBot]] = {"continental": ContinentalBot, "warlord": WarlordV1}
+# The bots a recipe names: "warlord" is the warlord of the expert's three-player measurements (the
+# hard level before issue 42, WarlordV1), "hard" today's warlord (the hard level since).
+POLICIES: dict[str, type[HeuristicBot]] = {
+    "continental": ContinentalBot,
+    "warlord": WarlordV1,
+    "hard": WarlordBot,
+}
+# From this many seats on, the expert plays its full-table recipe (issue 42's item 3).
+FULL_TABLE_SEATS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +104,12 @@ class Recipe:
 
 picklable(Recipe)  # a bot is copied with its recipe (RiskEnv.clone), also compiled
 
+
+def committed_warlord(recipe: Recipe, seed: int) -> CommittedWarlord:
+    """The warlord that plays an elimination plan candidate whole in the rollouts: the version of the
+    recipe's rollout bot."""
+    return CommittedHard(seed) if recipe.rollout == "hard" else CommittedWarlord(seed)
+
 # The expert of before issue 25's item 2.
 CLASSIC = Recipe()
 # Today's: the warlord everywhere (default move, candidates, rollouts, opponents), its plans as
@@ -107,6 +119,18 @@ RECIPE = Recipe(
     source="warlord",
     rollout="warlord",
     opponents="warlord",
+    quick_model=False,
+    plans=True,
+    focus=True,
+    neutrals=False,
+)
+# At five seats or more: today's warlord (the `hard` level) everywhere, which takes a card every turn
+# and stops there unless a plan or a continent follows (a full table's game), and is what the
+# expert meets there; the rest as RECIPE (measured: docs/bots.md, "Six players").
+FULL_TABLE_RECIPE = Recipe(
+    source="hard",
+    rollout="hard",
+    opponents="hard",
     quick_model=False,
     plans=True,
     focus=True,
@@ -195,35 +219,55 @@ class ExpertBot(SearchBot):
         max_seconds: float = EXPERT_MAX_SECONDS,
         candidates: int = EXPERT_CANDIDATES,
         recipe: Recipe | None = None,
+        full_table_recipe: Recipe | None = None,
     ) -> None:
+        """``recipe``: the parts below FULL_TABLE_SEATS seats; ``full_table_recipe`` from there on (by
+        default FULL_TABLE_RECIPE, or ``recipe`` when only that is given)."""
         super().__init__(
             seed, iterations=iterations or EXPERT_ITERATIONS, max_seconds=max_seconds, candidates=candidates
         )
-        self.recipe = recipe = recipe or RECIPE
+        self.recipe = recipe or RECIPE
+        self.full_table_recipe = full_table_recipe or (FULL_TABLE_RECIPE if recipe is None else recipe)
         self._fixed_iterations = iterations  # ``expert:N``; None: by the number of players
         # Seats seen placing everything at once play like this in the rollouts. Its generator only
         # serves the claim phase, never searched: seeding it from ``seed`` keeps ours untouched.
         self._all_in_policy: Bot = QuickBot(seed)
         self._policies: list[Bot] = []
-        # The parts' bots; the classic recipe keeps the search bot's own (and so its generator draws).
-        rollout_seed = self._rollout_policy.seed
+        # The search bot's own parts (the classic recipe's, with its generator draws) and seeds.
+        self._own_policy: HeuristicBot = self.policy
+        self._own_rollout: HeuristicBot = self._rollout_policy
+        self._opponent_policy: Bot = self._rollout_policy
+        self._planner: WarlordBot = WarlordV1(seed)
+        self._committed: CommittedWarlord = CommittedWarlord(self._rollout_policy.seed + 2)
+        self.active = self.recipe  # the recipe in play: the table's (set at the first decision)
+        self.use(self.recipe)
+        # Candidate -> the victim it commits to (this decision's plan candidates).
+        self._intents: dict[Action, int] = {}
+
+    def use(self, recipe: Recipe) -> None:
+        """Play ``recipe``'s parts: each made afresh from the same seeds, so a seeded game replays."""
+        self.active = recipe
+        seed, rollout_seed = self.seed, self._own_rollout.seed
+        self.policy = self._own_policy
+        self._rollout_policy = self._own_rollout
         if recipe.source != "continental":
             self.policy = POLICIES[recipe.source](seed)
         if recipe.rollout != "continental":
             self._rollout_policy = POLICIES[recipe.rollout](rollout_seed)
-        self._opponent_policy: Bot = self._rollout_policy
+        self._opponent_policy = self._rollout_policy
         if recipe.opponents != recipe.rollout:
             self._opponent_policy = POLICIES[recipe.opponents](rollout_seed + 1)
         self._planner = self.policy if isinstance(self.policy, WarlordBot) else WarlordV1(seed)
-        self._committed = CommittedWarlord(rollout_seed + 2)
-        # Candidate -> the victim it commits to (this decision's plan candidates).
-        self._intents: dict[Action, int] = {}
+        self._committed = committed_warlord(recipe, rollout_seed + 2)
 
     def choose(self, view: View) -> Action:
         if self._fixed_iterations is None:
             self.iterations = EXPERT_ITERATIONS if 3 <= view.humans <= 4 else OTHER_TABLE_ITERATIONS
+        recipe = self.full_table_recipe if view.humans >= FULL_TABLE_SEATS else self.recipe
+        if recipe != self.active:
+            self.use(recipe)
         all_in, opponent = self._all_in_policy, self._opponent_policy
-        quick_model = self.recipe.quick_model
+        quick_model = recipe.quick_model
         recent = view.public_history(-HISTORY_TAIL) if quick_model else []
         self._policies = [
             self._rollout_policy
@@ -237,7 +281,7 @@ class ExpertBot(SearchBot):
         return super().choose(view)
 
     def search(self, view: View, candidates: list[Action]) -> Action:
-        if not self.recipe.focus:
+        if not self.active.focus:
             return super().search(view, candidates)
         base = self.iterations
         self.iterations = max(1, round(base * self.stakes(view, candidates)))
@@ -290,12 +334,12 @@ class ExpertBot(SearchBot):
         return super().seat_policies(view)
 
     def evaluate(self, view: View) -> float:
-        return expert_evaluate(view, self.goal_weight, self.recipe.neutrals)
+        return expert_evaluate(view, self.goal_weight, self.active.neutrals)
 
     def candidates(self, view: View, me: int, default: Action) -> list[Action]:
         base = super().candidates(view, me, default)
         extra_actions: list[Action]
-        plans = self.plan_candidates(view, me, default) if self.recipe.plans else []
+        plans = self.plan_candidates(view, me, default) if self.active.plans else []
         if view.phase == Phase.ATTACK:
             extra_actions = [*plans, *self.predator_attacks(view, me)]
         elif view.phase == Phase.REINFORCE and isinstance(default, Place):
@@ -398,11 +442,32 @@ class ExpertBot(SearchBot):
         return sum(armies[t] for t, owner in enumerate(view.owner) if owner == player)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
+class ExpertV1(ExpertBot):
+    """The expert as it was before issue 42's item 3, kept to measure against: the warlord of before
+    issue 42 (WarlordV1) plays every part at every table."""
+
+    name = "expert-v1"
+    description = "the expert before issue 42: the old warlord in its search at every table"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        max_seconds: float = EXPERT_MAX_SECONDS,
+        candidates: int = EXPERT_CANDIDATES,
+    ) -> None:
+        super().__init__(seed, iterations, max_seconds, candidates, RECIPE, RECIPE)
+
+
 __all__ = [
     "CLASSIC",
+    "FULL_TABLE_RECIPE",
+    "FULL_TABLE_SEATS",
     "RECIPE",
     "CommittedWarlord",
     "ExpertBot",
+    "ExpertV1",
     "Recipe",
     "card_worth",
     "expert_evaluate",

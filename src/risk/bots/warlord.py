@@ -673,4 +673,13 @@ class CommittedWarlord(WarlordV1):
         return super().best_plan(view, me, extra)
 
 
-__all__ = ["COMMIT_ODDS", "CommittedWarlord", "WarlordBot", "WarlordV1", "chain_odds"]
+class CommittedHard(CommittedWarlord):
+    """The committed warlord on today's warlord (the `hard` level): the expert's full-table rollouts."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.full_table = True
+        self.blitz_players = BLITZ_PLAYERS
+
+
+__all__ = ["COMMIT_ODDS", "CommittedHard", "CommittedWarlord", "WarlordBot", "WarlordV1", "chain_odds"]
