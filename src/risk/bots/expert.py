@@ -110,6 +110,7 @@ def committed_warlord(recipe: Recipe, seed: int) -> CommittedWarlord:
     recipe's rollout bot."""
     return CommittedHard(seed) if recipe.rollout == "hard" else CommittedWarlord(seed)
 
+
 # The expert of before issue 25's item 2.
 CLASSIC = Recipe()
 # Today's: the warlord everywhere (default move, candidates, rollouts, opponents), its plans as
