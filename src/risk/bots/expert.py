@@ -20,7 +20,8 @@ next set will pay, which grows through the game. So:
   reinforcements (public actions) were each one pile of everything with the quick bot, which is
   how such a player goes on (all-in blitzes from its largest stack), and every other seat with the
   continental bot. The continental rollouts never saw a quick player's turn-long blitzes coming.
-  (The classic recipe; today's, :data:`RECIPE`, plays every seat with the warlord.)
+  (The classic recipe; today's, :data:`RECIPE`, plays every seat with the warlord, and from five
+  seats on :data:`FULL_TABLE_RECIPE` with today's warlord, the `hard` level.)
 * **The warlord inside** (:class:`Recipe`): the warlord gives the default move and candidates and
   plays every seat in the rollouts; its elimination plans are candidates played whole for the rest
   of the turn (:class:`CommittedWarlord`); decisions at stake get more iterations, routine ones fewer.
@@ -127,7 +128,7 @@ RECIPE = Recipe(
 )
 # At five seats or more: today's warlord (the `hard` level) everywhere, which takes a card every turn
 # and stops there unless a plan or a continent follows (a full table's game), and is what the
-# expert meets there; the rest as RECIPE (measured: docs/bots.md, "Six players").
+# expert meets there; the rest as RECIPE (measured: docs/bots.md, "The expert at a full table").
 FULL_TABLE_RECIPE = Recipe(
     source="hard",
     rollout="hard",
