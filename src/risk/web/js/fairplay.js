@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { nameForm } from "./blocks.js";
 import { hosts } from "./seating.js";
-import { $, clear, el, toast } from "./ui.js";
+import { $, el, toast } from "./ui.js";
 
 const MAX_REASON = 300; // risk.server.fairplay.desk.MAX_REASON
 const HOST_EVERY_MS = 20000; // the host's reports, read again at most this often while the panel is open
@@ -288,13 +288,15 @@ function drawHost(ctx, hostToken) {
   const count = $("#host-count");
   count.hidden = !data.reports.length;
   count.textContent = String(data.reports.length);
-  // The ban form is kept as it is across a redraw (new reports came): a name being typed, or its
-  // refusal, stays.
+  // The ban form stays in the page across a redraw (new reports came, every HOST_EVERY_MS while the
+  // panel is open): a name being typed, its caret and focus, or its refusal, stay. (Taken out and put
+  // back, the field lost the focus, and the rest of the name typed went nowhere.)
   const banForm = box.querySelector("#ban-form");
-  clear(box);
-  if (fair.host.error) box.append(el("p", { class: "form-error", text: fair.host.error }));
-  box.append(el("h3", { class: "host-sub", text: "Messages reported" }));
-  if (!data.reports.length) box.append(el("p", { class: "muted", id: "host-no-reports", text: "None: players report a message with the ⋯ beside it." }));
+  for (const child of [...box.children]) if (child !== banForm) child.remove();
+  const parts = [];
+  if (fair.host.error) parts.push(el("p", { class: "form-error", text: fair.host.error }));
+  parts.push(el("h3", { class: "host-sub", text: "Messages reported" }));
+  if (!data.reports.length) parts.push(el("p", { class: "muted", id: "host-no-reports", text: "None: players report a message with the ⋯ beside it." }));
   const list = el("ul", { class: "host-reports", id: "host-reports" });
   for (const line of data.reports) {
     const times = line.reports === 1 ? "reported once" : `reported ${line.reports} times`;
@@ -307,10 +309,10 @@ function drawHost(ctx, hostToken) {
       ),
     );
   }
-  box.append(list);
-  box.append(el("h3", { class: "host-sub", text: "Banned" }));
+  parts.push(list);
+  parts.push(el("h3", { class: "host-sub", text: "Banned" }));
   const waiting = ctx.msg.status === "waiting";
-  if (!data.bans.length) box.append(el("p", { class: "muted", text: "Nobody. Ban a player with the ⋯ beside their name, or by account name below." }));
+  if (!data.bans.length) parts.push(el("p", { class: "muted", text: "Nobody. Ban a player with the ⋯ beside their name, or by account name below." }));
   const bans = el("ul", { class: "host-bans", id: "host-bans" });
   for (const ban of data.bans) {
     const item = el("li", { class: "host-ban" }, el("span", { text: ban.name }));
@@ -327,8 +329,10 @@ function drawHost(ctx, hostToken) {
     }
     bans.append(item);
   }
-  box.append(bans);
-  if (!ctx.msg.outcome) box.append(banForm || banByName(hostToken));
+  parts.push(bans);
+  box.prepend(...parts); // before the ban form
+  if (ctx.msg.outcome) banForm?.remove();
+  else if (!banForm) box.append(banByName(hostToken));
   const refresh = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "host-refresh", text: "Refresh", onclick: () => loadHost(true) });
   box.append(refresh);
 }
