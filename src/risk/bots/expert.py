@@ -29,6 +29,7 @@ next set will pay, which grows through the game. So:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -129,15 +130,7 @@ RECIPE = Recipe(
 # At five seats or more: today's warlord (the `hard` level) everywhere, which takes a card every turn
 # and stops there unless a plan or a continent follows (a full table's game), and is what the
 # expert meets there; the rest as RECIPE (measured: docs/bots.md, "The expert at a full table").
-FULL_TABLE_RECIPE = Recipe(
-    source="hard",
-    rollout="hard",
-    opponents="hard",
-    quick_model=False,
-    plans=True,
-    focus=True,
-    neutrals=False,
-)
+FULL_TABLE_RECIPE = dataclasses.replace(RECIPE, source="hard", rollout="hard", opponents="hard")
 
 
 def reinforcements_all_in(history: Sequence[tuple[str, Any, Any]], seat: int) -> list[bool]:
