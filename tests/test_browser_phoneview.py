@@ -457,7 +457,18 @@ def test_show_my_territories_on_a_big_board(browser: Any, port: int) -> None:
     for _ in range(3):
         finger.swipe(middle, (middle[0] + box["width"] * 0.4, middle[1] + box["height"] * 0.4))
     before = sum(b["shown"] for b in watched.look()["badges"] if b["slug"] in mine)
-    page.locator("#show-mine").tap()
+    # The tap rings the player's badges at once. On a loaded machine Chrome may fold a tap that
+    # follows a swipe into it: as a person would, tap again when nothing rang (three tries).
+    glowing = 0
+    for _ in range(3):
+        page.locator("#show-mine").tap()
+        try:
+            page.locator(".badge.glow").first.wait_for(timeout=5_000)
+        except playwright_api.TimeoutError:
+            continue
+        glowing = page.locator(".badge.glow").count()
+        break
+    assert glowing == len(mine), f"{glowing} badges rang for {len(mine)} territories"
     seen = watched.look()
     at = {b["slug"]: b for b in seen["badges"]}
     shown = sum(at[s]["shown"] for s in mine)
@@ -466,7 +477,6 @@ def test_show_my_territories_on_a_big_board(browser: Any, port: int) -> None:
     assert shown >= 0.75 * best and shown >= before, (
         f"{shown} of {len(mine)} shown (from {before}); {best} fit"
     )
-    assert page.locator(".badge.glow").count() == len(mine)
     shot(page, "phone-pangaea-show-mine")
     context.close()
 
