@@ -186,6 +186,9 @@ export function seatLink(game, token) {
 // refuses it as stale if it had been taken (or the game moved on), so resending is always safe.
 
 const PING_EVERY = 25000;
+// A connection the server has not answered (no first state) in this long is dropped and tried again:
+// a handshake or a hello lost on the way would otherwise leave the page "Connecting…" for good.
+export const HELLO_WAIT = 20000;
 const ACK_SLOW = 8000;
 
 export class GameSocket {
@@ -210,6 +213,7 @@ export class GameSocket {
     this._ping = null;
     this._retry = null;
     this._slow = null;
+    this._helloWait = null;
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && this.status === "reconnecting") this.reconnectNow();
     });
@@ -236,7 +240,15 @@ export class GameSocket {
     }
     this.ws = ws;
     this._setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
+    clearTimeout(this._helloWait);
+    this._helloWait = setTimeout(() => {
+      if (ws !== this.ws || this.helloDone || this.stopped) return;
+      this._onClose(ws, { code: 1006 }); // as if it had dropped: the next try is scheduled
+      this.ws = null; // what the old one says from now on is not heard
+      ws.close();
+    }, HELLO_WAIT);
     ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
       ws.send(JSON.stringify(this._hello()));
       clearInterval(this._ping);
       this._ping = setInterval(() => this._raw({ type: "ping" }), PING_EVERY);
@@ -259,6 +271,7 @@ export class GameSocket {
     this.stopped = true;
     clearInterval(this._ping);
     clearTimeout(this._retry);
+    clearTimeout(this._helloWait);
     if (this.ws) this.ws.close();
   }
 
@@ -335,6 +348,7 @@ export class GameSocket {
     if (msg.type === "state") {
       const first = !this.helloDone;
       this.helloDone = true;
+      clearTimeout(this._helloWait);
       if (first) {
         this.attempt = 0;
         this._setStatus("open");
