@@ -159,16 +159,14 @@ def test_a_runaway_leader_s_territories_are_worth_more_and_its_buffers_less() ->
     assert scandinavia > ural
 
 
-def taken_scandinavia(rest_to: int) -> View:
+def taken_scandinavia(rest_to: int, northern_europe: int | None = None) -> View:
     """Seat 0 has just taken Scandinavia from Ukraine, more of seat 2 beyond it; the rest of the
-    world ``rest_to``'s (seat 1: three players alive; seat 2: two)."""
-    game = make_position(
-        "2008",
-        3,
-        {"ukraine": (0, 12), "scandinavia": (2, 1), "iceland": (2, 2), "great-britain": (2, 2)},
-        default_owner=rest_to,
-        default_armies=6,
-    )
+    world ``rest_to``'s (seat 1: three players alive; seat 2: two), Northern Europe
+    ``northern_europe``'s if given."""
+    owners = {"ukraine": (0, 12), "scandinavia": (2, 1), "iceland": (2, 2), "great-britain": (2, 2)}
+    if northern_europe is not None:
+        owners["northern-europe"] = (northern_europe, 2)
+    game = make_position("2008", 3, owners, default_owner=rest_to, default_armies=6)
     ukraine, scandinavia = game.board.territory("ukraine"), game.board.territory("scandinavia")
     while game.phase != Phase.OCCUPY:  # take Scandinavia
         if game.phase == Phase.DEFEND:
@@ -183,11 +181,21 @@ def test_the_blitz_moves_everything_in_while_more_of_the_opponent_lies_ahead() -
     low, high = view.occupy_range()
     assert low < high
     assert WarlordBot(1).choose(view) == Occupy(high)
-    # With three players alive, only the warlord before issue 42 blitzes (a strong rival eats the
-    # stack that rolled on: docs/bots.md); the warlord of today keeps armies behind.
-    three = taken_scandinavia(rest_to=1)
-    assert WarlordV1(1).choose(three) == Occupy(three.occupy_range()[1])
-    assert WarlordBot(1).choose(three) != Occupy(three.occupy_range()[1])
+
+
+def test_with_three_alive_the_blitz_rolls_through_the_strongest_opponent_only() -> None:
+    """Issue 42: at three players the warlord before it rolled its stack through whoever was next,
+    the weak seat too, and a strong rival ate it (docs/bots.md); today's rolls on only into the
+    strongest opponent (seat 1, the rest of the world here), never on through the weak seat."""
+    weak_beyond = taken_scandinavia(rest_to=1, northern_europe=2)  # only seat 2 next to Scandinavia
+    assert WarlordV1(1).choose(weak_beyond) == Occupy(weak_beyond.occupy_range()[1])
+    assert WarlordBot(1).choose(weak_beyond) != Occupy(weak_beyond.occupy_range()[1])
+    strong_beyond = taken_scandinavia(rest_to=1)  # Northern Europe is seat 1's
+    assert WarlordBot(1).choose(strong_beyond) == Occupy(strong_beyond.occupy_range()[1])
+    # The warlord with the choice switched off keeps armies behind wherever it stands.
+    off = WarlordBot(1)
+    off.blitz_strongest = False
+    assert off.choose(strong_beyond) != Occupy(strong_beyond.occupy_range()[1])
 
 
 GAMES = [
