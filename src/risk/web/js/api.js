@@ -214,6 +214,8 @@ export class GameSocket {
     this._retry = null;
     this._slow = null;
     this._helloWait = null;
+    this._heard = 0; // when the server was last heard from (Date.now())
+    this._pingSent = 0; // when the last ping went out
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && this.status === "reconnecting") this.reconnectNow();
     });
@@ -242,22 +244,38 @@ export class GameSocket {
     this._setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
     clearTimeout(this._helloWait);
     this._helloWait = setTimeout(() => {
-      if (ws !== this.ws || this.helloDone || this.stopped) return;
-      this._onClose(ws, { code: 1006 }); // as if it had dropped: the next try is scheduled
-      this.ws = null; // what the old one says from now on is not heard
-      ws.close();
+      if (!this.helloDone) this._drop(ws);
     }, HELLO_WAIT);
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
       ws.send(JSON.stringify(this._hello()));
       clearInterval(this._ping);
-      this._ping = setInterval(() => this._raw({ type: "ping" }), PING_EVERY);
+      this._pingSent = 0;
+      this._ping = setInterval(() => {
+        // A ping the server has not answered (nothing heard since) in a whole interval: the
+        // connection is dead without a close event (a network that went away): try again.
+        if (this._pingSent && this._heard < this._pingSent) {
+          this._drop(ws);
+          return;
+        }
+        this._pingSent = Date.now();
+        this._raw({ type: "ping" });
+      }, PING_EVERY);
     });
     ws.addEventListener("message", (event) => this._onMessage(ws, event));
     ws.addEventListener("close", (event) => this._onClose(ws, event));
     ws.addEventListener("error", () => {
       /* a close event follows */
     });
+  }
+
+  /** A connection given up on: as if it had dropped (the next try is scheduled), what it says from
+   * now on not heard. */
+  _drop(ws) {
+    if (ws !== this.ws || this.stopped) return;
+    this._onClose(ws, { code: 1006 });
+    this.ws = null;
+    ws.close();
   }
 
   reconnectNow() {
@@ -339,6 +357,7 @@ export class GameSocket {
 
   _onMessage(ws, event) {
     if (ws !== this.ws) return;
+    this._heard = Date.now();
     let msg;
     try {
       msg = JSON.parse(event.data);
