@@ -187,8 +187,11 @@ export function seatLink(game, token) {
 
 const PING_EVERY = 25000;
 // A connection the server has not answered (no first state) in this long is dropped and tried again:
-// a handshake or a hello lost on the way would otherwise leave the page "Connecting…" for good.
+// a handshake or a hello lost on the way would otherwise leave the page "Connecting…" for good. Each
+// try after the first waits once more as long (a slow server gets longer each time, never a loop of
+// drops), up to HELLO_WAIT_MOST.
 export const HELLO_WAIT = 20000;
+const HELLO_WAIT_MOST = 120000;
 const ACK_SLOW = 8000;
 
 export class GameSocket {
@@ -245,7 +248,7 @@ export class GameSocket {
     clearTimeout(this._helloWait);
     this._helloWait = setTimeout(() => {
       if (!this.helloDone) this._drop(ws);
-    }, HELLO_WAIT);
+    }, Math.min(HELLO_WAIT_MOST, HELLO_WAIT * (1 + this.attempt)));
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
       ws.send(JSON.stringify(this._hello()));
