@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from chromium import wait_or_explain
 from live_server import request
 from risk.maps.generate import generate_board
 from risk.maps.labels import board_unit
@@ -90,10 +91,15 @@ def open_game(browser: Any, port: int, game_id: str, viewport: dict[str, int] = 
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(f"http://127.0.0.1:{port}/game/{game_id}")
-    page.wait_for_function(
+    # On a time-out: what the page showed (its connection too), the game on the server, its log.
+    wait_or_explain(
+        page,
         "() => document.querySelectorAll('.board-svg .badge').length > 0"
         " && !document.querySelector('.board-svg .badge.empty')",
-        timeout=90_000,
+        90_000,
+        port,
+        game_id,
+        page.errors,
     )
     return page
 
