@@ -23,13 +23,21 @@ HELLO_WAIT_MS = 20_000  # api.js HELLO_WAIT
 PING_EVERY_MS = 25_000  # api.js PING_EVERY
 
 
-def test_a_connection_the_server_never_answers_is_dropped_and_tried_again(browser: Any, port: int) -> None:
+def game_on_a_clock(browser: Any, port: int, seed: int) -> tuple[dict[str, Any], Any, list[str]]:
+    """A game of Ann and two bots, and a page (not yet opened on it) whose timers Playwright's clock
+    runs; the page's errors collected."""
     seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 2
-    created = request(port, "POST", "/api/games", {"seats": seats, "seed": 3, "options": {"setup": "deal"}})
+    body = {"seats": seats, "seed": seed, "options": {"setup": "deal"}}
+    created = request(port, "POST", "/api/games", body)
     page = browser.new_page(viewport=LAPTOP)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.clock.install()
+    return created, page, errors
+
+
+def test_a_connection_the_server_never_answers_is_dropped_and_tried_again(browser: Any, port: int) -> None:
+    created, page, errors = game_on_a_clock(browser, port, seed=3)
     tries: list[str] = []
 
     def route(ws: Any) -> None:
@@ -55,12 +63,7 @@ def test_a_connection_the_server_never_answers_is_dropped_and_tried_again(browse
 
 
 def test_a_connection_gone_silent_is_dropped_and_tried_again(browser: Any, port: int) -> None:
-    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "quick"}] * 2
-    created = request(port, "POST", "/api/games", {"seats": seats, "seed": 4, "options": {"setup": "deal"}})
-    page = browser.new_page(viewport=LAPTOP)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.clock.install()
+    created, page, errors = game_on_a_clock(browser, port, seed=4)
     tries: list[str] = []
     silent: list[bool] = []
 
